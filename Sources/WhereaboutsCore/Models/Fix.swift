@@ -1,0 +1,72 @@
+import Foundation
+
+/// Where a fix came from.
+public enum FixSource: String, Sendable, Codable, CaseIterable {
+    /// Satellite positioning.
+    case gps
+    /// Wi-Fi positioning.
+    case wifi
+    /// Cell-tower positioning.
+    case cell
+    /// A significant-location-change event.
+    case significantChange
+    /// A fix read from a recorded file.
+    case recorded
+    /// The source is not known.
+    case unknown
+}
+
+/// One position report: where the device was, how sure the source is, and when.
+public struct Fix: Sendable, Hashable, Codable {
+    /// The position.
+    public var coordinate: Coordinate
+    /// Radius of 68 % confidence, in metres; never negative.
+    public var horizontalAccuracy: Double
+    /// Altitude above mean sea level in metres, if known.
+    public var altitude: Double?
+    /// Ground speed in metres per second, if known; never negative.
+    public var speed: Double?
+    /// Course over ground in degrees clockwise from true north (0..<360), if known.
+    public var course: Double?
+    /// When the position was measured.
+    public var timestamp: Date
+    /// What produced the fix.
+    public var source: FixSource
+
+    /// Creates a validated fix.
+    /// - Throws: ``ValidationError`` for a negative or non-finite accuracy, a negative speed or a course
+    ///   outside 0..<360.
+    public init(
+        coordinate: Coordinate, horizontalAccuracy: Double, altitude: Double? = nil, speed: Double? = nil,
+        course: Double? = nil, timestamp: Date, source: FixSource = .unknown
+    ) throws(ValidationError) {
+        guard horizontalAccuracy.isFinite, horizontalAccuracy >= 0 else {
+            throw ValidationError(
+                field: "horizontalAccuracy", value: "\(horizontalAccuracy)",
+                problem: "is not a non-negative number of metres",
+                fix: "pass the 68 % confidence radius in metres, or drop the fix if the source gives none")
+        }
+        if let altitude, !altitude.isFinite {
+            throw ValidationError(
+                field: "altitude", value: "\(altitude)", problem: "is not a finite number of metres",
+                fix: "pass nil when the altitude is unknown")
+        }
+        if let speed, !(speed.isFinite && speed >= 0) {
+            throw ValidationError(
+                field: "speed", value: "\(speed)", problem: "is not a non-negative number of metres per second",
+                fix: "pass nil when the speed is unknown (CoreLocation reports -1 for that)")
+        }
+        if let course, !(course.isFinite && course >= 0 && course < 360) {
+            throw ValidationError(
+                field: "course", value: "\(course)", problem: "is not a number of degrees in 0..<360",
+                fix: "pass nil when the course is unknown (CoreLocation reports -1 for that)")
+        }
+        self.coordinate = coordinate
+        self.horizontalAccuracy = horizontalAccuracy
+        self.altitude = altitude
+        self.speed = speed
+        self.course = course
+        self.timestamp = timestamp
+        self.source = source
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// What happened at a region.
+public enum RegionEventKind: String, Sendable, Codable, CaseIterable {
+    /// The device came inside the region.
+    case enter
+    /// The device left the region.
+    case exit
+    /// The device stayed inside for the region's loitering delay.
+    case dwell
+}
+
+/// A region transition reported by the engine.
+public struct RegionEvent: Sendable, Hashable, Codable {
+    /// The region's identifier.
+    public let regionID: String
+    /// Enter, exit or dwell.
+    public let kind: RegionEventKind
+    /// When the transition is judged to have happened.
+    public let timestamp: Date
+    /// `true` for the state found when monitoring started, rather than a transition seen happen.
+    public let initial: Bool
+    /// The fix that caused the event; `nil` when the OS reported the crossing without a position.
+    public let fix: Fix?
+
+    /// Creates an event.
+    public init(regionID: String, kind: RegionEventKind, timestamp: Date, initial: Bool, fix: Fix?) {
+        self.regionID = regionID
+        self.kind = kind
+        self.timestamp = timestamp
+        self.initial = initial
+        self.fix = fix
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Everything that can happen to the Tracker. Each input is handled with the time it happened at.
+public enum TrackerInput: Sendable, Equatable {
+    /// A position from the location service.
+    case fix(Fix)
+    /// The OS reports that the device crossed a monitored region's boundary (or, after monitoring
+    /// started, in which state it found the device).
+    case regionCrossing(id: String, state: RegionState)
+    /// A timer the Tracker scheduled has come due.
+    case timer(TimerID)
+    /// The app's lifecycle changed.
+    case lifecycle(AppLifecycle)
+    /// The app or a server asked for something.
+    case command(TrackerCommand)
+}
+
+/// Which side of a region boundary the device is on.
+public enum RegionState: String, Sendable, Codable, Equatable {
+    /// Inside the region.
+    case inside
+    /// Outside the region.
+    case outside
+}
+
+/// App lifecycle transitions the Tracker cares about.
+public enum AppLifecycle: String, Sendable, Equatable {
+    /// The OS launched the app in the background (region crossing, significant change, relaunch).
+    case launchedByOS
+    /// The app came to the foreground.
+    case foreground
+    /// The app went to the background.
+    case background
+}
+
+/// Commands from the app (or from a server, relayed by the app).
+public enum TrackerCommand: Sendable, Equatable {
+    /// Start tracking in the configured mode.
+    case start
+    /// Stop tracking: location updates off, regions no longer monitored.
+    case stop
+    /// Change the tracking mode.
+    case setMode(TrackingMode)
+    /// Take one fix now and record it.
+    case requestFix
+    /// Track continuously for the given number of seconds, then return to the previous mode.
+    case startActiveSession(duration: TimeInterval)
+    /// Add regions (replacing any with the same id).
+    case addRegions([Region])
+    /// Remove regions by id.
+    case removeRegions([String])
+}
+
+/// Identifies one of the Tracker's timers.
+public enum TimerID: String, Sendable, Hashable, CaseIterable {
+    /// The moving/stationary decision of the stop-detecting modes.
+    case stationaryCheck
+    /// The end of an active session.
+    case activeSessionEnd
+    /// A region's loitering delay ends.
+    case dwell
+    /// A one-shot request that has produced no usable fix.
+    case fixTimeout
+}
