@@ -3,18 +3,213 @@ import Foundation
 /// The pure tracking state machine: `(input, now) → [effect]`.
 ///
 /// The Tracker owns no clock and performs no I/O. A shell (the simulator, CoreLocation, gpsd) feeds
-/// it inputs with the time they happened and performs the effects it returns, in order.
+/// it inputs with the time they happened and performs the effects it returns, in order. Regions are
+/// watched in every mode: fixes are judged against all of them, and the nearest are handed to the OS
+/// with a refresh region around the device.
 public struct Tracker: Sendable {
-    /// The configuration in force.
-    public private(set) var configuration: TrackerConfiguration
+    /// The configuration in force (its mode changes with ``TrackerCommand/setMode(_:)``).
+    public internal(set) var configuration: TrackerConfiguration
+    /// Whether tracking is on.
+    public internal(set) var isRunning = false
+    /// The regions and the device's state in each.
+    public internal(set) var geofences: GeofenceEngine
+    /// The slots handed to the OS, once a position was known.
+    public internal(set) var slotPlan: SlotPlan?
+    /// The last fix that passed the filter.
+    public internal(set) var lastFix: Fix?
+    /// The last recorded fix, whose dwell time grows while the device stays.
+    public internal(set) var lastRecord: Fix?
+    /// Counters of what the Tracker dropped, for reports and logs.
+    public internal(set) var statistics = TrackerStatistics()
+    /// Whether the stop-detecting modes consider the device still.
+    public internal(set) var motion: MotionState = .moving(anchor: nil)
 
-    /// Creates a stopped tracker watching `regions`.
+    var activeSession: (previous: TrackingMode, end: Date)?
+    var appliedRequest: LocationRequest?
+    var recordNextFix: RecordTrigger?
+    var recordsSinceFlush = 0
+    var scheduledDwell: Date?
+    var raisedAccuracyUntil: Date?
+
+    /// Creates a stopped tracker watching `regions` (a later duplicate id replaces an earlier one).
     public init(configuration: TrackerConfiguration, regions: [Region] = []) {
         self.configuration = configuration
+        self.geofences = GeofenceEngine(regions: regions)
     }
+
+    /// The mode in force, which differs from the configured one during an active session.
+    public var mode: TrackingMode { configuration.mode }
 
     /// Handles one input that happened at `now` and returns what the shell must do.
     public mutating func handle(_ input: TrackerInput, now: Date) -> [TrackerEffect] {
-        []
+        var effects: [TrackerEffect] = []
+        switch input {
+        case .fix(let fix): handleFix(fix, now: now, into: &effects)
+        case .regionCrossing(let id, let state): handleCrossing(id: id, state: state, now: now, into: &effects)
+        case .timer(let timer): handleTimer(timer, now: now, into: &effects)
+        case .lifecycle(let lifecycle): handleLifecycle(lifecycle, now: now, into: &effects)
+        case .command(let command): handleCommand(command, now: now, into: &effects)
+        }
+        if isRunning { emitDueDwells(now: now, into: &effects) }
+        return effects
     }
+
+    private mutating func handleCommand(_ command: TrackerCommand, now: Date, into effects: inout [TrackerEffect]) {
+        switch command {
+        case .start:
+            guard !isRunning else { return }
+            isRunning = true
+            motion = .moving(anchor: nil)
+            applyLocationRequest(into: &effects)
+            requestPosition(into: &effects)
+        case .stop:
+            guard isRunning else { return }
+            isRunning = false
+            activeSession.map { configuration.mode = $0.previous }
+            activeSession = nil
+            appliedRequest = nil
+            slotPlan = nil
+            effects += [.configureLocation(.off), .monitor([])]
+            effects += TimerID.allCases.map { .cancelTimer($0) }
+            scheduledDwell = nil
+            effects.append(.flushUploads(.stopped))
+            recordsSinceFlush = 0
+        case .setMode(let newMode):
+            if activeSession != nil {
+                activeSession!.previous = newMode
+            } else {
+                configuration.mode = newMode
+                motion = .moving(anchor: nil)
+                if isRunning { applyLocationRequest(into: &effects) }
+            }
+        case .requestFix:
+            recordNextFix = .request
+            effects.append(.requestOneShot(configuration.oneShotAccuracy))
+        case .startActiveSession(let duration):
+            let end = now.addingTimeInterval(max(0, duration))
+            if let session = activeSession {
+                activeSession = (session.previous, max(session.end, end))
+            } else {
+                activeSession = (configuration.mode, end)
+                configuration.mode = .continuous(accuracy: .best, distanceFilter: nil)
+            }
+            effects.append(.scheduleTimer(.activeSessionEnd, at: activeSession!.end))
+            if isRunning { applyLocationRequest(into: &effects) }
+        case .addRegions(let regions):
+            geofences.add(regions)
+            replanAfterRegionChange(into: &effects)
+        case .removeRegions(let ids):
+            geofences.remove(ids)
+            replanAfterRegionChange(into: &effects)
+        }
+    }
+
+    private mutating func replanAfterRegionChange(into effects: inout [TrackerEffect]) {
+        guard isRunning else { return }
+        if let position = lastFix?.coordinate { plan(at: position, into: &effects) }
+        requestPosition(into: &effects)
+    }
+
+    private mutating func handleLifecycle(_ lifecycle: AppLifecycle, now: Date, into effects: inout [TrackerEffect]) {
+        switch lifecycle {
+        case .launchedByOS:
+            guard isRunning else { return }
+            appliedRequest = nil
+            applyLocationRequest(into: &effects)
+            if let plan = slotPlan { effects.append(.monitor(plan.regions)) }
+            requestPosition(into: &effects)
+        case .foreground:
+            effects.append(.flushUploads(.foreground))
+            recordsSinceFlush = 0
+        case .background:
+            break
+        }
+    }
+
+    private mutating func handleTimer(_ timer: TimerID, now: Date, into effects: inout [TrackerEffect]) {
+        switch timer {
+        case .activeSessionEnd:
+            guard let session = activeSession, now >= session.end else { return }
+            activeSession = nil
+            configuration.mode = session.previous
+            motion = .moving(anchor: nil)
+            if isRunning { applyLocationRequest(into: &effects) }
+        case .stationaryCheck:
+            guard isRunning else { return }
+            checkStillness(now: now, into: &effects)
+        case .dwell:
+            scheduledDwell = nil
+        case .fixTimeout:
+            break
+        }
+    }
+
+    private mutating func handleCrossing(id: String, state: RegionState, now: Date, into effects: inout [TrackerEffect]) {
+        guard isRunning else { return }
+        if id == MonitoredRegion.refreshRegionID {
+            guard state == .outside else { return }
+            if case .stationary = motion { startMoving(at: now, into: &effects) }
+            requestPosition(into: &effects)
+            return
+        }
+        guard let event = geofences.osCrossing(id: id, state: state, at: now) else { return }
+        emit([event], into: &effects)
+        if case .stationary = motion { startMoving(at: now, into: &effects) }
+        if recordNextFix == nil { recordNextFix = .region }
+        requestPosition(into: &effects)
+    }
+
+    /// Reports events: emits them and flushes uploads when a real transition happened.
+    mutating func emit(_ events: [RegionEvent], into effects: inout [TrackerEffect]) {
+        guard !events.isEmpty else { return }
+        effects += events.map { .emit($0) }
+        if events.contains(where: { !$0.initial }) {
+            effects.append(.flushUploads(.regionEvent))
+            recordsSinceFlush = 0
+        }
+    }
+
+    private mutating func emitDueDwells(now: Date, into effects: inout [TrackerEffect]) {
+        emit(geofences.dueDwells(at: now), into: &effects)
+        let next = geofences.nextDwellDue
+        guard next != scheduledDwell else { return }
+        scheduledDwell = next
+        effects.append(next.map { .scheduleTimer(.dwell, at: $0) } ?? .cancelTimer(.dwell))
+    }
+
+    /// Asks for one fix unless standard updates are already delivering them.
+    mutating func requestPosition(into effects: inout [TrackerEffect]) {
+        guard appliedRequest?.standard == nil else { return }
+        effects.append(.requestOneShot(configuration.oneShotAccuracy))
+    }
+
+    /// Plans the OS slots at `position` and hands them to the OS.
+    mutating func plan(at position: Coordinate, into effects: inout [TrackerEffect]) {
+        var maximum = configuration.maximumRefreshRadius
+        if case .stationary = motion, case .adaptive(let policy) = mode { maximum = policy.stationaryRadius }
+        let plan = SlotPlanner.plan(
+            geofences.index, at: position, slots: configuration.slotCount,
+            minimumRefresh: min(configuration.minimumRefreshRadius, maximum), maximumRefresh: maximum)
+        guard plan != slotPlan else { return }
+        slotPlan = plan
+        effects.append(.monitor(plan.regions))
+    }
+}
+
+/// Whether the stop-detecting modes consider the device moving or still.
+public enum MotionState: Sendable, Equatable {
+    /// Moving: positions flow. `anchor` is the fix the device has stayed near since its time.
+    case moving(anchor: Fix?)
+    /// Still at `anchor`: positioning is off until the stationary fence or a significant change wakes it.
+    case stationary(anchor: Fix)
+}
+
+/// Counters of what the Tracker dropped.
+public struct TrackerStatistics: Sendable, Equatable {
+    /// Fixes refused, by reason.
+    public internal(set) var rejected: [FixRejection: Int] = [:]
+    /// Fixes used for regions but too coarse to record.
+    public internal(set) var tooCoarseToRecord = 0
+    /// Fixes accepted.
+    public internal(set) var accepted = 0
 }

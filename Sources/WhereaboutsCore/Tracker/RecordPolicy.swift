@@ -1,0 +1,30 @@
+import Foundation
+
+/// The per-mode rule deciding whether an accepted fix becomes a record.
+public enum RecordPolicy {
+    /// Whether `mode` records `fix`, given the last recorded fix (if any).
+    ///
+    /// - `manual`: never (only requested fixes are recorded).
+    /// - `significant`: the first fix, then at least 500 m and 300 s after the last record.
+    /// - `move(x, y)`: at least x metres **or** y seconds after the last record.
+    /// - `interval(y, x)`: at least y seconds **and** x metres after the last record.
+    /// - `continuous` and `adaptive`: every fix (merging keeps still periods to one row).
+    public static func shouldRecord(_ fix: Fix, mode: TrackingMode, lastRecord: Fix?) -> Bool {
+        guard let last = lastRecord else { return mode != .manual }
+        let distance = Geodesy.distance(last.coordinate, fix.coordinate)
+        let elapsed = fix.timestamp.timeIntervalSince(last.timestamp)
+        switch mode {
+        case .manual: return false
+        case .significant: return distance >= 500 && elapsed >= 300
+        case .move(let x, let y): return distance >= x || elapsed >= y
+        case .interval(let y, let x): return elapsed >= y && distance >= x
+        case .continuous, .adaptive: return true
+        }
+    }
+
+    /// The merge radius in metres between two fixes: the base radius grown by half of each accuracy,
+    /// so noisy fixes of a still device merge and precise fixes of a moving one do not.
+    public static func mergeRadius(base: Double, _ a: Fix, _ b: Fix) -> Double {
+        base + 0.5 * (a.horizontalAccuracy + b.horizontalAccuracy)
+    }
+}

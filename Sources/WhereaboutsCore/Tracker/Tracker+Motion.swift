@@ -1,0 +1,108 @@
+import Foundation
+
+extension Tracker {
+    /// The location service configuration the mode and motion state call for.
+    var desiredRequest: LocationRequest {
+        switch mode {
+        case .manual: return .off
+        case .significant: return LocationRequest(standard: nil, significantChange: true)
+        case .move: return LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: nil), significantChange: false)
+        case .interval:
+            return LocationRequest(standard: StandardUpdates(accuracy: .tenMeters, distanceFilter: nil), significantChange: false)
+        case .continuous(let accuracy, let filter):
+            return LocationRequest(standard: StandardUpdates(accuracy: accuracy, distanceFilter: filter), significantChange: false)
+        case .adaptive(let policy):
+            if case .stationary = motion {
+                return LocationRequest(standard: nil, significantChange: policy.significantChangeWhileStationary)
+            }
+            let raised = raisedAccuracyUntil != nil
+            let accuracy = raised ? policy.nearBoundaryAccuracy ?? policy.movingAccuracy : policy.movingAccuracy
+            return LocationRequest(
+                standard: StandardUpdates(accuracy: accuracy, distanceFilter: elasticFilter(policy)),
+                significantChange: false)
+        }
+    }
+
+    /// The distance filter in metres: the base, stretched with speed (rounded to 5 m/s steps).
+    private func elasticFilter(_ policy: MotionPolicy) -> Double {
+        let speed = lastFix?.speed ?? 0
+        let stretched = (speed / 5).rounded() * 5 * policy.elasticityMultiplier
+        return max(policy.distanceFilter, stretched)
+    }
+
+    /// Emits a location configuration when it differs from the one in force.
+    mutating func applyLocationRequest(into effects: inout [TrackerEffect]) {
+        let request = desiredRequest
+        guard request != appliedRequest else { return }
+        appliedRequest = request
+        effects.append(.configureLocation(request))
+    }
+
+    /// Updates the moving/stationary state of the stop-detecting modes with a new fix.
+    mutating func followMotion(_ fix: Fix, now: Date, into effects: inout [TrackerEffect]) {
+        guard case .adaptive(let policy) = mode else { return }
+        switch motion {
+        case .stationary(let anchor):
+            let moved = Geodesy.distance(anchor.coordinate, fix.coordinate)
+            guard moved > policy.stopRadius + 0.5 * (fix.horizontalAccuracy + anchor.horizontalAccuracy) else { return }
+            startMoving(at: now, into: &effects)
+            motion = .moving(anchor: fix)
+            effects.append(.scheduleTimer(.stationaryCheck, at: fix.timestamp.addingTimeInterval(policy.stopTimeout)))
+        case .moving(let anchor):
+            if let anchor,
+                Geodesy.distance(anchor.coordinate, fix.coordinate) <= policy.stopRadius + 0.5 * fix.horizontalAccuracy
+            {
+                break
+            } else {
+                motion = .moving(anchor: fix)
+                effects.append(.scheduleTimer(.stationaryCheck, at: fix.timestamp.addingTimeInterval(policy.stopTimeout)))
+            }
+        }
+        updateRaisedAccuracy(policy, fix: fix, into: &effects)
+        applyLocationRequest(into: &effects)
+    }
+
+    /// Raises accuracy while a region boundary is near enough to matter: within the distance the
+    /// device covers in the policy's horizon plus its margin and the fix's own uncertainty.
+    private mutating func updateRaisedAccuracy(_ policy: MotionPolicy, fix: Fix, into effects: inout [TrackerEffect]) {
+        guard policy.nearBoundaryAccuracy != nil, case .moving = motion else {
+            raisedAccuracyUntil = nil
+            return
+        }
+        let speed = fix.speed ?? 0
+        let near = policy.nearBoundaryMargin + speed * policy.nearBoundaryHorizon + fix.horizontalAccuracy
+        let boundary = geofences.index.nearestBoundaries(to: fix.coordinate, limit: 1).first?.distance
+        if let boundary, boundary <= near {
+            raisedAccuracyUntil = fix.timestamp.addingTimeInterval(policy.nearBoundaryHorizon)
+        } else if let until = raisedAccuracyUntil, fix.timestamp >= until {
+            raisedAccuracyUntil = nil
+        }
+    }
+
+    /// The stationary-check timer fired: stop positioning when the device stayed near its anchor
+    /// for the policy's timeout.
+    mutating func checkStillness(now: Date, into effects: inout [TrackerEffect]) {
+        guard case .adaptive(let policy) = mode, case .moving(let anchor?) = motion else { return }
+        let stillSince = anchor.timestamp
+        guard now.timeIntervalSince(stillSince) >= policy.stopTimeout else {
+            effects.append(.scheduleTimer(.stationaryCheck, at: stillSince.addingTimeInterval(policy.stopTimeout)))
+            return
+        }
+        motion = .stationary(anchor: lastFix ?? anchor)
+        raisedAccuracyUntil = nil
+        applyLocationRequest(into: &effects)
+        plan(at: (lastFix ?? anchor).coordinate, into: &effects)
+        effects.append(.flushUploads(.motionChange))
+        recordsSinceFlush = 0
+    }
+
+    /// Leaves the stationary state: positioning back on.
+    mutating func startMoving(at now: Date, into effects: inout [TrackerEffect]) {
+        guard case .adaptive(let policy) = mode, case .stationary = motion else { return }
+        motion = .moving(anchor: nil)
+        applyLocationRequest(into: &effects)
+        effects.append(.scheduleTimer(.stationaryCheck, at: now.addingTimeInterval(policy.stopTimeout)))
+        effects.append(.flushUploads(.motionChange))
+        recordsSinceFlush = 0
+    }
+}
