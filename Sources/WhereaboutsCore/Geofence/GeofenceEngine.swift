@@ -13,6 +13,11 @@ public struct GeofenceEngine: Sendable {
     private var dwellFired: Set<String> = []
     private var undetermined: Set<String> = []
     private var pending: [String: (state: RegionState, count: Int)] = [:]
+    private var latestFix: Fix?
+
+    /// How long (seconds) a decisive fix outweighs an OS crossing that contradicts it: the OS reports
+    /// crossings up to a few minutes late, so a fix in that window is the fresher word.
+    public static let fixPrecedence: TimeInterval = 180
 
     /// Creates an engine watching `regions` (a later duplicate id replaces an earlier one).
     public init(regions: [Region] = []) {
@@ -55,6 +60,7 @@ public struct GeofenceEngine: Sendable {
     /// Judges one fix against every region it can say something about and returns the events,
     /// sorted by region id.
     public mutating func evaluate(_ fix: Fix) -> [RegionEvent] {
+        latestFix = fix
         let reach = TransitionRule.reach(accuracy: fix.horizontalAccuracy)
         var judged = Set<String>()
         var events: [RegionEvent] = []
@@ -99,10 +105,19 @@ public struct GeofenceEngine: Sendable {
         return transition(region, to: evidence, at: fix.timestamp, fix: fix)
     }
 
-    /// Applies a crossing the OS reported for a monitored region. The OS is trusted: the state flips
-    /// and the event is reported unless the state already agrees.
+    /// Applies a crossing the OS reported for a monitored region. The OS is trusted (the state flips
+    /// and the event is reported unless the state already agrees) except when a fix from the last
+    /// ``fixPrecedence`` seconds decisively says otherwise: the OS reports late, so that fix is fresher.
     public mutating func osCrossing(id: String, state: RegionState, at time: Date) -> RegionEvent? {
         guard let region = index[id] else { return nil }
+        if let fix = latestFix, time.timeIntervalSince(fix.timestamp) <= Self.fixPrecedence,
+            let evidence = TransitionRule.evidence(
+                distance: Geodesy.distance(fix.coordinate, region.center), accuracy: fix.horizontalAccuracy,
+                radius: region.radius),
+            evidence != state
+        {
+            return nil
+        }
         let wasUndetermined = undetermined.remove(id) != nil
         pending[id] = nil
         let current: RegionState = inside[id] != nil ? .inside : .outside

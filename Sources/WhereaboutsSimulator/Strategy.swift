@@ -1,0 +1,49 @@
+import WhereaboutsCore
+
+/// A tracking strategy: a named configuration of the one Tracker.
+public struct Strategy: Sendable, Equatable {
+    /// The name used on the command line and in reports.
+    public let name: String
+    /// What it does, in a line.
+    public let summary: String
+    /// The Tracker configuration.
+    public let configuration: TrackerConfiguration
+
+    /// Creates a strategy.
+    public init(name: String, summary: String, configuration: TrackerConfiguration) {
+        self.name = name
+        self.summary = summary
+        self.configuration = configuration
+    }
+
+    /// Best accuracy with no filter, every fix recorded: what the seed app did. The reference.
+    public static let continuous = Strategy(
+        name: "continuous", summary: "GPS always on, best accuracy, no filter",
+        configuration: TrackerConfiguration(mode: .continuous(accuracy: .best, distanceFilter: nil)))
+    /// OwnTracks' move mode: GPS on, a record every 100 m or 300 s.
+    public static let move = Strategy(
+        name: "move", summary: "GPS on, a record every 100 m or 300 s",
+        configuration: TrackerConfiguration(mode: .move(distance: 100, interval: 300)))
+    /// Significant-location-change monitoring only.
+    public static let significant = Strategy(
+        name: "significant", summary: "significant-change events (500 m / 5 min)",
+        configuration: TrackerConfiguration(mode: .significant, oneShotAccuracy: .hundredMeters))
+    /// OS region monitoring with slot planning; no GPS, Wi-Fi one-shots to re-plan.
+    public static let regionsOnly = Strategy(
+        name: "regions-only", summary: "OS region monitoring with slot planning, no GPS",
+        configuration: TrackerConfiguration(mode: .manual, oneShotAccuracy: .hundredMeters))
+    /// The commercial SDK's moving/stationary state machine.
+    public static let stopDetect = Strategy(
+        name: "stop-detect", summary: "moving: GPS with 10 m elastic filter; still 5 min: 200 m fence",
+        configuration: TrackerConfiguration(mode: .adaptive(.stopDetect)))
+    /// Whereabouts' adaptive mode.
+    public static let adaptive = Strategy(
+        name: "adaptive", summary: "Wi-Fi while moving, GPS near boundaries, off when still",
+        configuration: TrackerConfiguration(mode: .adaptive(.adaptive), oneShotAccuracy: .hundredMeters))
+
+    /// Every strategy, in report order.
+    public static let all: [Strategy] = [continuous, move, significant, regionsOnly, stopDetect, adaptive]
+
+    /// The strategy with the given name, if any.
+    public static func named(_ name: String) -> Strategy? { all.first { $0.name == name } }
+}

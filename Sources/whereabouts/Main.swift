@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+
+/// The `whereabouts` command: simulate tracking strategies on GPS traces, and benchmark the engine.
+@main
+struct Whereabouts: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "whereabouts",
+        abstract: "Location tracking engine: simulate strategies on real GPS traces and benchmark the core.",
+        subcommands: [Simulate.self, Bench.self])
+
+    /// Runs the command, mapping every input problem to exit status 2 with its message on stderr.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as InputError {
+            FileHandle.standardError.write(Data("whereabouts: \(error)\n".utf8))
+            Foundation.exit(2)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success || error is CleanExit {
+                exit(withError: error)
+            }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(code == .failure ? 1 : 2)
+        }
+    }
+}
+
+/// A problem with what the user gave the command: a file, a flag's value, a folder.
+struct InputError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) { self.description = description }
+
+    /// Wraps any error raised while reading user input, keeping its message.
+    init(reading error: any Error) { self.description = "\(error)" }
+}
