@@ -25,6 +25,7 @@ let package = Package(
         ),
         .testTarget(name: "WhereaboutsCoreTests", dependencies: ["WhereaboutsCore"]),
         .testTarget(name: "WhereaboutsSimulatorTests", dependencies: ["WhereaboutsSimulator", "WhereaboutsCore"]),
+        .testTarget(name: "WhereaboutsCLITests", dependencies: ["whereabouts"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -70,8 +70,7 @@ struct Simulate: ParsableCommand {
     private func loadScenario() throws -> Scenario {
         guard let trace else {
             if regions != nil { throw InputError("--regions needs --trace: give the GPX trace the regions belong to") }
-            let sample = SampleScenario.commute()
-            return Scenario(name: sample.name, trace: sample.trace, regions: sample.regions)
+            return SampleScenario.commute()
         }
         return try ScenarioLoader.load(trace: trace, regions: regions)
     }

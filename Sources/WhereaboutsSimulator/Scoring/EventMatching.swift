@@ -1,0 +1,67 @@
+import Foundation
+import WhereaboutsCore
+
+/// How a run's reported events compare with the truth (`evaluation.md`, "Matching").
+///
+/// Reports marked `initial` are not scored, and neither are dwell reports: the truth has no dwell.
+public struct EventMatching: Sendable, Equatable {
+    /// A report may come this many seconds before the truth event.
+    public static let early: Double = 60
+    /// A report may come this many seconds after the truth event.
+    public static let late: Double = 900
+
+    /// Truth events that must be detected.
+    public let required: Int
+    /// Truth events from visits under 30 s.
+    public let optional: Int
+    /// Scored reports.
+    public let reports: Int
+    /// Required truth events that a report matched.
+    public let matchedRequired: Int
+    /// Reports that matched a truth event (required or optional).
+    public let matchedReports: Int
+    /// Report time minus truth time, clipped at 0, of each matched required event, in seconds.
+    public let latencies: [Double]
+
+    /// Matches `events` against `truth`: each truth event, in time order, takes the earliest unmatched
+    /// report of the same region and kind within [truth − 60 s, truth + 900 s].
+    public init(events: [RegionEvent], truth: [TruthEvent]) {
+        let scored = events.filter { !$0.initial && $0.kind != .dwell }
+        var used = Array(repeating: false, count: scored.count)
+        var matchedRequired = 0, matchedReports = 0
+        var latencies: [Double] = []
+        for event in truth.sorted(by: { $0.time < $1.time }) {
+            let match = scored.indices.filter { i in
+                let t = scored[i].timestamp.timeIntervalSince1970
+                return !used[i] && scored[i].regionID == event.regionID && scored[i].kind == event.kind
+                    && t >= event.time - Self.early && t <= event.time + Self.late
+            }.min { scored[$0].timestamp < scored[$1].timestamp }
+            guard let match else { continue }
+            used[match] = true
+            matchedReports += 1
+            if !event.optional {
+                matchedRequired += 1
+                latencies.append(max(0, scored[match].timestamp.timeIntervalSince1970 - event.time))
+            }
+        }
+        self.required = truth.filter { !$0.optional }.count
+        self.optional = truth.count - required
+        self.reports = scored.count
+        self.matchedRequired = matchedRequired
+        self.matchedReports = matchedReports
+        self.latencies = latencies
+    }
+
+    /// Matched required truth events over required truth events; 1 when none are required.
+    public var recall: Double { required == 0 ? 1 : Double(matchedRequired) / Double(required) }
+    /// Matched reports over reports; 1 when nothing was reported.
+    public var precision: Double { reports == 0 ? 1 : Double(matchedReports) / Double(reports) }
+}
+
+/// The nearest-rank percentile `p` (0…100) of `values`, or `nil` when empty.
+public func percentile(_ values: [Double], _ p: Double) -> Double? {
+    guard !values.isEmpty else { return nil }
+    let sorted = values.sorted()
+    let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
+    return sorted[min(sorted.count - 1, max(0, rank - 1))]
+}

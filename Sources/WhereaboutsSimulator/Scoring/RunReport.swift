@@ -1,0 +1,120 @@
+import Foundation
+import WhereaboutsCore
+
+/// The scores of one simulated run (`report.json`).
+public struct RunReport: Sendable, Codable, Equatable {
+    /// The scenario's name.
+    public var scenario: String
+    /// The strategy's name.
+    public var strategy: String
+    /// The seed of the run's noise.
+    public var seed: UInt64
+    /// Scenario length in seconds, pads included.
+    public var durationSeconds: Double
+    /// Truth events that must be detected.
+    public var requiredTruthEvents: Int
+    /// Truth events from visits under 30 s.
+    public var optionalTruthEvents: Int
+    /// Scored reports (not initial, not dwell).
+    public var reports: Int
+    /// Required truth events matched.
+    public var matchedRequired: Int
+    /// Reports matched.
+    public var matchedReports: Int
+    /// Matched required over required.
+    public var recall: Double
+    /// Matched reports over reports.
+    public var precision: Double
+    /// Median latency in seconds of matched required events.
+    public var latencyMedian: Double?
+    /// 95th percentile latency in seconds.
+    public var latencyP95: Double?
+    /// Mean track error in metres.
+    public var trackErrorMean: Double?
+    /// 95th percentile track error in metres.
+    public var trackErrorP95: Double?
+    /// Records stored after merging.
+    public var recordedFixes: Int
+    /// Energy spent, joules, by item.
+    public var energy: EnergyMeter
+    /// Joules of continuous GPS over the scenario.
+    public var referenceJoules: Double
+    /// Energy over the reference.
+    public var energyRatio: Double
+    /// Latencies of matched required events (seconds), kept for pooling across runs.
+    public var latencies: [Double]
+    /// Sum and count of the track-error samples, kept for pooling across runs.
+    public var trackErrorSum: Double
+    /// Number of track-error samples.
+    public var trackErrorSamples: Int
+
+    /// Scores `run` against `truth` and `regions`.
+    public static func score(
+        run: SimulationRun, truth: TruthPath, regions: [Region], scenario: String, strategy: String, seed: UInt64
+    ) -> RunReport {
+        let truthEvents = TruthTransitions.compute(truth: truth, regions: regions)
+        let matching = EventMatching(events: run.events, truth: truthEvents)
+        let track = TrackError(fixes: run.fixes, truth: truth)
+        let duration = truth.end - truth.start + 1
+        let energy = EnergyMeter(timeline: run.timeline, start: truth.start, end: truth.end + 1)
+        let reference = EnergyMeter.reference(duration: duration)
+        return RunReport(
+            scenario: scenario, strategy: strategy, seed: seed, durationSeconds: duration,
+            requiredTruthEvents: matching.required, optionalTruthEvents: matching.optional, reports: matching.reports,
+            matchedRequired: matching.matchedRequired, matchedReports: matching.matchedReports,
+            recall: matching.recall, precision: matching.precision,
+            latencyMedian: percentile(matching.latencies, 50), latencyP95: percentile(matching.latencies, 95),
+            trackErrorMean: track.mean, trackErrorP95: track.p95, recordedFixes: run.fixes.count, energy: energy,
+            referenceJoules: reference, energyRatio: energy.total / reference, latencies: matching.latencies,
+            trackErrorSum: track.samples.reduce(0, +), trackErrorSamples: track.samples.count)
+    }
+
+    /// The report as pretty-printed JSON with sorted keys: the same bytes for the same run.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(self)
+    }
+}
+
+/// The scores of one strategy over several runs.
+public struct StrategyAggregate: Sendable, Codable, Equatable {
+    /// The strategy's name.
+    public let strategy: String
+    /// How many runs.
+    public let runs: Int
+    /// Pooled recall: all matched required events over all required events.
+    public let recall: Double
+    /// Pooled precision: all matched reports over all reports.
+    public let precision: Double
+    /// Median of all pooled latencies, seconds.
+    public let latencyMedian: Double?
+    /// 95th percentile of all pooled latencies, seconds.
+    public let latencyP95: Double?
+    /// Mean of the per-run energy ratios.
+    public let energyRatio: Double
+    /// All energy over all reference energy.
+    public let pooledEnergyRatio: Double
+    /// Mean of all pooled track-error samples, metres.
+    public let trackErrorMean: Double?
+
+    /// Combines the reports of one strategy.
+    public init(reports: [RunReport]) {
+        strategy = reports.first?.strategy ?? ""
+        runs = reports.count
+        let required = reports.map(\.requiredTruthEvents).reduce(0, +)
+        let matched = reports.map(\.matchedRequired).reduce(0, +)
+        let reported = reports.map(\.reports).reduce(0, +)
+        let matchedReports = reports.map(\.matchedReports).reduce(0, +)
+        recall = required == 0 ? 1 : Double(matched) / Double(required)
+        precision = reported == 0 ? 1 : Double(matchedReports) / Double(reported)
+        let latencies = reports.flatMap(\.latencies)
+        latencyMedian = percentile(latencies, 50)
+        latencyP95 = percentile(latencies, 95)
+        energyRatio = reports.isEmpty ? 0 : reports.map(\.energyRatio).reduce(0, +) / Double(reports.count)
+        let reference = reports.map(\.referenceJoules).reduce(0, +)
+        pooledEnergyRatio = reference == 0 ? 0 : reports.map(\.energy.total).reduce(0, +) / reference
+        let samples = reports.map(\.trackErrorSamples).reduce(0, +)
+        trackErrorMean = samples == 0 ? nil : reports.map(\.trackErrorSum).reduce(0, +) / Double(samples)
+    }
+}

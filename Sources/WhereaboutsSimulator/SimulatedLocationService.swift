@@ -1,0 +1,184 @@
+import Foundation
+import WhereaboutsCore
+
+/// The positioning half of the simulated phone: standard updates by source (GPS, Wi-Fi, cell),
+/// GPS acquisition, one-shot requests and significant-change events, as `evaluation.md` describes.
+struct SimulatedLocationService {
+    /// Which receiver produces a fix.
+    enum Source { case gps, wifi, cell }
+
+    private(set) var request = LocationRequest.off
+    private var oneShot: (source: Source, readyAt: Double)?
+    private var gps = GPSReceiver()
+    private var nextWifiScan: Double?
+    private var cellTravel = 0.0
+    private var nextCellChange = 0.0
+    private var cellStarted = false
+    private var lastDelivered: Coordinate?
+    private var significant: (position: Coordinate, time: Double)?
+    private var significantPending = false
+
+    /// Whether standard updates are on (which keeps the app running).
+    var standardOn: Bool { request.standard != nil }
+
+    static func source(for accuracy: LocationAccuracy) -> Source {
+        switch accuracy {
+        case .best, .tenMeters: .gps
+        case .hundredMeters: .wifi
+        case .kilometer, .threeKilometers: .cell
+        }
+    }
+
+    /// Applies a new configuration at second `t`.
+    mutating func configure(_ new: LocationRequest, at t: Double) {
+        let oldSource = request.standard.map { Self.source(for: $0.accuracy) }
+        let newSource = new.standard.map { Self.source(for: $0.accuracy) }
+        if newSource != oldSource {
+            nextWifiScan = newSource == .wifi ? t : nil
+            cellStarted = false
+            lastDelivered = nil
+        }
+        if new.standard?.distanceFilter != request.standard?.distanceFilter { lastDelivered = nil }
+        if new.significantChange && !request.significantChange {
+            significant = nil
+            significantPending = true
+        }
+        request = new
+    }
+
+    /// Starts a one-shot request at second `t`.
+    mutating func requestOneShot(_ accuracy: LocationAccuracy, at t: Double) {
+        let source = Self.source(for: accuracy)
+        let delay = source == .gps ? 0 : 2
+        if let pending = oneShot, pending.source == .gps || source != .gps { return }
+        oneShot = (source, t + Double(delay))
+    }
+
+    /// What happened in second `t`: fixes from standard updates, a one-shot fix, a significant-change fix.
+    mutating func step(
+        at t: Double, truth: TruthPath, random: inout SeededGenerator, timeline: inout [TimelineRecord]
+    ) -> (standard: Fix?, oneShot: Fix?, significant: Fix?) {
+        let position = truth.position(at: t)
+        let speed = truth.speed(at: t)
+        let standardSource = request.standard.map { Self.source(for: $0.accuracy) }
+        let gpsWanted = standardSource == .gps || oneShot?.source == .gps
+        let gpsReady = gps.step(wanted: gpsWanted, at: t, timeline: &timeline)
+
+        var standardFix: Fix?
+        switch standardSource {
+        case .gps? where gpsReady:
+            standardFix = Self.fix(.gps, position, speed, t, &random)
+        case .wifi?:
+            if let next = nextWifiScan, t >= next {
+                timeline.append(.wifiScan(t: t))
+                nextWifiScan = t + (speed > 0.5 ? 10 : 60)
+                standardFix = Self.fix(.wifi, position, speed, t, &random)
+            }
+        case .cell?:
+            cellTravel += speed
+            if !cellStarted || cellTravel >= nextCellChange {
+                cellStarted = true
+                cellTravel = 0
+                nextCellChange = random.uniform(500...1000)
+                timeline.append(.cellFix(t: t))
+                standardFix = Self.fix(.cell, position, speed, t, &random)
+            }
+        default:
+            break
+        }
+        if let fix = standardFix, let filter = request.standard?.distanceFilter, let last = lastDelivered,
+            Geodesy.distance(last, fix.coordinate) < filter
+        {
+            standardFix = nil
+        }
+        if let fix = standardFix { lastDelivered = fix.coordinate }
+
+        var oneShotFix: Fix?
+        if let pending = oneShot, t >= pending.readyAt, pending.source != .gps || gpsReady {
+            oneShot = nil
+            switch pending.source {
+            case .wifi: timeline.append(.wifiScan(t: t))
+            case .cell: timeline.append(.cellFix(t: t))
+            case .gps: break
+            }
+            oneShotFix = Self.fix(pending.source, position, speed, t, &random)
+            if standardFix?.source == oneShotFix?.source { standardFix = nil }
+        }
+
+        var significantFix: Fix?
+        if request.significantChange {
+            let due: Bool
+            if significantPending {
+                due = true
+            } else if let last = significant {
+                due = t - last.time >= 300 && Geodesy.distance(last.position, position) >= 500
+            } else {
+                due = false
+            }
+            if due {
+                significantPending = false
+                significant = (position, t)
+                significantFix = Self.noisyFix(
+                    position, sigma: 100, accuracy: random.uniform(100...200), source: .significantChange, speed: nil, t,
+                    &random)
+            }
+        }
+        return (standardFix, oneShotFix, significantFix)
+    }
+
+    private static func fix(_ source: Source, _ position: Coordinate, _ speed: Double, _ t: Double, _ random: inout SeededGenerator) -> Fix {
+        switch source {
+        case .gps:
+            noisyFix(position, sigma: 5, accuracy: random.uniform(5...15), source: .gps, speed: speed, t, &random)
+        case .wifi:
+            noisyFix(position, sigma: 30, accuracy: random.uniform(30...65), source: .wifi, speed: nil, t, &random)
+        case .cell:
+            noisyFix(position, sigma: 300, accuracy: random.uniform(800...1500), source: .cell, speed: nil, t, &random)
+        }
+    }
+
+    private static func noisyFix(
+        _ position: Coordinate, sigma: Double, accuracy: Double, source: FixSource, speed: Double?, _ t: Double,
+        _ random: inout SeededGenerator
+    ) -> Fix {
+        let north = random.gaussian(sigma: sigma)
+        let east = random.gaussian(sigma: sigma)
+        let latitude = position.latitude + north / Geodesy.metresPerDegreeLatitude
+        let longitude = position.longitude
+            + east / (Geodesy.metresPerDegreeLatitude * max(0.01, cos(position.latitude * .pi / 180)))
+        return try! Fix(
+            coordinate: Coordinate(normalizingLatitude: latitude, longitude: longitude), horizontalAccuracy: accuracy,
+            speed: speed, timestamp: Date(timeIntervalSince1970: t), source: source)
+    }
+}
+
+/// The GPS receiver: off, acquiring (3 s warm, 15 s cold) or tracking, with its timeline records.
+struct GPSReceiver {
+    /// GPS counts as warm when it was on within this many seconds.
+    static let warmWindow: Double = 4 * 3600
+    private var state = TimelineRecord.GPSState.off
+    private var trackingFrom = 0.0
+    private var lastOn: Double?
+
+    /// Moves the receiver to the wanted state at second `t`; returns whether it delivers a fix this second.
+    mutating func step(wanted: Bool, at t: Double, timeline: inout [TimelineRecord]) -> Bool {
+        switch (state, wanted) {
+        case (.off, true):
+            let warm = lastOn.map { t - $0 <= Self.warmWindow } ?? false
+            trackingFrom = t + (warm ? 3 : 15)
+            state = .acquiring
+            timeline.append(.gps(t: t, state: .acquiring))
+        case (.acquiring, true) where t >= trackingFrom:
+            state = .tracking
+            timeline.append(.gps(t: t, state: .tracking))
+        case (.acquiring, false), (.tracking, false):
+            state = .off
+            lastOn = t
+            timeline.append(.gps(t: t, state: .off))
+        default:
+            break
+        }
+        if state == .tracking { lastOn = t }
+        return state == .tracking
+    }
+}

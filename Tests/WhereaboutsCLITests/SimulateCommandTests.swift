@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@Suite("whereabouts simulate")
+struct SimulateCommandTests {
+    @Test("the sample scenario runs every strategy and writes the four files per strategy")
+    func sampleRun() throws {
+        let out = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CommandRunner.run(["simulate", "--out", out.path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        for strategy in ["continuous", "move", "significant", "regions-only", "stop-detect", "adaptive"] {
+            #expect(result.stdout.contains(strategy))
+            for file in ["events.jsonl", "fixes.jsonl", "timeline.jsonl", "report.json"] {
+                let path = out.appendingPathComponent(strategy).appendingPathComponent(file).path
+                #expect(FileManager.default.fileExists(atPath: path), "missing \(path)")
+            }
+        }
+    }
+
+    @Test("the same seed gives byte-identical files; another seed gives other noise")
+    func determinism() throws {
+        let a = try CommandRunner.temporaryFolder(), b = try CommandRunner.temporaryFolder(), c = try CommandRunner.temporaryFolder()
+        defer { for url in [a, b, c] { try? FileManager.default.removeItem(at: url) } }
+        for (folder, seed) in [(a, "7"), (b, "7"), (c, "8")] {
+            let result = try CommandRunner.run(["simulate", "--strategy", "adaptive", "--seed", seed, "--out", folder.path])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+        }
+        for file in ["events.jsonl", "fixes.jsonl", "timeline.jsonl", "report.json"] {
+            let first = try Data(contentsOf: a.appendingPathComponent(file))
+            let second = try Data(contentsOf: b.appendingPathComponent(file))
+            #expect(first == second, "\(file) differs between two runs with seed 7")
+        }
+        let fixesA = try Data(contentsOf: a.appendingPathComponent("fixes.jsonl"))
+        let fixesC = try Data(contentsOf: c.appendingPathComponent("fixes.jsonl"))
+        #expect(fixesA != fixesC, "seeds 7 and 8 gave the same fixes")
+    }
+
+    @Test(
+        "bad input exits with status 2 and a message naming the problem",
+        arguments: [
+            (["simulate", "--strategy", "teleport"], "teleport"),
+            (["simulate", "--trace", "/nonexistent/trace.gpx"], "/nonexistent/trace.gpx"),
+            (["simulate", "--regions", "r.geojson"], "--trace"),
+            (["simulate", "--pad", "-5"], "--pad"),
+            (["simulate", "--scenarios", "/nonexistent-folder"], "/nonexistent-folder"),
+            (["simulate", "--seed", "banana"], "banana"),
+        ])
+    func badInput(arguments: [String], mentions: String) throws {
+        let result = try CommandRunner.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(mentions), "stderr: \(result.stderr)")
+    }
+
+    @Test("a malformed GPX file exits with status 2 naming the file and line")
+    func malformedTrace() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let trace = folder.appendingPathComponent("broken.gpx")
+        try Data("""
+            <?xml version="1.0"?>
+            <gpx version="1.1"><trk><trkseg>
+            <trkpt lat="91.5" lon="11.5"><time>2024-05-06T07:30:00Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """.utf8).write(to: trace)
+        let result = try CommandRunner.run(["simulate", "--trace", trace.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("broken.gpx"), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("3"), "stderr should name line 3: \(result.stderr)")
+    }
+}
