@@ -15,6 +15,12 @@ public struct GeofenceEngine: Sendable {
     private var pending: [String: (state: RegionState, count: Int)] = [:]
     private var latestFix: Fix?
 
+    /// How many regions the last evaluated fix left undecided where a more accurate fix would have
+    /// changed the state: it fell in the accuracy margin beside the hysteresis band on the far side
+    /// from the current state, or its evidence awaits a confirming fix. A strategy raises accuracy
+    /// while this is not zero.
+    public private(set) var undecidedCount = 0
+
     /// How long (seconds) a decisive fix outweighs an OS crossing that contradicts it: the OS reports
     /// crossings up to a few minutes late, so a fix in that window is the fresher word.
     public static let fixPrecedence: TimeInterval = 180
@@ -64,6 +70,7 @@ public struct GeofenceEngine: Sendable {
         let reach = TransitionRule.reach(accuracy: fix.horizontalAccuracy)
         var judged = Set<String>()
         var events: [RegionEvent] = []
+        undecidedCount = 0
         var nearby = index.candidates(near: fix.coordinate, within: reach)
         for id in inside.keys where !nearby.contains(where: { $0.id == id }) {
             if let region = index[id] { nearby.append(region) }
@@ -73,6 +80,9 @@ public struct GeofenceEngine: Sendable {
             let d = Geodesy.distance(fix.coordinate, region.center)
             let evidence = TransitionRule.evidence(distance: d, accuracy: fix.horizontalAccuracy, radius: region.radius)
             if let event = apply(evidence, to: region, fix: fix) { events.append(event) }
+            let current: RegionState = inside[region.id] != nil ? .inside : .outside
+            let finer = evidence == nil ? TransitionRule.evidence(distance: d, accuracy: 0, radius: region.radius) : nil
+            if finer.map({ $0 != current }) == true || pending[region.id] != nil { undecidedCount += 1 }
         }
         for id in undetermined.sorted() where !judged.contains(id) {
             undetermined.remove(id)
@@ -95,7 +105,8 @@ public struct GeofenceEngine: Sendable {
             if evidence == current { pending[id] = nil }
             return nil
         }
-        let needed = fix.horizontalAccuracy <= TransitionRule.decisiveAccuracy ? 1 : 2
+        let d = Geodesy.distance(fix.coordinate, region.center)
+        let needed = TransitionRule.isDecisive(evidence, distance: d, accuracy: fix.horizontalAccuracy, radius: region.radius) ? 1 : 2
         let count = pending[id]?.state == evidence ? pending[id]!.count + 1 : 1
         guard count >= needed else {
             pending[id] = (evidence, count)

@@ -7,7 +7,7 @@ import Foundation
 /// shows *inside* when d ≤ r − h − m and *outside* when d ≥ r + h + m, where the margin m grows with
 /// the accuracy: m = k·max(0, a − 20 m), k = ½ for fixes finer than the region and 1 for coarser
 /// ones. A fix coarser than the region's radius can never show *inside*: a 1 km fix is no evidence of
-/// being in a 150 m region. Between the two lies a band where the fix says nothing, so a fix
+/// being in a 150 m region. A coarse fix near the band needs a second agreeing fix (see ``isDecisive``). Between the two lies a band where the fix says nothing, so a fix
 /// jittering at the boundary cannot make the state flap.
 public enum TransitionRule {
     /// Fixes at least this accurate (metres) count as decisive on their own; coarser ones must be
@@ -30,6 +30,18 @@ public enum TransitionRule {
         if accuracy <= radius && distance <= radius - h - m { return .inside }
         if distance >= radius + h + m { return .outside }
         return nil
+    }
+
+    /// Whether one fix is enough to act on `evidence`: it is, when the fix is fine (at most
+    /// ``decisiveAccuracy`` metres) or lies a further whole accuracy beyond the band. Otherwise a
+    /// second agreeing fix must confirm it.
+    public static func isDecisive(_ evidence: RegionState, distance: Double, accuracy: Double, radius: Double) -> Bool {
+        if accuracy <= decisiveAccuracy { return true }
+        let h = hysteresis(radius: radius)
+        switch evidence {
+        case .inside: return distance + accuracy <= radius - h
+        case .outside: return distance - accuracy >= radius + h
+        }
     }
 
     /// The farthest a region's boundary can be from a fix of `accuracy` metres and still be judged by it.

@@ -43,13 +43,11 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     public var stationaryRadius: Double
     /// Accuracy requested while moving and far from any region boundary.
     public var movingAccuracy: LocationAccuracy
-    /// Accuracy requested while a region boundary is near enough to matter; `nil` never raises it.
+    /// Accuracy requested while a region boundary is near enough to matter (a fix left a region
+    /// undecided that a finer fix would have changed); `nil` never raises it.
     public var nearBoundaryAccuracy: LocationAccuracy?
-    /// A boundary is near when the device could reach it within this many seconds at its current speed
-    /// (plus ``nearBoundaryMargin``).
-    public var nearBoundaryHorizon: TimeInterval
-    /// Extra metres added to the near-boundary distance.
-    public var nearBoundaryMargin: Double
+    /// Seconds accuracy stays raised after the last fix that called for it.
+    public var raisedAccuracyHold: TimeInterval
     /// Base distance filter in metres while moving.
     public var distanceFilter: Double
     /// Multiplier of the elastic distance filter: filter = max(base, speed rounded to 5 m/s × multiplier).
@@ -62,7 +60,7 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     public init(
         name: String, stopRadius: Double, stopTimeout: TimeInterval, stationaryRadius: Double,
         movingAccuracy: LocationAccuracy, nearBoundaryAccuracy: LocationAccuracy?,
-        nearBoundaryHorizon: TimeInterval, nearBoundaryMargin: Double, distanceFilter: Double,
+        raisedAccuracyHold: TimeInterval, distanceFilter: Double,
         elasticityMultiplier: Double, significantChangeWhileStationary: Bool
     ) {
         self.name = name
@@ -71,8 +69,7 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
         self.stationaryRadius = stationaryRadius
         self.movingAccuracy = movingAccuracy
         self.nearBoundaryAccuracy = nearBoundaryAccuracy
-        self.nearBoundaryHorizon = nearBoundaryHorizon
-        self.nearBoundaryMargin = nearBoundaryMargin
+        self.raisedAccuracyHold = raisedAccuracyHold
         self.distanceFilter = distanceFilter
         self.elasticityMultiplier = elasticityMultiplier
         self.significantChangeWhileStationary = significantChangeWhileStationary
@@ -83,14 +80,13 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     /// significant change.
     public static let adaptive = MotionPolicy(
         name: "adaptive", stopRadius: 80, stopTimeout: 150, stationaryRadius: 150,
-        movingAccuracy: .hundredMeters, nearBoundaryAccuracy: .best, nearBoundaryHorizon: 30,
-        nearBoundaryMargin: 60, distanceFilter: 20, elasticityMultiplier: 2,
+        movingAccuracy: .hundredMeters, nearBoundaryAccuracy: .best, raisedAccuracyHold: 8, distanceFilter: 20, elasticityMultiplier: 2,
         significantChangeWhileStationary: true)
 
     /// The commercial SDK's state machine as documented: best accuracy with a 10 m elastic filter
     /// while moving, stationary after 5 minutes still, a 200 m stationary geofence.
     public static let stopDetect = MotionPolicy(
         name: "stop-detect", stopRadius: 25, stopTimeout: 300, stationaryRadius: 200,
-        movingAccuracy: .best, nearBoundaryAccuracy: nil, nearBoundaryHorizon: 0, nearBoundaryMargin: 0,
+        movingAccuracy: .best, nearBoundaryAccuracy: nil, raisedAccuracyHold: 0,
         distanceFilter: 10, elasticityMultiplier: 1, significantChangeWhileStationary: false)
 }

@@ -14,17 +14,17 @@ extension Tracker {
         recordNextFix = nil
         if isRunning {
             let events = geofences.evaluate(fix)
-            emit(events, into: &effects)
+            emit(events, now: now, into: &effects)
             if events.contains(where: { !$0.initial }) { trigger = trigger ?? .region }
             followMotion(fix, now: now, into: &effects)
             if slotPlan?.isStale(at: fix.coordinate) ?? true { plan(at: fix.coordinate, into: &effects) }
             if trigger == nil, RecordPolicy.shouldRecord(fix, mode: mode, lastRecord: lastRecord) { trigger = .policy }
         }
-        if let trigger { store(fix, trigger: trigger, into: &effects) }
+        if let trigger { store(fix, trigger: trigger, now: now, into: &effects) }
     }
 
     /// Records `fix`, or merges it into the last record when the device has not moved.
-    private mutating func store(_ fix: Fix, trigger: RecordTrigger, into effects: inout [TrackerEffect]) {
+    private mutating func store(_ fix: Fix, trigger: RecordTrigger, now: Date, into effects: inout [TrackerEffect]) {
         guard fix.horizontalAccuracy <= configuration.maxRecordAccuracy else {
             statistics.tooCoarseToRecord += 1
             return
@@ -39,9 +39,6 @@ extension Tracker {
         lastRecord = fix
         effects.append(.record(RecordedFix(fix: fix, trigger: trigger)))
         recordsSinceFlush += 1
-        if recordsSinceFlush >= configuration.uploadThreshold {
-            effects.append(.flushUploads(.threshold))
-            recordsSinceFlush = 0
-        }
+        if recordsSinceFlush >= configuration.uploadThreshold { flush(.threshold, now: now, into: &effects) }
     }
 }

@@ -58,22 +58,20 @@ extension Tracker {
                 effects.append(.scheduleTimer(.stationaryCheck, at: fix.timestamp.addingTimeInterval(policy.stopTimeout)))
             }
         }
-        updateRaisedAccuracy(policy, fix: fix, into: &effects)
+        updateRaisedAccuracy(policy, fix: fix)
         applyLocationRequest(into: &effects)
     }
 
-    /// Raises accuracy while a region boundary is near enough to matter: within the distance the
-    /// device covers in the policy's horizon plus its margin and the fix's own uncertainty.
-    private mutating func updateRaisedAccuracy(_ policy: MotionPolicy, fix: Fix, into effects: inout [TrackerEffect]) {
+    /// Raises accuracy while a region boundary is near enough to matter: when the last fix left some
+    /// region undecided that a finer fix would have changed (see ``GeofenceEngine/undecidedCount``).
+    /// Accuracy stays raised for ``MotionPolicy/raisedAccuracyHold`` seconds after the last such fix.
+    private mutating func updateRaisedAccuracy(_ policy: MotionPolicy, fix: Fix) {
         guard policy.nearBoundaryAccuracy != nil, case .moving = motion else {
             raisedAccuracyUntil = nil
             return
         }
-        let speed = fix.speed ?? 0
-        let near = policy.nearBoundaryMargin + speed * policy.nearBoundaryHorizon + fix.horizontalAccuracy
-        let boundary = geofences.index.nearestBoundaries(to: fix.coordinate, limit: 1).first?.distance
-        if let boundary, boundary <= near {
-            raisedAccuracyUntil = fix.timestamp.addingTimeInterval(policy.nearBoundaryHorizon)
+        if geofences.undecidedCount > 0 {
+            raisedAccuracyUntil = fix.timestamp.addingTimeInterval(policy.raisedAccuracyHold)
         } else if let until = raisedAccuracyUntil, fix.timestamp >= until {
             raisedAccuracyUntil = nil
         }
@@ -92,8 +90,7 @@ extension Tracker {
         raisedAccuracyUntil = nil
         applyLocationRequest(into: &effects)
         plan(at: (lastFix ?? anchor).coordinate, into: &effects)
-        effects.append(.flushUploads(.motionChange))
-        recordsSinceFlush = 0
+        flush(.motionChange, now: now, into: &effects)
     }
 
     /// Leaves the stationary state: positioning back on.
@@ -102,7 +99,6 @@ extension Tracker {
         motion = .moving(anchor: nil)
         applyLocationRequest(into: &effects)
         effects.append(.scheduleTimer(.stationaryCheck, at: now.addingTimeInterval(policy.stopTimeout)))
-        effects.append(.flushUploads(.motionChange))
-        recordsSinceFlush = 0
+        flush(.motionChange, now: now, into: &effects)
     }
 }

@@ -28,6 +28,8 @@ public struct Tracker: Sendable {
     var appliedRequest: LocationRequest?
     var recordNextFix: RecordTrigger?
     var recordsSinceFlush = 0
+    var lastFlush: Date?
+    var deferredFlush: FlushReason?
     var scheduledDwell: Date?
     var raisedAccuracyUntil: Date?
 
@@ -51,6 +53,7 @@ public struct Tracker: Sendable {
         case .command(let command): handleCommand(command, now: now, into: &effects)
         }
         if isRunning { emitDueDwells(now: now, into: &effects) }
+        flushIfDue(now: now, into: &effects)
         return effects
     }
 
@@ -72,8 +75,7 @@ public struct Tracker: Sendable {
             effects += [.configureLocation(.off), .monitor([])]
             effects += TimerID.allCases.map { .cancelTimer($0) }
             scheduledDwell = nil
-            effects.append(.flushUploads(.stopped))
-            recordsSinceFlush = 0
+            flush(.stopped, now: now, into: &effects)
         case .setMode(let newMode):
             if activeSession != nil {
                 activeSession!.previous = newMode
@@ -119,8 +121,7 @@ public struct Tracker: Sendable {
             if let plan = slotPlan { effects.append(.monitor(plan.regions)) }
             requestPosition(into: &effects)
         case .foreground:
-            effects.append(.flushUploads(.foreground))
-            recordsSinceFlush = 0
+            flush(.foreground, now: now, into: &effects)
         case .background:
             break
         }
@@ -153,24 +154,21 @@ public struct Tracker: Sendable {
             return
         }
         guard let event = geofences.osCrossing(id: id, state: state, at: now) else { return }
-        emit([event], into: &effects)
+        emit([event], now: now, into: &effects)
         if case .stationary = motion { startMoving(at: now, into: &effects) }
         if recordNextFix == nil { recordNextFix = .region }
         requestPosition(into: &effects)
     }
 
     /// Reports events: emits them and flushes uploads when a real transition happened.
-    mutating func emit(_ events: [RegionEvent], into effects: inout [TrackerEffect]) {
+    mutating func emit(_ events: [RegionEvent], now: Date, into effects: inout [TrackerEffect]) {
         guard !events.isEmpty else { return }
         effects += events.map { .emit($0) }
-        if events.contains(where: { !$0.initial }) {
-            effects.append(.flushUploads(.regionEvent))
-            recordsSinceFlush = 0
-        }
+        if events.contains(where: { !$0.initial }) { flush(.regionEvent, now: now, into: &effects) }
     }
 
     private mutating func emitDueDwells(now: Date, into effects: inout [TrackerEffect]) {
-        emit(geofences.dueDwells(at: now), into: &effects)
+        emit(geofences.dueDwells(at: now), now: now, into: &effects)
         let next = geofences.nextDwellDue
         guard next != scheduledDwell else { return }
         scheduledDwell = next

@@ -16,6 +16,9 @@ public struct TrackerConfiguration: Sendable, Equatable {
     public var maxSpeed: Double
     /// Request an upload flush once this many records are waiting.
     public var uploadThreshold: Int
+    /// Seconds between two uploads started by the threshold, a region event or a motion change
+    /// (stopping and coming to the foreground always upload at once).
+    public var minimumFlushInterval: TimeInterval
     /// Accuracy of one-shot requests (start, app requests, re-planning).
     public var oneShotAccuracy: LocationAccuracy
     /// The smallest radius in metres handed to the OS for the refresh region.
@@ -26,7 +29,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// Creates a configuration; every parameter has the default a phone app wants.
     public init(
         mode: TrackingMode, slotCount: Int = 20, mergeRadius: Double = 25, maxRecordAccuracy: Double = 200,
-        maxSpeed: Double = 90, uploadThreshold: Int = 50, oneShotAccuracy: LocationAccuracy = .best,
+        maxSpeed: Double = 90, uploadThreshold: Int = 50, minimumFlushInterval: TimeInterval = 900, oneShotAccuracy: LocationAccuracy = .best,
         minimumRefreshRadius: Double = 150, maximumRefreshRadius: Double = 5000
     ) {
         self.mode = mode
@@ -35,6 +38,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
         self.maxRecordAccuracy = maxRecordAccuracy
         self.maxSpeed = maxSpeed
         self.uploadThreshold = uploadThreshold
+        self.minimumFlushInterval = minimumFlushInterval
         self.oneShotAccuracy = oneShotAccuracy
         self.minimumRefreshRadius = minimumRefreshRadius
         self.maximumRefreshRadius = maximumRefreshRadius

@@ -1,0 +1,27 @@
+import Foundation
+
+extension Tracker {
+    /// Asks the shell to upload. Stopping and coming to the foreground flush at once; the other
+    /// triggers (threshold, region event, motion change) are coalesced so that at most one upload
+    /// starts per ``TrackerConfiguration/minimumFlushInterval``: each upload wakes the radio for
+    /// about 12 J, far more than the bytes cost.
+    mutating func flush(_ reason: FlushReason, now: Date, into effects: inout [TrackerEffect]) {
+        let immediate = reason == .stopped || reason == .foreground
+        if !immediate, let last = lastFlush, now.timeIntervalSince(last) < configuration.minimumFlushInterval {
+            deferredFlush = deferredFlush ?? reason
+            return
+        }
+        effects.append(.flushUploads(reason))
+        lastFlush = now
+        deferredFlush = nil
+        recordsSinceFlush = 0
+    }
+
+    /// Performs a coalesced flush once its interval has passed.
+    mutating func flushIfDue(now: Date, into effects: inout [TrackerEffect]) {
+        guard let reason = deferredFlush, let last = lastFlush,
+            now.timeIntervalSince(last) >= configuration.minimumFlushInterval
+        else { return }
+        flush(reason, now: now, into: &effects)
+    }
+}
