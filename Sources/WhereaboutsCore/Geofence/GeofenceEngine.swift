@@ -24,6 +24,9 @@ public struct GeofenceEngine: Sendable {
     /// How long (seconds) a decisive fix outweighs an OS crossing that contradicts it: the OS reports
     /// crossings up to a few minutes late, so a fix in that window is the fresher word.
     public static let fixPrecedence: TimeInterval = 180
+    /// While standard updates deliver fixes fine enough to judge a region (the last one at most this
+    /// many seconds old), they decide alone: the OS's late report of the same crossing would only add noise.
+    public static let freshFix: TimeInterval = 30
 
     /// Creates an engine watching `regions` (a later duplicate id replaces an earlier one).
     public init(regions: [Region] = []) {
@@ -117,17 +120,20 @@ public struct GeofenceEngine: Sendable {
     }
 
     /// Applies a crossing the OS reported for a monitored region. The OS is trusted (the state flips
-    /// and the event is reported unless the state already agrees) except when a fix from the last
-    /// ``fixPrecedence`` seconds decisively says otherwise: the OS reports late, so that fix is fresher.
-    public mutating func osCrossing(id: String, state: RegionState, at time: Date) -> RegionEvent? {
+    /// and the event is reported unless the state already agrees) except while fixes fine enough for
+    /// the region are streaming (``freshFix``), or when a fix from the last ``fixPrecedence`` seconds
+    /// decisively says otherwise: the OS reports late, so those fixes are fresher.
+    ///
+    /// - Parameter fixesStreaming: whether standard updates are on, so fixes keep judging the region.
+    public mutating func osCrossing(id: String, state: RegionState, at time: Date, fixesStreaming: Bool = false) -> RegionEvent? {
         guard let region = index[id] else { return nil }
-        if let fix = latestFix, time.timeIntervalSince(fix.timestamp) <= Self.fixPrecedence,
+        if let fix = latestFix, fix.horizontalAccuracy <= region.radius {
+            let age = time.timeIntervalSince(fix.timestamp)
+            if fixesStreaming && age <= Self.freshFix && fix.horizontalAccuracy <= TransitionRule.decisiveAccuracy { return nil }
             let evidence = TransitionRule.evidence(
                 distance: Geodesy.distance(fix.coordinate, region.center), accuracy: fix.horizontalAccuracy,
-                radius: region.radius),
-            evidence != state
-        {
-            return nil
+                radius: region.radius)
+            if age <= Self.fixPrecedence, let evidence, evidence != state { return nil }
         }
         let wasUndetermined = undetermined.remove(id) != nil
         pending[id] = nil

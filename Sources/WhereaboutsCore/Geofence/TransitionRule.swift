@@ -5,7 +5,7 @@ import Foundation
 /// A region of radius r has a hysteresis band h = min(25 m, r/4) on each side of its boundary (the
 /// same band `evaluation.md` uses for the truth). A fix at distance d from the centre with accuracy a
 /// shows *inside* when d ≤ r − h − m and *outside* when d ≥ r + h + m, where the margin m grows with
-/// the accuracy: m = k·max(0, a − 20 m), k = ½ for fixes finer than the region and 1 for coarser
+/// the accuracy: m = k·max(0, a − 5 m), k = ½ for fixes finer than the region and 1 for coarser
 /// ones. A fix coarser than the region's radius can never show *inside*: a 1 km fix is no evidence of
 /// being in a 150 m region. A coarse fix near the band needs a second agreeing fix (see ``isDecisive``). Between the two lies a band where the fix says nothing, so a fix
 /// jittering at the boundary cannot make the state flap.
@@ -20,7 +20,7 @@ public enum TransitionRule {
     /// The accuracy margin in metres for a fix of `accuracy` metres judged against a region of `radius` metres.
     public static func margin(accuracy: Double, radius: Double) -> Double {
         let k = accuracy <= radius ? 0.5 : 1.0
-        return k * max(0, accuracy - decisiveAccuracy)
+        return k * max(0, accuracy - 5)
     }
 
     /// What a fix `distance` metres from the centre with `accuracy` metres says about a region of `radius` metres.

@@ -153,7 +153,8 @@ public struct Tracker: Sendable {
             requestPosition(into: &effects)
             return
         }
-        guard let event = geofences.osCrossing(id: id, state: state, at: now) else { return }
+        let streaming = appliedRequest?.standard != nil
+        guard let event = geofences.osCrossing(id: id, state: state, at: now, fixesStreaming: streaming) else { return }
         emit([event], now: now, into: &effects)
         if case .stationary = motion { startMoving(at: now, into: &effects) }
         if recordNextFix == nil { recordNextFix = .region }

@@ -22,6 +22,10 @@ public struct EventMatching: Sendable, Equatable {
     public let matchedReports: Int
     /// Report time minus truth time, clipped at 0, of each matched required event, in seconds.
     public let latencies: [Double]
+    /// Required truth events no report matched.
+    public let missed: [TruthEvent]
+    /// Scored reports that matched no truth event.
+    public let unmatched: [RegionEvent]
 
     /// Matches `events` against `truth`: each truth event, in time order, takes the earliest unmatched
     /// report of the same region and kind within [truth − 60 s, truth + 900 s].
@@ -30,13 +34,17 @@ public struct EventMatching: Sendable, Equatable {
         var used = Array(repeating: false, count: scored.count)
         var matchedRequired = 0, matchedReports = 0
         var latencies: [Double] = []
+        var missed: [TruthEvent] = []
         for event in truth.sorted(by: { $0.time < $1.time }) {
             let match = scored.indices.filter { i in
                 let t = scored[i].timestamp.timeIntervalSince1970
                 return !used[i] && scored[i].regionID == event.regionID && scored[i].kind == event.kind
                     && t >= event.time - Self.early && t <= event.time + Self.late
             }.min { scored[$0].timestamp < scored[$1].timestamp }
-            guard let match else { continue }
+            guard let match else {
+                if !event.optional { missed.append(event) }
+                continue
+            }
             used[match] = true
             matchedReports += 1
             if !event.optional {
@@ -50,6 +58,8 @@ public struct EventMatching: Sendable, Equatable {
         self.matchedRequired = matchedRequired
         self.matchedReports = matchedReports
         self.latencies = latencies
+        self.missed = missed
+        self.unmatched = scored.indices.filter { !used[$0] }.map { scored[$0] }
     }
 
     /// Matched required truth events over required truth events; 1 when none are required.

@@ -43,6 +43,10 @@ public struct RunReport: Sendable, Codable, Equatable {
     public var energyRatio: Double
     /// Latencies of matched required events (seconds), kept for pooling across runs.
     public var latencies: [Double]
+    /// Required truth events no report matched, as `time region kind`.
+    public var missedTruthEvents: [String]
+    /// Reports that matched no truth event, as `time region kind`.
+    public var unmatchedReports: [String]
     /// Sum and count of the track-error samples, kept for pooling across runs.
     public var trackErrorSum: Double
     /// Number of track-error samples.
@@ -66,6 +70,10 @@ public struct RunReport: Sendable, Codable, Equatable {
             latencyMedian: percentile(matching.latencies, 50), latencyP95: percentile(matching.latencies, 95),
             trackErrorMean: track.mean, trackErrorP95: track.p95, recordedFixes: run.fixes.count, energy: energy,
             referenceJoules: reference, energyRatio: energy.total / reference, latencies: matching.latencies,
+            missedTruthEvents: matching.missed.map { "\(Int($0.time)) \($0.regionID) \($0.kind.rawValue)" },
+            unmatchedReports: matching.unmatched.map {
+                "\(Int($0.timestamp.timeIntervalSince1970)) \($0.regionID) \($0.kind.rawValue)"
+            },
             trackErrorSum: track.samples.reduce(0, +), trackErrorSamples: track.samples.count)
     }
 
