@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+
+@Suite("Geofence engine")
+struct GeofenceEngineTests {
+    typealias F = TestFixtures
+
+    @Test("a GPS walk through a 200 m region enters once and exits once")
+    func walkThrough() {
+        var engine = GeofenceEngine(regions: [F.region("a", radius: 200)])
+        var events: [RegionEvent] = []
+        for (i, x) in stride(from: -400.0, through: 400, by: 10).enumerated() {
+            events += engine.evaluate(F.fix(east: x, at: Double(i)))
+        }
+        #expect(events.map(\.kind) == [.enter, .exit])
+        #expect(events.allSatisfy { !$0.initial })
+        let enterX = -400 + 10 * events[0].timestamp.timeIntervalSince(F.date(0))
+        #expect(enterX >= -175 - 1 && enterX <= -175 + 10)
+    }
+
+    @Test("a 1 km fix is no evidence of entering a 150 m region; only certain exits count")
+    func coarseFixes() {
+        var engine = GeofenceEngine(regions: [F.region("a", radius: 150)])
+        #expect(engine.evaluate(F.fix(east: 1000, accuracy: 10, at: 0)).isEmpty)
+        #expect(engine.evaluate(F.fix(east: 0, accuracy: 1000, at: 10)).isEmpty)
+        #expect(engine.state(of: "a") == .outside)
+        #expect(engine.evaluate(F.fix(east: 0, accuracy: 10, at: 20)).map(\.kind) == [.enter])
+        #expect(engine.evaluate(F.fix(east: 600, accuracy: 1414, at: 30)).isEmpty)
+        #expect(engine.state(of: "a") == .inside)
+    }
+
+    @Test("fixes jittering at the boundary never flap")
+    func jitter() {
+        var engine = GeofenceEngine(regions: [F.region("a", radius: 200)])
+        _ = engine.evaluate(F.fix(east: 500, at: 0))
+        var events: [RegionEvent] = []
+        for i in 1...200 { events += engine.evaluate(F.fix(east: i % 2 == 0 ? 190 : 210, accuracy: 8, at: Double(i))) }
+        #expect(events.isEmpty)
+    }
+
+    @Test("Wi-Fi fixes near the band need a second agreeing fix; deep ones act alone")
+    func confirmation() {
+        var engine = GeofenceEngine(regions: [F.region("a", radius: 300)])
+        _ = engine.evaluate(F.fix(east: 1000, accuracy: 50, at: 0))
+        #expect(engine.evaluate(F.fix(east: 240, accuracy: 50, at: 10)).isEmpty)
+        #expect(engine.undecidedCount == 1)
+        #expect(engine.evaluate(F.fix(east: 235, accuracy: 50, at: 20)).map(\.kind) == [.enter])
+        var deep = GeofenceEngine(regions: [F.region("b", radius: 300)])
+        _ = deep.evaluate(F.fix(east: 1000, accuracy: 50, at: 0))
+        #expect(deep.evaluate(F.fix(east: 50, accuracy: 50, at: 10)).map(\.kind) == [.enter])
+    }
+
+    @Test("the state found first is reported as initial")
+    func initialState() {
+        var engine = GeofenceEngine(regions: [F.region("in", radius: 200), F.region("out", at: F.point(3000), radius: 200)])
+        let events = engine.evaluate(F.fix(east: 10, at: 0))
+        #expect(events.map(\.regionID) == ["in"])
+        #expect(events.allSatisfy { $0.initial && $0.kind == .enter })
+        #expect(engine.state(of: "out") == .outside)
+        engine.add([F.region("late", radius: 500)])
+        #expect(engine.state(of: "late") == nil)
+        let later = engine.evaluate(F.fix(east: 10, at: 10))
+        #expect(later.map(\.regionID) == ["late"] && later[0].initial)
+    }
+
+    @Test("OS crossings are trusted, deduplicated, and yield to a fresh decisive fix")
+    func osCrossings() {
+        var engine = GeofenceEngine(regions: [F.region("a", radius: 200)])
+        _ = engine.evaluate(F.fix(east: 1000, at: 0))
+        #expect(engine.osCrossing(id: "a", state: .inside, at: F.date(100)) == nil)
+        let event = engine.osCrossing(id: "a", state: .inside, at: F.date(400))
+        #expect(event?.kind == .enter && event?.fix == nil)
+        #expect(engine.osCrossing(id: "a", state: .inside, at: F.date(500)) == nil)
+        #expect(engine.osCrossing(id: "unknown", state: .inside, at: F.date(500)) == nil)
+    }
+
+    @Test("notifyOnEntry false tracks the state without reporting the enter")
+    func silentEntry() throws {
+        let region = try Region(id: "a", center: F.origin, radius: 200, notifyOnEntry: false)
+        var engine = GeofenceEngine(regions: [region])
+        _ = engine.evaluate(F.fix(east: 1000, at: 0))
+        #expect(engine.evaluate(F.fix(east: 0, at: 10)).isEmpty)
+        #expect(engine.state(of: "a") == .inside)
+        #expect(engine.evaluate(F.fix(east: 1000, at: 20)).map(\.kind) == [.exit])
+    }
+
+    @Test("dwell fires once, stamped when the delay ended, and an exit cancels it")
+    func dwell() {
+        var engine = GeofenceEngine(regions: [F.region("a", radius: 200, loitering: 300)])
+        _ = engine.evaluate(F.fix(east: 1000, at: 0))
+        _ = engine.evaluate(F.fix(east: 0, at: 100))
+        #expect(engine.nextDwellDue == F.date(400))
+        #expect(engine.dueDwells(at: F.date(399)).isEmpty)
+        let late = engine.dueDwells(at: F.date(5000))
+        #expect(late.map(\.kind) == [.dwell] && late[0].timestamp == F.date(400))
+        #expect(engine.dueDwells(at: F.date(6000)).isEmpty)
+        _ = engine.evaluate(F.fix(east: 1000, at: 6100))
+        _ = engine.evaluate(F.fix(east: 0, at: 6200))
+        _ = engine.evaluate(F.fix(east: 1000, at: 6300))
+        #expect(engine.nextDwellDue == nil)
+        #expect(engine.dueDwells(at: F.date(9000)).isEmpty)
+    }
+
+    @Test("removing a region reports nothing")
+    func removal() {
+        var engine = GeofenceEngine(regions: [F.region("a", radius: 200)])
+        _ = engine.evaluate(F.fix(east: 0, at: 0))
+        engine.remove(["a"])
+        #expect(engine.evaluate(F.fix(east: 1000, at: 10)).isEmpty)
+        #expect(engine.insideIDs.isEmpty)
+    }
+
+    @Test("a fix exactly on the boundary decides nothing")
+    func onBoundary() {
+        var engine = GeofenceEngine(regions: [F.region("a", radius: 200)])
+        _ = engine.evaluate(F.fix(east: 1000, at: 0))
+        #expect(engine.evaluate(F.fix(east: 200, accuracy: 0, at: 10)).isEmpty)
+        #expect(TransitionRule.evidence(distance: 200, accuracy: 0, radius: 200) == nil)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+
+@Suite("Region index")
+struct RegionIndexTests {
+    private func randomRegions(count: Int, around center: Coordinate, spread: Double, seed: UInt64) -> [Region] {
+        var g = TestGenerator(state: seed)
+        return (0..<count).map { i in
+            let p = Geodesy.destination(
+                from: center, distance: Double.random(in: 0...spread, using: &g), bearing: Double.random(in: 0..<360, using: &g))
+            return try! Region(id: "r\(i)", center: p, radius: Double.random(in: 1...3000, using: &g))
+        }
+    }
+
+    private func bruteCandidates(_ regions: [Region], _ point: Coordinate, _ margin: Double) -> Set<String> {
+        Set(regions.filter { Geodesy.distance(point, $0.center) - $0.radius <= margin }.map(\.id))
+    }
+
+    @Test("candidates include every region within the margin",
+          arguments: [(48.137, 11.575), (0.0, 179.99), (0.0, -179.99), (89.3, 10.0), (-89.9, 0.0)])
+    func candidatesCoverBruteForce(lat: Double, lon: Double) throws {
+        let center = try Coordinate(latitude: lat, longitude: lon)
+        let regions = randomRegions(count: 2000, around: center, spread: 30_000, seed: 7)
+        var index = RegionIndex()
+        regions.forEach { index.insert($0) }
+        var g = TestGenerator(state: 9)
+        for _ in 0..<50 {
+            let p = Geodesy.destination(from: center, distance: Double.random(in: 0...20_000, using: &g), bearing: Double.random(in: 0..<360, using: &g))
+            let margin = Double.random(in: 0...500, using: &g)
+            let found = Set(index.candidates(near: p, within: margin).map(\.id))
+            #expect(bruteCandidates(regions, p, margin).isSubset(of: found))
+        }
+    }
+
+    @Test("nearest boundaries equal brute force", arguments: [1, 5, 20])
+    func nearest(k: Int) {
+        let regions = randomRegions(count: 1500, around: TestFixtures.origin, spread: 20_000, seed: 3)
+        var index = RegionIndex()
+        regions.forEach { index.insert($0) }
+        var g = TestGenerator(state: 4)
+        for _ in 0..<30 {
+            let p = Geodesy.destination(from: TestFixtures.origin, distance: Double.random(in: 0...25_000, using: &g), bearing: Double.random(in: 0..<360, using: &g))
+            let brute = regions.map { ($0.id, abs(Geodesy.distance(p, $0.center) - $0.radius)) }.sorted { $0.1 < $1.1 }.prefix(k)
+            let found = index.nearestBoundaries(to: p, limit: k)
+            #expect(found.map(\.region.id) == brute.map(\.0))
+        }
+    }
+
+    @Test("remove, re-insert and duplicate ids")
+    func mutation() {
+        var index = RegionIndex()
+        index.insert(TestFixtures.region("a", radius: 100))
+        index.insert(TestFixtures.region("b", at: TestFixtures.point(5000), radius: 100))
+        #expect(index.count == 2)
+        index.insert(TestFixtures.region("a", at: TestFixtures.point(10_000), radius: 50))
+        #expect(index.count == 2)
+        #expect(index["a"]?.radius == 50)
+        #expect(!index.candidates(near: TestFixtures.origin, within: 10).contains { $0.id == "a" })
+        index.remove(id: "b")
+        index.remove(id: "missing")
+        #expect(index.count == 1)
+        #expect(index.candidates(near: TestFixtures.point(5000), within: 10).isEmpty)
+        index.insert(TestFixtures.region("b", radius: 100))
+        #expect(index.candidates(near: TestFixtures.origin, within: 0).map(\.id) == ["b"])
+    }
+}

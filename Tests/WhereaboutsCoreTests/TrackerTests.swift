@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+
+@Suite("Tracker commands, modes and merging")
+struct TrackerTests {
+    typealias F = TestFixtures
+
+    private func started(_ mode: TrackingMode, regions: [Region] = []) -> (Tracker, [TrackerEffect]) {
+        var tracker = Tracker(configuration: TrackerConfiguration(mode: mode), regions: regions)
+        let effects = tracker.handle(.command(.start), now: F.date(0))
+        return (tracker, effects)
+    }
+
+    @Test("start configures the location service for each mode")
+    func startConfigurations() {
+        let gps = StandardUpdates(accuracy: .best, distanceFilter: nil)
+        let cases: [(TrackingMode, LocationRequest, Bool)] = [
+            (.manual, .off, true),
+            (.significant, LocationRequest(standard: nil, significantChange: true), true),
+            (.move(), LocationRequest(standard: gps, significantChange: false), false),
+            (.interval(interval: 60, displacement: 500), LocationRequest(standard: StandardUpdates(accuracy: .tenMeters, distanceFilter: nil), significantChange: false), false),
+            (.continuous(accuracy: .best, distanceFilter: 10), LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: 10), significantChange: false), false),
+            (.adaptive(), LocationRequest(standard: StandardUpdates(accuracy: .hundredMeters, distanceFilter: 20), significantChange: false), false),
+        ]
+        for (mode, request, oneShot) in cases {
+            let (_, effects) = started(mode)
+            #expect(effects.locationRequests == [request], "\(mode.name)")
+            #expect(effects.hasOneShot == oneShot, "\(mode.name)")
+        }
+    }
+
+    @Test("fixes before start are ignored; stop turns everything off")
+    func startStop() {
+        var tracker = Tracker(configuration: TrackerConfiguration(mode: .continuous()))
+        #expect(tracker.handle(.fix(F.fix(east: 0, at: 0)), now: F.date(0)).isEmpty)
+        _ = tracker.handle(.command(.start), now: F.date(1))
+        let effects = tracker.handle(.command(.stop), now: F.date(2))
+        #expect(effects.locationRequests == [.off])
+        #expect(effects.monitored == [[]])
+        #expect(TimerID.allCases.allSatisfy { id in effects.contains(.cancelTimer(id)) })
+        #expect(!tracker.isRunning)
+    }
+
+    @Test("requestFix records the next fix with trigger request, even in manual mode")
+    func requestFix() {
+        var (tracker, _) = started(.manual)
+        let ask = tracker.handle(.command(.requestFix), now: F.date(1))
+        #expect(ask.hasOneShot)
+        let effects = tracker.handle(.fix(F.fix(east: 0, at: 2)), now: F.date(2))
+        #expect(effects.records.map(\.trigger) == [.request])
+        #expect(tracker.handle(.fix(F.fix(east: 500, at: 10)), now: F.date(10)).records.isEmpty)
+    }
+
+    @Test("an active session runs continuous best and reverts at its end")
+    func activeSession() {
+        var (tracker, _) = started(.significant)
+        let effects = tracker.handle(.command(.startActiveSession(duration: 600)), now: F.date(10))
+        #expect(effects.contains(.scheduleTimer(.activeSessionEnd, at: F.date(610))))
+        #expect(effects.locationRequests.last?.standard?.accuracy == .best)
+        let extended = tracker.handle(.command(.startActiveSession(duration: 900)), now: F.date(20))
+        #expect(extended.contains(.scheduleTimer(.activeSessionEnd, at: F.date(920))))
+        _ = tracker.handle(.command(.setMode(.manual)), now: F.date(30))
+        #expect(tracker.mode == .continuous(accuracy: .best, distanceFilter: nil))
+        #expect(tracker.handle(.timer(.activeSessionEnd), now: F.date(610)).locationRequests.isEmpty)
+        let end = tracker.handle(.timer(.activeSessionEnd), now: F.date(920))
+        #expect(end.locationRequests == [.off])
+        #expect(tracker.mode == .manual)
+    }
+
+    @Test("a fix within the merge radius extends the last record's dwell")
+    func merging() {
+        var (tracker, _) = started(.continuous())
+        #expect(tracker.handle(.fix(F.fix(east: 0, at: 1)), now: F.date(1)).records.count == 1)
+        let merged = tracker.handle(.fix(F.fix(east: 10, at: 61)), now: F.date(61))
+        #expect(merged.contains(.extendDwell(dwell: 60, lastSeen: F.date(61))))
+        #expect(merged.records.isEmpty)
+        #expect(tracker.handle(.fix(F.fix(east: 200, at: 80)), now: F.date(80)).records.count == 1)
+    }
+
+    @Test("slots: planned after the first fix, within K, re-planned on leaving the refresh region")
+    func slots() {
+        let regions = (0..<50).map { F.region("r\($0)", at: F.point(Double($0) * 300 + 400, bearing: Double($0 * 37 % 360)), radius: 100) }
+        var tracker = Tracker(configuration: TrackerConfiguration(mode: .continuous(), slotCount: 20), regions: regions)
+        _ = tracker.handle(.command(.start), now: F.date(0))
+        let first = tracker.handle(.fix(F.fix(east: 0, at: 1)), now: F.date(1)).monitored
+        #expect(first.count == 1 && first[0].count == 20)
+        #expect(first[0].last?.id == MonitoredRegion.refreshRegionID)
+        let radius = tracker.slotPlan!.refresh.radius
+        #expect(tracker.handle(.fix(F.fix(east: radius / 2, at: 100)), now: F.date(100)).monitored.isEmpty)
+        #expect(tracker.handle(.fix(F.fix(east: radius + 30, at: 200)), now: F.date(200)).monitored.count == 1)
+    }
+
+    @Test("an OS crossing emits the event and flushes; leaving the refresh region asks for a position")
+    func crossings() {
+        var (tracker, _) = started(.manual, regions: [F.region("a", at: F.point(2000), radius: 300)])
+        _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 50, at: 1)), now: F.date(1))
+        let crossing = tracker.handle(.regionCrossing(id: "a", state: .inside), now: F.date(1000))
+        #expect(crossing.events.map(\.kind) == [.enter])
+        #expect(crossing.flushes == [.regionEvent])
+        #expect(crossing.hasOneShot)
+        let refresh = tracker.handle(.regionCrossing(id: MonitoredRegion.refreshRegionID, state: .outside), now: F.date(2000))
+        #expect(refresh.hasOneShot)
+        #expect(refresh.events.isEmpty)
+    }
+
+    @Test("uploads flush at the threshold and are coalesced within the interval")
+    func uploads() {
+        var tracker = Tracker(configuration: TrackerConfiguration(mode: .continuous(), uploadThreshold: 3, minimumFlushInterval: 600))
+        _ = tracker.handle(.command(.start), now: F.date(0))
+        var flushes: [FlushReason] = []
+        for i in 1...9 { flushes += tracker.handle(.fix(F.fix(east: Double(i) * 50, at: Double(i))), now: F.date(Double(i))).flushes }
+        #expect(flushes == [.threshold])
+        #expect(tracker.handle(.fix(F.fix(east: 2000, at: 700)), now: F.date(700)).flushes == [.threshold])
+        #expect(tracker.handle(.lifecycle(.foreground), now: F.date(701)).flushes == [.foreground])
+    }
+}
