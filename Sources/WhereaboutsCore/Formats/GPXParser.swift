@@ -53,11 +53,11 @@ public struct GPXParser {
 
     /// Ends the input; throws when the document is incomplete.
     public mutating func finish() throws(FormatError) -> [GPXPoint] {
-        if let rest = tokenizer.leftover() {
-            throw failure(line: tokenizer.line, "the file ends inside markup (\"\(rest)\")", "the file is truncated: export it again")
-        }
         guard sawRoot else {
             throw failure(line: tokenizer.line, "there is no <gpx> element", "give a GPX 1.0 or 1.1 file")
+        }
+        if let rest = tokenizer.leftover() {
+            throw failure(line: tokenizer.line, "the file ends inside markup (\"\(rest)\")", "the file is truncated: export it again")
         }
         if let open = stack.last {
             throw failure(line: tokenizer.line, "the file ends with <\(open)> still open", "the file is truncated: export it again")
