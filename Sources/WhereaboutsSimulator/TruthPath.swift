@@ -22,7 +22,8 @@ public struct TruthPath: Sendable {
     public let start: Double
     /// The device's position at each second from ``start``.
     public let positions: [Coordinate]
-    /// The device's speed in metres per second over each second (0 during the pads).
+    /// The device's speed in metres per second over the second ending at each position (the first
+    /// takes the second's), 0 during the pads.
     public let speeds: [Double]
 
     /// The last second of the scenario, epoch seconds.
@@ -61,6 +62,7 @@ public struct TruthPath: Sendable {
         var speeds = [0.0]
         speeds.reserveCapacity(count)
         for i in 1..<max(count, 1) { speeds.append(Geodesy.distance(positions[i - 1], positions[i])) }
+        if speeds.count > 1 { speeds[0] = speeds[1] }
         self.speeds = speeds
     }
 

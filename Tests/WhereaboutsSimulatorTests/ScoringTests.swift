@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+@testable import WhereaboutsSimulator
+
+@Suite("Scoring")
+struct ScoringTests {
+    typealias S = SimFixtures
+
+    private func region(_ id: String, at metres: Double, radius: Double) -> Region {
+        try! Region(id: id, center: Geodesy.destination(from: S.home, distance: metres, bearing: 90), radius: radius)
+    }
+
+    private func event(_ id: String, _ kind: RegionEventKind, _ t: Double, initial: Bool = false) -> RegionEvent {
+        RegionEvent(regionID: id, kind: kind, timestamp: Date(timeIntervalSince1970: S.start + t), initial: initial, fix: nil)
+    }
+
+    @Test("truth enters within r − h and exits beyond r + h")
+    func truthTransitions() {
+        let truth = S.path(speed: 1, moving: 2000)
+        let events = TruthTransitions.compute(truth: truth, regions: [region("a", at: 1000, radius: 200)])
+        #expect(events.map(\.kind) == [.enter, .exit])
+        #expect(abs(events[0].time - (S.start + 825)) <= 1)
+        #expect(abs(events[1].time - (S.start + 1226)) <= 1)
+        #expect(events.allSatisfy { !$0.optional })
+    }
+
+    @Test("a visit under 30 s is optional; starting inside is no event")
+    func optionalAndInitial() {
+        let fast = S.path(speed: 20, moving: 200)
+        let short = TruthTransitions.compute(truth: fast, regions: [region("small", at: 1000, radius: 200)])
+        #expect(short.count == 2 && short.allSatisfy(\.optional))
+        let home = TruthTransitions.compute(truth: S.path(speed: 1, moving: 600), regions: [region("home", at: 0, radius: 200)])
+        #expect(home.map(\.kind) == [.exit])
+    }
+
+    @Test("matching windows, earliest report, initial reports ignored")
+    func matching() {
+        let truth = [TruthEvent(regionID: "a", kind: .enter, time: S.start + 1000, optional: false),
+                     TruthEvent(regionID: "a", kind: .exit, time: S.start + 2000, optional: false),
+                     TruthEvent(regionID: "b", kind: .enter, time: S.start + 500, optional: true)]
+        let reports = [event("a", .enter, 939), event("a", .enter, 950), event("a", .exit, 2901),
+                       event("b", .enter, 510), event("c", .enter, 10, initial: true), event("a", .dwell, 1500)]
+        let m = EventMatching(events: reports, truth: truth)
+        #expect(m.required == 2 && m.optional == 1)
+        #expect(m.reports == 4)
+        #expect(m.matchedRequired == 1 && m.matchedReports == 2)
+        #expect(m.latencies == [0])
+        #expect(m.recall == 0.5 && m.precision == 0.5)
+        #expect(m.missed.map(\.kind) == [.exit])
+        let edge = EventMatching(events: [event("a", .exit, 2900)], truth: truth)
+        #expect(edge.matchedRequired == 1 && edge.latencies == [900])
+    }
+
+    @Test("track error: exact records give 0; dwell holds the point")
+    func trackError() {
+        let truth = S.path(still: 100, speed: 10, moving: 100)
+        let exact = stride(from: 0, through: 200, by: 10).map { i in
+            StoredFix(fix: try! Fix(coordinate: truth.position(at: S.start + Double(i)), horizontalAccuracy: 5, timestamp: Date(timeIntervalSince1970: S.start + Double(i))), dwell: 0)
+        }
+        #expect((TrackError(fixes: exact, truth: truth).mean ?? 1) < 0.01)
+        let held = [StoredFix(fix: exact[0].fix, dwell: 100), exact.last!]
+        let error = TrackError(fixes: held, truth: truth)
+        #expect(error.samples.prefix(10).allSatisfy { $0 < 0.01 })
+        #expect(TrackError(fixes: [], truth: truth).mean == nil)
+    }
+
+    @Test("energy adds up by hand")
+    func energy() {
+        let t0 = 1000.0
+        let timeline: [TimelineRecord] = [
+            .app(t: t0, state: .running), .gps(t: t0, state: .acquiring), .gps(t: t0 + 15, state: .tracking),
+            .wifiScan(t: t0 + 20), .wifiScan(t: t0 + 30), .wifiScan(t: t0 + 40),
+            .upload(t: t0 + 50, bytes: 100), .upload(t: t0 + 55, bytes: 100), .gps(t: t0 + 115, state: .off),
+            .app(t: t0 + 200, state: .suspended), .wake(t: t0 + 300), .cellFix(t: t0 + 301),
+        ]
+        let meter = EnergyMeter(timeline: timeline, start: t0, end: t0 + 400)
+        #expect(abs(meter.gps - (0.45 * 15 + 0.30 * 100)) < 1e-9)
+        #expect(abs(meter.wifi - 1.35) < 1e-9)
+        #expect(abs(meter.network - (0.31 + 1.06 * (5 + 11.6))) < 1e-9)
+        #expect(abs(meter.app - 0.02 * 200) < 1e-9)
+        #expect(abs(meter.wakes - 0.05) < 1e-9 && abs(meter.cell - 0.05) < 1e-9)
+        #expect(EnergyMeter.reference(duration: 100) == 30)
+    }
+
+    @Test("the sample commute is deterministic and shaped as promised")
+    func sample() {
+        let a = SampleScenario.commute(), b = SampleScenario.commute()
+        #expect(a.trace == b.trace && a.regions == b.regions)
+        #expect(a.regions.contains { $0.id == "home" } && a.regions.contains { $0.id == "dest" })
+        let minutes = (a.trace.last!.time - a.trace.first!.time) / 60
+        #expect(minutes > 20 && minutes < 40)
+    }
+}

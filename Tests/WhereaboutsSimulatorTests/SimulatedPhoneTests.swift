@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+@testable import WhereaboutsSimulator
+
+@Suite("Simulated phone")
+struct SimulatedPhoneTests {
+    typealias S = SimFixtures
+
+    @Test("GPS acquires for 15 s cold, 3 s warm, then delivers at 1 Hz")
+    func acquisition() {
+        let truth = S.path(moving: 400)
+        var service = SimulatedLocationService()
+        let gps = LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: nil), significantChange: false)
+        service.configure(gps, at: S.start)
+        let cold = S.run(&service, over: truth, seconds: 60)
+        #expect(cold.fixes.first?.timestamp == Date(timeIntervalSince1970: S.start + 15))
+        #expect(cold.fixes.count == 45)
+        #expect(cold.fixes.allSatisfy { $0.source == .gps && (5...15).contains($0.horizontalAccuracy) })
+        service.configure(.off, at: S.start + 60)
+        _ = S.run(&service, over: truth, from: S.start + 60, seconds: 60)
+        service.configure(gps, at: S.start + 120)
+        let warm = S.run(&service, over: truth, from: S.start + 120, seconds: 20)
+        #expect(warm.fixes.first?.timestamp == Date(timeIntervalSince1970: S.start + 123))
+        #expect(warm.timeline.contains(.gps(t: S.start + 120, state: .acquiring)))
+    }
+
+    @Test("Wi-Fi scans every 10 s moving and every 60 s still")
+    func wifiCadence() {
+        var service = SimulatedLocationService()
+        service.configure(LocationRequest(standard: StandardUpdates(accuracy: .hundredMeters, distanceFilter: nil), significantChange: false), at: S.start)
+        let moving = S.run(&service, over: S.path(moving: 400), seconds: 100)
+        #expect(moving.fixes.count == 10)
+        #expect(moving.timeline.filter { $0 == .wifiScan(t: $0.t) }.count == 10)
+        var still = SimulatedLocationService()
+        still.configure(LocationRequest(standard: StandardUpdates(accuracy: .hundredMeters, distanceFilter: nil), significantChange: false), at: S.start)
+        #expect(S.run(&still, over: S.path(still: 400, moving: 1), seconds: 300).fixes.count == 5)
+    }
+
+    @Test("the distance filter holds back fixes closer than it")
+    func distanceFilter() {
+        var service = SimulatedLocationService()
+        service.configure(LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: 100), significantChange: false), at: S.start)
+        let fixes = S.run(&service, over: S.path(speed: 5, moving: 400), seconds: 215).fixes
+        #expect(fixes.count >= 9 && fixes.count <= 11)
+        for (a, b) in zip(fixes, fixes.dropFirst()) { #expect(Geodesy.distance(a.coordinate, b.coordinate) >= 100) }
+    }
+
+    @Test("a one-shot delivers one fix and turns GPS off")
+    func oneShot() {
+        var service = SimulatedLocationService()
+        service.requestOneShot(.best, at: S.start)
+        let run = S.run(&service, over: S.path(moving: 100), seconds: 60)
+        #expect(run.oneShots.count == 1 && run.fixes.isEmpty)
+        #expect(run.timeline.map(\.t) == [S.start, S.start + 15, S.start + 16])
+        var wifi = SimulatedLocationService()
+        wifi.requestOneShot(.hundredMeters, at: S.start)
+        let w = S.run(&wifi, over: S.path(moving: 100), seconds: 10)
+        #expect(w.oneShots.map(\.source) == [.wifi] && w.timeline == [.wifiScan(t: S.start + 2)])
+    }
+
+    @Test("significant change: a first fix, then at least 500 m and 300 s apart")
+    func significantChange() {
+        var service = SimulatedLocationService()
+        service.configure(LocationRequest(standard: nil, significantChange: true), at: S.start)
+        let fast = S.run(&service, over: S.path(speed: 20, moving: 2000), seconds: 2000).significant
+        #expect(fast.count == 7)
+        for (a, b) in zip(fast, fast.dropFirst()) { #expect(b.timestamp.timeIntervalSince(a.timestamp) >= 300) }
+        var slow = SimulatedLocationService()
+        slow.configure(LocationRequest(standard: nil, significantChange: true), at: S.start)
+        let walking = S.run(&slow, over: S.path(speed: 1, moving: 2000), seconds: 2000).significant
+        #expect(walking.count == 4)
+    }
+
+    @Test("region crossings come 20–180 s after passing the boundary by max(r/10, 50 m); small radii act as 100 m")
+    func regionLatency() throws {
+        let truth = S.path(speed: 10, moving: 2000)
+        for (seed, radius) in [(UInt64(1), 300.0), (2, 40), (3, 300), (4, 1000)] {
+            var monitor = SimulatedRegionMonitor()
+            var random = SeededGenerator(seed: seed)
+            let center = Geodesy.destination(from: S.home, distance: 5000, bearing: 90)
+            monitor.monitor([MonitoredRegion(id: "r", center: center, radius: radius)], at: S.start, truth: truth)
+            var deliveries: [(Double, TrackerInput)] = []
+            for t in 0..<2000 {
+                for input in monitor.step(at: S.start + Double(t), truth: truth, random: &random) { deliveries.append((Double(t), input)) }
+            }
+            let effective = max(radius, 100)
+            let margin = max(effective / 10, 50)
+            #expect(deliveries.count == 3)
+            #expect(deliveries[0] == (1, .regionCrossing(id: "r", state: .outside)))
+            let enterCrossing = (5000 - effective + margin) / 10
+            let exitCrossing = (5000 + effective + margin) / 10
+            #expect(deliveries[1].1 == .regionCrossing(id: "r", state: .inside))
+            #expect(deliveries[1].0 - enterCrossing >= 19 && deliveries[1].0 - enterCrossing <= 181)
+            #expect(deliveries[2].0 - exitCrossing >= 19 && deliveries[2].0 - exitCrossing <= 181)
+        }
+    }
+
+    @Test("more than 20 regions overflow the OS")
+    func overflow() {
+        var monitor = SimulatedRegionMonitor()
+        let regions = (0..<25).map { MonitoredRegion(id: "r\($0)", center: S.home, radius: 100) }
+        monitor.monitor(regions, at: S.start, truth: S.path(moving: 10))
+        #expect(monitor.overflows == 1)
+    }
+}
