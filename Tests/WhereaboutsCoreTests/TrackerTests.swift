@@ -115,3 +115,33 @@ struct TrackerTests {
         #expect(tracker.handle(.lifecycle(.foreground), now: F.date(701)).flushes == [.foreground])
     }
 }
+
+@Suite("Tracker lifecycle")
+struct TrackerLifecycleTests {
+    typealias F = TestFixtures
+
+    @Test("a relaunch by the OS restarts the location service, re-monitors the slots and asks for a fix")
+    func relaunch() {
+        var tracker = Tracker(configuration: TrackerConfiguration(mode: .significant), regions: [F.region("a", at: F.point(3000))])
+        _ = tracker.handle(.command(.start), now: F.date(0))
+        _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 50, at: 1)), now: F.date(1))
+        let effects = tracker.handle(.lifecycle(.launchedByOS), now: F.date(100))
+        #expect(effects.locationRequests == [LocationRequest(standard: nil, significantChange: true)])
+        #expect(effects.monitored.count == 1)
+        #expect(effects.hasOneShot)
+        var stopped = Tracker(configuration: TrackerConfiguration(mode: .significant))
+        #expect(stopped.handle(.lifecycle(.launchedByOS), now: F.date(0)).isEmpty)
+    }
+
+    @Test("a dwell timer is scheduled on entering and the dwell is emitted when it fires")
+    func dwellTimer() {
+        var tracker = Tracker(configuration: TrackerConfiguration(mode: .continuous()), regions: [F.region("a", radius: 200, loitering: 120)])
+        _ = tracker.handle(.command(.start), now: F.date(0))
+        _ = tracker.handle(.fix(F.fix(east: 1000, at: 1)), now: F.date(1))
+        let enter = tracker.handle(.fix(F.fix(east: 0, at: 50)), now: F.date(50))
+        #expect(enter.contains(.scheduleTimer(.dwell, at: F.date(170))))
+        let fired = tracker.handle(.timer(.dwell), now: F.date(400))
+        #expect(fired.events.map(\.kind) == [.dwell])
+        #expect(fired.events.first?.timestamp == F.date(170))
+    }
+}

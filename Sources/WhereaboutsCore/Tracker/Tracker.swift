@@ -140,8 +140,6 @@ public struct Tracker: Sendable {
             checkStillness(now: now, into: &effects)
         case .dwell:
             scheduledDwell = nil
-        case .fixTimeout:
-            break
         }
     }
 

@@ -59,6 +59,4 @@ public enum TimerID: String, Sendable, Hashable, CaseIterable {
     case activeSessionEnd
     /// A region's loitering delay ends.
     case dwell
-    /// A one-shot request that has produced no usable fix.
-    case fixTimeout
 }
