@@ -3,16 +3,21 @@ import Foundation
 /// Keeps every region and the device's state in each, and turns fixes and OS crossings into
 /// enter, exit and dwell events.
 ///
-/// Regions live in a ``RegionIndex``, so judging a fix costs only the regions near it plus the
-/// few the device is inside. A region's state starts *undetermined*; the first fix that can judge
-/// it reports the state found with `initial: true` (an enter when inside, nothing when outside).
+/// Regions live in a ``RegionIndex``; the state of each is kept in flat arrays by slot, so judging
+/// a fix costs only the regions in the fix's cell plus the few the device is inside. A region's state
+/// starts *undetermined*; the first fix that can judge it reports the state found with
+/// `initial: true` (an enter when inside, nothing when outside). A region added with an id already
+/// present replaces the earlier one, which is forgotten without an exit.
 public struct GeofenceEngine: Sendable {
     /// The regions.
     public private(set) var index = RegionIndex()
-    private var inside: [String: Date] = [:]
-    private var dwellFired: Set<String> = []
-    private var undetermined: Set<String> = []
-    private var pending: [String: (state: RegionState, count: Int)] = [:]
+    private var insideSince: [Double] = []
+    private var undetermined: [Bool] = []
+    private var dwellFired: [Bool] = []
+    private var pendingState: [RegionState?] = []
+    private var pendingCount: [UInt8] = []
+    private var insideSlots: Set<Int32> = []
+    private var undeterminedCount = 0
     private var latestFix: Fix?
 
     /// How many regions the last evaluated fix left undecided where a more accurate fix would have
@@ -34,89 +39,126 @@ public struct GeofenceEngine: Sendable {
     }
 
     /// The ids of the regions the device is inside, sorted.
-    public var insideIDs: [String] { inside.keys.sorted() }
+    public var insideIDs: [String] { insideSlots.compactMap { index.region(atSlot: $0)?.id }.sorted() }
 
     /// The state of one region: `nil` while undetermined or unknown.
     public func state(of id: String) -> RegionState? {
-        guard index[id] != nil, !undetermined.contains(id) else { return nil }
-        return inside[id] != nil ? .inside : .outside
+        guard let slot = index.slot(of: id), !undetermined[Int(slot)] else { return nil }
+        return insideSince[Int(slot)].isNaN ? .outside : .inside
     }
 
     /// Adds regions, replacing those with the same id; their state is determined by the next fix.
     public mutating func add(_ regions: [Region]) {
         for region in regions {
-            index.insert(region)
-            forget(region.id)
-            undetermined.insert(region.id)
+            remove([region.id])
+            let slot = Int(index.insert(region))
+            if slot >= insideSince.count {
+                let grow = index.slotCapacity - insideSince.count
+                insideSince += repeatElement(.nan, count: grow)
+                undetermined += repeatElement(false, count: grow)
+                dwellFired += repeatElement(false, count: grow)
+                pendingState += repeatElement(nil, count: grow)
+                pendingCount += repeatElement(0, count: grow)
+            }
+            reset(slot)
+            undetermined[slot] = true
+            undeterminedCount += 1
         }
     }
 
     /// Removes regions by id. No exit is reported for a removed region.
     public mutating func remove(_ ids: [String]) {
         for id in ids {
-            index.remove(id: id)
-            forget(id)
+            guard let slot = index.remove(id: id) else { continue }
+            reset(Int(slot))
         }
     }
 
-    private mutating func forget(_ id: String) {
-        inside[id] = nil
-        dwellFired.remove(id)
-        undetermined.remove(id)
-        pending[id] = nil
+    private mutating func reset(_ slot: Int) {
+        if undetermined[slot] { undeterminedCount -= 1 }
+        insideSince[slot] = .nan
+        undetermined[slot] = false
+        dwellFired[slot] = false
+        pendingState[slot] = nil
+        pendingCount[slot] = 0
+        insideSlots.remove(Int32(slot))
     }
 
     /// Judges one fix against every region it can say something about and returns the events,
     /// sorted by region id.
     public mutating func evaluate(_ fix: Fix) -> [RegionEvent] {
         latestFix = fix
-        let reach = TransitionRule.reach(accuracy: fix.horizontalAccuracy)
-        var judged = Set<String>()
-        var events: [RegionEvent] = []
         undecidedCount = 0
-        var nearby = index.candidates(near: fix.coordinate, within: reach)
-        for id in inside.keys where !nearby.contains(where: { $0.id == id }) {
-            if let region = index[id] { nearby.append(region) }
+        let frame = LocalFrame(at: fix.coordinate)
+        let accuracy = fix.horizontalAccuracy
+        var events: [RegionEvent] = []
+        var judged: Set<Int32> = []
+        let trackJudged = undeterminedCount > 0
+        for slot in insideSlots {
+            judge(slot, index.region(atSlot: slot)!, frame, fix, &events)
+            judged.insert(slot)
         }
-        for region in nearby {
-            judged.insert(region.id)
-            let d = Geodesy.distance(fix.coordinate, region.center)
-            let evidence = TransitionRule.evidence(distance: d, accuracy: fix.horizontalAccuracy, radius: region.radius)
-            if let event = apply(evidence, to: region, fix: fix) { events.append(event) }
-            let current: RegionState = inside[region.id] != nil ? .inside : .outside
-            let finer = evidence == nil ? TransitionRule.evidence(distance: d, accuracy: 0, radius: region.radius) : nil
-            if finer.map({ $0 != current }) == true || pending[region.id] != nil { undecidedCount += 1 }
+        index.forEachCandidate(near: fix.coordinate, within: TransitionRule.reach(accuracy: accuracy)) { slot, region in
+            guard insideSince[Int(slot)].isNaN else { return }
+            if trackJudged { judged.insert(slot) }
+            judge(slot, region, frame, fix, &events)
         }
-        for id in undetermined.sorted() where !judged.contains(id) {
-            undetermined.remove(id)
+        if trackJudged {
+            for slot in 0..<undetermined.count where undetermined[slot] && !judged.contains(Int32(slot)) {
+                undetermined[slot] = false
+                undeterminedCount -= 1
+            }
         }
-        return events.sorted { $0.regionID < $1.regionID }
+        return events.count > 1 ? events.sorted { $0.regionID < $1.regionID } : events
     }
 
-    private mutating func apply(_ evidence: RegionState?, to region: Region, fix: Fix) -> RegionEvent? {
-        let id = region.id
-        if undetermined.contains(id) {
+    @inline(__always)
+    private mutating func judge(_ slot: Int32, _ region: Region, _ frame: LocalFrame, _ fix: Fix, _ events: inout [RegionEvent]) {
+        let s = frame.signedDistance(to: region)
+        let accuracy = fix.horizontalAccuracy
+        let evidence = TransitionRule.evidence(signedDistance: s, accuracy: accuracy, size: region.radius)
+        if let event = apply(evidence, slot: Int(slot), region: region, signedDistance: s, fix: fix) { events.append(event) }
+        if evidence == nil, let finer = TransitionRule.evidence(signedDistance: s, accuracy: 0, size: region.radius),
+            finer != state(atSlot: Int(slot))
+        {
+            undecidedCount += 1
+        } else if pendingState[Int(slot)] != nil {
+            undecidedCount += 1
+        }
+    }
+
+    @inline(__always)
+    private func state(atSlot slot: Int) -> RegionState { insideSince[slot].isNaN ? .outside : .inside }
+
+    private mutating func apply(_ evidence: RegionState?, slot: Int, region: Region, signedDistance s: Double, fix: Fix) -> RegionEvent? {
+        if undetermined[slot] {
             guard let evidence else { return nil }
-            undetermined.remove(id)
+            undetermined[slot] = false
+            undeterminedCount -= 1
             guard evidence == .inside else { return nil }
-            inside[id] = fix.timestamp
+            setInside(slot, since: fix.timestamp)
             return region.notifyOnEntry
-                ? RegionEvent(regionID: id, kind: .enter, timestamp: fix.timestamp, initial: true, fix: fix) : nil
+                ? RegionEvent(regionID: region.id, kind: .enter, timestamp: fix.timestamp, initial: true, fix: fix) : nil
         }
-        let current: RegionState = inside[id] != nil ? .inside : .outside
+        let current = state(atSlot: slot)
         guard let evidence, evidence != current else {
-            if evidence == current { pending[id] = nil }
+            if evidence == current { pendingState[slot] = nil }
             return nil
         }
-        let d = Geodesy.distance(fix.coordinate, region.center)
-        let needed = TransitionRule.isDecisive(evidence, distance: d, accuracy: fix.horizontalAccuracy, radius: region.radius) ? 1 : 2
-        let count = pending[id]?.state == evidence ? pending[id]!.count + 1 : 1
-        guard count >= needed else {
-            pending[id] = (evidence, count)
+        let decisive = TransitionRule.isDecisive(evidence, signedDistance: s, accuracy: fix.horizontalAccuracy, size: region.radius)
+        let count = pendingState[slot] == evidence ? Int(pendingCount[slot]) + 1 : 1
+        guard decisive || count >= 2 else {
+            pendingState[slot] = evidence
+            pendingCount[slot] = UInt8(count)
             return nil
         }
-        pending[id] = nil
-        return transition(region, to: evidence, at: fix.timestamp, fix: fix)
+        pendingState[slot] = nil
+        return transition(slot, region, to: evidence, at: fix.timestamp, fix: fix)
+    }
+
+    private mutating func setInside(_ slot: Int, since time: Date) {
+        insideSince[slot] = time.timeIntervalSince1970
+        insideSlots.insert(Int32(slot))
     }
 
     /// Applies a crossing the OS reported for a monitored region. The OS is trusted (the state flips
@@ -126,38 +168,38 @@ public struct GeofenceEngine: Sendable {
     ///
     /// - Parameter fixesStreaming: whether standard updates are on, so fixes keep judging the region.
     public mutating func osCrossing(id: String, state: RegionState, at time: Date, fixesStreaming: Bool = false) -> RegionEvent? {
-        guard let region = index[id] else { return nil }
+        guard let slot32 = index.slot(of: id), let region = index.region(atSlot: slot32) else { return nil }
+        let slot = Int(slot32)
         if let fix = latestFix, fix.horizontalAccuracy <= region.radius {
             let age = time.timeIntervalSince(fix.timestamp)
             if fixesStreaming && age <= Self.freshFix && fix.horizontalAccuracy <= TransitionRule.decisiveAccuracy { return nil }
             let evidence = TransitionRule.evidence(
-                distance: Geodesy.distance(fix.coordinate, region.center), accuracy: fix.horizontalAccuracy,
-                radius: region.radius)
+                signedDistance: region.signedDistance(from: fix.coordinate), accuracy: fix.horizontalAccuracy, size: region.radius)
             if age <= Self.fixPrecedence, let evidence, evidence != state { return nil }
         }
-        let wasUndetermined = undetermined.remove(id) != nil
-        pending[id] = nil
-        let current: RegionState = inside[id] != nil ? .inside : .outside
-        if wasUndetermined {
+        pendingState[slot] = nil
+        if undetermined[slot] {
+            undetermined[slot] = false
+            undeterminedCount -= 1
             guard state == .inside else { return nil }
-            inside[id] = time
+            setInside(slot, since: time)
             return region.notifyOnEntry
                 ? RegionEvent(regionID: id, kind: .enter, timestamp: time, initial: true, fix: nil) : nil
         }
-        guard state != current else { return nil }
-        return transition(region, to: state, at: time, fix: nil)
+        guard state != self.state(atSlot: slot) else { return nil }
+        return transition(slot, region, to: state, at: time, fix: nil)
     }
 
-    private mutating func transition(_ region: Region, to state: RegionState, at time: Date, fix: Fix?) -> RegionEvent? {
+    private mutating func transition(_ slot: Int, _ region: Region, to state: RegionState, at time: Date, fix: Fix?) -> RegionEvent? {
+        dwellFired[slot] = false
         switch state {
         case .inside:
-            inside[region.id] = time
-            dwellFired.remove(region.id)
+            setInside(slot, since: time)
             return region.notifyOnEntry
                 ? RegionEvent(regionID: region.id, kind: .enter, timestamp: time, initial: false, fix: fix) : nil
         case .outside:
-            inside[region.id] = nil
-            dwellFired.remove(region.id)
+            insideSince[slot] = .nan
+            insideSlots.remove(Int32(slot))
             return region.notifyOnExit
                 ? RegionEvent(regionID: region.id, kind: .exit, timestamp: time, initial: false, fix: fix) : nil
         }
@@ -167,22 +209,22 @@ public struct GeofenceEngine: Sendable {
     /// ended (not `now`), so a dwell noticed late after a suspension still carries the right time.
     public mutating func dueDwells(at now: Date) -> [RegionEvent] {
         var events: [RegionEvent] = []
-        for (id, since) in inside.sorted(by: { $0.key < $1.key }) where !dwellFired.contains(id) {
-            guard let delay = index[id]?.loiteringDelay else { continue }
-            let due = since.addingTimeInterval(delay)
+        for slot in insideSlots where !dwellFired[Int(slot)] {
+            guard let region = index.region(atSlot: slot), let delay = region.loiteringDelay else { continue }
+            let due = Date(timeIntervalSince1970: insideSince[Int(slot)] + delay)
             if due <= now {
-                dwellFired.insert(id)
-                events.append(RegionEvent(regionID: id, kind: .dwell, timestamp: due, initial: false, fix: nil))
+                dwellFired[Int(slot)] = true
+                events.append(RegionEvent(regionID: region.id, kind: .dwell, timestamp: due, initial: false, fix: nil))
             }
         }
-        return events
+        return events.sorted { $0.regionID < $1.regionID }
     }
 
     /// When the next dwell event falls due, if any region is waiting for one.
     public var nextDwellDue: Date? {
-        inside.compactMap { id, since -> Date? in
-            guard !dwellFired.contains(id), let delay = index[id]?.loiteringDelay else { return nil }
-            return since.addingTimeInterval(delay)
+        insideSlots.compactMap { slot -> Date? in
+            guard !dwellFired[Int(slot)], let delay = index.region(atSlot: slot)?.loiteringDelay else { return nil }
+            return Date(timeIntervalSince1970: insideSince[Int(slot)] + delay)
         }.min()
     }
 }

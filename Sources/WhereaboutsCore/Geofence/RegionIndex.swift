@@ -1,102 +1,175 @@
 import Foundation
 
-/// A spatial index of circular regions: a uniform grid of latitude/longitude cells, each listing the
-/// regions whose circle overlaps it.
+/// A spatial index of regions: a uniform grid of latitude/longitude cells, each listing the regions
+/// whose enclosing circle, grown by ``registrationMargin``, overlaps it.
 ///
-/// Adding and removing a region touches only its own cells. Regions too large for the grid (or that
-/// reach a pole) live in a short list that every query checks.
+/// Because of that margin, every region within ``registrationMargin`` metres of a point is listed in
+/// the one cell holding the point: the common query (a GPS fix and its accuracy) reads a single cell.
+/// Wider queries read the cells under their box. Adding and removing a region touches only its own
+/// cells. Regions too large for the grid (or reaching a pole) live in a short list every query reads.
+/// Each region has a *slot*, a small integer that stays fixed while it is in the index, so that
+/// callers can keep per-region state in flat arrays.
 public struct RegionIndex: Sendable {
     /// Cell size in degrees of latitude and longitude.
     public let cellDegrees: Double
-    private var slots: [Region?] = []
-    private var freeSlots: [Int] = []
-    private var slotByID: [String: Int] = [:]
-    private var cells: [Int64: [Int32]] = [:]
-    private var wide: Set<Int> = []
-    private static let maximumCellsPerRegion = 64
-    private static let maximumCellsPerQuery = 10_000
+    /// Metres by which each region is grown when registered in cells.
+    public static let registrationMargin: Double = 50
+    private static let maximumCellsPerRegion = 256
+    private static let maximumCellsPerQuery = 20_000
 
-    /// Creates an empty index with cells of `cellDegrees` degrees (0.01° ≈ 1.1 km).
-    public init(cellDegrees: Double = 0.01) {
+    private var slots: [Region?] = []
+    private var freeSlots: [Int32] = []
+    private var slotByID: [String: Int32] = [:]
+    private var cells: [Int64: [Int32]] = [:]
+    private var wide: [Int32] = []
+    private let columnsPerTurn: Int
+
+    /// Creates an empty index with cells of `cellDegrees` degrees (0.0025° ≈ 280 m of latitude).
+    public init(cellDegrees: Double = 0.0025) {
         self.cellDegrees = cellDegrees
+        columnsPerTurn = Int((360 / cellDegrees).rounded())
     }
 
     /// The number of regions in the index.
     public var count: Int { slotByID.count }
 
+    /// One more than the highest slot in use: the size of per-slot arrays.
+    public var slotCapacity: Int { slots.count }
+
     /// All regions, sorted by id.
-    public var regions: [Region] { slotByID.keys.sorted().map { slots[slotByID[$0]!]! } }
+    public var regions: [Region] { slotByID.keys.sorted().map { slots[Int(slotByID[$0]!)]! } }
 
     /// The region with the given id, if present.
-    public subscript(id: String) -> Region? { slotByID[id].flatMap { slots[$0] } }
+    public subscript(id: String) -> Region? { slotByID[id].flatMap { slots[Int($0)] } }
 
-    /// Adds a region, replacing any region with the same id.
-    public mutating func insert(_ region: Region) {
+    /// The slot of the region with the given id, if present.
+    public func slot(of id: String) -> Int32? { slotByID[id] }
+
+    /// The region in `slot`, if the slot is in use.
+    public func region(atSlot slot: Int32) -> Region? { slots[Int(slot)] }
+
+    /// Adds a region, replacing any region with the same id, and returns its slot.
+    @discardableResult
+    public mutating func insert(_ region: Region) -> Int32 {
         remove(id: region.id)
-        let slot: Int
+        let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
-            slots[slot] = region
+            slots[Int(slot)] = region
         } else {
-            slot = slots.count
+            slot = Int32(slots.count)
             slots.append(region)
         }
         slotByID[region.id] = slot
-        guard let keys = cellKeys(around: region.center, margin: region.radius, limit: Self.maximumCellsPerRegion) else {
-            wide.insert(slot)
+        if let keys = cellKeys(around: region.center, margin: region.radius + Self.registrationMargin, limit: Self.maximumCellsPerRegion) {
+            for key in keys { cells[key, default: []].append(slot) }
+        } else {
+            wide.append(slot)
+        }
+        return slot
+    }
+
+    /// Removes the region with the given id and returns the slot it had; does nothing when absent.
+    @discardableResult
+    public mutating func remove(id: String) -> Int32? {
+        guard let slot = slotByID.removeValue(forKey: id), let region = slots[Int(slot)] else { return nil }
+        slots[Int(slot)] = nil
+        freeSlots.append(slot)
+        if let keys = cellKeys(around: region.center, margin: region.radius + Self.registrationMargin, limit: Self.maximumCellsPerRegion) {
+            for key in keys {
+                cells[key]?.removeAll { $0 == slot }
+                if cells[key]?.isEmpty == true { cells[key] = nil }
+            }
+        } else {
+            wide.removeAll { $0 == slot }
+        }
+        return slot
+    }
+
+    /// Calls `body` once for every region whose enclosing circle may come within `margin` metres of
+    /// `point` (a superset: callers compute exact distances).
+    @inline(__always)
+    public func forEachCandidate(near point: Coordinate, within margin: Double, _ body: (Int32, Region) -> Void) {
+        for slot in wide { body(slot, slots[Int(slot)]!) }
+        if margin <= Self.registrationMargin {
+            for slot in cells[key(latitude: point.latitude, longitude: point.longitude)] ?? [] {
+                body(slot, slots[Int(slot)]!)
+            }
             return
         }
-        for key in keys { cells[key, default: []].append(Int32(slot)) }
-    }
-
-    /// Removes the region with the given id; does nothing when it is absent.
-    public mutating func remove(id: String) {
-        guard let slot = slotByID.removeValue(forKey: id), let region = slots[slot] else { return }
-        slots[slot] = nil
-        freeSlots.append(slot)
-        if wide.remove(slot) != nil { return }
-        for key in cellKeys(around: region.center, margin: region.radius, limit: Self.maximumCellsPerRegion) ?? [] {
-            cells[key]?.removeAll { $0 == Int32(slot) }
-            if cells[key]?.isEmpty == true { cells[key] = nil }
-        }
-    }
-
-    /// Every region whose circle may come within `margin` metres of `point`, each once, in no
-    /// particular order. Callers compute exact distances themselves.
-    public func candidates(near point: Coordinate, within margin: Double) -> [Region] {
         guard let keys = cellKeys(around: point, margin: margin, limit: Self.maximumCellsPerQuery) else {
-            return slots.compactMap { $0 }
+            for (slot, region) in slots.enumerated() { if let region { body(Int32(slot), region) } }
+            return
         }
-        var seen = Set<Int32>()
-        var found: [Region] = []
+        var seen = Set<Int32>(wide)
         for key in keys {
-            for slot in cells[key] ?? [] where seen.insert(slot).inserted {
-                found.append(slots[Int(slot)]!)
-            }
+            for slot in cells[key] ?? [] where seen.insert(slot).inserted { body(slot, slots[Int(slot)]!) }
         }
-        for slot in wide { found.append(slots[slot]!) }
+    }
+
+    /// Every region whose enclosing circle may come within `margin` metres of `point`, each once.
+    public func candidates(near point: Coordinate, within margin: Double) -> [Region] {
+        var found: [Region] = []
+        forEachCandidate(near: point, within: margin) { _, region in found.append(region) }
         return found
     }
 
-    /// The regions whose boundary is nearest to `point`, nearest first, at most `limit` of them,
-    /// each with its boundary distance in metres (distance to the centre minus the radius, as an
-    /// absolute value: inside or outside, how far the boundary is).
+    /// The ids of the regions `point` may be in given `accuracy` metres: those whose outline is at
+    /// most `accuracy` metres away (great-circle distance), sorted.
+    public func containing(_ point: Coordinate, accuracy: Double) -> [String] {
+        var ids: [String] = []
+        forEachCandidate(near: point, within: accuracy) { _, region in
+            if region.signedDistance(from: point) <= accuracy { ids.append(region.id) }
+        }
+        return ids.sorted()
+    }
+
+    /// The regions whose boundary is nearest to `point`, nearest first, at most `limit` of them, each
+    /// with its boundary distance in metres (how far the outline is, inside or outside).
     public func nearestBoundaries(to point: Coordinate, limit: Int) -> [(region: Region, distance: Double)] {
         guard limit > 0, count > 0 else { return [] }
-        var reach = 1000.0
+        let frame = LocalFrame(at: point)
+        var reach = 250.0
         while true {
-            let exhaustive = reach >= Geodesy.earthRadius * .pi
-            var found: [(region: Region, distance: Double)] = []
-            for region in exhaustive ? slots.compactMap({ $0 }) : candidates(near: point, within: reach) {
-                let d = abs(Geodesy.distance(point, region.center) - region.radius)
-                if exhaustive || d <= reach { found.append((region, d)) }
+            var found: [(distance: Double, slot: Int32)] = []
+            forEachBoundaryCandidate(near: point, within: reach) { slot, region in
+                let d = abs(frame.signedDistance(to: region))
+                if d <= reach { found.append((d, slot)) }
             }
-            if found.count >= limit || exhaustive || found.count == count {
-                found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.region.id < $1.region.id }
-                return Array(found.prefix(limit))
+            found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.slot < $1.slot }
+            var unique: [(region: Region, distance: Double)] = []
+            var last: Int32 = -1
+            for entry in found where entry.slot != last {
+                last = entry.slot
+                unique.append((slots[Int(entry.slot)]!, entry.distance))
             }
-            reach *= 4
+            if unique.count >= limit || unique.count == count || reach > Geodesy.earthRadius * .pi {
+                unique.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.region.id < $1.region.id }
+                return Array(unique.prefix(limit))
+            }
+            reach *= 2
         }
+    }
+
+    /// Like ``forEachCandidate(near:within:)`` but may repeat a region: cheaper when the caller
+    /// deduplicates anyway.
+    private func forEachBoundaryCandidate(near point: Coordinate, within margin: Double, _ body: (Int32, Region) -> Void) {
+        for slot in wide { body(slot, slots[Int(slot)]!) }
+        guard let keys = cellKeys(around: point, margin: margin, limit: Self.maximumCellsPerQuery) else {
+            for (slot, region) in slots.enumerated() { if let region { body(Int32(slot), region) } }
+            return
+        }
+        for key in keys {
+            for slot in cells[key] ?? [] { body(slot, slots[Int(slot)]!) }
+        }
+    }
+
+    @inline(__always)
+    private func key(latitude: Double, longitude: Double) -> Int64 {
+        let row = Int64((latitude / cellDegrees).rounded(.down))
+        var column = Int((longitude / cellDegrees).rounded(.down)) % columnsPerTurn
+        if column < 0 { column += columnsPerTurn }
+        return row << 32 | Int64(column)
     }
 
     /// The grid cells covering the box of `margin` metres around `point`, or `nil` when that box
@@ -107,15 +180,14 @@ public struct RegionIndex: Sendable {
         guard south > -89.5, north < 89.5 else { return nil }
         let widestLatitude = max(abs(south), abs(north)) * .pi / 180
         let dLon = dLat / cos(widestLatitude)
-        let rows = Int((south / cellDegrees).rounded(.down))...Int((north / cellDegrees).rounded(.down))
-        let columnsPerTurn = Int((360 / cellDegrees).rounded())
+        let firstRow = Int((south / cellDegrees).rounded(.down)), lastRow = Int((north / cellDegrees).rounded(.down))
         let first = Int(((point.longitude - dLon) / cellDegrees).rounded(.down))
         let last = Int(((point.longitude + dLon) / cellDegrees).rounded(.down))
         let columnCount = min(last - first + 1, columnsPerTurn)
-        guard rows.count * columnCount <= limit else { return nil }
+        guard (lastRow - firstRow + 1) * columnCount <= limit else { return nil }
         var keys: [Int64] = []
-        keys.reserveCapacity(rows.count * columnCount)
-        for row in rows {
+        keys.reserveCapacity((lastRow - firstRow + 1) * columnCount)
+        for row in firstRow...lastRow {
             for offset in 0..<columnCount {
                 let column = ((first + offset) % columnsPerTurn + columnsPerTurn) % columnsPerTurn
                 keys.append(Int64(row) << 32 | Int64(column))

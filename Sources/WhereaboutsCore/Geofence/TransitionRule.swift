@@ -23,24 +23,31 @@ public enum TransitionRule {
         return k * max(0, accuracy - 5)
     }
 
-    /// What a fix `distance` metres from the centre with `accuracy` metres says about a region of `radius` metres.
+    /// What a fix `distance` metres from the centre with `accuracy` metres says about a circle of `radius` metres.
     public static func evidence(distance: Double, accuracy: Double, radius: Double) -> RegionState? {
-        let h = hysteresis(radius: radius)
-        let m = margin(accuracy: accuracy, radius: radius)
-        if accuracy <= radius && distance <= radius - h - m { return .inside }
-        if distance >= radius + h + m { return .outside }
+        evidence(signedDistance: distance - radius, accuracy: accuracy, size: radius)
+    }
+
+    /// What a fix `signedDistance` metres from a region's outline (negative inside) with `accuracy`
+    /// metres says about it; `size` is the region's radius (of its enclosing circle for polygons).
+    @inline(__always)
+    public static func evidence(signedDistance s: Double, accuracy: Double, size: Double) -> RegionState? {
+        let h = hysteresis(radius: size)
+        let m = margin(accuracy: accuracy, radius: size)
+        if accuracy <= size && s <= -h - m { return .inside }
+        if s >= h + m { return .outside }
         return nil
     }
 
     /// Whether one fix is enough to act on `evidence`: it is, when the fix is fine (at most
     /// ``decisiveAccuracy`` metres) or lies a further whole accuracy beyond the band. Otherwise a
     /// second agreeing fix must confirm it.
-    public static func isDecisive(_ evidence: RegionState, distance: Double, accuracy: Double, radius: Double) -> Bool {
+    public static func isDecisive(_ evidence: RegionState, signedDistance s: Double, accuracy: Double, size: Double) -> Bool {
         if accuracy <= decisiveAccuracy { return true }
-        let h = hysteresis(radius: radius)
+        let h = hysteresis(radius: size)
         switch evidence {
-        case .inside: return distance + accuracy <= radius - h
-        case .outside: return distance - accuracy >= radius + h
+        case .inside: return s + accuracy <= -h
+        case .outside: return s - accuracy >= h
         }
     }
 

@@ -1,13 +1,17 @@
 import Foundation
 
-/// A circular area the app wants to know about: entering it, leaving it, or staying in it.
+/// An area the app wants to know about: entering it, leaving it, or staying in it. A circle, or one
+/// or more polygons (with holes) together with the smallest circle enclosing them, which is what the
+/// OS is handed.
 public struct Region: Sendable, Hashable, Codable, Identifiable {
     /// The app's identifier for the region; unique within a region set.
     public let id: String
-    /// The centre of the circle.
+    /// The centre of the circle (for polygons, of the smallest enclosing circle).
     public let center: Coordinate
-    /// The radius in metres; greater than zero.
+    /// The radius in metres; greater than zero (for polygons, of the smallest enclosing circle).
     public let radius: Double
+    /// The exact shape: the circle itself, or polygons judged point by point.
+    public private(set) var shape: RegionShape
     /// Whether entering the region produces an event.
     public var notifyOnEntry: Bool
     /// Whether leaving the region produces an event.
@@ -39,8 +43,43 @@ public struct Region: Sendable, Hashable, Codable, Identifiable {
         self.id = id
         self.center = center
         self.radius = radius
+        self.shape = .circle
         self.notifyOnEntry = notifyOnEntry
         self.notifyOnExit = notifyOnExit
         self.loiteringDelay = loiteringDelay
+    }
+
+    /// Creates a polygon region (a GeoJSON Polygon or MultiPolygon): `rings` holds each polygon's
+    /// rings, outer first then holes. The OS is handed the smallest circle enclosing every vertex;
+    /// inside or outside is decided exactly against the polygons.
+    /// - Throws: ``ValidationError`` for an empty id, empty or degenerate rings, a ring at a pole, or a
+    ///   negative loitering delay.
+    public init(
+        id: String, polygons rings: [[[Coordinate]]], notifyOnEntry: Bool = true, notifyOnExit: Bool = true,
+        loiteringDelay: TimeInterval? = nil
+    ) throws(ValidationError) {
+        let set = try PolygonSet(rings)
+        let circle = EnclosingCircle.smallest(around: set.vertices)
+        try self.init(
+            id: id, center: circle.center, radius: max(circle.radius, 1), notifyOnEntry: notifyOnEntry,
+            notifyOnExit: notifyOnExit, loiteringDelay: loiteringDelay, shape: .polygons(set))
+    }
+
+    private init(
+        id: String, center: Coordinate, radius: Double, notifyOnEntry: Bool, notifyOnExit: Bool,
+        loiteringDelay: TimeInterval?, shape: RegionShape
+    ) throws(ValidationError) {
+        try self.init(
+            id: id, center: center, radius: radius, notifyOnEntry: notifyOnEntry, notifyOnExit: notifyOnExit,
+            loiteringDelay: loiteringDelay)
+        self.shape = shape
+    }
+
+    /// Signed distance in metres from `point` to the region's outline: negative inside.
+    public func signedDistance(from point: Coordinate) -> Double {
+        switch shape {
+        case .circle: Geodesy.distance(point, center) - radius
+        case .polygons(let set): set.signedDistance(from: point)
+        }
     }
 }
