@@ -71,14 +71,20 @@ public enum GPXFile {
 
 /// Reads region files from disk.
 public enum RegionFile {
-    /// The regions of a GeoJSON file.
+    /// The regions of a GeoJSON file, streamed in chunks.
     /// - Throws: ``FormatError`` naming the file and feature.
     public static func read(at url: URL) throws -> [Region] {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        guard let handle = try? FileHandle(forReadingFrom: url) else {
             throw FormatError(
                 source: url.path, location: "", problem: "cannot be opened for reading",
                 fix: "check the path and that the file is readable")
         }
-        return try GeoJSONRegionReader.regions(from: data, sourceName: url.lastPathComponent)
+        defer { try? handle.close() }
+        var reader = GeoJSONRegionReader(sourceName: url.lastPathComponent)
+        var regions: [Region] = []
+        while let chunk = try handle.read(upToCount: GPXFile.chunkSize), !chunk.isEmpty {
+            regions += try reader.feed(chunk)
+        }
+        return regions + (try reader.finish())
     }
 }

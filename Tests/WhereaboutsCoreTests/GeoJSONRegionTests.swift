@@ -25,7 +25,8 @@ struct GeoJSONRegionTests {
         ([#"{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]},"properties":{"id":"a","radius":-5}}"#], "feature 0", "radius"),
         (["FEATURE(a)", "FEATURE(b, lat: 95)"], "feature 1", "latitude"),
         (["FEATURE(a)", "FEATURE(a)"], "feature 1", "feature 0"),
-        (["FEATURE(p, geometry: Polygon)"], "feature 0", "Polygon"),
+        (["FEATURE(p, geometry: Polygon)"], "feature 0", "ring"),
+        (["FEATURE(l, geometry: LineString)"], "feature 0", "LineString"),
         ([#"{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]},"properties":{"radius":5}}"#], "feature 0", "id"),
         ([#"{"type":"Feature","geometry":{"type":"Point","coordinates":[0]},"properties":{"id":"a","radius":5}}"#], "feature 0", "coordinates"),
     ])
@@ -35,6 +36,7 @@ struct GeoJSONRegionTests {
             case "FEATURE(a)": feature("a")
             case "FEATURE(b, lat: 95)": feature("b", 0, 95)
             case "FEATURE(p, geometry: Polygon)": feature("p", geometry: "Polygon")
+            case "FEATURE(l, geometry: LineString)": feature("l", geometry: "LineString")
             default: text
             }
         }
