@@ -24,6 +24,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "WhereaboutsCoreTests", dependencies: ["WhereaboutsCore"]),
+        .testTarget(name: "WhereaboutsCoreSpecTests", dependencies: ["WhereaboutsCore"]),
         .testTarget(name: "WhereaboutsSimulatorTests", dependencies: ["WhereaboutsSimulator", "WhereaboutsCore"]),
         .testTarget(name: "WhereaboutsCLITests", dependencies: ["whereabouts"]),
     ],

@@ -4,5 +4,5 @@ import ArgumentParser
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Benchmark parts of the engine against a baseline run in the same process.",
-        subcommands: [BenchTracker.self])
+        subcommands: [BenchTracker.self, BenchGeofence.self])
 }

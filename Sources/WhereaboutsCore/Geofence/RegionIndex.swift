@@ -12,20 +12,35 @@ import Foundation
 public struct RegionIndex: Sendable {
     /// Cell size in degrees of latitude and longitude.
     public let cellDegrees: Double
-    /// Metres by which each region is grown when registered in cells.
-    public static let registrationMargin: Double = 50
+    /// Metres by which each region is grown when registered in cells: a fix with accuracy up to 75 m
+    /// (its reach is 25 m more) reads one cell.
+    public static let registrationMargin: Double = 100
     private static let maximumCellsPerRegion = 256
     private static let maximumCellsPerQuery = 20_000
 
     private var slots: [Region?] = []
+    private var discs: [Disc] = []
+
+    /// A region's enclosing circle, packed: what queries read first, contiguous in slot order.
+    private struct Disc {
+        var latitude: Double
+        var longitude: Double
+        var radius: Float
+
+        init(_ region: Region) {
+            latitude = region.center.latitude
+            longitude = region.center.longitude
+            radius = Float(region.radius).nextUp
+        }
+    }
     private var freeSlots: [Int32] = []
     private var slotByID: [String: Int32] = [:]
     private var cells: [Int64: [Int32]] = [:]
     private var wide: [Int32] = []
     private let columnsPerTurn: Int
 
-    /// Creates an empty index with cells of `cellDegrees` degrees (0.0025° ≈ 280 m of latitude).
-    public init(cellDegrees: Double = 0.0025) {
+    /// Creates an empty index with cells of `cellDegrees` degrees (0.005° ≈ 560 m of latitude).
+    public init(cellDegrees: Double = 0.005) {
         self.cellDegrees = cellDegrees
         columnsPerTurn = Int((360 / cellDegrees).rounded())
     }
@@ -56,9 +71,11 @@ public struct RegionIndex: Sendable {
         if let free = freeSlots.popLast() {
             slot = free
             slots[Int(slot)] = region
+            discs[Int(slot)] = Disc(region)
         } else {
             slot = Int32(slots.count)
             slots.append(region)
+            discs.append(Disc(region))
         }
         slotByID[region.id] = slot
         if let keys = cellKeys(around: region.center, margin: region.radius + Self.registrationMargin, limit: Self.maximumCellsPerRegion) {
@@ -90,8 +107,8 @@ public struct RegionIndex: Sendable {
     /// `point` (a superset: callers compute exact distances).
     @inline(__always)
     public func forEachCandidate(near point: Coordinate, within margin: Double, _ body: (Int32, Region) -> Void) {
-        for slot in wide { body(slot, slots[Int(slot)]!) }
         if margin <= Self.registrationMargin {
+            for slot in wide { body(slot, slots[Int(slot)]!) }
             for slot in cells[key(latitude: point.latitude, longitude: point.longitude)] ?? [] {
                 body(slot, slots[Int(slot)]!)
             }
@@ -101,9 +118,67 @@ public struct RegionIndex: Sendable {
             for (slot, region) in slots.enumerated() { if let region { body(Int32(slot), region) } }
             return
         }
+        for slot in wide { body(slot, slots[Int(slot)]!) }
         var seen = Set<Int32>(wide)
         for key in keys {
             for slot in cells[key] ?? [] where seen.insert(slot).inserted { body(slot, slots[Int(slot)]!) }
+        }
+    }
+
+    /// Calls `body` once for every region whose enclosing circle comes within `margin` metres of
+    /// `point`, with the distance in metres from `point` to the circle's centre (the flat-earth
+    /// distance of ``LocalFrame``, within centimetres over a few kilometres).
+    @inline(__always)
+    public func forEachWithin(_ margin: Double, of point: Coordinate, _ body: (Int32, Double) -> Void) {
+        let measure = CentreDistance(point)
+        @inline(__always) func visit(_ slot: Int32) {
+            let disc = discs[Int(slot)]
+            let r = Double(disc.radius)
+            guard let d = measure(disc.latitude, disc.longitude, within: margin + r), d - r <= margin else { return }
+            body(slot, d)
+        }
+        if margin <= Self.registrationMargin {
+            for slot in wide { visit(slot) }
+            if let list = cells[key(latitude: point.latitude, longitude: point.longitude)] { for slot in list { visit(slot) } }
+            return
+        }
+        guard let keys = cellKeys(around: point, margin: margin, limit: Self.maximumCellsPerQuery) else {
+            for (slot, region) in slots.enumerated() where region != nil { visit(Int32(slot)) }
+            return
+        }
+        for slot in wide { visit(slot) }
+        var seen = Set<Int32>(wide)
+        for key in keys {
+            for slot in cells[key] ?? [] where seen.insert(slot).inserted { visit(slot) }
+        }
+    }
+
+    /// Distances from one point to region centres: flat-earth near it, haversine far away or near a pole.
+    private struct CentreDistance {
+        let latitude, longitude, metresPerDegreeLongitude: Double
+        let flat: Bool
+        let point: Coordinate
+
+        init(_ point: Coordinate) {
+            self.point = point
+            latitude = point.latitude
+            longitude = point.longitude
+            metresPerDegreeLongitude = Geodesy.metresPerDegreeLatitude * cos(point.latitude * .pi / 180)
+            flat = abs(point.latitude) < 80
+        }
+
+        /// The distance in metres to (lat, lon), or `nil` when it is certainly more than `limit`.
+        @inline(__always)
+        func callAsFunction(_ lat: Double, _ lon: Double, within limit: Double) -> Double? {
+            let dLat = (lat - latitude) * Geodesy.metresPerDegreeLatitude
+            if flat && abs(dLat) > limit { return nil }
+            var dLon = lon - longitude
+            if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+            if flat && abs(dLon) < LocalFrame.flatLimit && abs(lat - latitude) < LocalFrame.flatLimit {
+                let x = dLon * metresPerDegreeLongitude
+                return (x * x + dLat * dLat).squareRoot()
+            }
+            return Geodesy.distance(point, Coordinate(normalizingLatitude: lat, longitude: lon))
         }
     }
 
@@ -118,7 +193,8 @@ public struct RegionIndex: Sendable {
     /// most `accuracy` metres away (great-circle distance), sorted.
     public func containing(_ point: Coordinate, accuracy: Double) -> [String] {
         var ids: [String] = []
-        forEachCandidate(near: point, within: accuracy) { _, region in
+        forEachWithin(accuracy + 1, of: point) { slot, _ in
+            let region = slots[Int(slot)]!
             if region.signedDistance(from: point) <= accuracy { ids.append(region.id) }
         }
         return ids.sorted()
@@ -128,13 +204,17 @@ public struct RegionIndex: Sendable {
     /// with its boundary distance in metres (how far the outline is, inside or outside).
     public func nearestBoundaries(to point: Coordinate, limit: Int) -> [(region: Region, distance: Double)] {
         guard limit > 0, count > 0 else { return [] }
-        let frame = LocalFrame(at: point)
         var reach = 250.0
+        let measure = CentreDistance(point)
         while true {
             var found: [(distance: Double, slot: Int32)] = []
-            forEachBoundaryCandidate(near: point, within: reach) { slot, region in
-                let d = abs(frame.signedDistance(to: region))
-                if d <= reach { found.append((d, slot)) }
+            forEachBoundaryCandidate(near: point, within: reach) { slot in
+                let i = Int(slot)
+                let r = Double(discs[i].radius)
+                guard let d = measure(discs[i].latitude, discs[i].longitude, within: reach + r) else { return }
+                guard abs(d - r) <= reach + 1 else { return }
+                let boundary = abs(slots[i]!.signedDistance(from: point))
+                if boundary <= reach { found.append((boundary, slot)) }
             }
             found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.slot < $1.slot }
             var unique: [(region: Region, distance: Double)] = []
@@ -153,14 +233,14 @@ public struct RegionIndex: Sendable {
 
     /// Like ``forEachCandidate(near:within:)`` but may repeat a region: cheaper when the caller
     /// deduplicates anyway.
-    private func forEachBoundaryCandidate(near point: Coordinate, within margin: Double, _ body: (Int32, Region) -> Void) {
-        for slot in wide { body(slot, slots[Int(slot)]!) }
+    private func forEachBoundaryCandidate(near point: Coordinate, within margin: Double, _ body: (Int32) -> Void) {
         guard let keys = cellKeys(around: point, margin: margin, limit: Self.maximumCellsPerQuery) else {
-            for (slot, region) in slots.enumerated() { if let region { body(Int32(slot), region) } }
+            for (slot, region) in slots.enumerated() where region != nil { body(Int32(slot)) }
             return
         }
+        for slot in wide { body(slot) }
         for key in keys {
-            for slot in cells[key] ?? [] { body(slot, slots[Int(slot)]!) }
+            for slot in cells[key] ?? [] { body(slot) }
         }
     }
 

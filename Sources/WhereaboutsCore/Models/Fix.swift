@@ -69,4 +69,15 @@ public struct Fix: Sendable, Hashable, Codable {
         self.timestamp = timestamp
         self.source = source
     }
+
+    /// Decodes a fix and validates it as the initialiser does.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(
+            coordinate: c.decode(Coordinate.self, forKey: .coordinate),
+            horizontalAccuracy: c.decode(Double.self, forKey: .horizontalAccuracy),
+            altitude: c.decodeIfPresent(Double.self, forKey: .altitude), speed: c.decodeIfPresent(Double.self, forKey: .speed),
+            course: c.decodeIfPresent(Double.self, forKey: .course), timestamp: c.decode(Date.self, forKey: .timestamp),
+            source: c.decode(FixSource.self, forKey: .source))
+    }
 }

@@ -82,4 +82,15 @@ public struct Region: Sendable, Hashable, Codable, Identifiable {
         case .polygons(let set): set.signedDistance(from: point)
         }
     }
+
+    /// Decodes a region and validates it as the initialisers do.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(
+            id: c.decode(String.self, forKey: .id), center: c.decode(Coordinate.self, forKey: .center),
+            radius: c.decode(Double.self, forKey: .radius), notifyOnEntry: c.decode(Bool.self, forKey: .notifyOnEntry),
+            notifyOnExit: c.decode(Bool.self, forKey: .notifyOnExit),
+            loiteringDelay: c.decodeIfPresent(Double.self, forKey: .loiteringDelay))
+        shape = try c.decodeIfPresent(RegionShape.self, forKey: .shape) ?? .circle
+    }
 }

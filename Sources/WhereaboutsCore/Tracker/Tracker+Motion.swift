@@ -30,6 +30,12 @@ extension Tracker {
         return max(policy.distanceFilter, stretched)
     }
 
+    /// Forgets the motion state and any raised accuracy: the mode (re)starts moving.
+    mutating func resetMotion() {
+        motion = .moving(anchor: nil)
+        raisedAccuracyUntil = nil
+    }
+
     /// Emits a location configuration when it differs from the one in force.
     mutating func applyLocationRequest(into effects: inout [TrackerEffect]) {
         let request = desiredRequest

@@ -62,12 +62,14 @@ public struct Tracker: Sendable {
         case .start:
             guard !isRunning else { return }
             isRunning = true
-            motion = .moving(anchor: nil)
+            resetMotion()
             applyLocationRequest(into: &effects)
             requestPosition(into: &effects)
         case .stop:
             guard isRunning else { return }
             isRunning = false
+            resetMotion()
+            geofences.forgetStates()
             activeSession.map { configuration.mode = $0.previous }
             activeSession = nil
             appliedRequest = nil
@@ -81,7 +83,7 @@ public struct Tracker: Sendable {
                 activeSession!.previous = newMode
             } else {
                 configuration.mode = newMode
-                motion = .moving(anchor: nil)
+                resetMotion()
                 if isRunning { applyLocationRequest(into: &effects) }
             }
         case .requestFix:
@@ -133,7 +135,7 @@ public struct Tracker: Sendable {
             guard let session = activeSession, now >= session.end else { return }
             activeSession = nil
             configuration.mode = session.previous
-            motion = .moving(anchor: nil)
+            resetMotion()
             if isRunning { applyLocationRequest(into: &effects) }
         case .stationaryCheck:
             guard isRunning else { return }

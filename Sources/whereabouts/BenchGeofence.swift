@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import WhereaboutsCore
+import WhereaboutsSimulator
+
+/// `whereabouts bench geofence`: per-fix evaluation and slot planning with N regions, against brute
+/// force in the same process.
+struct BenchGeofence: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "geofence",
+        abstract: "Geofence engine speed and memory with N regions, against brute force in the same run.",
+        discussion: """
+            Regions are circles of 20–200 m over a 100 km square around Munich. Prints median and p99 \
+            microseconds per fix evaluation (all regions the fix is judged against, with transitions), per \
+            slot plan (nearest 19 boundaries and the refresh region) and per containment query, the same for \
+            brute force over every region, and the ratios. --export writes the query set and answers for \
+            Benchmarks/geofence_peer.py.
+            """)
+
+    @Option(help: "How many regions.")
+    var regions: Int = 1_000_000
+
+    @Option(help: "How regions are spread: uniform or clustered.")
+    var layout: String = "uniform"
+
+    @Option(help: "How many fixes to time.")
+    var fixes: Int = 20_000
+
+    @Option(help: "Write regions.csv, fixes.csv and answers.csv to this folder.")
+    var export: String?
+
+    @Flag(help: "Print one JSON object as the last line.")
+    var json = false
+
+    static let side = 100_000.0
+
+    func run() throws {
+        guard let layout = SyntheticCity.Layout(rawValue: layout) else {
+            throw InputError("--layout \(self.layout) is not a layout; use uniform or clustered")
+        }
+        guard regions > 0, fixes > 0 else { throw InputError("--regions and --fixes must be positive whole numbers") }
+        let regionSet = SyntheticCity.regions(count: regions, side: Self.side, radii: 20...200, layout: layout, seed: 1)
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let queries = SyntheticCity.fixes(count: fixes, side: Self.side, layout: layout, start: start, seed: 2)
+        let watch = Stopwatch()
+
+        let memoryBefore = residentBytes()
+        var engine = GeofenceEngine()
+        let build = watch.time { engine.add(regionSet) }
+        let memory = Double(residentBytes() - memoryBefore) / Double(regions)
+
+        let evaluate = queries.map { fix in watch.time { _ = engine.evaluate(fix) } }
+        var loopEngine = engine
+        let loop = watch.time { for fix in queries { _ = loopEngine.evaluate(fix) } } / Double(queries.count)
+        print(String(format: "evaluate in a loop: %.2f µs per fix", loop * 1e6))
+        var plans: [Double] = []
+        var answers: [[String]] = []
+        for fix in queries {
+            plans.append(watch.time { _ = SlotPlanner.plan(engine.index, at: fix.coordinate, slots: 20, minimumRefresh: 150, maximumRefresh: 5000) })
+        }
+        let query = queries.map { fix in
+            watch.time { answers.append(engine.index.containing(fix.coordinate, accuracy: fix.horizontalAccuracy)) }
+        }
+
+        let bruteCount = min(fixes, max(20, 20_000_000 / regions))
+        var bruteEvaluate: [Double] = [], brutePlan: [Double] = []
+        var mismatches = 0
+        for (i, fix) in queries.prefix(bruteCount).enumerated() {
+            var found: [String] = []
+            bruteEvaluate.append(watch.time {
+                for region in regionSet where region.signedDistance(from: fix.coordinate) <= fix.horizontalAccuracy {
+                    found.append(region.id)
+                }
+            })
+            if found.sorted() != answers[i] { mismatches += 1 }
+            brutePlan.append(watch.time {
+                var nearest = regionSet.map { abs($0.signedDistance(from: fix.coordinate)) }
+                nearest.sort()
+                precondition(nearest.count >= 0)
+            })
+        }
+
+        let e = Stopwatch.summary(evaluate), p = Stopwatch.summary(plans), q = Stopwatch.summary(query)
+        let be = Stopwatch.summary(bruteEvaluate), bp = Stopwatch.summary(brutePlan)
+        print("regions \(regions), layout \(layout.rawValue), fixes \(fixes) (brute force: \(bruteCount))")
+        print(String(format: "index build %.2f s, memory %.0f bytes/region (resident growth)", build, memory))
+        print("                 median µs      p99 µs   brute median µs      ratio")
+        for (name, ours, brute) in [("evaluate", e, be), ("slot plan", p, bp), ("query", q, be)] {
+            print(String(format: "%-12@ %12.2f %11.2f %17.0f %9.0f×", name as NSString, ours.median, ours.p99, brute.median, brute.median / max(ours.median, 1e-3)))
+        }
+        print(mismatches == 0 ? "answers identical to brute force" : "MISMATCHES against brute force: \(mismatches)")
+        if let export { try write(export, regionSet, queries, answers) }
+        if json {
+            let object: [String: Any] = [
+                "bench": "geofence", "regions": regions, "layout": layout.rawValue, "fixes": fixes,
+                "buildSeconds": build, "bytesPerRegion": memory.rounded(),
+                "evaluateMedianMicroseconds": e.median, "evaluateP99Microseconds": e.p99,
+                "planMedianMicroseconds": p.median, "planP99Microseconds": p.p99,
+                "queryMicroseconds": q.median, "queryP99Microseconds": q.p99,
+                "bruteEvaluateMedianMicroseconds": be.median, "brutePlanMedianMicroseconds": bp.median,
+                "evaluateRatio": be.median / max(e.median, 1e-3), "planRatio": bp.median / max(p.median, 1e-3),
+                "mismatches": mismatches,
+            ]
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        }
+        if mismatches > 0 { throw ExitCode(1) }
+    }
+
+    private func write(_ folder: String, _ regions: [Region], _ fixes: [Fix], _ answers: [[String]]) throws {
+        let url = URL(fileURLWithPath: folder, isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            var text = "id,lat,lon,radius\n"
+            for r in regions { text += "\(r.id),\(r.center.latitude),\(r.center.longitude),\(r.radius)\n" }
+            try Data(text.utf8).write(to: url.appendingPathComponent("regions.csv"))
+            text = "lat,lon,accuracy\n"
+            for f in fixes { text += "\(f.coordinate.latitude),\(f.coordinate.longitude),\(f.horizontalAccuracy)\n" }
+            try Data(text.utf8).write(to: url.appendingPathComponent("fixes.csv"))
+            text = "fix,regions\n"
+            for (i, ids) in answers.enumerated() { text += "\(i),\(ids.joined(separator: ";"))\n" }
+            try Data(text.utf8).write(to: url.appendingPathComponent("answers.csv"))
+        } catch {
+            throw InputError("--export \(folder): cannot write the query set (\(error.localizedDescription)); give a writable folder")
+        }
+    }
+}
