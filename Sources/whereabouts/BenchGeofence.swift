@@ -50,9 +50,6 @@ struct BenchGeofence: ParsableCommand {
         let memory = Double(residentBytes() - memoryBefore) / Double(regions)
 
         let evaluate = queries.map { fix in watch.time { _ = engine.evaluate(fix) } }
-        var loopEngine = engine
-        let loop = watch.time { for fix in queries { _ = loopEngine.evaluate(fix) } } / Double(queries.count)
-        print(String(format: "evaluate in a loop: %.2f µs per fix", loop * 1e6))
         var plans: [Double] = []
         var answers: [[String]] = []
         for fix in queries {

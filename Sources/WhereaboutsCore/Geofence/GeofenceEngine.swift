@@ -19,6 +19,7 @@ public struct GeofenceEngine: Sendable {
     private var insideSlots: Set<Int32> = []
     private var undeterminedCount = 0
     private var latestFix: Fix?
+    private var scratch: [(slot: Int32, distance: Double, isCircle: Bool)] = []
 
     /// How many regions the last evaluated fix left undecided where a more accurate fix would have
     /// changed the state: it fell in the accuracy margin beside the hysteresis band on the far side
@@ -119,21 +120,20 @@ public struct GeofenceEngine: Sendable {
         var judged: Set<Int32> = []
         let trackJudged = undeterminedCount > 0
         for slot in insideSlots {
-            let region = index.region(atSlot: slot)!
-            judge(slot, region, frame.signedDistance(to: region), fix, &events)
+            judge(slot, frame.signedDistance(to: index.region(atSlot: slot)!), fix, &events)
             if trackJudged { judged.insert(slot) }
         }
-        var near: [(slot: Int32, distance: Double)] = []
-        index.forEachWithin(TransitionRule.reach(accuracy: fix.horizontalAccuracy), of: fix.coordinate) { slot, distance in
-            near.append((slot, distance))
+        var near: [(slot: Int32, distance: Double, isCircle: Bool)] = []
+        swap(&near, &scratch)
+        near.removeAll(keepingCapacity: true)
+        index.forEachWithin(TransitionRule.reach(accuracy: fix.horizontalAccuracy), of: fix.coordinate) { slot, distance, isCircle in
+            near.append((slot, distance, isCircle))
         }
-        for (slot, centreDistance) in near where insideSince[Int(slot)].isNaN {
+        for (slot, distance, isCircle) in near where insideSince[Int(slot)].isNaN {
             if trackJudged { judged.insert(slot) }
-            let region = index.region(atSlot: slot)!
-            let s: Double
-            if case .circle = region.shape { s = centreDistance - region.radius } else { s = frame.signedDistance(to: region) }
-            judge(slot, region, s, fix, &events)
+            judge(slot, isCircle ? distance : frame.signedDistance(to: index.region(atSlot: slot)!), fix, &events)
         }
+        swap(&near, &scratch)
         if trackJudged {
             for slot in 0..<undetermined.count where undetermined[slot] && !judged.contains(Int32(slot)) {
                 undetermined[slot] = false
@@ -144,11 +144,12 @@ public struct GeofenceEngine: Sendable {
     }
 
     @inline(__always)
-    private mutating func judge(_ slot: Int32, _ region: Region, _ s: Double, _ fix: Fix, _ events: inout [RegionEvent]) {
-        let accuracy = fix.horizontalAccuracy
-        let evidence = TransitionRule.evidence(signedDistance: s, accuracy: accuracy, size: region.radius)
-        if let event = apply(evidence, slot: Int(slot), region: region, signedDistance: s, fix: fix) { events.append(event) }
-        if evidence == nil, let finer = TransitionRule.evidence(signedDistance: s, accuracy: 0, size: region.radius),
+    private mutating func judge(_ slot: Int32, _ s: Double, _ fix: Fix, _ events: inout [RegionEvent]) {
+        let size = index.radius(atSlot: slot)
+        let evidence = TransitionRule.evidence(signedDistance: s, accuracy: fix.horizontalAccuracy, size: size)
+        if evidence == state(atSlot: Int(slot)) && !undetermined[Int(slot)] && pendingState[Int(slot)] == nil { return }
+        if let event = apply(evidence, slot: Int(slot), size: size, signedDistance: s, fix: fix) { events.append(event) }
+        if evidence == nil, let finer = TransitionRule.evidence(signedDistance: s, accuracy: 0, size: size),
             finer != state(atSlot: Int(slot))
         {
             undecidedCount += 1
@@ -160,13 +161,14 @@ public struct GeofenceEngine: Sendable {
     @inline(__always)
     private func state(atSlot slot: Int) -> RegionState { insideSince[slot].isNaN ? .outside : .inside }
 
-    private mutating func apply(_ evidence: RegionState?, slot: Int, region: Region, signedDistance s: Double, fix: Fix) -> RegionEvent? {
+    private mutating func apply(_ evidence: RegionState?, slot: Int, size: Double, signedDistance s: Double, fix: Fix) -> RegionEvent? {
         if undetermined[slot] {
             guard let evidence else { return nil }
             undetermined[slot] = false
             undeterminedCount -= 1
             guard evidence == .inside else { return nil }
             setInside(slot, since: fix.timestamp)
+            let region = index.region(atSlot: Int32(slot))!
             return region.notifyOnEntry
                 ? RegionEvent(regionID: region.id, kind: .enter, timestamp: fix.timestamp, initial: true, fix: fix) : nil
         }
@@ -175,7 +177,7 @@ public struct GeofenceEngine: Sendable {
             if evidence == current { pendingState[slot] = nil }
             return nil
         }
-        let decisive = TransitionRule.isDecisive(evidence, signedDistance: s, accuracy: fix.horizontalAccuracy, size: region.radius)
+        let decisive = TransitionRule.isDecisive(evidence, signedDistance: s, accuracy: fix.horizontalAccuracy, size: size)
         let count = pendingState[slot] == evidence ? Int(pendingCount[slot]) + 1 : 1
         guard decisive || count >= 2 else {
             pendingState[slot] = evidence
@@ -183,7 +185,7 @@ public struct GeofenceEngine: Sendable {
             return nil
         }
         pendingState[slot] = nil
-        return transition(slot, region, to: evidence, at: fix.timestamp, fix: fix)
+        return transition(slot, index.region(atSlot: Int32(slot))!, to: evidence, at: fix.timestamp, fix: fix)
     }
 
     private mutating func setInside(_ slot: Int, since time: Date) {

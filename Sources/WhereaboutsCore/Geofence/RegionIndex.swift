@@ -25,17 +25,27 @@ public struct RegionIndex: Sendable {
     private struct Disc {
         var latitude: Double
         var longitude: Double
-        var radius: Float
+        /// The radius in metres, negated for polygon regions (whose circle only encloses them).
+        var signedRadius: Double
 
         init(_ region: Region) {
             latitude = region.center.latitude
             longitude = region.center.longitude
-            radius = Float(region.radius).nextUp
+            if case .circle = region.shape { signedRadius = region.radius } else { signedRadius = -region.radius }
         }
+
+        var radius: Double { abs(signedRadius) }
     }
     private var freeSlots: [Int32] = []
     private var slotByID: [String: Int32] = [:]
-    private var cells: [Int64: [Int32]] = [:]
+    private var cells: [Int64: Cell] = [:]
+
+    /// The regions registered in one grid cell, sorted by latitude, and the largest radius among them
+    /// (never lowered on removal), so a query reads only the band of latitudes that can matter.
+    private struct Cell {
+        var slots: [Int32] = []
+        var maxRadius: Float = 0
+    }
     private var wide: [Int32] = []
     private let columnsPerTurn: Int
 
@@ -60,6 +70,11 @@ public struct RegionIndex: Sendable {
     /// The slot of the region with the given id, if present.
     public func slot(of id: String) -> Int32? { slotByID[id] }
 
+    /// The radius in metres of the region in `slot` (of its enclosing circle for polygons), without
+    /// copying the region.
+    @inline(__always)
+    public func radius(atSlot slot: Int32) -> Double { discs[Int(slot)].radius }
+
     /// The region in `slot`, if the slot is in use.
     public func region(atSlot slot: Int32) -> Region? { slots[Int(slot)] }
 
@@ -79,7 +94,14 @@ public struct RegionIndex: Sendable {
         }
         slotByID[region.id] = slot
         if let keys = cellKeys(around: region.center, margin: region.radius + Self.registrationMargin, limit: Self.maximumCellsPerRegion) {
-            for key in keys { cells[key, default: []].append(slot) }
+            let latitude = region.center.latitude
+            for key in keys {
+                var cell = cells.removeValue(forKey: key) ?? Cell()
+                let position = lowerBound(cell.slots, latitude: latitude)
+                cell.slots.insert(slot, at: position)
+                cell.maxRadius = max(cell.maxRadius, Float(discs[Int(slot)].radius).nextUp)
+                cells[key] = cell
+            }
         } else {
             wide.append(slot)
         }
@@ -94,8 +116,8 @@ public struct RegionIndex: Sendable {
         freeSlots.append(slot)
         if let keys = cellKeys(around: region.center, margin: region.radius + Self.registrationMargin, limit: Self.maximumCellsPerRegion) {
             for key in keys {
-                cells[key]?.removeAll { $0 == slot }
-                if cells[key]?.isEmpty == true { cells[key] = nil }
+                cells[key]?.slots.removeAll { $0 == slot }
+                if cells[key]?.slots.isEmpty == true { cells[key] = nil }
             }
         } else {
             wide.removeAll { $0 == slot }
@@ -109,7 +131,7 @@ public struct RegionIndex: Sendable {
     public func forEachCandidate(near point: Coordinate, within margin: Double, _ body: (Int32, Region) -> Void) {
         if margin <= Self.registrationMargin {
             for slot in wide { body(slot, slots[Int(slot)]!) }
-            for slot in cells[key(latitude: point.latitude, longitude: point.longitude)] ?? [] {
+            for slot in cells[key(latitude: point.latitude, longitude: point.longitude)]?.slots ?? [] {
                 body(slot, slots[Int(slot)]!)
             }
             return
@@ -121,25 +143,35 @@ public struct RegionIndex: Sendable {
         for slot in wide { body(slot, slots[Int(slot)]!) }
         var seen = Set<Int32>(wide)
         for key in keys {
-            for slot in cells[key] ?? [] where seen.insert(slot).inserted { body(slot, slots[Int(slot)]!) }
+            for slot in cells[key]?.slots ?? [] where seen.insert(slot).inserted { body(slot, slots[Int(slot)]!) }
         }
     }
 
     /// Calls `body` once for every region whose enclosing circle comes within `margin` metres of
-    /// `point`, with the distance in metres from `point` to the circle's centre (the flat-earth
-    /// distance of ``LocalFrame``, within centimetres over a few kilometres).
+    /// `point`, with the distance in metres from `point` to that circle (the flat-earth distance of
+    /// ``LocalFrame``, within centimetres over a few kilometres; negative inside) and whether the
+    /// region is that circle (for a polygon the distance is only a lower bound of its own).
     @inline(__always)
-    public func forEachWithin(_ margin: Double, of point: Coordinate, _ body: (Int32, Double) -> Void) {
+    public func forEachWithin(_ margin: Double, of point: Coordinate, _ body: (Int32, Double, Bool) -> Void) {
         let measure = CentreDistance(point)
         @inline(__always) func visit(_ slot: Int32) {
             let disc = discs[Int(slot)]
-            let r = Double(disc.radius)
+            let r = disc.radius
             guard let d = measure(disc.latitude, disc.longitude, within: margin + r), d - r <= margin else { return }
-            body(slot, d)
+            body(slot, d - r, disc.signedRadius > 0)
         }
         if margin <= Self.registrationMargin {
             for slot in wide { visit(slot) }
-            if let list = cells[key(latitude: point.latitude, longitude: point.longitude)] { for slot in list { visit(slot) } }
+            guard let cell = cells[key(latitude: point.latitude, longitude: point.longitude)] else { return }
+            let band = (margin + Double(cell.maxRadius)) / Geodesy.metresPerDegreeLatitude
+            var i = lowerBound(cell.slots, latitude: point.latitude - band)
+            let top = point.latitude + band
+            while i < cell.slots.count {
+                let slot = cell.slots[i]
+                if discs[Int(slot)].latitude > top { break }
+                visit(slot)
+                i += 1
+            }
             return
         }
         guard let keys = cellKeys(around: point, margin: margin, limit: Self.maximumCellsPerQuery) else {
@@ -149,7 +181,7 @@ public struct RegionIndex: Sendable {
         for slot in wide { visit(slot) }
         var seen = Set<Int32>(wide)
         for key in keys {
-            for slot in cells[key] ?? [] where seen.insert(slot).inserted { visit(slot) }
+            for slot in cells[key]?.slots ?? [] where seen.insert(slot).inserted { visit(slot) }
         }
     }
 
@@ -193,7 +225,7 @@ public struct RegionIndex: Sendable {
     /// most `accuracy` metres away (great-circle distance), sorted.
     public func containing(_ point: Coordinate, accuracy: Double) -> [String] {
         var ids: [String] = []
-        forEachWithin(accuracy + 1, of: point) { slot, _ in
+        forEachWithin(accuracy + 1, of: point) { slot, _, _ in
             let region = slots[Int(slot)]!
             if region.signedDistance(from: point) <= accuracy { ids.append(region.id) }
         }
@@ -210,7 +242,7 @@ public struct RegionIndex: Sendable {
             var found: [(distance: Double, slot: Int32)] = []
             forEachBoundaryCandidate(near: point, within: reach) { slot in
                 let i = Int(slot)
-                let r = Double(discs[i].radius)
+                let r = discs[i].radius
                 guard let d = measure(discs[i].latitude, discs[i].longitude, within: reach + r) else { return }
                 guard abs(d - r) <= reach + 1 else { return }
                 let boundary = abs(slots[i]!.signedDistance(from: point))
@@ -240,8 +272,25 @@ public struct RegionIndex: Sendable {
         }
         for slot in wide { body(slot) }
         for key in keys {
-            for slot in cells[key] ?? [] { body(slot) }
+            guard let cell = cells[key] else { continue }
+            let band = (margin + Double(cell.maxRadius)) / Geodesy.metresPerDegreeLatitude
+            var i = lowerBound(cell.slots, latitude: point.latitude - band)
+            while i < cell.slots.count, discs[Int(cell.slots[i])].latitude <= point.latitude + band {
+                body(cell.slots[i])
+                i += 1
+            }
         }
+    }
+
+    /// The first position in `slots` (sorted by latitude) whose region lies at or north of `latitude`.
+    @inline(__always)
+    private func lowerBound(_ slots: [Int32], latitude: Double) -> Int {
+        var low = 0, high = slots.count
+        while low < high {
+            let mid = (low + high) / 2
+            if discs[Int(slots[mid])].latitude < latitude { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 
     @inline(__always)
