@@ -29,6 +29,9 @@ struct BenchGeofence: ParsableCommand {
     @Option(help: "Write regions.csv, fixes.csv and answers.csv to this folder.")
     var export: String?
 
+    @Flag(help: "Also write the regions as GeoJSON to a temporary file and time streaming them back.")
+    var geojson = false
+
     @Flag(help: "Print one JSON object as the last line.")
     var json = false
 
@@ -87,6 +90,8 @@ struct BenchGeofence: ParsableCommand {
         }
         print(mismatches == 0 ? "answers identical to brute force" : "MISMATCHES against brute force: \(mismatches)")
         if let export { try write(export, regionSet, queries, answers) }
+        var load: [String: Any] = [:]
+        if geojson { load = try streamGeoJSON(regionSet, watch) }
         if json {
             let object: [String: Any] = [
                 "bench": "geofence", "regions": regions, "layout": layout.rawValue, "fixes": fixes,
@@ -97,11 +102,42 @@ struct BenchGeofence: ParsableCommand {
                 "bruteEvaluateMedianMicroseconds": be.median, "brutePlanMedianMicroseconds": bp.median,
                 "evaluateRatio": be.median / max(e.median, 1e-3), "planRatio": bp.median / max(p.median, 1e-3),
                 "mismatches": mismatches,
-            ]
+            ].merging(load) { a, _ in a }
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         }
         if mismatches > 0 { throw ExitCode(1) }
+    }
+
+    /// Writes `regions` as a GeoJSON FeatureCollection, streams it back with ``RegionFile``, and
+    /// reports the time, the file's size and how much resident memory grew while reading.
+    private func streamGeoJSON(_ regions: [Region], _ watch: Stopwatch) throws -> [String: Any] {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("whereabouts-bench-\(ProcessInfo.processInfo.processIdentifier).geojson")
+        defer { try? FileManager.default.removeItem(at: url) }
+        FileManager.default.createFile(atPath: url.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: url)
+        handle.write(Data(#"{"type":"FeatureCollection","features":["#.utf8))
+        var chunk = ""
+        for (i, r) in regions.enumerated() {
+            chunk += (i == 0 ? "" : ",") + #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(r.center.longitude),\#(r.center.latitude)]},"properties":{"id":"\#(r.id)","radius":\#(r.radius)}}"#
+            if chunk.utf8.count > 1 << 20 {
+                handle.write(Data(chunk.utf8))
+                chunk = ""
+            }
+        }
+        handle.write(Data((chunk + "]}").utf8))
+        try handle.close()
+        let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        let before = residentBytes()
+        var loaded: [Region] = []
+        var failure: (any Error)?
+        let seconds = watch.time {
+            do { loaded = try RegionFile.read(at: url) } catch { failure = error }
+        }
+        if let failure { throw InputError(reading: failure) }
+        let growth = residentBytes() - before
+        print(String(format: "GeoJSON stream: %d regions from %.0f MB in %.2f s, resident growth %.0f MB", loaded.count, Double(size) / 1e6, seconds, Double(growth) / 1e6))
+        return ["geojsonRegions": loaded.count, "geojsonBytes": size, "geojsonSeconds": seconds, "geojsonResidentGrowthBytes": growth]
     }
 
     private func write(_ folder: String, _ regions: [Region], _ fixes: [Fix], _ answers: [[String]]) throws {
