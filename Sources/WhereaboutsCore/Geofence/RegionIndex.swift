@@ -236,7 +236,7 @@ public struct RegionIndex: Sendable {
     /// with its boundary distance in metres (how far the outline is, inside or outside).
     public func nearestBoundaries(to point: Coordinate, limit: Int) -> [(region: Region, distance: Double)] {
         guard limit > 0, count > 0 else { return [] }
-        var reach = 250.0
+        var reach = 60.0
         let measure = CentreDistance(point)
         while true {
             var found: [(distance: Double, slot: Int32)] = []
@@ -259,7 +259,7 @@ public struct RegionIndex: Sendable {
                 unique.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.region.id < $1.region.id }
                 return Array(unique.prefix(limit))
             }
-            reach *= 2
+            reach *= min(4, max(1.5, (Double(limit) / Double(max(unique.count, 1))).squareRoot() * 1.3))
         }
     }
 
