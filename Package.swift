@@ -23,8 +23,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "WhereaboutsCoreTests", dependencies: ["WhereaboutsCore"]),
-        .testTarget(name: "WhereaboutsCoreSpecTests", dependencies: ["WhereaboutsCore"]),
+        .testTarget(name: "WhereaboutsCoreTests", dependencies: ["WhereaboutsCore", "WhereaboutsSimulator"]),
+        .testTarget(name: "WhereaboutsCoreSpecTests", dependencies: ["WhereaboutsCore", "WhereaboutsSimulator"]),
         .testTarget(name: "WhereaboutsSimulatorTests", dependencies: ["WhereaboutsSimulator", "WhereaboutsCore"]),
         .testTarget(name: "WhereaboutsCLITests", dependencies: ["whereabouts"]),
     ],

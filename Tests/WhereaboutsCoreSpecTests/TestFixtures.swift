@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WhereaboutsCore
+import WhereaboutsSimulator
 
 // Builders shared by the core tests: coordinates, fixes and regions at chosen places and times, a
 // seeded generator, brute-force references and readers for Tracker effects.
@@ -76,21 +77,6 @@ func validationError<T>(_ body: () throws(ValidationError) -> T) -> ValidationEr
         return nil
     } catch {
         return error
-    }
-}
-
-/// SplitMix64: a small, seeded, deterministic generator local to each test (never the global one).
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WhereaboutsCore
+import WhereaboutsSimulator
 
 @Suite("Geofences at scale and at the edges")
 struct GeofenceScaleTests {
@@ -14,7 +15,7 @@ struct GeofenceScaleTests {
 
     @Test("containment answers equal brute force after incremental adds and removes")
     func incremental() {
-        var g = TestGenerator(state: 21)
+        var g = SeededGenerator(seed: 21)
         var regions = (0..<5000).map { i in
             F.region("r\(i)", at: F.point(Double.random(in: 0...8000, using: &g), bearing: Double.random(in: 0..<360, using: &g)),
                      radius: Double.random(in: 1...400, using: &g))

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import WhereaboutsCore
+import WhereaboutsSimulator
 
 @Suite("Region index")
 struct RegionIndexTests {
     private func randomRegions(count: Int, around center: Coordinate, spread: Double, seed: UInt64) -> [Region] {
-        var g = TestGenerator(state: seed)
+        var g = SeededGenerator(seed: seed)
         return (0..<count).map { i in
             let p = Geodesy.destination(
                 from: center, distance: Double.random(in: 0...spread, using: &g), bearing: Double.random(in: 0..<360, using: &g))
@@ -24,7 +25,7 @@ struct RegionIndexTests {
         let regions = randomRegions(count: 2000, around: center, spread: 30_000, seed: 7)
         var index = RegionIndex()
         regions.forEach { index.insert($0) }
-        var g = TestGenerator(state: 9)
+        var g = SeededGenerator(seed: 9)
         for _ in 0..<50 {
             let p = Geodesy.destination(from: center, distance: Double.random(in: 0...20_000, using: &g), bearing: Double.random(in: 0..<360, using: &g))
             let margin = Double.random(in: 0...500, using: &g)
@@ -38,7 +39,7 @@ struct RegionIndexTests {
         let regions = randomRegions(count: 1500, around: TestFixtures.origin, spread: 20_000, seed: 3)
         var index = RegionIndex()
         regions.forEach { index.insert($0) }
-        var g = TestGenerator(state: 4)
+        var g = SeededGenerator(seed: 4)
         for _ in 0..<30 {
             let p = Geodesy.destination(from: TestFixtures.origin, distance: Double.random(in: 0...25_000, using: &g), bearing: Double.random(in: 0..<360, using: &g))
             let brute = regions.map { ($0.id, abs(Geodesy.distance(p, $0.center) - $0.radius)) }.sorted { $0.1 < $1.1 }.prefix(k)

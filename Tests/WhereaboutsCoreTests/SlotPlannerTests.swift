@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 import WhereaboutsCore
+import WhereaboutsSimulator
 
 @Suite("Slot planner")
 struct SlotPlannerTests {
     @Test("never more than K slots, always the nearest boundaries, refresh reaching the next", arguments: [1, 2, 20])
     func nearest(k: Int) {
-        var g = TestGenerator(state: 11)
+        var g = SeededGenerator(seed: 11)
         var index = RegionIndex()
         var regions: [Region] = []
         for i in 0..<300 {

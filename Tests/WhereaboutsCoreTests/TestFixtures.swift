@@ -26,18 +26,6 @@ enum TestFixtures {
     }
 }
 
-/// A tiny deterministic generator for tests (tests never use global randomness).
-struct TestGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 extension Array where Element == TrackerEffect {
     var events: [RegionEvent] {
         compactMap { if case .emit(let event) = $0 { return event } else { return nil } }
