@@ -8,14 +8,20 @@ public enum GPXFile {
     /// Timestamps before this are a logger without a clock fix (often 1970).
     public static let earliestPlausible = Date(timeIntervalSince1970: 946_684_800)
 
-    /// Every point of the file, in file order, streamed through ``GPXParser``.
-    /// - Throws: ``FormatError`` naming the file, line, problem and fix.
-    public static func readPoints(at url: URL) throws -> [GPXPoint] {
+    /// Opens `url` for reading, or says which file could not be opened.
+    static func open(_ url: URL) throws -> FileHandle {
         guard let handle = try? FileHandle(forReadingFrom: url) else {
             throw FormatError(
                 source: url.path, location: "", problem: "cannot be opened for reading",
                 fix: "check the path and that the file is readable")
         }
+        return handle
+    }
+
+    /// Every point of the file, in file order, streamed through ``GPXParser``.
+    /// - Throws: ``FormatError`` naming the file, line, problem and fix.
+    public static func readPoints(at url: URL) throws -> [GPXPoint] {
+        let handle = try GPXFile.open(url)
         defer { try? handle.close() }
         var parser = GPXParser(sourceName: url.lastPathComponent)
         var points: [GPXPoint] = []
@@ -74,11 +80,7 @@ public enum RegionFile {
     /// The regions of a GeoJSON file, streamed in chunks.
     /// - Throws: ``FormatError`` naming the file and feature.
     public static func read(at url: URL) throws -> [Region] {
-        guard let handle = try? FileHandle(forReadingFrom: url) else {
-            throw FormatError(
-                source: url.path, location: "", problem: "cannot be opened for reading",
-                fix: "check the path and that the file is readable")
-        }
+        let handle = try GPXFile.open(url)
         defer { try? handle.close() }
         var reader = GeoJSONRegionReader(sourceName: url.lastPathComponent)
         var regions: [Region] = []
