@@ -54,7 +54,8 @@ struct BenchGeofence: ParsableCommand {
         let build = watch.time { engine.add(regionSet) }
         let memory = Double(residentBytes() - memoryBefore) / Double(regions)
 
-        let evaluate = queries.map { fix in watch.time { _ = engine.evaluate(fix) } }
+        var transitions = 0
+        let evaluate = queries.map { fix in watch.time { transitions += engine.evaluate(fix).count } }
         let track = SyntheticCity.track(count: fixes, side: Self.side, start: start.addingTimeInterval(1e6), seed: 3)
         let evaluateTrack = track.map { fix in watch.time { _ = engine.evaluate(fix) } }
         var plans: [Double] = []
@@ -89,6 +90,7 @@ struct BenchGeofence: ParsableCommand {
         let be = Stopwatch.summary(bruteEvaluate), bp = Stopwatch.summary(brutePlan)
         print("regions \(regions), layout \(layout.rawValue), fixes \(fixes) (brute force: \(bruteCount))")
         print(String(format: "index build %.2f s, memory %.0f bytes/region (resident growth)", build, memory))
+        print(String(format: "scattered fixes average %.1f transitions each (every fix is a jump across the city)", Double(transitions) / Double(fixes)))
         print("                              median µs      p99 µs   brute median µs      ratio")
         for (name, ours, brute) in [("evaluate", e, be), ("evaluate, a device moving", et, be), ("slot plan", p, bp), ("query", q, be)] {
             let figures = String(format: "%12.2f %11.2f %17.0f %9.0f×", ours.median, ours.p99, brute.median, brute.median / max(ours.median, 1e-3))
@@ -103,6 +105,7 @@ struct BenchGeofence: ParsableCommand {
                 "bench": "geofence", "regions": regions, "layout": layout.rawValue, "fixes": fixes,
                 "buildSeconds": build, "bytesPerRegion": memory.rounded(),
                 "evaluateMedianMicroseconds": e.median, "evaluateP99Microseconds": e.p99,
+                "transitionsPerScatteredFix": Double(transitions) / Double(fixes),
                 "evaluateTrackMedianMicroseconds": et.median, "evaluateTrackP99Microseconds": et.p99,
                 "planMedianMicroseconds": p.median, "planP99Microseconds": p.p99,
                 "queryMicroseconds": q.median, "queryP99Microseconds": q.p99,
