@@ -222,12 +222,14 @@ public struct RegionIndex: Sendable {
     }
 
     /// The ids of the regions `point` may be in given `accuracy` metres: those whose outline is at
-    /// most `accuracy` metres away (great-circle distance), sorted.
+    /// most `accuracy` metres away (great-circle distance; the flat-earth distance decides where it
+    /// is more than half a metre from the limit), sorted.
     public func containing(_ point: Coordinate, accuracy: Double) -> [String] {
         var ids: [String] = []
-        forEachWithin(accuracy + 1, of: point) { slot, _, _ in
+        forEachWithin(accuracy + 1, of: point) { slot, flatDistance, isCircle in
             let region = slots[Int(slot)]!
-            if region.signedDistance(from: point) <= accuracy { ids.append(region.id) }
+            let clear = isCircle && abs(flatDistance - accuracy) > 0.5
+            if clear ? flatDistance <= accuracy : region.signedDistance(from: point) <= accuracy { ids.append(region.id) }
         }
         return ids.sorted()
     }
