@@ -95,7 +95,7 @@ struct SimulationState {
         self.random = SeededGenerator(seed: seed)
     }
 
-    var isRunning: Bool { location.standardOn || currentTime < wakeUntil + 1 || currentTime < foregroundUntil }
+    var isRunning: Bool { location.standardOn || currentTime < wakeUntil || currentTime < foregroundUntil }
     private var currentTime = 0.0
 
     /// One second of the run: the phone produces inputs, the Tracker handles them, due timers fire.
@@ -125,7 +125,7 @@ struct SimulationState {
             timeline.append(.wake(t: t))
             updateAppState(at: t, forceRunning: true)
         }
-        wakeUntil = max(wakeUntil, t + Simulation.wakeWindow - 1)
+        wakeUntil = max(wakeUntil, t + Simulation.wakeWindow)
         deliver(input, at: t)
         fireDueTimers(at: t)
     }

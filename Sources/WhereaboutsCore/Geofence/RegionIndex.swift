@@ -125,28 +125,6 @@ public struct RegionIndex: Sendable {
         return slot
     }
 
-    /// Calls `body` once for every region whose enclosing circle may come within `margin` metres of
-    /// `point` (a superset: callers compute exact distances).
-    @inline(__always)
-    public func forEachCandidate(near point: Coordinate, within margin: Double, _ body: (Int32, Region) -> Void) {
-        if margin <= Self.registrationMargin {
-            for slot in wide { body(slot, slots[Int(slot)]!) }
-            for slot in cells[key(latitude: point.latitude, longitude: point.longitude)]?.slots ?? [] {
-                body(slot, slots[Int(slot)]!)
-            }
-            return
-        }
-        guard let keys = cellKeys(around: point, margin: margin, limit: Self.maximumCellsPerQuery) else {
-            for (slot, region) in slots.enumerated() { if let region { body(Int32(slot), region) } }
-            return
-        }
-        for slot in wide { body(slot, slots[Int(slot)]!) }
-        var seen = Set<Int32>(wide)
-        for key in keys {
-            for slot in cells[key]?.slots ?? [] where seen.insert(slot).inserted { body(slot, slots[Int(slot)]!) }
-        }
-    }
-
     /// Calls `body` once for every region whose enclosing circle comes within `margin` metres of
     /// `point`, with the distance in metres from `point` to that circle (the flat-earth distance of
     /// ``LocalFrame``, within centimetres over a few kilometres; negative inside) and whether the
@@ -214,10 +192,11 @@ public struct RegionIndex: Sendable {
         }
     }
 
-    /// Every region whose enclosing circle may come within `margin` metres of `point`, each once.
+    /// Every region whose enclosing circle may come within `margin` metres of `point`, each once (a
+    /// superset: a metre is added to cover the flat-earth distance; callers compute exact distances).
     public func candidates(near point: Coordinate, within margin: Double) -> [Region] {
         var found: [Region] = []
-        forEachCandidate(near: point, within: margin) { _, region in found.append(region) }
+        forEachWithin(margin + 1, of: point) { slot, _, _ in found.append(slots[Int(slot)]!) }
         return found
     }
 
@@ -265,8 +244,8 @@ public struct RegionIndex: Sendable {
         }
     }
 
-    /// Like ``forEachCandidate(near:within:)`` but may repeat a region: cheaper when the caller
-    /// deduplicates anyway.
+    /// Every region registered in the cells under the box of `margin` metres around `point`; may
+    /// repeat a region (callers deduplicate).
     private func forEachBoundaryCandidate(near point: Coordinate, within margin: Double, _ body: (Int32) -> Void) {
         guard let keys = cellKeys(around: point, margin: margin, limit: Self.maximumCellsPerQuery) else {
             for (slot, region) in slots.enumerated() where region != nil { body(Int32(slot)) }

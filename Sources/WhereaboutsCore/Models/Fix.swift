@@ -10,8 +10,6 @@ public enum FixSource: String, Sendable, Codable, CaseIterable {
     case cell
     /// A significant-location-change event.
     case significantChange
-    /// A fix read from a recorded file.
-    case recorded
     /// The source is not known.
     case unknown
 }

@@ -99,8 +99,6 @@ public enum RecordTrigger: String, Sendable, Codable {
     case region
     /// The app asked for a fix.
     case request
-    /// The device stopped or started moving.
-    case motion
 }
 
 /// A fix to be stored.
