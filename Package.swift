@@ -6,27 +6,54 @@ let package = Package(
     platforms: [.iOS(.v15), .macOS(.v13)],
     products: [
         .library(name: "WhereaboutsCore", targets: ["WhereaboutsCore"]),
+        .library(name: "WhereaboutsStore", targets: ["WhereaboutsStore"]),
+        .library(name: "WhereaboutsDelivery", targets: ["WhereaboutsDelivery"]),
         .library(name: "WhereaboutsSimulator", targets: ["WhereaboutsSimulator"]),
         .executable(name: "whereabouts", targets: ["whereabouts"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(name: "WhereaboutsCore"),
+        .target(
+            name: "WhereaboutsStore",
+            dependencies: ["WhereaboutsCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "WhereaboutsDelivery", dependencies: ["WhereaboutsCore"]),
         .target(name: "WhereaboutsSimulator", dependencies: ["WhereaboutsCore"]),
         .executableTarget(
             name: "whereabouts",
             dependencies: [
                 "WhereaboutsCore",
                 "WhereaboutsSimulator",
+                "WhereaboutsStore",
+                "WhereaboutsDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Test support: a real HTTP server on 127.0.0.1 with injectable faults. Not part of any product,
+        // so apps never resolve Hummingbird.
+        .target(
+            name: "WhereaboutsTestServer",
+            dependencies: [
+                "WhereaboutsCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         .testTarget(name: "WhereaboutsCoreTests", dependencies: ["WhereaboutsCore", "WhereaboutsSimulator"]),
         .testTarget(name: "WhereaboutsCoreSpecTests", dependencies: ["WhereaboutsCore", "WhereaboutsSimulator"]),
         .testTarget(name: "WhereaboutsSimulatorTests", dependencies: ["WhereaboutsSimulator", "WhereaboutsCore"]),
-        .testTarget(name: "WhereaboutsCLITests", dependencies: ["whereabouts"]),
+        .testTarget(
+            name: "WhereaboutsDeliveryTests",
+            dependencies: ["WhereaboutsCore", "WhereaboutsStore", "WhereaboutsDelivery", "WhereaboutsTestServer"]),
+        .testTarget(name: "WhereaboutsCLITests", dependencies: ["whereabouts", "WhereaboutsTestServer", "WhereaboutsStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

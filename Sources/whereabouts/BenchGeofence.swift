@@ -124,7 +124,7 @@ struct BenchGeofence: ParsableCommand {
     private func streamGeoJSON(_ regions: [Region], _ watch: Stopwatch) throws -> [String: Any] {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("whereabouts-bench-\(ProcessInfo.processInfo.processIdentifier).geojson")
         defer { try? FileManager.default.removeItem(at: url) }
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
         handle.write(Data(#"{"type":"FeatureCollection","features":["#.utf8))
         var chunk = ""

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How the Tracker decides when to take and record positions. Regions are watched in every mode.
-public enum TrackingMode: Sendable, Equatable, Hashable {
+public enum TrackingMode: Sendable, Equatable, Hashable, Codable {
     /// No automatic positions; only ``TrackerCommand/requestFix`` records one.
     case manual
     /// Significant-location-change monitoring: a record after at least 500 m and 5 min.
@@ -32,7 +32,7 @@ public enum TrackingMode: Sendable, Equatable, Hashable {
 
 /// The parameters of the stop-detecting modes: how stillness is judged, what runs while moving and
 /// what wakes the device while stationary.
-public struct MotionPolicy: Sendable, Equatable, Hashable {
+public struct MotionPolicy: Sendable, Equatable, Hashable, Codable {
     /// A name for reports.
     public var name: String
     /// The device counts as still while every fix stays within this many metres of an anchor.

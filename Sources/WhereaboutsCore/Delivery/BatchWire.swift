@@ -1,0 +1,130 @@
+import Foundation
+
+/// One location in the Whereabouts batch API (`POST {base}/v1/devices/{device}/locations`), shared by
+/// the device's uploader and the companion server.
+///
+/// `{"id": UUID, "timestamp": RFC 3339 UTC with milliseconds, "latitude", "longitude", "accuracy"}` plus
+/// optional `altitude`, `speed`, `course`, `trigger` and `dwell` (seconds).
+public struct WireLocation: Sendable, Hashable, Codable {
+    /// The record's UUID string.
+    public var id: String
+    /// RFC 3339 UTC timestamp with milliseconds.
+    public var timestamp: String
+    /// Latitude in degrees.
+    public var latitude: Double
+    /// Longitude in degrees.
+    public var longitude: Double
+    /// Horizontal accuracy in metres.
+    public var accuracy: Double
+    /// Altitude in metres, if known.
+    public var altitude: Double?
+    /// Speed in metres per second, if known.
+    public var speed: Double?
+    /// Course in degrees, if known.
+    public var course: Double?
+    /// Why the position was recorded (`policy`, `region`, `request`).
+    public var trigger: String?
+    /// Seconds the device stayed there.
+    public var dwell: Double?
+
+    /// The wire form of a stored record.
+    public init(_ record: LocationRecord) {
+        id = record.id.uuidString.lowercased()
+        timestamp = Timestamp.format(record.fix.timestamp)
+        latitude = record.fix.coordinate.latitude
+        longitude = record.fix.coordinate.longitude
+        accuracy = record.fix.horizontalAccuracy
+        altitude = record.fix.altitude
+        speed = record.fix.speed
+        course = record.fix.course
+        trigger = record.trigger.rawValue
+        dwell = record.dwell > 0 ? record.dwell : nil
+    }
+
+    /// The earliest timestamp a server accepts.
+    public static let earliest = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01
+    /// How far ahead of the server's clock a timestamp may be.
+    public static let futureTolerance: TimeInterval = 86_400
+
+    /// Validates every field and returns the record.
+    /// - Throws: ``ValidationError`` naming the field, its value, the problem and the fix.
+    public func validated(now: Date) throws(ValidationError) -> LocationRecord {
+        guard let uuid = UUID(uuidString: id) else {
+            throw ValidationError(field: "id", value: "\"\(id.prefix(60))\"", problem: "is not a UUID", fix: "send a UUID string such as 6f1c…-…")
+        }
+        guard let date = Timestamp.parse(timestamp) else {
+            throw ValidationError(
+                field: "timestamp", value: "\"\(timestamp.prefix(60))\"", problem: "is not an RFC 3339 timestamp",
+                fix: "send UTC with milliseconds, e.g. 2024-05-06T07:30:00.000Z")
+        }
+        guard date >= Self.earliest, date <= now.addingTimeInterval(Self.futureTolerance) else {
+            throw ValidationError(
+                field: "timestamp", value: timestamp, problem: "is before 2000 or more than a day in the future",
+                fix: "check the device clock; send the time the position was measured")
+        }
+        if let trigger, RecordTrigger(rawValue: trigger) == nil {
+            throw ValidationError(
+                field: "trigger", value: "\"\(trigger.prefix(60))\"", problem: "is not a trigger", fix: "send policy, region or request, or leave it out")
+        }
+        if let dwell, !(dwell.isFinite && dwell >= 0) {
+            throw ValidationError(field: "dwell", value: "\(dwell)", problem: "is not a non-negative number of seconds", fix: "send 0 or leave it out")
+        }
+        let fix = try Fix(
+            coordinate: Coordinate(latitude: latitude, longitude: longitude), horizontalAccuracy: accuracy,
+            altitude: altitude, speed: speed, course: course, timestamp: date, source: .unknown)
+        return LocationRecord(id: uuid, fix: fix, trigger: trigger.flatMap(RecordTrigger.init) ?? .policy, dwell: dwell ?? 0)
+    }
+}
+
+/// The request body of the batch API: `{"locations": [...]}`.
+public struct LocationBatch: Sendable, Hashable, Codable {
+    /// The locations, oldest first unless the device asked for latest first.
+    public var locations: [WireLocation]
+
+    /// Creates a batch.
+    public init(locations: [WireLocation]) { self.locations = locations }
+}
+
+/// The batch API's answer: how many were stored, how many the server already had, which items it
+/// refused and why, and commands queued for the device.
+public struct BatchReply: Sendable, Hashable, Codable {
+    /// Newly stored.
+    public var accepted: Int
+    /// Already stored before (a resend); the device treats them as delivered.
+    public var duplicate: Int
+    /// Items refused, by index in the request.
+    public var rejected: [ItemRejection]
+    /// Commands for the device.
+    public var commands: [ServerCommand]
+
+    /// Creates a reply.
+    public init(accepted: Int, duplicate: Int, rejected: [ItemRejection], commands: [ServerCommand]) {
+        self.accepted = accepted
+        self.duplicate = duplicate
+        self.rejected = rejected
+        self.commands = commands
+    }
+
+    /// Decodes leniently: missing arrays are empty.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        accepted = try c.decodeIfPresent(Int.self, forKey: .accepted) ?? 0
+        duplicate = try c.decodeIfPresent(Int.self, forKey: .duplicate) ?? 0
+        rejected = try c.decodeIfPresent([ItemRejection].self, forKey: .rejected) ?? []
+        commands = try c.decodeIfPresent([ServerCommand].self, forKey: .commands) ?? []
+    }
+}
+
+/// One refused item of a batch.
+public struct ItemRejection: Sendable, Hashable, Codable {
+    /// Index of the item in the request's `locations`.
+    public var index: Int
+    /// Why it was refused.
+    public var reason: String
+
+    /// Creates an item rejection.
+    public init(index: Int, reason: String) {
+        self.index = index
+        self.reason = reason
+    }
+}

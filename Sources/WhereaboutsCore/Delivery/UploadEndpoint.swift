@@ -1,0 +1,68 @@
+import Foundation
+
+/// A wire format and place to send records: builds requests and reads successful answers. Pure; the
+/// uploader classifies failures with ``UploadVerdict`` and the transport sends.
+public protocol UploadEndpoint: Sendable {
+    /// A short name for logs and reports.
+    var name: String { get }
+    /// The most records one request may carry (1 for one-document-per-request APIs).
+    var maxBatchSize: Int { get }
+    /// The request carrying `records`.
+    func request(for records: [LocationRecord], credential: Credential?) throws -> OutgoingRequest
+    /// Reads a 2xx answer to the request for `records`.
+    func interpret(_ reply: HTTPReply, for records: [LocationRecord]) -> DeliveryOutcome
+}
+
+/// What a successful answer says about each record of the request.
+public struct DeliveryOutcome: Sendable, Equatable {
+    /// Stored or already held by the server.
+    public var delivered: [UUID]
+    /// Refused item by item although the request succeeded.
+    public var rejected: [UUID: Rejection]
+    /// Commands the server sent back.
+    public var commands: [ServerCommand]
+
+    /// Creates an outcome.
+    public init(delivered: [UUID], rejected: [UUID: Rejection] = [:], commands: [ServerCommand] = []) {
+        self.delivered = delivered
+        self.rejected = rejected
+        self.commands = commands
+    }
+}
+
+/// Our batch API: `POST {base}/v1/devices/{device}/locations` with `{"locations": [...]}`.
+public struct WhereaboutsBatchEndpoint: UploadEndpoint {
+    /// The server's base URL.
+    public let base: URL
+    /// The device identifier in the path.
+    public let device: String
+    public let maxBatchSize: Int
+    public var name: String { "whereabouts" }
+
+    /// Creates the endpoint; batches hold at most `maxBatchSize` records (the server takes 1000).
+    public init(base: URL, device: String, maxBatchSize: Int = 500) {
+        self.base = base
+        self.device = device
+        self.maxBatchSize = max(1, min(maxBatchSize, 1000))
+    }
+
+    public func request(for records: [LocationRecord], credential: Credential?) throws -> OutgoingRequest {
+        let body = try JSONEncoder().encode(LocationBatch(locations: records.map(WireLocation.init)))
+        var headers = ["Content-Type": "application/json"]
+        headers["Authorization"] = credential?.authorization
+        let url = base.appendingPathComponent("v1/devices").appendingPathComponent(device).appendingPathComponent("locations")
+        return OutgoingRequest(method: "POST", url: url, headers: headers, body: body)
+    }
+
+    public func interpret(_ reply: HTTPReply, for records: [LocationRecord]) -> DeliveryOutcome {
+        guard let answer = try? JSONDecoder().decode(BatchReply.self, from: reply.body) else {
+            return DeliveryOutcome(delivered: records.map(\.id))
+        }
+        var rejected: [UUID: Rejection] = [:]
+        for item in answer.rejected where records.indices.contains(item.index) {
+            rejected[records[item.index].id] = Rejection(status: reply.status, reason: item.reason)
+        }
+        return DeliveryOutcome(
+            delivered: records.map(\.id).filter { rejected[$0] == nil }, rejected: rejected, commands: answer.commands)
+    }
+}

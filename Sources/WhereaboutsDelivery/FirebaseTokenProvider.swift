@@ -1,0 +1,73 @@
+import Foundation
+import WhereaboutsCore
+
+/// Firebase ID tokens kept in the store and renewed from the refresh token, as the travel app does:
+/// `POST {base}/v1/token?key={apiKey}` with `grant_type=refresh_token`, answered with `id_token`,
+/// `refresh_token` and `expires_in`. A token within a minute of expiry is renewed before use.
+public actor FirebaseTokenProvider: CredentialProvider {
+    private let store: any LocationStore
+    private let apiKey: String
+    private let base: URL
+    private let transport: any HTTPTransport
+    private let clock: @Sendable () -> Date
+
+    /// Creates a provider.
+    /// - Parameter base: `https://securetoken.googleapis.com` in production; a local server in tests.
+    public init(
+        store: any LocationStore, apiKey: String, base: URL = URL(string: "https://securetoken.googleapis.com")!,
+        transport: any HTTPTransport, clock: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.store = store
+        self.apiKey = apiKey
+        self.base = base
+        self.transport = transport
+        self.clock = clock
+    }
+
+    public func current() async throws -> CredentialState {
+        guard let tokens = try store.setting(.authTokens) else { return .signedOut }
+        if let idToken = tokens.idToken, let expiresAt = tokens.expiresAt, expiresAt > clock().addingTimeInterval(60) {
+            return .present(.bearer(idToken))
+        }
+        return try await refreshed()
+    }
+
+    public func refreshed() async throws -> CredentialState {
+        guard var tokens = try store.setting(.authTokens), let refreshToken = tokens.refreshToken else { return .signedOut }
+        var components = URLComponents(url: base.appendingPathComponent("v1/token"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [URLQueryItem(name: "key", value: apiKey)]
+        let form = "grant_type=refresh_token&refresh_token=\(Self.formEncode(refreshToken))"
+        let reply = try await transport.send(
+            OutgoingRequest(
+                method: "POST", url: components.url!, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Data(form.utf8)),
+            timeout: 30)
+        guard reply.status == 200, let answer = try? JSONDecoder().decode(RefreshAnswer.self, from: reply.body) else {
+            if (400..<500).contains(reply.status) {
+                tokens.idToken = nil
+                try store.set(.authTokens, tokens)
+                return .signedOut
+            }
+            throw URLError(.badServerResponse)
+        }
+        tokens.idToken = answer.id_token
+        tokens.refreshToken = answer.refresh_token ?? refreshToken
+        tokens.expiresAt = clock().addingTimeInterval(Double(answer.expires_in ?? "3600") ?? 3600)
+        tokens.userID = answer.user_id ?? tokens.userID
+        try store.set(.authTokens, tokens)
+        return .present(.bearer(answer.id_token))
+    }
+
+    private static func formEncode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+
+    private struct RefreshAnswer: Decodable {
+        let id_token: String
+        let refresh_token: String?
+        let expires_in: String?
+        let user_id: String?
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import WhereaboutsCore
+
+/// How the ``Uploader`` batches, leases, times out and backs off.
+public struct UploaderConfiguration: Sendable {
+    /// Records per request; capped by the endpoint's own limit.
+    public var batchSize: Int
+    /// Oldest first, or latest first to keep a live position fresh after a long offline period.
+    public var order: DeliveryOrder
+    /// How long a claimed record stays leased to one upload; a crash hands it back after this.
+    public var lease: TimeInterval
+    /// Seconds to wait for an answer.
+    public var requestTimeout: TimeInterval
+    /// Back-off after failures.
+    public var backoff: Backoff
+    /// A flush starts once this many records are pending.
+    public var threshold: Int
+    /// A flush starts at least this often while records are pending (`nil`: never by time).
+    public var interval: TimeInterval?
+
+    /// Creates a configuration.
+    public init(
+        batchSize: Int = 500, order: DeliveryOrder = .oldestFirst, lease: TimeInterval = 120, requestTimeout: TimeInterval = 30,
+        backoff: Backoff = Backoff(), threshold: Int = 50, interval: TimeInterval? = 900
+    ) {
+        self.batchSize = max(1, batchSize)
+        self.order = order
+        self.lease = lease
+        self.requestTimeout = requestTimeout
+        self.backoff = backoff
+        self.threshold = max(1, threshold)
+        self.interval = interval
+    }
+}
+
+/// Why a flush started.
+public enum UploadTrigger: String, Sendable, CaseIterable {
+    /// Enough records are pending.
+    case threshold
+    /// The periodic interval elapsed.
+    case interval
+    /// A region event happened.
+    case regionEvent
+    /// The device stopped or started moving.
+    case motionChange
+    /// The network came back; skips the back-off (not a server's `Retry-After`).
+    case connectivity
+    /// The app came to the foreground; skips the back-off (not a server's `Retry-After`).
+    case foreground
+    /// Tracking stopped.
+    case stopped
+    /// A scheduled retry after a failure.
+    case retry
+    /// The app asked.
+    case manual
+
+    /// The trigger for a Tracker flush effect.
+    public init(_ reason: FlushReason) {
+        switch reason {
+        case .threshold: self = .threshold
+        case .regionEvent: self = .regionEvent
+        case .motionChange: self = .motionChange
+        case .foreground: self = .foreground
+        case .stopped: self = .stopped
+        }
+    }
+
+    var skipsBackoff: Bool { self == .connectivity || self == .foreground || self == .manual }
+}
+
+/// What one flush did.
+public struct FlushReport: Sendable, Equatable {
+    /// Why it ran.
+    public var trigger: UploadTrigger
+    /// Records acknowledged by the server.
+    public var delivered = 0
+    /// Records refused for good.
+    public var rejected = 0
+    /// Requests sent.
+    public var requests = 0
+    /// Commands received.
+    public var commands: [ServerCommand] = []
+    /// Why the flush stopped before the queue was empty, if it did.
+    public var stoppedBy: FlushStop?
+
+    /// Creates an empty report.
+    public init(trigger: UploadTrigger) { self.trigger = trigger }
+}
+
+/// Why a flush ended with records still pending.
+public enum FlushStop: Sendable, Equatable {
+    /// The user has not signed in; records wait on disk.
+    case signedOut
+    /// A failure; the next attempt is not before `retryAt`.
+    case failed(String, retryAt: Date)
+    /// The back-off from an earlier failure has not run out.
+    case backingOff(until: Date)
+    /// The store could not be read or written.
+    case storeError(String)
+}

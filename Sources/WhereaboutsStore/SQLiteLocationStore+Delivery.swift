@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+import WhereaboutsCore
+
+extension SQLiteLocationStore {
+    public func claim(limit: Int, order: DeliveryOrder, now: Date, lease: TimeInterval) throws -> [LocationRecord] {
+        let direction = order == .oldestFirst ? "ASC" : "DESC"
+        let t = now.timeIntervalSince1970
+        return try write { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM location INDEXED BY location_pending
+                    WHERE state = 0 AND (lease IS NULL OR lease <= ?)
+                    ORDER BY t \(direction), seq \(direction) LIMIT ?
+                    """, arguments: [t, limit])
+            let update = try db.cachedStatement(sql: "UPDATE location SET lease = ? WHERE seq = ?")
+            for row in rows { try update.execute(arguments: [t + lease, row["seq"] as Int64]) }
+            return rows.map(RecordCodes.record)
+        }
+    }
+
+    public func markDelivered(_ ids: [UUID]) throws {
+        guard !ids.isEmpty else { return }
+        try write { db in
+            let statement = try db.cachedStatement(
+                sql: "UPDATE location SET state = CASE WHEN redo = 1 THEN 0 ELSE 1 END, redo = 0, lease = NULL WHERE uuid = ? AND state = 0")
+            for id in ids { try statement.execute(arguments: [id]) }
+        }
+    }
+
+    public func markRejected(_ rejections: [UUID: Rejection], at date: Date) throws {
+        guard !rejections.isEmpty else { return }
+        try write { db in
+            let statement = try db.cachedStatement(
+                sql: """
+                    UPDATE location SET state = 2, lease = NULL, redo = 0, reject_status = ?, reject_reason = ?, rejected_at = ?
+                    WHERE uuid = ? AND state = 0
+                    """)
+            for (id, rejection) in rejections {
+                try statement.execute(arguments: [rejection.status, rejection.reason, date.timeIntervalSince1970, id])
+            }
+        }
+    }
+
+    public func release(_ ids: [UUID]) throws {
+        guard !ids.isEmpty else { return }
+        try write { db in
+            let statement = try db.cachedStatement(sql: "UPDATE location SET lease = NULL, redo = 0 WHERE uuid = ? AND state = 0")
+            for id in ids { try statement.execute(arguments: [id]) }
+        }
+    }
+
+    public func pendingCount() throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM location INDEXED BY location_pending WHERE state = 0") ?? 0 }
+    }
+
+    /// Moves rejected records back to pending so the next flush sends them again: for when the cause
+    /// (a server bug, a wrong URL) has been fixed. Rejected records are never resent otherwise.
+    /// - Returns: How many records were requeued.
+    @discardableResult
+    public func requeueRejected() throws -> Int {
+        try write { db in
+            try db.execute(sql: "UPDATE location SET state = 0, reject_status = NULL, reject_reason = NULL, rejected_at = NULL WHERE state = 2")
+            return db.changesCount
+        }
+    }
+
+    public func enqueueCommands(_ commands: [ServerCommand], at date: Date) throws {
+        guard !commands.isEmpty else { return }
+        let encoder = JSONEncoder()
+        let bodies = try commands.map { try encoder.encode($0) }
+        try write { db in
+            for body in bodies {
+                try db.execute(sql: "INSERT INTO command (received_at, body) VALUES (?, ?)", arguments: [date.timeIntervalSince1970, body])
+            }
+        }
+    }
+
+    public func takeCommands() throws -> [ServerCommand] {
+        let bodies = try write { db -> [Data] in
+            let bodies = try Data.fetchAll(db, sql: "SELECT body FROM command ORDER BY seq")
+            try db.execute(sql: "DELETE FROM command")
+            return bodies
+        }
+        let decoder = JSONDecoder()
+        return bodies.compactMap { try? decoder.decode(ServerCommand.self, from: $0) }
+    }
+}

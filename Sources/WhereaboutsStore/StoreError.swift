@@ -1,0 +1,33 @@
+import Foundation
+
+/// Why a store operation failed; each case names the file, the problem and what to do.
+public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Kind: Sendable, Equatable {
+        /// The disk (or the configured `max_page_count`) is full; nothing written before is harmed.
+        case diskFull
+        /// The file is damaged.
+        case corrupt
+        /// The file cannot be opened or written for another reason.
+        case io
+    }
+
+    /// The kind of failure.
+    public let kind: Kind
+    /// The store file.
+    public let path: String
+    /// What went wrong.
+    public let problem: String
+    /// What to do about it.
+    public let fix: String
+
+    /// Creates an error.
+    public init(kind: Kind, path: String, problem: String, fix: String) {
+        self.kind = kind
+        self.path = path
+        self.problem = problem
+        self.fix = fix
+    }
+
+    public var description: String { "\(path): \(problem); \(fix)" }
+}

@@ -1,0 +1,60 @@
+import GRDB
+
+/// The store's versioned migrations. Add a new `registerMigration` for every change; never edit one
+/// that has shipped.
+enum StoreSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE location (
+                        seq INTEGER PRIMARY KEY,
+                        uuid BLOB NOT NULL,
+                        t REAL NOT NULL,
+                        lat REAL NOT NULL,
+                        lon REAL NOT NULL,
+                        acc REAL NOT NULL,
+                        alt REAL,
+                        speed REAL,
+                        course REAL,
+                        source INTEGER NOT NULL,
+                        trigger INTEGER NOT NULL,
+                        dwell REAL NOT NULL DEFAULT 0,
+                        state INTEGER NOT NULL DEFAULT 0,
+                        lease REAL,
+                        redo INTEGER NOT NULL DEFAULT 0,
+                        reject_status INTEGER,
+                        reject_reason TEXT,
+                        rejected_at REAL
+                    );
+                    CREATE UNIQUE INDEX location_uuid ON location(uuid);
+                    CREATE INDEX location_pending ON location(t, seq) WHERE state = 0;
+                    CREATE TABLE event (
+                        seq INTEGER PRIMARY KEY,
+                        region_id TEXT NOT NULL,
+                        kind TEXT NOT NULL,
+                        t REAL NOT NULL,
+                        initial INTEGER NOT NULL,
+                        fix BLOB
+                    );
+                    CREATE TABLE region (
+                        id TEXT PRIMARY KEY,
+                        definition BLOB NOT NULL,
+                        inside INTEGER,
+                        state_at REAL
+                    ) WITHOUT ROWID;
+                    CREATE TABLE setting (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE command (seq INTEGER PRIMARY KEY, received_at REAL NOT NULL, body BLOB NOT NULL);
+                    CREATE TABLE drop_log (
+                        seq INTEGER PRIMARY KEY,
+                        at REAL NOT NULL,
+                        reason TEXT NOT NULL,
+                        state INTEGER NOT NULL,
+                        count INTEGER NOT NULL
+                    );
+                    """)
+        }
+        return migrator
+    }
+}

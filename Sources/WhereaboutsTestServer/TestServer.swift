@@ -1,0 +1,163 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import WhereaboutsCore
+
+/// A real HTTP server on 127.0.0.1 for delivery tests: our batch API, OwnTracks `/pub`, Firestore
+/// document PATCH and Firebase's token refresh, each able to play scripted faults.
+public final class TestServer: Sendable {
+    /// The port it listens on.
+    public let port: Int
+    /// What it received.
+    public let state: TestServerState
+    private let task: Task<Void, any Error>
+
+    /// `http://127.0.0.1:port`.
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    private init(port: Int, state: TestServerState, task: Task<Void, any Error>) {
+        self.port = port
+        self.state = state
+        self.task = task
+    }
+
+    /// Starts a server; port 0 picks a free one.
+    public static func start(port: Int = 0, state: TestServerState = TestServerState()) async throws -> TestServer {
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "whereabouts.testserver")
+        logger.logLevel = .critical
+        let app = Application(
+            router: TestRoutes.router(state: state),
+            configuration: .init(address: .hostname("127.0.0.1", port: port)),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? 0)
+                continuation.finish()
+            },
+            logger: logger)
+        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        for await bound in ports { return TestServer(port: bound, state: state, task: task) }
+        task.cancel()
+        throw CancellationError()
+    }
+
+    /// Stops the server and waits until the port is closed.
+    public func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+
+    /// A port nothing listens on right now (bound and released), for "server down" tests.
+    public static func freePort() async throws -> Int {
+        let server = try await start()
+        await server.stop()
+        return server.port
+    }
+}
+
+/// The test server's routes.
+enum TestRoutes {
+    struct DroppedConnection: Error {}
+
+    static func router(state: TestServerState) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.post("/v1/devices/:device/locations") { request, context in
+            try await withFaults(state) { drop in
+                if let refusal = await bearerRefusal(request, state: state) { return refusal }
+                let data = try await body(request)
+                guard let batch = try? JSONDecoder().decode(LocationBatch.self, from: data) else {
+                    return json(.badRequest, "{\"error\":\"malformed\",\"message\":\"the body is not {\\\"locations\\\": [...]}\"}")
+                }
+                if let limit = await state.maxBatch, batch.locations.count > limit {
+                    return json(.contentTooLarge, "{\"error\":\"too_large\",\"message\":\"at most \(limit) locations per batch\"}")
+                }
+                var reply = await state.store(batch, now: Date())
+                reply.commands = await state.takeCommands()
+                if drop { throw DroppedConnection() }
+                return json(.ok, String(decoding: try JSONEncoder().encode(reply), as: UTF8.self))
+            }
+        }
+        router.post("/pub") { request, context in
+            try await withFaults(state) { drop in
+                if let users = await state.basicUsers, !users.contains(basicUser(request) ?? "") {
+                    return json(.unauthorized, "{\"error\":\"unauthorized\"}")
+                }
+                let data = try await body(request)
+                guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["_type"] as? String == "location"
+                else { return json(.badRequest, "{\"error\":\"not a location message\"}") }
+                var message = object.mapValues { "\($0)" }
+                message["X-Limit-U"] = request.headers[HTTPField.Name("X-Limit-U")!]
+                message["X-Limit-D"] = request.headers[HTTPField.Name("X-Limit-D")!]
+                await state.storeOwnTracks(message, id: message["_id"] ?? UUID().uuidString)
+                if drop { throw DroppedConnection() }
+                let commands = await state.takeCommands().contains(.reportLocation) ? "[{\"_type\":\"cmd\",\"action\":\"reportLocation\"}]" : "[]"
+                return json(.ok, commands)
+            }
+        }
+        router.patch("/v1/projects/:project/databases/:database/documents/:collection/:document") { request, context in
+            try await withFaults(state) { drop in
+                if let refusal = await bearerRefusal(request, state: state) { return refusal }
+                let data = try await body(request)
+                guard (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["fields"] != nil else {
+                    return json(.badRequest, "{\"error\":{\"code\":400,\"message\":\"Invalid JSON payload\"}}")
+                }
+                let path = ["collection", "document"].map { context.parameters.get($0) ?? "" }.joined(separator: "/")
+                await state.storeDocument(path, body: data)
+                if drop { throw DroppedConnection() }
+                return json(.ok, String(decoding: data, as: UTF8.self))
+            }
+        }
+        router.post("/v1/token") { request, context in
+            let form = String(decoding: try await body(request), as: UTF8.self)
+            let pairs = form.split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
+            let refresh = pairs.first { $0.first == "refresh_token" }?.last?.removingPercentEncoding ?? ""
+            guard let idToken = await state.refresh(refresh) else {
+                return json(.badRequest, "{\"error\":{\"message\":\"INVALID_REFRESH_TOKEN\"}}")
+            }
+            return json(.ok, "{\"id_token\":\"\(idToken)\",\"refresh_token\":\"\(refresh)\",\"expires_in\":\"3600\",\"user_id\":\"user-1\"}")
+        }
+        return router
+    }
+
+    private static func withFaults(_ state: TestServerState, _ handle: (Bool) async throws -> Response) async throws -> Response {
+        switch await state.nextFault() {
+        case .status(let status, let retryAfter, let text):
+            var response = json(HTTPResponse.Status(code: status), text)
+            if let retryAfter { response.headers[.retryAfter] = retryAfter }
+            return response
+        case .hang(let seconds):
+            try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            return try await handle(false)
+        case .dropAfterStore:
+            return try await handle(true)
+        case nil:
+            return try await handle(false)
+        }
+    }
+
+    private static func bearerRefusal(_ request: Request, state: TestServerState) async -> Response? {
+        guard let tokens = await state.validTokens else { return nil }
+        let header = request.headers[.authorization] ?? ""
+        guard header.hasPrefix("Bearer "), tokens.contains(String(header.dropFirst(7))) else {
+            return json(.unauthorized, "{\"error\":\"unauthorized\",\"message\":\"send Authorization: Bearer <token>\"}")
+        }
+        return nil
+    }
+
+    private static func basicUser(_ request: Request) -> String? {
+        guard let header = request.headers[.authorization], header.hasPrefix("Basic "),
+            let decoded = Data(base64Encoded: String(header.dropFirst(6)))
+        else { return nil }
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    private static func body(_ request: Request) async throws -> Data {
+        let buffer = try await request.body.collect(upTo: 16 << 20)
+        return Data(buffer.readableBytesView)
+    }
+
+    private static func json(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

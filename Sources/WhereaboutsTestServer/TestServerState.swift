@@ -1,0 +1,89 @@
+import Foundation
+import WhereaboutsCore
+
+/// Everything the test server received and the faults it still has to play.
+public actor TestServerState {
+    /// Locations by id, as stored (a resend replaces the dwell, never adds a copy).
+    public private(set) var locations: [String: WireLocation] = [:]
+    /// How many times each id arrived (1 = sent once; 2+ = resent and recognised as duplicate).
+    public private(set) var receipts: [String: Int] = [:]
+    /// Requests received per path kind.
+    public private(set) var requests = 0
+    /// OwnTracks messages by `_id`.
+    public private(set) var ownTracks: [String: [String: String]] = [:]
+    /// Firestore documents by path, with the raw body last written.
+    public private(set) var documents: [String: Data] = [:]
+    /// Largest batch accepted; bigger ones get 413.
+    public var maxBatch: Int?
+    /// Bearer tokens accepted; `nil` accepts any request.
+    public var validTokens: Set<String>?
+    /// Basic credentials accepted on `/pub` as `user:password`; `nil` accepts any.
+    public var basicUsers: Set<String>?
+    /// Refresh tokens the token endpoint accepts.
+    public var refreshTokens: Set<String> = []
+    private var faults: [Fault] = []
+    private var commands: [ServerCommand] = []
+    private var issued = 0
+
+    /// Creates an empty state.
+    public init() {}
+
+    /// Scripts faults for the next requests, in order.
+    public func script(_ faults: [Fault]) { self.faults += faults }
+    /// Queues commands for the next batch answer.
+    public func queue(_ commands: [ServerCommand]) { self.commands += commands }
+    /// Sets the 413 limit.
+    public func setMaxBatch(_ value: Int?) { maxBatch = value }
+    /// Sets the accepted bearer tokens.
+    public func setValidTokens(_ tokens: Set<String>?) { validTokens = tokens }
+    /// Sets the accepted Basic credentials.
+    public func setBasicUsers(_ users: Set<String>?) { basicUsers = users }
+    /// Sets the accepted refresh tokens.
+    public func setRefreshTokens(_ tokens: Set<String>) { refreshTokens = tokens }
+
+    func nextFault() -> Fault? {
+        requests += 1
+        return faults.isEmpty ? nil : faults.removeFirst()
+    }
+
+    func takeCommands() -> [ServerCommand] {
+        defer { commands.removeAll() }
+        return commands
+    }
+
+    /// Stores a batch; returns the reply.
+    func store(_ batch: LocationBatch, now: Date) -> BatchReply {
+        var reply = BatchReply(accepted: 0, duplicate: 0, rejected: [], commands: [])
+        for (index, item) in batch.locations.enumerated() {
+            do {
+                _ = try item.validated(now: now)
+            } catch {
+                reply.rejected.append(ItemRejection(index: index, reason: error.description))
+                continue
+            }
+            let key = item.id.lowercased()
+            receipts[key, default: 0] += 1
+            if locations[key] == nil { reply.accepted += 1 } else { reply.duplicate += 1 }
+            locations[key] = item
+        }
+        return reply
+    }
+
+    func storeOwnTracks(_ message: [String: String], id: String) {
+        receipts[id, default: 0] += 1
+        ownTracks[id] = message
+    }
+
+    func storeDocument(_ path: String, body: Data) {
+        receipts[path, default: 0] += 1
+        documents[path] = body
+    }
+
+    func refresh(_ token: String) -> String? {
+        guard refreshTokens.contains(token) else { return nil }
+        issued += 1
+        let idToken = "id-token-\(issued)"
+        validTokens = (validTokens ?? []).union([idToken])
+        return idToken
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import WhereaboutsCore
+import WhereaboutsDelivery
+import WhereaboutsStore
+import WhereaboutsTestServer
+
+/// A fresh folder for one test's files.
+func temporaryFolder() -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("whereabouts-tests-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// A store in a fresh folder.
+func makeStore(retention: RetentionPolicy = .init(), maxPageCount: Int? = nil) throws -> SQLiteLocationStore {
+    try SQLiteLocationStore(path: temporaryFolder().appendingPathComponent("store.sqlite").path, retention: retention, maxPageCount: maxPageCount)
+}
+
+/// `count` records a second apart along a line, starting at `start`.
+func sampleRecords(_ count: Int, start: Date = Date(timeIntervalSinceNow: -86_400)) -> [LocationRecord] {
+    (0..<count).map { i in
+        let fix = try! Fix(
+            coordinate: Coordinate(latitude: 52.5 + Double(i) * 1e-4, longitude: 13.4), horizontalAccuracy: 5,
+            speed: 1.5, course: 90, timestamp: start.addingTimeInterval(Double(i)), source: .gps)
+        return LocationRecord(fix: fix, trigger: .policy)
+    }
+}
+
+/// An uploader to our batch API on `url`, with short timeouts and a back-off measured in milliseconds.
+func batchUploader(
+    _ store: SQLiteLocationStore, url: URL, batchSize: Int = 100, credentials: any CredentialProvider = FixedCredential.none,
+    order: DeliveryOrder = .oldestFirst, timeout: TimeInterval = 2
+) -> Uploader {
+    Uploader(
+        queue: store, endpoint: WhereaboutsBatchEndpoint(base: url, device: "phone-1", maxBatchSize: batchSize),
+        credentials: credentials,
+        configuration: UploaderConfiguration(
+            batchSize: batchSize, order: order, lease: 60, requestTimeout: timeout,
+            backoff: Backoff(initial: 0.05, multiplier: 2, maximum: 0.4), threshold: 50, interval: nil))
+}
+
+/// Polls until `condition` holds or `seconds` pass.
+func eventually(within seconds: Double = 10, _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(nanoseconds: 20_000_000)
+    }
+    return try await condition()
+}
+
+/// Every record in the store is on the server exactly once and delivered in the store.
+func exactlyOnce(_ store: SQLiteLocationStore, _ state: TestServerState, rejected: Int = 0) async throws -> Bool {
+    let records = try store.allRecords()
+    let held = await state.locations
+    let receipts = await state.receipts
+    let delivered = records.filter { $0.state == .delivered }
+    guard delivered.count == records.count - rejected else { return false }
+    guard Set(delivered.map { $0.record.id.uuidString.lowercased() }) == Set(held.keys) else { return false }
+    return receipts.keys.allSatisfy { held[$0] != nil }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+import WhereaboutsDelivery
+import WhereaboutsStore
+import WhereaboutsTestServer
+
+@Suite("Uploader against a real server with injected faults")
+struct UploaderFaultTests {
+    @Test("happy path: batches of 100, oldest first, every record once")
+    func happyPath() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let store = try makeStore()
+        try store.append(sampleRecords(450))
+        let report = await batchUploader(store, url: server.baseURL).flush(.manual)
+        #expect(report.delivered == 450)
+        #expect(report.requests == 5)
+        #expect(report.stoppedBy == nil)
+        #expect(try await exactlyOnce(store, server.state))
+        #expect(try store.pendingCount() == 0)
+    }
+
+    @Test("server down for the whole scenario, then up: nothing lost, nothing twice")
+    func serverDownThenUp() async throws {
+        let port = try await TestServer.freePort()
+        let store = try makeStore()
+        let uploader = batchUploader(store, url: URL(string: "http://127.0.0.1:\(port)")!)
+        for round in 0..<5 {
+            try store.append(sampleRecords(40, start: Date(timeIntervalSinceNow: Double(-10_000 + round * 100))))
+            let report = await uploader.flush(.connectivity)
+            guard case .failed = report.stoppedBy else { Issue.record("expected a failure, got \(report)"); return }
+        }
+        #expect(try store.pendingCount() == 200)
+        let server = try await TestServer.start(port: port)
+        defer { Task { await server.stop() } }
+        let report = await uploader.flush(.connectivity)
+        #expect(report.delivered == 200)
+        #expect(try await exactlyOnce(store, server.state))
+    }
+
+    @Test("intermittent 500s are retried with back-off until everything is delivered")
+    func intermittent500() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        await server.state.script([.status(500), .status(503), .status(502)])
+        let store = try makeStore()
+        try store.append(sampleRecords(300))
+        let uploader = batchUploader(store, url: server.baseURL)
+        let first = await uploader.flush(.threshold)
+        guard case .failed = first.stoppedBy else { Issue.record("expected a failure, got \(first)"); return }
+        #expect(try await eventually { try store.pendingCount() == 0 })
+        #expect(try await exactlyOnce(store, server.state))
+    }
+
+    @Test("429 with Retry-After: no attempt before the server's time, then delivered")
+    func retryAfter() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        await server.state.script([.status(429, retryAfter: "1")])
+        let store = try makeStore()
+        try store.append(sampleRecords(120))
+        let uploader = batchUploader(store, url: server.baseURL)
+        let started = Date()
+        _ = await uploader.flush(.threshold)
+        let early = await uploader.flush(.foreground)
+        guard case .backingOff = early.stoppedBy else { Issue.record("a flush inside Retry-After went out: \(early)"); return }
+        #expect(try await eventually { try store.pendingCount() == 0 })
+        #expect(Date().timeIntervalSince(started) >= 1)
+        #expect(await server.state.requests == 3)
+        #expect(try await exactlyOnce(store, server.state))
+    }
+
+    @Test("a server that hangs past the timeout: the batch is resent and recognised as a duplicate")
+    func hangingServer() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        await server.state.script([.hang(1.5)])
+        let store = try makeStore()
+        try store.append(sampleRecords(80))
+        let uploader = batchUploader(store, url: server.baseURL, timeout: 0.5)
+        let first = await uploader.flush(.threshold)
+        guard case .failed = first.stoppedBy else { Issue.record("expected a timeout, got \(first)"); return }
+        #expect(try await eventually { try store.pendingCount() == 0 })
+        #expect(try await exactlyOnce(store, server.state))
+    }
+
+    @Test("connection dropped after the server stored the batch: the resend changes nothing")
+    func dropAfterStore() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        await server.state.script([.dropAfterStore, .dropAfterStore])
+        let store = try makeStore()
+        try store.append(sampleRecords(250))
+        let uploader = batchUploader(store, url: server.baseURL)
+        _ = await uploader.flush(.threshold)
+        #expect(try await eventually { try store.pendingCount() == 0 })
+        #expect(try await exactlyOnce(store, server.state))
+        #expect(await server.state.receipts.values.contains { $0 > 1 })
+    }
+
+    @Test("a 400 for one batch: those records are rejected and reported, the rest delivered")
+    func rejectedBatch() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        await server.state.script([.status(200), .status(400, body: "{\"error\":\"bad batch\",\"message\":\"unknown field\"}")])
+        let store = try makeStore()
+        try store.append(sampleRecords(300))
+        let report = await batchUploader(store, url: server.baseURL).flush(.threshold)
+        #expect(report.rejected == 100)
+        #expect(report.delivered == 200)
+        let summary = try store.summary()
+        #expect(summary.counts[.rejected] == 100)
+        #expect(summary.rejected.first?.rejection.status == 400)
+        #expect(summary.rejected.first?.rejection.reason.contains("unknown field") == true)
+        // Rejected records are never resent automatically.
+        _ = await batchUploader(store, url: server.baseURL).flush(.manual)
+        #expect(try store.summary().counts[.rejected] == 100)
+        // The first batch answered 200 without storing (an injected answer): only 100 are on the server.
+        #expect(await server.state.locations.count == 100)
+    }
+
+    @Test("413 splits the batch until it fits")
+    func payloadTooLarge() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        await server.state.setMaxBatch(60)
+        let store = try makeStore()
+        try store.append(sampleRecords(400))
+        let report = await batchUploader(store, url: server.baseURL, batchSize: 200).flush(.threshold)
+        #expect(report.delivered == 400)
+        #expect(try await exactlyOnce(store, server.state))
+    }
+
+    @Test("per-item rejections in a 200 answer reject only those records")
+    func itemRejections() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let store = try makeStore()
+        var records = sampleRecords(10)
+        records[3].fix.timestamp = Date(timeIntervalSince1970: 86_400)  // 1970: the server refuses it
+        try store.append(records)
+        let report = await batchUploader(store, url: server.baseURL).flush(.manual)
+        #expect(report.delivered == 9)
+        #expect(report.rejected == 1)
+        let rejected = try store.summary().rejected
+        #expect(rejected.map(\.id) == [records[3].id])
+        #expect(rejected.first?.rejection.reason.contains("timestamp") == true)
+    }
+
+    @Test("a crash mid-upload: leased records come back when the lease runs out")
+    func leaseExpiry() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let store = try makeStore()
+        try store.append(sampleRecords(50))
+        let claimed = try store.claim(limit: 30, order: .oldestFirst, now: Date(), lease: 0.3)
+        #expect(claimed.count == 30)
+        let during = await batchUploader(store, url: server.baseURL).flush(.manual)
+        #expect(during.delivered == 20)
+        try await Task.sleep(nanoseconds: 400_000_000)
+        let after = await batchUploader(store, url: server.baseURL).flush(.manual)
+        #expect(after.delivered == 30)
+        #expect(try await exactlyOnce(store, server.state))
+    }
+
+    @Test("latest first sends the newest records first")
+    func latestFirst() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let store = try makeStore()
+        let records = sampleRecords(30)
+        try store.append(records)
+        _ = await batchUploader(store, url: server.baseURL, batchSize: 10, order: .latestFirst).flush(.manual)
+        let claimed = try store.allRecords()
+        #expect(claimed.allSatisfy { $0.state == .delivered })
+        #expect(try await exactlyOnce(store, server.state))
+    }
+
+    @Test("commands in the answer are kept in the store")
+    func commands() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        await server.state.queue([.reportLocation, .startActiveTracking(minutes: 15)])
+        let store = try makeStore()
+        try store.append(sampleRecords(5))
+        let report = await batchUploader(store, url: server.baseURL).flush(.manual)
+        #expect(report.commands == [.reportLocation, .startActiveTracking(minutes: 15)])
+        #expect(try store.takeCommands() == [.reportLocation, .startActiveTracking(minutes: 15)])
+        #expect(try store.takeCommands().isEmpty)
+    }
+}
