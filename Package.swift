@@ -52,7 +52,10 @@ let package = Package(
         .testTarget(name: "WhereaboutsSimulatorTests", dependencies: ["WhereaboutsSimulator", "WhereaboutsCore"]),
         .testTarget(
             name: "WhereaboutsDeliveryTests",
-            dependencies: ["WhereaboutsCore", "WhereaboutsStore", "WhereaboutsDelivery", "WhereaboutsTestServer"]),
+            dependencies: [
+                "WhereaboutsCore", "WhereaboutsStore", "WhereaboutsDelivery", "WhereaboutsTestServer",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "WhereaboutsCLITests", dependencies: ["whereabouts", "WhereaboutsTestServer", "WhereaboutsStore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -63,8 +63,8 @@ public struct OwnTracksEndpoint: UploadEndpoint {
     /// The commands in an answer array: `reportLocation`, and `setWaypoints` as ``ServerCommand/setRegions(_:)``.
     /// Other messages and malformed waypoints are skipped.
     public static func commands(in body: Data) -> [ServerCommand] {
-        guard let array = try? JSONSerialization.jsonObject(with: body) as? [[String: Any]] else { return [] }
-        return array.compactMap { message -> ServerCommand? in
+        guard let array = try? JSONSerialization.jsonObject(with: body) as? [Any] else { return [] }
+        return array.compactMap { $0 as? [String: Any] }.compactMap { message -> ServerCommand? in
             guard message["_type"] as? String == "cmd" else { return nil }
             switch message["action"] as? String {
             case "reportLocation": return .reportLocation

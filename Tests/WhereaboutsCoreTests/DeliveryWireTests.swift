@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+
+@Suite("Delivery wire formats and policies")
+struct DeliveryWireTests {
+    private let now = Date(timeIntervalSince1970: 1_750_000_000)
+
+    private func record() throws -> LocationRecord {
+        let fix = try Fix(
+            coordinate: Coordinate(latitude: 48.8566, longitude: 2.3522), horizontalAccuracy: 7.5, altitude: 35, speed: 2,
+            course: 180, timestamp: Date(timeIntervalSince1970: 1_749_999_000.123), source: .gps)
+        return LocationRecord(id: UUID(uuidString: "6F1C2B8E-6B1A-4D55-9C3B-1F2E3D4C5B6A")!, fix: fix, trigger: .region, dwell: 30)
+    }
+
+    @Test("a record's wire form has the documented keys and round-trips")
+    func batchRoundTrip() throws {
+        let original = try record()
+        let data = try JSONEncoder().encode(LocationBatch(locations: [WireLocation(original)]))
+        let object = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["locations"] as? [[String: Any]])
+        #expect(object[0]["id"] as? String == "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a")
+        #expect(object[0]["timestamp"] as? String == "2025-06-15T14:50:00.123Z")
+        #expect(object[0]["trigger"] as? String == "region")
+        #expect(object[0]["dwell"] as? Double == 30)
+        let decoded = try JSONDecoder().decode(LocationBatch.self, from: data).locations[0].validated(now: now)
+        #expect(decoded.id == original.id)
+        #expect(decoded.fix.coordinate == original.fix.coordinate)
+        #expect(abs(decoded.fix.timestamp.timeIntervalSince(original.fix.timestamp)) < 0.001)
+        #expect(decoded.dwell == 30)
+    }
+
+    @Test("validation names the field, the problem and the fix", arguments: [
+        ("id", "not-a-uuid", 1.0, 2.0, 5.0, "2025-06-15T00:00:00.000Z"),
+        ("latitude", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 91.0, 2.0, 5.0, "2025-06-15T00:00:00.000Z"),
+        ("horizontalAccuracy", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, -1.0, "2025-06-15T00:00:00.000Z"),
+        ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "1970-01-01T00:00:00.000Z"),
+        ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "2100-01-01T00:00:00.000Z"),
+        ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "yesterday"),
+    ])
+    func validation(field: String, id: String, latitude: Double, longitude: Double, accuracy: Double, timestamp: String) throws {
+        var wire = WireLocation(try record())
+        wire.id = id
+        wire.latitude = latitude
+        wire.longitude = longitude
+        wire.accuracy = accuracy
+        wire.timestamp = timestamp
+        #expect {
+            try wire.validated(now: now)
+        } throws: { error in
+            guard let error = error as? ValidationError else { return false }
+            return error.field == field && !error.fix.isEmpty
+        }
+    }
+
+    @Test("answers are classified as the issue prescribes")
+    func verdicts() {
+        func verdict(_ status: Int, _ headers: [String: String] = [:]) -> UploadVerdict {
+            UploadVerdict.classify(HTTPReply(status: status, headers: headers, body: Data("nope".utf8)), now: now)
+        }
+        #expect(verdict(200) == .delivered)
+        #expect(verdict(204) == .delivered)
+        #expect(verdict(409) == .delivered)
+        #expect(verdict(401) == .refreshCredential)
+        #expect(verdict(413) == .split)
+        #expect(verdict(408) == .retry(after: nil))
+        #expect(verdict(429, ["Retry-After": "7"]) == .retry(after: 7))
+        #expect(verdict(503, ["retry-after": "Sun, 15 Jun 2025 15:06:50 GMT"]) == .retry(after: 10))
+        #expect(verdict(500, ["Retry-After": "soon"]) == .retry(after: nil))
+        #expect(verdict(400) == .reject(Rejection(status: 400, reason: "nope")))
+        #expect(verdict(404) == .reject(Rejection(status: 404, reason: "nope")))
+        #expect(verdict(302) == .retry(after: nil))
+    }
+
+    @Test("back-off grows exponentially, is capped, jittered and never sooner than Retry-After")
+    func backoff() {
+        let policy = Backoff(initial: 2, multiplier: 2, maximum: 60, jitter: 0.5)
+        #expect(policy.delay(afterFailures: 1, retryAfter: nil, unit: 0) == 2)
+        #expect(policy.delay(afterFailures: 3, retryAfter: nil, unit: 0) == 8)
+        #expect(policy.delay(afterFailures: 3, retryAfter: nil, unit: 0.999) > 4)
+        #expect(policy.delay(afterFailures: 30, retryAfter: nil, unit: 0) == 60)
+        #expect(policy.delay(afterFailures: 1, retryAfter: 300, unit: 0.5) == 300)
+    }
+
+    @Test("OwnTracks message and Firestore document carry the record")
+    func otherFormats() throws {
+        let message = try JSONSerialization.jsonObject(with: OwnTracksEndpoint.message(for: try record(), trackerID: "ph")) as? [String: Any]
+        #expect(message?["_type"] as? String == "location")
+        #expect(message?["tst"] as? Int == 1_749_999_000)
+        #expect(message?["t"] as? String == "c")
+        #expect(message?["vel"] as? Int == 7)
+        let endpoint = FirestoreEndpoint(project: "p", userID: "u1")
+        let request = try endpoint.request(for: [try record()], credential: .bearer("tok"))
+        #expect(request.method == "PATCH")
+        #expect(request.url.absoluteString.hasSuffix("/v1/projects/p/databases/(default)/documents/locations/6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a"))
+        #expect(request.headers["Authorization"] == "Bearer tok")
+        #expect(String(decoding: request.body, as: UTF8.self).contains("\"timestampValue\":\"2025-06-15T14:50:00.123Z\""))
+    }
+
+    @Test("server commands decode, and unknown ones fail with a clear message")
+    func commands() throws {
+        let text = #"[{"type":"reportLocation"},{"type":"startActiveTracking","minutes":5},{"type":"setRegions","regions":[{"id":"a","latitude":1,"longitude":2,"radius":30}]}]"#
+        let commands = try JSONDecoder().decode([ServerCommand].self, from: Data(text.utf8))
+        #expect(commands == [.reportLocation, .startActiveTracking(minutes: 5), .setRegions([WireRegion(id: "a", latitude: 1, longitude: 2, radius: 30)])])
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ServerCommand.self, from: Data(#"{"type":"selfDestruct"}"#.utf8)) }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ServerCommand.self, from: Data(#"{"type":"startActiveTracking","minutes":0}"#.utf8)) }
+    }
+}

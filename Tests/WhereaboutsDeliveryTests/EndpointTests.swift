@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+import WhereaboutsDelivery
+import WhereaboutsStore
+import WhereaboutsTestServer
+
+@Suite("OwnTracks, Firestore and Firebase tokens against a real server")
+struct EndpointTests {
+    private func uploader(_ store: SQLiteLocationStore, _ endpoint: any UploadEndpoint, _ credentials: any CredentialProvider) -> Uploader {
+        Uploader(
+            queue: store, endpoint: endpoint, credentials: credentials,
+            configuration: UploaderConfiguration(requestTimeout: 2, backoff: Backoff(initial: 0.05, maximum: 0.2), interval: nil))
+    }
+
+    @Test("OwnTracks HTTP: one location per POST with Basic auth and X-Limit headers; cmd answers are kept")
+    func ownTracks() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        await server.state.setBasicUsers(["alice:secret"])
+        await server.state.queue([.reportLocation])
+        let store = try makeStore()
+        let records = sampleRecords(12)
+        try store.append(records)
+        let endpoint = OwnTracksEndpoint(url: server.baseURL.appendingPathComponent("pub"), user: "alice", device: "phone")
+        let report = await uploader(store, endpoint, FixedCredential(.basic(user: "alice", password: "secret"))).flush(.manual)
+        #expect(report.delivered == 12)
+        #expect(report.requests == 12)
+        #expect(report.commands == [.reportLocation])
+        let messages = await server.state.ownTracks
+        #expect(Set(messages.keys) == Set(records.map { $0.id.uuidString.lowercased() }))
+        let first = try #require(messages[records[0].id.uuidString.lowercased()])
+        #expect(first["X-Limit-U"] == "alice")
+        #expect(first["X-Limit-D"] == "phone")
+        #expect(first["tid"] == "ne")
+        #expect(first["vel"] == "5")  // 1.5 m/s in km/h
+        #expect(first["tst"] == "\(Int(records[0].fix.timestamp.timeIntervalSince1970))")
+    }
+
+    @Test("OwnTracks with a wrong password: a 401 that no refresh can fix stops as signed out and keeps every record")
+    func ownTracksWrongPassword() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        await server.state.setBasicUsers(["alice:secret"])
+        let store = try makeStore()
+        try store.append(sampleRecords(3))
+        let endpoint = OwnTracksEndpoint(url: server.baseURL.appendingPathComponent("pub"), user: "alice", device: "phone")
+        let report = await uploader(store, endpoint, FixedCredential(.basic(user: "alice", password: "wrong"))).flush(.manual)
+        #expect(report.stoppedBy == .signedOut)
+        #expect(try store.pendingCount() == 3)
+    }
+
+    @Test("OwnTracks cmd parsing: reportLocation and setWaypoints; junk is skipped")
+    func ownTracksCommands() {
+        let body = """
+            [{"_type":"cmd","action":"reportLocation"},{"_type":"cmd","action":"setWaypoints","waypoints":{"_type":"waypoints",
+            "waypoints":[{"_type":"waypoint","desc":"Home","lat":52.5,"lon":13.4,"rad":80,"rid":"h1"},{"desc":"bad","lat":99,"lon":0,"rad":5}]}},
+            {"_type":"cmd","action":"dump"},"junk",{"_type":"location"}]
+            """
+        #expect(
+            OwnTracksEndpoint.commands(in: Data(body.utf8)) == [
+                .reportLocation, .setRegions([WireRegion(id: "h1", latitude: 52.5, longitude: 13.4, radius: 80)]),
+            ])
+        #expect(OwnTracksEndpoint.commands(in: Data("not json".utf8)).isEmpty)
+    }
+
+    @Test("Firestore: PATCH per document with typed fields; an expired ID token is refreshed once on 401")
+    func firestoreWithRefresh() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        await server.state.setValidTokens([])
+        await server.state.setRefreshTokens(["refresh-1"])
+        let store = try makeStore()
+        try store.set(.authTokens, AuthTokens(idToken: "stale", expiresAt: Date(timeIntervalSinceNow: 3000), refreshToken: "refresh-1", userID: "user-1"))
+        let records = sampleRecords(5)
+        try store.append(records)
+        let tokens = FirebaseTokenProvider(store: store, apiKey: "key", base: server.baseURL, transport: URLSessionTransport())
+        let endpoint = FirestoreEndpoint(base: server.baseURL, project: "travel", userID: "user-1")
+        let report = await uploader(store, endpoint, tokens).flush(.manual)
+        #expect(report.delivered == 5)
+        #expect(report.stoppedBy == nil)
+        #expect(try store.setting(.authTokens)?.idToken == "id-token-1")
+        let documents = await server.state.documents
+        let path = "locations/\(records[0].id.uuidString.lowercased())"
+        let document = try #require(documents[path])
+        let fields = try #require((try JSONSerialization.jsonObject(with: document) as? [String: Any])?["fields"] as? [String: Any])
+        #expect((fields["userId"] as? [String: String])?["stringValue"] == "user-1")
+        #expect((fields["timestamp"] as? [String: String])?["timestampValue"] == Timestamp.format(records[0].fix.timestamp))
+        #expect(fields["latitude"] != nil && fields["wait_time"] != nil)
+        // Upsert semantics: sending again rewrites the same documents.
+        _ = try store.requeueRejected()
+        #expect(documents.count == 5)
+    }
+
+    @Test("signed out: records wait on disk, nothing is dropped, and go out after sign-in")
+    func signedOut() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        await server.state.setRefreshTokens(["refresh-2"])
+        let store = try makeStore()
+        try store.append(sampleRecords(20))
+        let tokens = FirebaseTokenProvider(store: store, apiKey: "key", base: server.baseURL, transport: URLSessionTransport())
+        let endpoint = FirestoreEndpoint(base: server.baseURL, project: "travel", userID: nil)
+        let uploader = uploader(store, endpoint, tokens)
+        #expect(await uploader.flush(.manual).stoppedBy == .signedOut)
+        #expect(try store.pendingCount() == 20)
+        #expect(await server.state.requests == 0)
+        try store.set(.authTokens, AuthTokens(idToken: nil, expiresAt: nil, refreshToken: "refresh-2", userID: "u"))
+        #expect(await uploader.flush(.manual).delivered == 20)
+    }
+
+    @Test("a revoked refresh token signs the user out instead of failing forever")
+    func revokedRefreshToken() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let store = try makeStore()
+        try store.append(sampleRecords(2))
+        try store.set(.authTokens, AuthTokens(idToken: nil, expiresAt: nil, refreshToken: "revoked", userID: "u"))
+        let tokens = FirebaseTokenProvider(store: store, apiKey: "key", base: server.baseURL, transport: URLSessionTransport())
+        let report = await uploader(store, FirestoreEndpoint(base: server.baseURL, project: "p", userID: nil), tokens).flush(.manual)
+        #expect(report.stoppedBy == .signedOut)
+        #expect(try store.pendingCount() == 2)
+    }
+}

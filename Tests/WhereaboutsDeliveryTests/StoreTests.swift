@@ -1,0 +1,179 @@
+import Foundation
+import GRDB
+import Testing
+import WhereaboutsCore
+import WhereaboutsStore
+
+@Suite("SQLite location store")
+struct StoreTests {
+    @Test("a new store is in WAL mode with the current schema")
+    func walAndMigrations() throws {
+        let store = try makeStore()
+        let pool = try DatabasePool(path: store.path)
+        #expect(try pool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+        #expect(try pool.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") } == ["v1"])
+        #expect(store.openReport.movedAside == nil)
+    }
+
+    @Test("records survive a reopen with their ids, triggers and dwell")
+    func roundTrip() throws {
+        let store = try makeStore()
+        var records = sampleRecords(3)
+        records[1].trigger = .region
+        records[2].dwell = 42
+        try store.append(records)
+        let reopened = try SQLiteLocationStore(path: store.path)
+        let stored = try reopened.allRecords()
+        #expect(stored.map(\.record) == records)
+        #expect(stored.allSatisfy { $0.state == .pending })
+    }
+
+    @Test("extend dwell updates the newest record and makes a delivered one pending again")
+    func extendDwell() throws {
+        let store = try makeStore()
+        let records = sampleRecords(2)
+        try store.append(records)
+        try store.markDelivered(records.map(\.id))
+        try store.extendDwell(120)
+        let stored = try store.allRecords()
+        #expect(stored[1].record.dwell == 120)
+        #expect(stored[1].state == .pending)
+        #expect(stored[0].state == .delivered)
+    }
+
+    @Test("a dwell change while the record is in flight is sent again after the acknowledgement")
+    func extendDwellInFlight() throws {
+        let store = try makeStore()
+        let records = sampleRecords(1)
+        try store.append(records)
+        _ = try store.claim(limit: 10, order: .oldestFirst, now: Date(), lease: 60)
+        try store.extendDwell(30)
+        try store.markDelivered(records.map(\.id))
+        #expect(try store.pendingCount() == 1)
+        let again = try store.claim(limit: 10, order: .oldestFirst, now: Date(), lease: 60)
+        #expect(again.first?.dwell == 30)
+    }
+
+    @Test("retention drops delivered records first and counts every undelivered drop")
+    func retentionByCount() throws {
+        let store = try makeStore(retention: RetentionPolicy(maxRecords: 100, checkEvery: 1_000_000))
+        let records = sampleRecords(150)
+        try store.append(records)
+        try store.markDelivered(records[100..<130].map(\.id))
+        var report = try store.enforceRetention(now: Date())
+        #expect(report.deliveredDropped == 30)
+        #expect(report.undeliveredDropped == 20)
+        #expect(try store.allRecords().count == 100)
+        #expect(try store.allRecords().first?.record.id == records[20].id)
+        report = try store.enforceRetention(now: Date())
+        #expect(report == RetentionReport())
+        let drops = try store.summary().drops
+        #expect(drops.map(\.count) == [30, 20])
+        #expect(drops.map(\.state) == [.delivered, .pending])
+    }
+
+    @Test("retention by age keeps young undelivered records")
+    func retentionByAge() throws {
+        let store = try makeStore(retention: RetentionPolicy(maxAge: 3600, checkEvery: 15))
+        let old = sampleRecords(10, start: Date(timeIntervalSinceNow: -7200))
+        let young = sampleRecords(10, start: Date(timeIntervalSinceNow: -60))
+        try store.append(old)
+        try store.markDelivered(Array(old[0..<5].map(\.id)))
+        try store.append(young)
+        let summary = try store.summary()
+        #expect(summary.records == 10)
+        #expect(summary.drops.reduce(0) { $0 + $1.count } == 10)
+        #expect(summary.drops.contains { $0.state == .pending && $0.count == 5 })
+    }
+
+    @Test("a corrupt file is moved aside and a new store starts")
+    func corruptFile() throws {
+        let path = temporaryFolder().appendingPathComponent("store.sqlite").path
+        try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path))
+        let store = try SQLiteLocationStore(path: path)
+        let aside = try #require(store.openReport.movedAside)
+        #expect(aside.hasPrefix(path + ".corrupt-"))
+        #expect(FileManager.default.fileExists(atPath: aside))
+        try store.append(sampleRecords(3))
+        #expect(try store.integrityCheck() == "ok")
+    }
+
+    @Test("a damaged page inside a real store is detected at open and moved aside")
+    func damagedPage() throws {
+        let store = try makeStore()
+        try store.append(sampleRecords(5000))
+        let path = store.path
+        let pool = try DatabasePool(path: path)
+        try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try pool.close()
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: 4096 * 3)
+        handle.write(Data(repeating: 0xFF, count: 4096 * 4))
+        try handle.close()
+        let reopened = try SQLiteLocationStore(path: path)
+        #expect(reopened.openReport.movedAside != nil)
+        #expect(try reopened.allRecords().isEmpty)
+    }
+
+    @Test("a full disk gives a clear error, keeps what was written and resumes when space returns")
+    func fullDisk() throws {
+        let store = try makeStore(maxPageCount: 40)
+        let recorder = EffectRecorder(store: store)
+        var written = 0
+        var deferred: StoreError?
+        for record in sampleRecords(5000) {
+            switch recorder.perform(.record(RecordedFix(fix: record.fix, trigger: .policy))) {
+            case .written: written += 1
+            case .deferred(let error): deferred = error
+            case .ignored: break
+            }
+        }
+        let error = try #require(deferred)
+        #expect(error.kind == .diskFull)
+        #expect(error.description.contains("full"))
+        #expect(error.description.contains("intact"))
+        let kept = try store.allRecords().count
+        #expect(kept > 0)
+        #expect(try store.integrityCheck() == "ok")
+        #expect(recorder.backlogCount == 5000 - kept)
+        try store.setMaxPageCount(nil)
+        #expect(recorder.retry() == .written)
+        #expect(try store.allRecords().count == 5000)
+        #expect(recorder.overflowed == 0)
+    }
+
+    @Test("regions, their states, settings and commands persist")
+    func stateRoundTrip() throws {
+        let store = try makeStore()
+        let home = try Region(id: "home", center: Coordinate(latitude: 52.5, longitude: 13.4), radius: 100, loiteringDelay: 60)
+        let work = try Region(id: "work", center: Coordinate(latitude: 52.6, longitude: 13.5), radius: 200)
+        try store.save([home, work])
+        try store.save([home])
+        try store.setRegionState("home", inside: true, at: Date())
+        try store.removeRegions(["work"])
+        try store.set(.trackingEnabled, true)
+        try store.set(.mode, .move(distance: 50, interval: 120))
+        try store.set(.authTokens, AuthTokens(idToken: "a", expiresAt: nil, refreshToken: "r", userID: "u"))
+        try store.enqueueCommands([.setRegions([WireRegion(id: "x", latitude: 1, longitude: 2, radius: 50)])], at: Date())
+        try store.append(RegionEvent(regionID: "home", kind: .enter, timestamp: Date(timeIntervalSince1970: 1_700_000_000), initial: false, fix: nil))
+        let reopened = try SQLiteLocationStore(path: store.path)
+        #expect(try reopened.regions() == [home])
+        #expect(try reopened.regionStates()["home"] == .some(true))
+        #expect(try reopened.setting(.trackingEnabled) == true)
+        #expect(try reopened.setting(.mode) == .move(distance: 50, interval: 120))
+        #expect(try reopened.setting(.authTokens)?.refreshToken == "r")
+        #expect(try reopened.takeCommands().count == 1)
+        #expect(try reopened.events().map(\.regionID) == ["home"])
+        try reopened.set(.trackingEnabled, nil)
+        #expect(try reopened.setting(.trackingEnabled) == nil)
+    }
+
+    @Test("a store in a folder that does not exist gives a clear error")
+    func missingFolder() throws {
+        #expect {
+            try SQLiteLocationStore(path: "/nonexistent-folder/x/store.sqlite")
+        } throws: { error in
+            "\(error)".contains("/nonexistent-folder/x/store.sqlite") && "\(error)".contains("writable")
+        }
+    }
+}
