@@ -4,8 +4,8 @@ import WhereaboutsCore
 /// Sends pending records to an endpoint in batches, under leases, with back-off, token refresh and
 /// exact bookkeeping: a record leaves the pending state only when a server acknowledged or refused it.
 ///
-/// Flushes are serialised; a flush asked for while one runs is folded into it. After a failure a retry
-/// is scheduled at the back-off time.
+/// Flushes are serialised; a flush asked for while one runs is folded into it and returns that
+/// flush's report. After a failure a retry is scheduled at the back-off time.
 public actor Uploader {
     private let queue: any DeliveryQueue
     private let endpoint: any UploadEndpoint
@@ -19,6 +19,7 @@ public actor Uploader {
     private var serverNotBefore: Date?
     private var flushing = false
     private var rerun: UploadTrigger?
+    private var waiters: [CheckedContinuation<FlushReport, Never>] = []
     private var retryTask: Task<Void, Never>?
     private var intervalTask: Task<Void, Never>?
     private var recordedSinceFlush = 0
@@ -78,7 +79,7 @@ public actor Uploader {
     public func flush(_ trigger: UploadTrigger) async -> FlushReport {
         guard !flushing else {
             rerun = rerun ?? trigger
-            return FlushReport(trigger: trigger)
+            return await withCheckedContinuation { waiters.append($0) }
         }
         flushing = true
         var report = await drain(trigger)
@@ -94,7 +95,30 @@ public actor Uploader {
         rerun = nil
         flushing = false
         reportContinuation.yield(report)
+        for waiter in waiters { waiter.resume(returning: report) }
+        waiters.removeAll()
         return report
+    }
+
+    /// Flushes, waiting out back-off between attempts, until nothing is pending, the user is signed
+    /// out, or `deadline` passes: for a background task or a process about to exit.
+    public func drain(until deadline: Date, trigger: UploadTrigger = .stopped) async -> FlushReport {
+        var total = FlushReport(trigger: trigger)
+        while true {
+            let report = await flush(trigger)
+            total.delivered += report.delivered
+            total.rejected += report.rejected
+            total.requests += report.requests
+            total.commands += report.commands
+            total.stoppedBy = report.stoppedBy
+            let wakeAt: Date
+            switch report.stoppedBy {
+            case nil, .signedOut, .storeError: return total
+            case .failed(_, let retryAt), .backingOff(let retryAt): wakeAt = retryAt
+            }
+            guard wakeAt < deadline else { return total }
+            try? await Task.sleep(nanoseconds: UInt64(max(0, wakeAt.timeIntervalSince(clock())) * 1e9))
+        }
     }
 
     private func drain(_ trigger: UploadTrigger) async -> FlushReport {

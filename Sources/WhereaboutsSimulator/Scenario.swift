@@ -35,12 +35,15 @@ public struct ScenarioResult: Sendable {
 /// Runs strategies over scenarios and scores them.
 public enum ScenarioRunner {
     /// Simulates `strategy` over `scenario` with `pad` still seconds at each end and scores the run.
-    /// The seed is mixed with the scenario's name so every scenario gets its own noise.
-    public static func run(_ scenario: Scenario, strategy: Strategy, pad: Double, seed: UInt64) -> ScenarioResult {
+    /// The seed is mixed with the scenario's name so every scenario gets its own noise. `observer`
+    /// sees every effect of the run.
+    public static func run(
+        _ scenario: Scenario, strategy: Strategy, pad: Double, seed: UInt64, observer: EffectObserver? = nil
+    ) -> ScenarioResult {
         let truth = TruthPath(trace: scenario.trace, pad: pad)
         let runSeed = seed ^ stableHash(scenario.name)
         let outcome = Simulation(
-            truth: truth, regions: scenario.regions, configuration: strategy.configuration, seed: runSeed
+            truth: truth, regions: scenario.regions, configuration: strategy.configuration, seed: runSeed, observer: observer
         ).run()
         let report = RunReport.score(
             run: outcome.run, truth: truth, regions: scenario.regions, scenario: scenario.name,

@@ -23,6 +23,9 @@ public struct SimulationOutcome: Sendable {
     public let diagnostics: SimulationDiagnostics
 }
 
+/// Sees each effect the Tracker asks of the simulated phone.
+public typealias EffectObserver = @Sendable (TrackerEffect) -> Void
+
 /// A Tracker running on a simulated iPhone over a ground-truth path, second by second.
 ///
 /// At the first second the app is in the foreground and tracking starts; it goes to the background
@@ -38,12 +41,15 @@ public struct Simulation: Sendable {
     private let configuration: TrackerConfiguration
     private let seed: UInt64
     private let foregroundSeconds: Double
+    private let observer: EffectObserver?
 
-    /// Creates a simulation; call ``run()`` to play it.
+    /// Creates a simulation; call ``run()`` to play it. `observer` sees every effect the Tracker asks
+    /// for, in order, as the simulated phone performs it (to record into a real store, for instance).
     public init(
         truth: TruthPath, regions: [Region], configuration: TrackerConfiguration, seed: UInt64,
-        foregroundSeconds: Double = 10
+        foregroundSeconds: Double = 10, observer: EffectObserver? = nil
     ) {
+        self.observer = observer
         self.truth = truth
         self.regions = regions
         self.configuration = configuration
@@ -54,6 +60,7 @@ public struct Simulation: Sendable {
     /// Plays the whole path and returns what the engine did.
     public func run() -> SimulationOutcome {
         var state = SimulationState(truth: truth, configuration: configuration, regions: regions, seed: seed)
+        state.observer = observer
         let start = truth.start
         state.foregroundUntil = start + foregroundSeconds
         state.timeline.append(.app(t: start, state: .running))
@@ -87,6 +94,7 @@ struct SimulationState {
     var fixes: [StoredFix] = []
     var timeline: [TimelineRecord] = []
     var diagnostics = SimulationDiagnostics()
+    var observer: EffectObserver?
     private var pendingUpload: Set<Int> = []
 
     init(truth: TruthPath, configuration: TrackerConfiguration, regions: [Region], seed: UInt64) {
@@ -158,6 +166,7 @@ struct SimulationState {
     }
 
     private mutating func perform(_ effect: TrackerEffect, at t: Double) {
+        observer?(effect)
         switch effect {
         case .configureLocation(let request): location.configure(request, at: t)
         case .requestOneShot(let accuracy): location.requestOneShot(accuracy, at: t)

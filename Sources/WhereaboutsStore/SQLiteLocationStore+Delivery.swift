@@ -87,3 +87,11 @@ extension SQLiteLocationStore {
         return bodies.compactMap { try? decoder.decode(ServerCommand.self, from: $0) }
     }
 }
+
+extension SQLiteLocationStore {
+    /// Hands back every lease at once. Only for a process that knows it is the store's sole uploader
+    /// and starts after another was killed; otherwise leases expire on their own.
+    public func releaseAllLeases() throws {
+        try write { db in try db.execute(sql: "UPDATE location SET lease = NULL, redo = 0 WHERE state = 0 AND lease IS NOT NULL") }
+    }
+}

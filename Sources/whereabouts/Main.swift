@@ -1,19 +1,24 @@
 import ArgumentParser
 import Foundation
 
-/// The `whereabouts` command: simulate tracking strategies on GPS traces, and benchmark the engine.
+/// The `whereabouts` command: simulate tracking strategies on GPS traces, inspect stores, and benchmark
+/// the engine.
 @main
-struct Whereabouts: ParsableCommand {
+struct Whereabouts: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "whereabouts",
         abstract: "Location tracking engine: simulate strategies on real GPS traces and benchmark the core.",
-        subcommands: [Simulate.self, Bench.self])
+        subcommands: [Simulate.self, StoreCommand.self, Bench.self])
 
     /// Runs the command, mapping every input problem to exit status 2 with its message on stderr.
-    static func main() {
+    static func main() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
         } catch let error as InputError {
             FileHandle.standardError.write(Data("whereabouts: \(error)\n".utf8))
             Foundation.exit(2)

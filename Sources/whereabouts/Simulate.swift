@@ -4,7 +4,7 @@ import WhereaboutsCore
 import WhereaboutsSimulator
 
 /// `whereabouts simulate`: replay a GPS trace through the engine on a simulated iPhone.
-struct Simulate: ParsableCommand {
+struct Simulate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Replay a GPS trace through the engine on a simulated iPhone and score the strategies.",
         discussion: """
@@ -33,8 +33,17 @@ struct Simulate: ParsableCommand {
     @Option(help: "Folder to write events.jsonl, fixes.jsonl, timeline.jsonl and report.json to.")
     var out: String?
 
-    func run() throws {
+    @Option(help: "A SQLite store to record the run into (needs a single --strategy).")
+    var store: String?
+
+    @OptionGroup var upload: UploadOptions
+
+    func run() async throws {
         let strategies = try chosenStrategies()
+        if store != nil || upload.upload != nil {
+            try await runRecorded(strategies)
+            return
+        }
         guard pad.isFinite, pad >= 0 else { throw InputError("--pad \(pad) is not a non-negative number of seconds; the standard pad is 1800") }
         if let scenarios {
             guard trace == nil, regions == nil else {
@@ -56,6 +65,26 @@ struct Simulate: ParsableCommand {
         print("scenario \(scenario.name): \(scenario.trace.count) points, \(scenario.regions.count) regions, pad \(Int(pad)) s, seed \(seed)")
         print(SummaryTable.render(reports.map { StrategyAggregate(reports: [$0]) }))
         if let out { print("wrote \(out)") }
+    }
+
+    /// One strategy over one scenario, recorded into `--store` and uploaded to `--upload` as it runs.
+    private func runRecorded(_ strategies: [Strategy]) async throws {
+        guard let store, strategies.count == 1, scenarios == nil else {
+            throw InputError("--store and --upload record one run: give --store FILE, one --strategy and no --scenarios")
+        }
+        guard pad.isFinite, pad >= 0 else { throw InputError("--pad \(pad) is not a non-negative number of seconds; the standard pad is 1800") }
+        let scenario = try loadScenario()
+        let file = try StoreFile.open(store, mustExist: false)
+        let session = RecordingSession(store: file, uploader: try upload.uploader(for: file), drainTimeout: upload.drainTimeout)
+        let (strategy, pad, seed) = (strategies[0], pad, seed)
+        let (result, line) = await session.run {
+            ScenarioRunner.run(scenario, strategy: strategy, pad: pad, seed: seed, observer: session.observe)
+        }
+        if let out { try OutputFolder.write(result, to: out) }
+        print("scenario \(scenario.name): \(scenario.trace.count) points, \(scenario.regions.count) regions, pad \(Int(pad)) s, seed \(seed)")
+        print(SummaryTable.render([StrategyAggregate(reports: [result.report])]))
+        print(line)
+        print(StoreReport.text(try file.summary(), path: store, integrity: try file.integrityCheck()))
     }
 
     private func chosenStrategies() throws -> [Strategy] {

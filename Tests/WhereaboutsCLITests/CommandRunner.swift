@@ -36,3 +36,35 @@ struct CommandRunner {
         return url
     }
 }
+
+extension CommandRunner {
+    /// Starts the executable without waiting; output goes to /dev/null.
+    static func launch(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Runs the executable off the cooperative threads (tests with an in-process server need them).
+    static func runAsync(_ arguments: [String]) async throws -> Output {
+        try await withCheckedThrowingContinuation { done in
+            Thread {
+                done.resume(with: Result { try run(arguments) })
+            }.start()
+        }
+    }
+
+    /// Waits for a launched process to end, off the cooperative threads.
+    static func waitForExit(_ process: Process) async {
+        await withCheckedContinuation { done in
+            Thread {
+                process.waitUntilExit()
+                done.resume()
+            }.start()
+        }
+    }
+}

@@ -17,7 +17,7 @@ func makeStore(retention: RetentionPolicy = .init(), maxPageCount: Int? = nil) t
 }
 
 /// `count` records a second apart along a line, starting at `start`.
-func sampleRecords(_ count: Int, start: Date = Date(timeIntervalSinceNow: -86_400)) -> [LocationRecord] {
+func sampleRecords(_ count: Int, start: Date = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 86_400).rounded())) -> [LocationRecord] {
     (0..<count).map { i in
         let fix = try! Fix(
             coordinate: Coordinate(latitude: 52.5 + Double(i) * 1e-4, longitude: 13.4), horizontalAccuracy: 5,

@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import WhereaboutsCore
+import WhereaboutsStore
+
+/// `whereabouts store`: look into a store file and send what it holds.
+struct StoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "store", abstract: "Inspect a Whereabouts store file or upload its pending records.",
+        subcommands: [Inspect.self, Flush.self])
+
+    /// `whereabouts store inspect FILE`.
+    struct Inspect: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show records by state, rejected records with their reasons, and every drop.")
+
+        @Argument(help: "The store file.")
+        var file: String
+
+        @Flag(help: "Print one JSON object instead of text.")
+        var json = false
+
+        func run() throws {
+            let store = try StoreFile.open(file)
+            let summary = try store.summary()
+            print(json ? StoreReport.json(summary, path: file) : StoreReport.text(summary, path: file, integrity: try store.integrityCheck()))
+        }
+    }
+
+    /// `whereabouts store flush FILE --upload URL`.
+    struct Flush: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Upload every pending record of a store, then exit.")
+
+        @Argument(help: "The store file.")
+        var file: String
+
+        @OptionGroup var upload: UploadOptions
+
+        func run() async throws {
+            let store = try StoreFile.open(file)
+            guard let uploader = try upload.uploader(for: store) else { throw InputError("store flush needs --upload URL") }
+            let report = await uploader.drain(until: Date().addingTimeInterval(upload.drainTimeout), trigger: .manual)
+            print("delivered \(report.delivered), rejected \(report.rejected), requests \(report.requests), pending \(try store.pendingCount())")
+            if let stop = report.stoppedBy {
+                throw InputError("upload stopped: \(stop); the records stay pending in \(file)")
+            }
+        }
+    }
+}
+
+/// Opening a store file named on the command line.
+enum StoreFile {
+    /// Opens `path`, which must exist when `mustExist`, and says on stderr when a damaged file was moved aside.
+    static func open(_ path: String, mustExist: Bool = true) throws -> SQLiteLocationStore {
+        if mustExist, !FileManager.default.fileExists(atPath: path) {
+            throw InputError("\(path) does not exist; give the path of a store written by `whereabouts simulate --store`")
+        }
+        do {
+            let store = try SQLiteLocationStore(path: path)
+            if let aside = store.openReport.movedAside {
+                FileHandle.standardError.write(Data("whereabouts: \(path) was damaged; moved it to \(aside) and started a new store\n".utf8))
+            }
+            return store
+        } catch {
+            throw InputError(reading: error)
+        }
+    }
+}
+
+/// Renders a ``StoreSummary``.
+enum StoreReport {
+    static func text(_ summary: StoreSummary, path: String, integrity: String) -> String {
+        var lines = ["\(path): \(summary.records) records, \(summary.bytes) bytes (\(summary.records > 0 ? summary.bytes / summary.records : 0) per record), integrity \(integrity)"]
+        lines.append(
+            DeliveryState.allCases.map { "\($0) \(summary.counts[$0] ?? 0)" }.joined(separator: ", ")
+                + " (\(summary.leased) leased to an upload); \(summary.events) region events, \(summary.regions) regions, \(summary.commands) commands")
+        if !summary.rejected.isEmpty {
+            lines.append("rejected:")
+            for record in summary.rejected {
+                lines.append("  \(record.id.uuidString.lowercased()) \(Timestamp.format(record.timestamp)) \(record.rejection.status) \(record.rejection.reason)")
+            }
+        }
+        let dropped = summary.drops.reduce(0) { $0 + $1.count }
+        lines.append("drops: \(dropped)")
+        for drop in summary.drops {
+            lines.append("  \(Timestamp.format(drop.at)) \(drop.count) \(drop.state) records, \(drop.reason)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ summary: StoreSummary, path: String) -> String {
+        var members: [(String, JSONScalar)] = [("file", .string(path)), ("records", .integer(summary.records)), ("bytes", .integer(summary.bytes))]
+        for state in DeliveryState.allCases { members.append((state.description, .integer(summary.counts[state] ?? 0))) }
+        members += [
+            ("leased", .integer(summary.leased)), ("events", .integer(summary.events)),
+            ("dropped", .integer(summary.drops.reduce(0) { $0 + $1.count })),
+            ("droppedUndelivered", .integer(summary.drops.filter { $0.state != .delivered }.reduce(0) { $0 + $1.count })),
+        ]
+        return JSONLine(members).text
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import WhereaboutsCore
+import WhereaboutsDelivery
+import WhereaboutsStore
+
+/// Where and how to upload stored records (our batch API).
+struct UploadOptions: ParsableArguments {
+    @Option(help: "Base URL of a Whereabouts server; records go to {URL}/v1/devices/{device}/locations.")
+    var upload: String?
+
+    @Option(help: "The device id in the upload path.")
+    var device: String = "simulator"
+
+    @Option(help: "A bearer token for the server (or set WHEREABOUTS_TOKEN).")
+    var token: String?
+
+    @Option(help: "Records per request (1...1000).")
+    var batchSize: Int = 500
+
+    @Option(help: "Seconds to wait for the server's answer.")
+    var timeout: Double = 30
+
+    @Option(help: "Seconds to keep retrying at the end before exiting with records still pending.")
+    var drainTimeout: Double = 60
+
+    /// An uploader for `store`, or `nil` without `--upload`.
+    func uploader(for store: SQLiteLocationStore) throws -> Uploader? {
+        guard let upload else { return nil }
+        guard let url = URL(string: upload), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+            throw InputError("--upload \(upload) is not an http(s) URL; give the server's base URL, e.g. http://127.0.0.1:8080")
+        }
+        guard (1...1000).contains(batchSize) else { throw InputError("--batch-size \(batchSize) is not in 1...1000") }
+        guard timeout.isFinite, timeout > 0 else { throw InputError("--timeout \(timeout) is not a positive number of seconds") }
+        guard drainTimeout.isFinite, drainTimeout >= 0 else {
+            throw InputError("--drain-timeout \(drainTimeout) is not a non-negative number of seconds")
+        }
+        let token = token ?? ProcessInfo.processInfo.environment["WHEREABOUTS_TOKEN"]
+        // This process is the store's only uploader: leases left by a killed run are handed back now.
+        try store.releaseAllLeases()
+        return Uploader(
+            queue: store, endpoint: WhereaboutsBatchEndpoint(base: url, device: device, maxBatchSize: batchSize),
+            credentials: token.map { FixedCredential(.bearer($0)) } ?? FixedCredential.none,
+            configuration: UploaderConfiguration(batchSize: batchSize, requestTimeout: timeout, backoff: Backoff(initial: 0.5, maximum: 10), interval: nil))
+    }
+}

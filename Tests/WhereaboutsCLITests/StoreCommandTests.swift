@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import WhereaboutsStore
+import WhereaboutsTestServer
+
+@Suite("whereabouts simulate --store --upload and whereabouts store")
+struct StoreCommandTests {
+    private func ids(_ store: SQLiteLocationStore) throws -> Set<String> {
+        Set(try store.allRecords().map { $0.record.id.uuidString.lowercased() })
+    }
+
+    @Test("a recorded run is uploaded while it runs; the server ends with every record exactly once")
+    func simulateAndUpload() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        await server.state.script([.status(500), .dropAfterStore])
+        let folder = try CommandRunner.temporaryFolder()
+        let path = folder.appendingPathComponent("run.sqlite").path
+        let result = try await CommandRunner.runAsync([
+            "simulate", "--strategy", "continuous", "--store", path, "--upload", server.baseURL.absoluteString, "--batch-size", "40",
+        ])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("final flush"))
+        let store = try SQLiteLocationStore(path: path)
+        let records = try store.allRecords()
+        #expect(!records.isEmpty)
+        #expect(records.allSatisfy { $0.state == .delivered })
+        #expect(Set(await server.state.locations.keys) == (try ids(store)))
+        let inspect = try await CommandRunner.runAsync(["store", "inspect", path])
+        #expect(inspect.status == 0)
+        #expect(inspect.stdout.contains("delivered \(records.count)"))
+        #expect(inspect.stdout.contains("integrity ok"))
+        let json = try await CommandRunner.runAsync(["store", "inspect", path, "--json"])
+        #expect(json.stdout.hasPrefix("{\"file\""))
+    }
+
+    @Test("store inspect lists rejected records with their reasons; store flush sends what is pending")
+    func inspectRejected() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        await server.state.script([.status(422, body: "{\"error\":\"invalid\",\"message\":\"device unknown\"}")])
+        let folder = try CommandRunner.temporaryFolder()
+        let path = folder.appendingPathComponent("run.sqlite").path
+        let recorded = try await CommandRunner.runAsync(["simulate", "--strategy", "move", "--store", path])
+        #expect(recorded.status == 0, "stderr: \(recorded.stderr)")
+        let flush = try await CommandRunner.runAsync([
+            "store", "flush", path, "--upload", server.baseURL.absoluteString, "--batch-size", "5",
+        ])
+        #expect(flush.status == 0, "stderr: \(flush.stderr)")
+        let inspect = try await CommandRunner.runAsync(["store", "inspect", path])
+        #expect(inspect.stdout.contains("rejected 5"))
+        #expect(inspect.stdout.contains("422 {\"error\":\"invalid\",\"message\":\"device unknown\"}"))
+    }
+
+    @Test("bad store input: a missing file, a URL that is not http, --store with every strategy")
+    func badInput() async throws {
+        let missing = try await CommandRunner.runAsync(["store", "inspect", "/nonexistent/x.sqlite"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("/nonexistent/x.sqlite does not exist"))
+        let folder = try CommandRunner.temporaryFolder()
+        let path = folder.appendingPathComponent("s.sqlite").path
+        let badURL = try await CommandRunner.runAsync(["simulate", "--strategy", "move", "--store", path, "--upload", "ftp://x"])
+        #expect(badURL.status == 2)
+        #expect(badURL.stderr.contains("is not an http(s) URL"))
+        let all = try await CommandRunner.runAsync(["simulate", "--store", path])
+        #expect(all.status == 2)
+        #expect(all.stderr.contains("one --strategy"))
+        let garbage = folder.appendingPathComponent("garbage.sqlite").path
+        try Data(repeating: 7, count: 10_000).write(to: URL(fileURLWithPath: garbage))
+        let moved = try await CommandRunner.runAsync(["store", "inspect", garbage])
+        #expect(moved.status == 0)
+        #expect(moved.stderr.contains("was damaged; moved it to"))
+    }
+
+    @Test("SIGKILL at random moments while recording and uploading, 50 times: the file stays sound, nothing acknowledged is lost, nothing is duplicated")
+    func killedFiftyTimes() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let folder = try CommandRunner.temporaryFolder()
+        let path = folder.appendingPathComponent("crash.sqlite").path
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<50 {
+            let process = try CommandRunner.launch([
+                "simulate", "--strategy", "continuous", "--seed", "\(round)", "--store", path,
+                "--upload", server.baseURL.absoluteString, "--batch-size", "10",
+            ])
+            try await Task.sleep(nanoseconds: UInt64.random(in: 20_000_000...700_000_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            await CommandRunner.waitForExit(process)
+            let store = try SQLiteLocationStore(path: path)
+            #expect(try store.integrityCheck() == "ok", "round \(round)")
+            let acknowledged = Set(await server.state.locations.keys)
+            #expect(acknowledged.isSubset(of: try ids(store)), "round \(round): the server holds records the store lost")
+        }
+        let resume = try await CommandRunner.runAsync(["store", "flush", path, "--upload", server.baseURL.absoluteString])
+        #expect(resume.status == 0, "stderr: \(resume.stderr)")
+        let store = try SQLiteLocationStore(path: path)
+        let records = try store.allRecords()
+        #expect(records.allSatisfy { $0.state == .delivered })
+        #expect(Set(await server.state.locations.keys) == (try ids(store)))
+        #expect(await server.state.locations.count == records.count)
+    }
+}
