@@ -33,11 +33,12 @@ let package = Package(
                 "WhereaboutsSimulator",
                 "WhereaboutsStore",
                 "WhereaboutsDelivery",
+                "WhereaboutsTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Test support: a real HTTP server on 127.0.0.1 with injectable faults. Not part of any product,
-        // so apps never resolve Hummingbird.
+        // A real HTTP server on 127.0.0.1 with injectable faults, for tests and `whereabouts bench
+        // delivery`. No library product includes it, so apps never resolve Hummingbird.
         .target(
             name: "WhereaboutsTestServer",
             dependencies: [

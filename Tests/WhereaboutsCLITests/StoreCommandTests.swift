@@ -100,4 +100,14 @@ struct StoreCommandTests {
         #expect(Set(await server.state.locations.keys) == (try ids(store)))
         #expect(await server.state.locations.count == records.count)
     }
+
+    @Test("bench delivery reports append and upload throughput with a JSON last line")
+    func benchDelivery() async throws {
+        let result = try await CommandRunner.runAsync(["bench", "delivery", "--single", "50", "--fixes", "1000", "--json"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let last = try #require(result.stdout.split(separator: "\n").last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(object["serverHolds"] as? Int == object["sent"] as? Int)
+        #expect((object["bytesPerFix"] as? Double ?? 0) > 0)
+    }
 }
