@@ -192,13 +192,11 @@ public actor Uploader {
                 return failed("\(endpoint.name) refused the credential even after a refresh (401)", retryAfter: nil)
             case .split where batch.count > 1:
                 let half = batch.count / 2
-                for part in [Array(batch[..<half]), Array(batch[half...])] {
-                    if let stop = try await send(part, state: &state, report: &report) {
-                        try queue.release(part.map(\.id))
-                        return stop
-                    }
+                if let stop = try await send(Array(batch[..<half]), state: &state, report: &report) {
+                    try queue.release(batch[half...].map(\.id))
+                    return stop
                 }
-                return nil
+                return try await send(Array(batch[half...]), state: &state, report: &report)
             case .split:
                 let rejection = Rejection(status: 413, reason: "a single record is larger than the server accepts: \(reply.bodyPrefix)")
                 try queue.markRejected([batch[0].id: rejection], at: clock())

@@ -189,4 +189,40 @@ struct UploaderFaultTests {
         #expect(try store.takeCommands() == [.reportLocation, .startActiveTracking(minutes: 15)])
         #expect(try store.takeCommands().isEmpty)
     }
+
+    @Test("413 then a failure in the first half hands the second half back at once")
+    func splitThenFailure() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        await server.state.script([.status(413), .status(503)])
+        let store = try makeStore()
+        try store.append(sampleRecords(100))
+        let uploader = batchUploader(store, url: server.baseURL)
+        let report = await uploader.flush(.manual)
+        guard case .failed = report.stoppedBy else { Issue.record("expected a failure, got \(report)"); return }
+        #expect(try store.summary().leased == 0)
+        #expect(try await eventually { try store.pendingCount() == 0 })
+        #expect(try await exactlyOnce(store, server.state))
+    }
+
+    @Test("the count threshold and the interval start flushes on their own")
+    func thresholdAndInterval() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let store = try makeStore()
+        let uploader = Uploader(
+            queue: store, endpoint: WhereaboutsBatchEndpoint(base: server.baseURL, device: "phone-1"),
+            configuration: UploaderConfiguration(threshold: 50, interval: 0.2))
+        try store.append(sampleRecords(49))
+        await uploader.recorded(49)
+        #expect(await server.state.requests == 0)
+        try store.append(sampleRecords(1))
+        await uploader.recorded(1)
+        #expect(try store.pendingCount() == 0)
+        await uploader.start()
+        try store.append(sampleRecords(3))
+        #expect(try await eventually(within: 3) { try store.pendingCount() == 0 })
+        await uploader.stop()
+        #expect(try await exactlyOnce(store, server.state))
+    }
 }
