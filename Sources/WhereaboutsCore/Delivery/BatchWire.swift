@@ -27,6 +27,23 @@ public struct WireLocation: Sendable, Hashable, Codable {
     /// Seconds the device stayed there.
     public var dwell: Double?
 
+    /// Creates a wire location field by field (for other wire formats, such as OwnTracks, on their way in).
+    public init(
+        id: String, timestamp: String, latitude: Double, longitude: Double, accuracy: Double, altitude: Double? = nil,
+        speed: Double? = nil, course: Double? = nil, trigger: String? = nil, dwell: Double? = nil
+    ) {
+        self.id = id
+        self.timestamp = timestamp
+        self.latitude = latitude
+        self.longitude = longitude
+        self.accuracy = accuracy
+        self.altitude = altitude
+        self.speed = speed
+        self.course = course
+        self.trigger = trigger
+        self.dwell = dwell
+    }
+
     /// The wire form of a stored record.
     public init(_ record: LocationRecord) {
         id = record.id.uuidString.lowercased()

@@ -144,3 +144,10 @@ public struct GPXParser {
         return value
     }
 }
+
+extension GPXPoint {
+    /// Creates a point to write (segment and line are 0).
+    public init(coordinate: Coordinate, time: Date?, elevation: Double?, speed: Double?) {
+        self.init(coordinate: coordinate, time: time, elevation: elevation, speed: speed, segment: 0, line: 0)
+    }
+}

@@ -1,0 +1,57 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The companion server. A separate package so iOS apps that depend on Whereabouts never resolve its
+// dependencies; it shares the wire formats of the root package's WhereaboutsCore.
+let package = Package(
+    name: "WhereaboutsServer",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "WhereaboutsServer", targets: ["WhereaboutsServer"]),
+        .executable(name: "whereabouts-server", targets: ["whereabouts-server"]),
+    ],
+    dependencies: [
+        .package(name: "Whereabouts", path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        .target(
+            name: "WhereaboutsServer",
+            dependencies: [
+                .product(name: "WhereaboutsCore", package: "Whereabouts"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]),
+        .executableTarget(
+            name: "whereabouts-server",
+            dependencies: [
+                "WhereaboutsServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(
+            name: "WhereaboutsServerTests",
+            dependencies: [
+                "WhereaboutsServer",
+                .product(name: "WhereaboutsCore", package: "Whereabouts"),
+                .product(name: "WhereaboutsStore", package: "Whereabouts"),
+                .product(name: "WhereaboutsDelivery", package: "Whereabouts"),
+                .product(name: "WhereaboutsSimulator", package: "Whereabouts"),
+            ]),
+    ],
+    swiftLanguageModes: [.v6]
+)

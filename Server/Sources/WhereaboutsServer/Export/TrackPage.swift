@@ -1,0 +1,99 @@
+import Foundation
+import WhereaboutsCore
+
+/// The HTML pages a person can look at: the device list and one day's track drawn as SVG, with no
+/// map tiles.
+enum TrackPage {
+    static func deviceList(_ devices: [DeviceInfo], tokenQuery: String) -> String {
+        let rows = devices.map { device in
+            """
+            <tr><td><a href="/devices/\(escape(device.id))\(tokenQuery)">\(escape(device.id))</a></td><td>\(device.locations)</td>\
+            <td>\(device.lastSeen.map(Timestamp.format) ?? "never")</td></tr>
+            """
+        }.joined(separator: "\n")
+        return page(
+            title: "Whereabouts devices",
+            body: """
+                <h1>Devices</h1>
+                <table><thead><tr><th>device</th><th>locations</th><th>last seen</th></tr></thead>
+                <tbody>\(rows.isEmpty ? "<tr><td colspan=3>no devices yet: add one with <code>whereabouts-server device add NAME</code></td></tr>" : rows)</tbody></table>
+                """)
+    }
+
+    static func day(device: String, day: Date, records: [LocationRecord], events: [StoredEvent], tokenQuery: String) -> String {
+        let dayText = String(Timestamp.format(day).prefix(10))
+        let previous = String(Timestamp.format(day.addingTimeInterval(-86_400)).prefix(10))
+        let next = String(Timestamp.format(day.addingTimeInterval(86_400)).prefix(10))
+        let separator = tokenQuery.isEmpty ? "?" : "&"
+        let link = { (date: String) in "/devices/\(escape(device))\(tokenQuery)\(separator)date=\(date)" }
+        let listing = events.map { event in
+            "<li>\(Timestamp.format(event.timestamp).dropFirst(11).prefix(8)) \(event.kind.rawValue) \(escape(event.regionID))</li>"
+        }.joined()
+        return page(
+            title: "\(device) on \(dayText)",
+            body: """
+                <h1>\(escape(device)) — \(dayText)</h1>
+                <p><a href="/\(tokenQuery)">all devices</a> · <a href="\(link(previous))">\(previous)</a> · <a href="\(link(next))">\(next)</a></p>
+                <p>\(records.count) locations, \(events.count) region events (times UTC)</p>
+                \(svg(records: records, events: events))
+                <ul class="events">\(listing)</ul>
+                """)
+    }
+
+    /// The track as an SVG polyline in a local flat projection, with start, end and event markers.
+    static func svg(records: [LocationRecord], events: [StoredEvent], width: Double = 900, height: Double = 600) -> String {
+        var points = records.map { ($0.fix.coordinate.latitude, $0.fix.coordinate.longitude) }
+        points += events.compactMap { event in event.latitude.flatMap { lat in event.longitude.map { (lat, $0) } } }
+        guard !points.isEmpty else {
+            return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"120\"><text x=\"20\" y=\"60\">no locations on this day</text></svg>"
+        }
+        let lats = points.map(\.0), lons = points.map(\.1)
+        let midLat = (lats.min()! + lats.max()!) / 2
+        let scaleX = cos(midLat * .pi / 180)
+        let spanX = max((lons.max()! - lons.min()!) * scaleX, 1e-6), spanY = max(lats.max()! - lats.min()!, 1e-6)
+        let margin = 30.0
+        let scale = min((width - 2 * margin) / spanX, (height - 2 * margin) / spanY)
+        func project(_ lat: Double, _ lon: Double) -> (Double, Double) {
+            (margin + (lon - lons.min()!) * scaleX * scale, height - margin - (lat - lats.min()!) * scale)
+        }
+        let line = records.map { record -> String in
+            let (x, y) = project(record.fix.coordinate.latitude, record.fix.coordinate.longitude)
+            return String(format: "%.1f,%.1f", x, y)
+        }.joined(separator: " ")
+        var shapes = ["<polyline points=\"\(line)\" fill=\"none\" stroke=\"#1f6feb\" stroke-width=\"3\" stroke-linejoin=\"round\"/>"]
+        for (index, record) in [records.first, records.last].enumerated() {
+            guard let record else { continue }
+            let (x, y) = project(record.fix.coordinate.latitude, record.fix.coordinate.longitude)
+            shapes.append(String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"%@\"/>", x, y, index == 0 ? "#2da44e" : "#cf222e"))
+        }
+        for event in events {
+            guard let lat = event.latitude, let lon = event.longitude else { continue }
+            let (x, y) = project(lat, lon)
+            let color = event.kind == .enter ? "#8250df" : event.kind == .exit ? "#bf8700" : "#57606a"
+            shapes.append(
+                String(format: "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%@\"><title>%@</title></rect>", x - 5, y - 5, color,
+                    escape("\(event.kind.rawValue) \(event.regionID)")))
+        }
+        let metres = spanX * 111_320
+        return """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))">
+            <rect width="100%" height="100%" fill="#f6f8fa"/>
+            \(shapes.joined(separator: "\n"))
+            <text x="\(Int(margin))" y="20" font-size="13" fill="#57606a">\(Int(metres.rounded())) m across · green start · red end · squares: region events</text>
+            </svg>
+            """
+    }
+
+    private static func page(title: String, body: String) -> String {
+        """
+        <!doctype html>
+        <html><head><meta charset="utf-8"><title>\(escape(title))</title>
+        <style>body{font-family:sans-serif;margin:2em;color:#24292f}table{border-collapse:collapse}td,th{padding:4px 12px;border-bottom:1px solid #d0d7de;text-align:left}</style>
+        </head><body>
+        \(body)
+        </body></html>
+        """
+    }
+
+    static func escape(_ text: String) -> String { GPXWriter.escape(text) }
+}

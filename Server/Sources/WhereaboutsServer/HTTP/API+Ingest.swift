@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+import WhereaboutsCore
+
+extension API {
+    func addIngestRoutes(to router: Router<BasicRequestContext>) {
+        router.post("/v1/devices/:device/locations") { request, context -> Response in
+            let device = try deviceID(context)
+            _ = try await authenticator.authorize(request, device: device, allowAdmin: false)
+            try await admit(device)
+            let batch = try decode(LenientLocationBatch.self, from: try await body(request), shape: "{\"locations\": [...]}")
+            try checkSize(batch.locations.count, what: "locations")
+            let now = Date()
+            var valid: [LocationRecord] = []
+            var rejected: [ItemRejection] = []
+            for (index, item) in batch.locations.enumerated() {
+                switch item.result {
+                case .success(let wire):
+                    do { valid.append(try wire.validated(now: now)) } catch { rejected.append(ItemRejection(index: index, reason: "\(error)")) }
+                case .failure(let problem): rejected.append(ItemRejection(index: index, reason: problem.reason))
+                }
+            }
+            if valid.isEmpty, !rejected.isEmpty {
+                metrics.countIngest(accepted: 0, duplicate: 0, rejected: rejected.count)
+                throw APIError(.unprocessableContent, "invalid_locations", "no location in the batch is valid; see items", items: rejected)
+            }
+            let counts = try await storage.ingest(valid, device: device, at: now)
+            metrics.countIngest(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected.count)
+            let commands = try await storage.takeCommands(device: device)
+            return JSONResponse.make(.ok, BatchReply(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected, commands: commands))
+        }
+        router.post("/v1/devices/:device/events") { request, context -> Response in
+            let device = try deviceID(context)
+            _ = try await authenticator.authorize(request, device: device, allowAdmin: false)
+            try await admit(device)
+            let batch = try decode(LenientEventBatch.self, from: try await body(request), shape: "{\"events\": [...]}")
+            try checkSize(batch.events.count, what: "events")
+            let now = Date()
+            var valid: [StoredEvent] = []
+            var rejected: [ItemRejection] = []
+            for (index, item) in batch.events.enumerated() {
+                switch item.result {
+                case .success(let wire):
+                    do { valid.append(try wire.validated(now: now)) } catch { rejected.append(ItemRejection(index: index, reason: "\(error)")) }
+                case .failure(let problem): rejected.append(ItemRejection(index: index, reason: problem.reason))
+                }
+            }
+            if valid.isEmpty, !rejected.isEmpty {
+                throw APIError(.unprocessableContent, "invalid_events", "no event in the batch is valid; see items", items: rejected)
+            }
+            let counts = try await storage.ingest(valid, device: device, at: now)
+            metrics.countEvents(counts.accepted)
+            return JSONResponse.make(.ok, BatchReply(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected, commands: []))
+        }
+    }
+
+    private func checkSize(_ count: Int, what: String) throws {
+        guard count <= settings.maxBatch else {
+            throw APIError(.contentTooLarge, "batch_too_large", "\(count) \(what) in one batch; send at most \(settings.maxBatch)")
+        }
+    }
+}

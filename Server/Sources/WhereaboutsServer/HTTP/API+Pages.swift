@@ -1,0 +1,47 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import WhereaboutsCore
+
+extension API {
+    /// `GET /` lists devices; `GET /devices/{id}?date=YYYY-MM-DD` draws a UTC day. Both take the token
+    /// as a Bearer header or, so a browser can open them, as `?token=`.
+    func addPageRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/") { request, _ -> Response in
+            let token = Authenticator.bearer(request, allowQuery: true)
+            guard try await authenticator.principal(token: token, claimedDevice: nil) == .admin else {
+                throw APIError.forbidden("the device list needs the admin token")
+            }
+            return html(TrackPage.deviceList(try await storage.devices(), tokenQuery: Self.tokenQuery(request)))
+        }
+        router.get("/devices/:device") { request, context -> Response in
+            let device = try deviceID(context)
+            let principal = try await authenticator.principal(token: Authenticator.bearer(request, allowQuery: true), claimedDevice: device)
+            guard principal == .admin || principal == .device(device) else { throw APIError.forbidden("this token belongs to another device") }
+            let day: Date
+            if let text = request.uri.queryParameters.get("date") {
+                guard let parsed = Timestamp.parse("\(text)T00:00:00Z") else {
+                    throw APIError.badRequest("bad_date", "date=\(text.prefix(20)) is not YYYY-MM-DD")
+                }
+                day = parsed
+            } else {
+                let last = try await storage.last(device: device)?.fix.timestamp ?? Date()
+                day = Date(timeIntervalSince1970: (last.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
+            }
+            let end = day.addingTimeInterval(86_400)
+            var records: [LocationRecord] = []
+            try await storage.history(device: device, from: day, to: end, page: 5000) { records += $0 }
+            let events = try await storage.events(device: device, from: day, to: end)
+            return html(TrackPage.day(device: device, day: day, records: records, events: events, tokenQuery: Self.tokenQuery(request)))
+        }
+    }
+
+    private static func tokenQuery(_ request: Request) -> String {
+        guard let token = request.uri.queryParameters.get("token") else { return "" }
+        return "?token=\(token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
+    }
+
+    private func html(_ text: String) -> Response {
+        Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

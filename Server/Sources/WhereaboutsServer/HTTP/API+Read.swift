@@ -1,0 +1,91 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import WhereaboutsCore
+
+extension API {
+    func addReadRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/health") { _, _ -> Response in
+            do {
+                try await storage.ping()
+                return JSONResponse.make(.ok, ["status": "ok", "storage": storage.kind])
+            } catch {
+                return JSONResponse.make(.serviceUnavailable, ["status": "unavailable", "storage": storage.kind, "message": "\(error)"])
+            }
+        }
+        router.get("/metrics") { _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render())))
+        }
+        router.get("/v1/devices") { request, _ -> Response in
+            guard try await authenticator.principal(token: Authenticator.bearer(request), claimedDevice: nil) == .admin else {
+                throw APIError.forbidden("listing devices needs the admin token")
+            }
+            return JSONResponse.make(.ok, ["devices": try await storage.devices()])
+        }
+        router.get("/v1/devices/:device/last") { request, context -> Response in
+            let device = try deviceID(context)
+            _ = try await authenticator.authorize(request, device: device, allowAdmin: true)
+            guard let record = try await storage.last(device: device) else {
+                throw APIError.notFound("device \(device) has no locations yet")
+            }
+            return JSONResponse.make(.ok, WireLocation(record))
+        }
+        router.get("/v1/devices/:device/locations") { request, context -> Response in
+            let device = try deviceID(context)
+            _ = try await authenticator.authorize(request, device: device, allowAdmin: true)
+            let query = request.uri.queryParameters
+            let from = try Self.time(query.get("from"), name: "from") ?? Date(timeIntervalSince1970: 0)
+            let to = try Self.time(query.get("to"), name: "to") ?? Date(timeIntervalSince1970: 1e11)
+            let name = query.get("format") ?? "json"
+            guard let format = TrackExport(rawValue: name) else {
+                throw APIError.badRequest("bad_format", "format=\(name.prefix(40)) is not one of json, geojson, gpx, csv")
+            }
+            let storage = storage
+            return Response(
+                status: .ok, headers: [.contentType: format.contentType],
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(string: format.prologue(device: device)))
+                    var first = true
+                    try await storage.history(device: device, from: from, to: to, page: 1000) { records in
+                        var chunk = ""
+                        for record in records {
+                            chunk += format.item(record, first: first)
+                            first = false
+                        }
+                        try await writer.write(ByteBuffer(string: chunk))
+                    }
+                    try await writer.write(ByteBuffer(string: format.epilogue))
+                    try await writer.finish(nil)
+                })
+        }
+        router.post("/v1/devices/:device/commands") { request, context -> Response in
+            let device = try deviceID(context)
+            guard try await authenticator.principal(token: Authenticator.bearer(request), claimedDevice: nil) == .admin else {
+                throw APIError.forbidden("queueing commands needs the admin token")
+            }
+            guard try await storage.tokenHash(device: device) != nil else { throw APIError.notFound("device \(device) does not exist") }
+            let command = try decode(
+                ServerCommand.self, from: try await body(request),
+                shape: "{\"type\": \"reportLocation\"}, {\"type\": \"startActiveTracking\", \"minutes\": 15} or {\"type\": \"setRegions\", \"regions\": [...]}")
+            if case .setRegions(let regions) = command {
+                for (index, region) in regions.enumerated() {
+                    do { _ = try region.region() } catch {
+                        throw APIError(.unprocessableContent, "invalid_region", "region \(index) is invalid", items: [ItemRejection(index: index, reason: "\(error)")])
+                    }
+                }
+            }
+            try await storage.queue(command, device: device, at: Date())
+            return JSONResponse.make(.accepted, ["queued": 1])
+        }
+    }
+
+    /// A `from`/`to` query value: RFC 3339 or epoch seconds.
+    static func time(_ text: String?, name: String) throws -> Date? {
+        guard let text else { return nil }
+        if let date = Timestamp.parse(text) { return date }
+        if let seconds = Double(text), seconds.isFinite { return Date(timeIntervalSince1970: seconds) }
+        throw APIError.badRequest("bad_time", "\(name)=\(text.prefix(40)) is neither RFC 3339 (2024-05-06T07:30:00Z) nor epoch seconds")
+    }
+}

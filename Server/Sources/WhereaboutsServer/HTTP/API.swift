@@ -1,0 +1,114 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import WhereaboutsCore
+
+/// The server's routes and what they share: storage, authentication, limits and metrics.
+public struct API: Sendable {
+    let storage: any TrackStorage
+    let settings: ServerSettings
+    let authenticator: Authenticator
+    let limiter: RateLimiter
+    let metrics: ServerMetrics
+    let logger: Logger
+
+    /// Creates the API over `storage`.
+    public init(storage: any TrackStorage, settings: ServerSettings, logger: Logger) {
+        self.storage = storage
+        self.settings = settings
+        authenticator = Authenticator(storage: storage, adminTokenHash: settings.adminToken.map(Tokens.hash))
+        limiter = RateLimiter(rate: settings.rateLimit, burst: settings.rateBurst)
+        metrics = ServerMetrics()
+        self.logger = logger
+    }
+
+    /// Every route, behind the metrics middleware.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: MetricsMiddleware(metrics: metrics, logger: logger))
+        addIngestRoutes(to: router)
+        addOwnTracksRoutes(to: router)
+        addReadRoutes(to: router)
+        addPageRoutes(to: router)
+        return router
+    }
+
+    /// The path's device id, checked for shape.
+    func deviceID(_ context: BasicRequestContext) throws -> String {
+        let id = context.parameters.get("device") ?? ""
+        guard Tokens.isValidDeviceID(id) else {
+            throw APIError.badRequest("bad_device_id", "device id \"\(id.prefix(80))\" must be 1 to 64 letters, digits, '.', '_' or '-'")
+        }
+        return id
+    }
+
+    /// Applies the device's rate limit.
+    func admit(_ device: String) async throws {
+        if let wait = await limiter.admit(device) {
+            throw APIError(
+                .tooManyRequests, "rate_limited", "device \(device) sends more than \(settings.rateLimit) requests per second; retry after \(wait) s",
+                retryAfter: wait)
+        }
+    }
+
+    /// The body, at most ``ServerSettings/maxBodyBytes`` long.
+    func body(_ request: Request) async throws -> Data {
+        let tooLarge = APIError(
+            .contentTooLarge, "body_too_large", "the body is larger than \(settings.maxBodyBytes) bytes; send smaller batches")
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > settings.maxBodyBytes { throw tooLarge }
+        do {
+            let buffer = try await request.body.collect(upTo: settings.maxBodyBytes)
+            return Data(buffer.readableBytesView)
+        } catch {
+            throw tooLarge
+        }
+    }
+
+    /// Decodes JSON, or answers 400 saying why not.
+    func decode<T: Decodable>(_ type: T.Type, from data: Data, shape: String) throws -> T {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            let detail: String
+            switch error {
+            case DecodingError.dataCorrupted: detail = "is not valid JSON (NaN and Infinity are not JSON numbers)"
+            case DecodingError.keyNotFound(let key, _): detail = "has no \"\(key.stringValue)\""
+            case DecodingError.typeMismatch(_, let context):
+                detail = "has the wrong type at \(context.codingPath.map(\.stringValue).joined(separator: ".").isEmpty ? "the top level" : context.codingPath.map(\.stringValue).joined(separator: "."))"
+            default: detail = "could not be read"
+            }
+            throw APIError.badRequest("malformed_json", "the body \(detail); send \(shape)")
+        }
+    }
+}
+
+/// Counts every answer and its latency, and logs failures.
+struct MetricsMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let metrics: ServerMetrics
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        do {
+            let response = try await next(request, context)
+            metrics.observe(status: response.status.code, seconds: Self.seconds(since: start))
+            return response
+        } catch let error as any HTTPResponseError {
+            metrics.observe(status: error.status.code, seconds: Self.seconds(since: start))
+            if error.status.code >= 500 { logger.error("\(request.method) \(request.uri.path): \(error)") }
+            throw error
+        } catch {
+            metrics.observe(status: 500, seconds: Self.seconds(since: start))
+            logger.error("\(request.method) \(request.uri.path) failed: \(error)")
+            throw APIError(.internalServerError, "internal", "the server could not complete the request; it was logged, retry later")
+        }
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let duration = ContinuousClock.now - start
+        return Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import WhereaboutsCore
+
+/// An error answer: `{"error": code, "message": text}` plus per-item detail for batches.
+public struct APIError: HTTPResponseError, Sendable {
+    public let status: HTTPResponse.Status
+    /// A stable machine-readable code.
+    public let code: String
+    /// What went wrong and what to do, for a person.
+    public let message: String
+    /// Per-item problems of a batch.
+    public let items: [ItemRejection]
+    /// Seconds to wait, for 429 and 503.
+    public let retryAfter: Int?
+
+    /// Creates an error.
+    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String, items: [ItemRejection] = [], retryAfter: Int? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.items = items
+        self.retryAfter = retryAfter
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = JSONResponse.make(status, Body(error: code, message: message, items: items.isEmpty ? nil : items))
+        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
+    }
+
+    private struct Body: Encodable {
+        let error: String
+        let message: String
+        let items: [ItemRejection]?
+    }
+
+    static func unauthorized(_ message: String) -> APIError { APIError(.unauthorized, "unauthorized", message) }
+    static func forbidden(_ message: String) -> APIError { APIError(.forbidden, "forbidden", message) }
+    static func badRequest(_ code: String, _ message: String) -> APIError { APIError(.badRequest, code, message) }
+    static func notFound(_ message: String) -> APIError { APIError(.notFound, "not_found", message) }
+}
+
+/// JSON answers.
+enum JSONResponse {
+    static func make(_ status: HTTPResponse.Status, _ value: some Encodable) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return Response(
+            status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Who is asking.
+public enum Principal: Sendable, Equatable {
+    /// The operator: may read every device and queue commands.
+    case admin
+    /// A device: may write and read only itself.
+    case device(String)
+}
+
+/// Resolves a request's token to a ``Principal``. Tokens are compared as SHA-256 digests in
+/// constant time; only digests are stored.
+struct Authenticator: Sendable {
+    let storage: any TrackStorage
+    let adminTokenHash: Data?
+
+    /// The principal for `token`, when it is the admin token or `device`'s token.
+    func principal(token: String?, claimedDevice: String?) async throws -> Principal {
+        guard let token, !token.isEmpty else {
+            throw APIError.unauthorized("send Authorization: Bearer <token> (a device token from `whereabouts-server device add`, or the admin token)")
+        }
+        let digest = Tokens.hash(token)
+        if let adminTokenHash, Tokens.equal(digest, adminTokenHash) { return .admin }
+        if let claimedDevice, Tokens.isValidDeviceID(claimedDevice), let stored = try await storage.tokenHash(device: claimedDevice),
+            Tokens.equal(digest, stored)
+        {
+            return .device(claimedDevice)
+        }
+        throw APIError.unauthorized("the token is not valid for this device; use the token printed by `whereabouts-server device add \(claimedDevice ?? "NAME")`")
+    }
+
+    /// Requires the caller to be `device` itself (for writes), or the device or the admin (for reads).
+    func authorize(_ request: Request, device: String, allowAdmin: Bool) async throws -> Principal {
+        let principal = try await self.principal(token: Self.bearer(request), claimedDevice: device)
+        switch principal {
+        case .device(let id) where id == device: return principal
+        case .admin where allowAdmin: return principal
+        case .admin: throw APIError.forbidden("the admin token reads; only the device's own token writes its data")
+        case .device: throw APIError.forbidden("this token belongs to another device")
+        }
+    }
+
+    /// The bearer token from `Authorization`, or `?token=` on the read-only HTML pages.
+    static func bearer(_ request: Request, allowQuery: Bool = false) -> String? {
+        if let header = request.headers[.authorization], header.hasPrefix("Bearer ") { return String(header.dropFirst(7)) }
+        return allowQuery ? request.uri.queryParameters.get("token") : nil
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// Opens storage and runs the HTTP server.
+public enum ServerApp {
+    /// Runs `body` with the storage `url` names, migrated; a PostgreSQL pool runs for as long as the
+    /// body does.
+    public static func withStorage<T: Sendable>(
+        _ url: DatabaseURL, logger: Logger, _ body: @escaping @Sendable (any TrackStorage) async throws -> T
+    ) async throws -> T {
+        switch url {
+        case .sqlite(let path):
+            let storage = try SQLiteTrackStorage(path: path)
+            try await storage.migrate()
+            defer { try? storage.closeNow() }
+            return try await body(storage)
+        case .postgres(let host, let port, let user, let password, let database):
+            let storage = PostgresTrackStorage(host: host, port: port, user: user, password: password, database: database, logger: logger)
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask {
+                    await storage.run()
+                    return nil
+                }
+                group.addTask {
+                    try await storage.migrate()
+                    return try await body(storage)
+                }
+                defer { group.cancelAll() }
+                while let result = try await group.next() {
+                    if let result { return result }
+                }
+                throw CancellationError()
+            }
+        }
+    }
+
+    /// Serves the API on `host:port` (0 picks a free port) until SIGTERM or SIGINT, then finishes the
+    /// requests in flight and returns. `onRunning` receives the bound port.
+    public static func serve(
+        storage: any TrackStorage, host: String, port: Int, settings: ServerSettings, logger: Logger,
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
+        let api = API(storage: storage, settings: settings, logger: logger)
+        let app = Application(
+            router: api.router(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "whereabouts-server"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+            logger: logger)
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import GRDB
+import WhereaboutsCore
+
+/// ``TrackStorage`` on an SQLite file through GRDB: WAL with `synchronous = FULL`, so a batch is on
+/// disk before the server answers.
+public final class SQLiteTrackStorage: TrackStorage {
+    public var kind: String { "sqlite" }
+    private let pool: DatabasePool
+
+    /// Opens or creates the file.
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw ServerError.usage("the database \(path) cannot be opened (\(error)); check the folder exists and is writable")
+        }
+    }
+
+    public func migrate() async throws {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE device (id TEXT PRIMARY KEY, token_hash BLOB NOT NULL, created_at REAL NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE location (
+                        device_id TEXT NOT NULL, id BLOB NOT NULL, t REAL NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL,
+                        acc REAL NOT NULL, alt REAL, speed REAL, course REAL, trigger TEXT NOT NULL, dwell REAL NOT NULL,
+                        received_at REAL NOT NULL
+                    );
+                    CREATE UNIQUE INDEX location_identity ON location(device_id, id);
+                    CREATE INDEX location_time ON location(device_id, t, id);
+                    CREATE TABLE event (
+                        device_id TEXT NOT NULL, id BLOB NOT NULL, region_id TEXT NOT NULL, kind TEXT NOT NULL, t REAL NOT NULL,
+                        lat REAL, lon REAL, received_at REAL NOT NULL, PRIMARY KEY (device_id, id)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX event_time ON event(device_id, t);
+                    CREATE TABLE command (seq INTEGER PRIMARY KEY, device_id TEXT NOT NULL, body BLOB NOT NULL, created_at REAL NOT NULL);
+                    CREATE INDEX command_device ON command(device_id, seq);
+                    """)
+        }
+        try migrator.migrate(pool)
+    }
+
+    public func addDevice(id: String, tokenHash: Data, at date: Date) async throws {
+        try await pool.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM device WHERE id = ?", arguments: [id]) == nil else {
+                throw ServerError.deviceExists(id)
+            }
+            try db.execute(sql: "INSERT INTO device (id, token_hash, created_at) VALUES (?, ?, ?)", arguments: [id, tokenHash, date.timeIntervalSince1970])
+        }
+    }
+
+    public func tokenHash(device: String) async throws -> Data? {
+        try await pool.read { db in try Data.fetchOne(db, sql: "SELECT token_hash FROM device WHERE id = ?", arguments: [device]) }
+    }
+
+    public func devices() async throws -> [DeviceInfo] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT d.id, d.created_at, (SELECT count(*) FROM location l WHERE l.device_id = d.id) AS n,
+                        (SELECT max(t) FROM location l WHERE l.device_id = d.id) AS last
+                    FROM device d ORDER BY d.id
+                    """
+            ).map { row in
+                DeviceInfo(
+                    id: row["id"], createdAt: Date(timeIntervalSince1970: row["created_at"]), locations: row["n"],
+                    lastSeen: (row["last"] as Double?).map(Date.init(timeIntervalSince1970:)))
+            }
+        }
+    }
+
+    public func ingest(_ records: [LocationRecord], device: String, at date: Date) async throws -> IngestCounts {
+        try await pool.write { db in
+            var counts = IngestCounts()
+            let insert = try db.cachedStatement(
+                sql: """
+                    INSERT INTO location (device_id, id, t, lat, lon, acc, alt, speed, course, trigger, dwell, received_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(device_id, id) DO NOTHING
+                    """)
+            let dwell = try db.cachedStatement(sql: "UPDATE location SET dwell = ? WHERE device_id = ? AND id = ? AND dwell < ?")
+            for record in records {
+                let fix = record.fix
+                try insert.execute(arguments: [
+                    device, record.id, fix.timestamp.timeIntervalSince1970, fix.coordinate.latitude, fix.coordinate.longitude,
+                    fix.horizontalAccuracy, fix.altitude, fix.speed, fix.course, record.trigger.rawValue, record.dwell,
+                    date.timeIntervalSince1970,
+                ])
+                if db.changesCount == 1 {
+                    counts.accepted += 1
+                } else {
+                    counts.duplicate += 1
+                    try dwell.execute(arguments: [record.dwell, device, record.id, record.dwell])
+                }
+            }
+            return counts
+        }
+    }
+
+    public func ingest(_ events: [StoredEvent], device: String, at date: Date) async throws -> IngestCounts {
+        try await pool.write { db in
+            var counts = IngestCounts()
+            let insert = try db.cachedStatement(
+                sql: """
+                    INSERT INTO event (device_id, id, region_id, kind, t, lat, lon, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(device_id, id) DO NOTHING
+                    """)
+            for event in events {
+                try insert.execute(arguments: [
+                    device, event.id, event.regionID, event.kind.rawValue, event.timestamp.timeIntervalSince1970, event.latitude,
+                    event.longitude, date.timeIntervalSince1970,
+                ])
+                if db.changesCount == 1 { counts.accepted += 1 } else { counts.duplicate += 1 }
+            }
+            return counts
+        }
+    }
+
+    public func last(device: String) async throws -> LocationRecord? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM location WHERE device_id = ? ORDER BY t DESC, id DESC LIMIT 1", arguments: [device])
+                .map(Self.record)
+        }
+    }
+
+    public func history(device: String, from: Date, to: Date, page: Int, _ body: ([LocationRecord]) async throws -> Void) async throws {
+        var cursor: (Double, Data)? = nil
+        while true {
+            let rows = try await pool.read { [cursor] db in
+                if let (t, id) = cursor {
+                    return try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT * FROM location WHERE device_id = ? AND (t > ? OR (t = ? AND id > ?)) AND t < ?
+                            ORDER BY t, id LIMIT ?
+                            """, arguments: [device, t, t, id, to.timeIntervalSince1970, page])
+                }
+                return try Row.fetchAll(
+                    db, sql: "SELECT * FROM location WHERE device_id = ? AND t >= ? AND t < ? ORDER BY t, id LIMIT ?",
+                    arguments: [device, from.timeIntervalSince1970, to.timeIntervalSince1970, page])
+            }
+            guard let lastRow = rows.last else { return }
+            cursor = (lastRow["t"], lastRow["id"])
+            try await body(rows.map(Self.record))
+            if rows.count < page { return }
+        }
+    }
+
+    public func events(device: String, from: Date, to: Date) async throws -> [StoredEvent] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM event WHERE device_id = ? AND t >= ? AND t < ? ORDER BY t, id",
+                arguments: [device, from.timeIntervalSince1970, to.timeIntervalSince1970]
+            ).map { row in
+                StoredEvent(
+                    id: row["id"], regionID: row["region_id"], kind: RegionEventKind(rawValue: row["kind"]) ?? .enter,
+                    timestamp: Date(timeIntervalSince1970: row["t"]), latitude: row["lat"], longitude: row["lon"])
+            }
+        }
+    }
+
+    public func queue(_ command: ServerCommand, device: String, at date: Date) async throws {
+        let body = try JSONEncoder().encode(command)
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO command (device_id, body, created_at) VALUES (?, ?, ?)", arguments: [device, body, date.timeIntervalSince1970])
+        }
+    }
+
+    public func takeCommands(device: String) async throws -> [ServerCommand] {
+        let bodies = try await pool.write { db -> [Data] in
+            let bodies = try Data.fetchAll(db, sql: "SELECT body FROM command WHERE device_id = ? ORDER BY seq", arguments: [device])
+            if !bodies.isEmpty { try db.execute(sql: "DELETE FROM command WHERE device_id = ?", arguments: [device]) }
+            return bodies
+        }
+        return bodies.compactMap { try? JSONDecoder().decode(ServerCommand.self, from: $0) }
+    }
+
+    public func ping() async throws {
+        _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
+    public func close() async throws { try closeNow() }
+
+    /// Closes the file at once.
+    public func closeNow() throws { try pool.close() }
+
+    private static func record(_ row: Row) -> LocationRecord {
+        let coordinate = Coordinate(normalizingLatitude: row["lat"], longitude: row["lon"])
+        let timestamp = Date(timeIntervalSince1970: row["t"])
+        let fix =
+            (try? Fix(
+                coordinate: coordinate, horizontalAccuracy: row["acc"], altitude: row["alt"], speed: row["speed"], course: row["course"],
+                timestamp: timestamp)) ?? (try! Fix(coordinate: coordinate, horizontalAccuracy: 0, timestamp: timestamp))
+        return LocationRecord(id: row["id"], fix: fix, trigger: RecordTrigger(rawValue: row["trigger"]) ?? .policy, dwell: row["dwell"])
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import WhereaboutsCore
+
+/// A device as the server knows it.
+public struct DeviceInfo: Sendable, Equatable, Codable {
+    /// The device id used in paths.
+    public let id: String
+    /// When it was added.
+    public let createdAt: Date
+    /// Locations stored.
+    public let locations: Int
+    /// The newest location's timestamp, if any.
+    public let lastSeen: Date?
+}
+
+/// How a batch was taken.
+public struct IngestCounts: Sendable, Equatable {
+    /// Newly stored.
+    public var accepted = 0
+    /// Already stored (same device and id).
+    public var duplicate = 0
+
+    /// Creates counts.
+    public init(accepted: Int = 0, duplicate: Int = 0) {
+        self.accepted = accepted
+        self.duplicate = duplicate
+    }
+}
+
+/// A region event as the server stores it.
+public struct StoredEvent: Sendable, Equatable, Codable {
+    /// Unique per device; a resend is a duplicate.
+    public let id: UUID
+    /// The region.
+    public let regionID: String
+    /// `enter`, `exit` or `dwell`.
+    public let kind: RegionEventKind
+    /// When it happened.
+    public let timestamp: Date
+    /// Where, if known.
+    public let latitude: Double?
+    /// Where, if known.
+    public let longitude: Double?
+
+    /// Creates an event.
+    public init(id: UUID, regionID: String, kind: RegionEventKind, timestamp: Date, latitude: Double?, longitude: Double?) {
+        self.id = id
+        self.regionID = regionID
+        self.kind = kind
+        self.timestamp = timestamp
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
+
+/// Where the server keeps devices, tracks, events and queued commands. Every implementation passes
+/// the same contract tests. A write returns only once it is durable (committed and synced).
+public protocol TrackStorage: Sendable {
+    /// A short name for logs and `/health` (`sqlite`, `postgres`).
+    var kind: String { get }
+    /// Creates the schema if needed (versioned migrations).
+    func migrate() async throws
+    /// Adds a device with the SHA-256 of its token.
+    /// - Throws: ``ServerError`` when the id is taken.
+    func addDevice(id: String, tokenHash: Data, at date: Date) async throws
+    /// The SHA-256 of a device's token, or `nil` for an unknown device.
+    func tokenHash(device: String) async throws -> Data?
+    /// Every device, with counts.
+    func devices() async throws -> [DeviceInfo]
+    /// Stores validated records; a (device, id) already held counts as a duplicate, keeping the
+    /// larger dwell.
+    func ingest(_ records: [LocationRecord], device: String, at date: Date) async throws -> IngestCounts
+    /// Stores region events, duplicates by (device, id) ignored.
+    func ingest(_ events: [StoredEvent], device: String, at date: Date) async throws -> IngestCounts
+    /// The newest location by timestamp.
+    func last(device: String) async throws -> LocationRecord?
+    /// Locations with `from <= timestamp < to`, sorted by timestamp, handed over in pages so a
+    /// long history is never held in memory at once.
+    func history(device: String, from: Date, to: Date, page: Int, _ body: ([LocationRecord]) async throws -> Void) async throws
+    /// Events with `from <= timestamp < to`, sorted by timestamp.
+    func events(device: String, from: Date, to: Date) async throws -> [StoredEvent]
+    /// Queues a command for the device's next upload answer.
+    func queue(_ command: ServerCommand, device: String, at date: Date) async throws
+    /// Takes the device's queued commands, oldest first.
+    func takeCommands(device: String) async throws -> [ServerCommand]
+    /// Checks the database answers.
+    func ping() async throws
+    /// Closes connections.
+    func close() async throws
+}

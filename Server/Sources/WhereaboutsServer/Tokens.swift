@@ -1,0 +1,32 @@
+import Crypto
+import Foundation
+
+/// Device and admin tokens: random, shown once, stored only as SHA-256, compared in constant time.
+public enum Tokens {
+    /// A new token: 32 random bytes, base64url without padding (43 characters).
+    public static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// SHA-256 of the token's UTF-8 bytes.
+    public static func hash(_ token: String) -> Data { Data(SHA256.hash(data: Data(token.utf8))) }
+
+    /// Compares two hashes in time that depends only on their length.
+    public static func equal(_ a: Data, _ b: Data) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for (x, y) in zip(a, b) { difference |= x ^ y }
+        return difference == 0
+    }
+
+    /// A device id: 1 to 64 letters, digits, `.`, `_` or `-`.
+    public static func isValidDeviceID(_ id: String) -> Bool {
+        (1...64).contains(id.utf8.count)
+            && id.utf8.allSatisfy { c in
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2E || c == 0x5F || c == 0x2D
+            }
+    }
+}
