@@ -8,10 +8,7 @@ extension API {
     /// as a Bearer header or, so a browser can open them, as `?token=`.
     func addPageRoutes(to router: Router<BasicRequestContext>) {
         router.get("/") { request, _ -> Response in
-            let token = Authenticator.bearer(request, allowQuery: true)
-            guard try await authenticator.principal(token: token, claimedDevice: nil) == .admin else {
-                throw APIError.forbidden("the device list needs the admin token")
-            }
+            try await authenticator.requireAdmin(request, allowQuery: true, for: "the device list")
             return html(TrackPage.deviceList(try await storage.devices(), tokenQuery: Self.tokenQuery(request)))
         }
         router.get("/devices/:device") { request, context -> Response in

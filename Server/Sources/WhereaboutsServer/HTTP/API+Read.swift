@@ -19,9 +19,7 @@ extension API {
                 body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render())))
         }
         router.get("/v1/devices") { request, _ -> Response in
-            guard try await authenticator.principal(token: Authenticator.bearer(request), claimedDevice: nil) == .admin else {
-                throw APIError.forbidden("listing devices needs the admin token")
-            }
+            try await authenticator.requireAdmin(request, for: "listing devices")
             return JSONResponse.make(.ok, ["devices": try await storage.devices()])
         }
         router.get("/v1/devices/:device/last") { request, context -> Response in
@@ -62,9 +60,7 @@ extension API {
         }
         router.post("/v1/devices/:device/commands") { request, context -> Response in
             let device = try deviceID(context)
-            guard try await authenticator.principal(token: Authenticator.bearer(request), claimedDevice: nil) == .admin else {
-                throw APIError.forbidden("queueing commands needs the admin token")
-            }
+            try await authenticator.requireAdmin(request, for: "queueing commands")
             guard try await storage.tokenHash(device: device) != nil else { throw APIError.notFound("device \(device) does not exist") }
             let command = try decode(
                 ServerCommand.self, from: try await body(request),

@@ -42,6 +42,16 @@ struct Authenticator: Sendable {
         }
     }
 
+    /// Requires the admin token: 401 without a token, 403 with any other.
+    func requireAdmin(_ request: Request, allowQuery: Bool = false, for purpose: String) async throws {
+        guard let token = Self.bearer(request, allowQuery: allowQuery), !token.isEmpty else {
+            throw APIError.unauthorized("\(purpose) needs the admin token: send Authorization: Bearer <admin token>")
+        }
+        guard let adminTokenHash, Tokens.equal(Tokens.hash(token), adminTokenHash) else {
+            throw APIError.forbidden("\(purpose) needs the admin token; this token is not it")
+        }
+    }
+
     /// The bearer token from `Authorization`, or `?token=` on the read-only HTML pages.
     static func bearer(_ request: Request, allowQuery: Bool = false) -> String? {
         if let header = request.headers[.authorization], header.hasPrefix("Bearer ") { return String(header.dropFirst(7)) }

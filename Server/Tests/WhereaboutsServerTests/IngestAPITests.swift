@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+import WhereaboutsServer
+
+@Suite("Batch API against a live server")
+struct IngestAPITests {
+    @Test("a batch is stored once; the resend is all duplicates; last and history agree", arguments: StorageKind.available)
+    func batchAndResend(_ kind: StorageKind) async throws {
+        try await withLiveServer(kind) { server in
+            let locations = wireLocations(300)
+            let path = "/v1/devices/\(server.device)/locations"
+            let first = try await server.send("POST", path, token: server.token, body: batchBody(locations))
+            #expect(first.status == 200)
+            #expect(server.json(first)["accepted"] as? Int == 300)
+            let again = try await server.send("POST", path, token: server.token, body: batchBody(locations))
+            #expect(server.json(again)["duplicate"] as? Int == 300)
+            let last = try await server.send("GET", "/v1/devices/\(server.device)/last", token: server.token)
+            #expect(server.json(last)["id"] as? String == locations[299].id)
+            let history = try await server.send("GET", path + "?format=json", token: LiveServer.adminToken)
+            let items = server.json(history)["locations"] as? [[String: Any]] ?? []
+            #expect(items.map { $0["id"] as? String } == locations.map(\.id))
+        }
+    }
+
+    @Test("history in GeoJSON, GPX and CSV, bounded by from and to")
+    func formats() async throws {
+        try await withLiveServer(.sqlite) { server in
+            let locations = wireLocations(20)
+            _ = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(locations))
+            let base = "/v1/devices/\(server.device)/locations?from=\(locations[5].timestamp)&to=\(locations[15].timestamp)"
+            let geojson = try await server.send("GET", base + "&format=geojson", token: server.token)
+            #expect(geojson.headers["content-type"] == "application/geo+json")
+            #expect((server.json(geojson)["features"] as? [Any])?.count == 10)
+            let gpx = String(decoding: try await server.send("GET", base + "&format=gpx", token: server.token).body, as: UTF8.self)
+            var parser = GPXParser(sourceName: "export.gpx")
+            #expect(try parser.feed(Array(gpx.utf8)).count == 10)
+            let csv = String(decoding: try await server.send("GET", base + "&format=csv", token: server.token).body, as: UTF8.self)
+            #expect(csv.split(separator: "\n").count == 11)
+            #expect(csv.hasPrefix("id,timestamp,latitude"))
+            let bad = try await server.send("GET", "/v1/devices/\(server.device)/locations?format=kml", token: server.token)
+            #expect(bad.status == 400)
+            #expect(server.json(bad)["message"] as? String == "format=kml is not one of json, geojson, gpx, csv")
+            let badTime = try await server.send("GET", "/v1/devices/\(server.device)/locations?from=yesterday", token: server.token)
+            #expect(badTime.status == 400)
+        }
+    }
+
+    @Test("tokens: none is 401, another device's is 403, the admin reads but never writes")
+    func authorization() async throws {
+        try await withLiveServer(.sqlite) { server in
+            let other = uniqueDevice()
+            let otherToken = Tokens.generate()
+            try await server.storage.addDevice(id: other, tokenHash: Tokens.hash(otherToken), at: Date())
+            let path = "/v1/devices/\(server.device)/locations"
+            let body = batchBody(wireLocations(1))
+            let none = try await server.send("POST", path, token: nil, body: body)
+            #expect(none.status == 401)
+            #expect((server.json(none)["message"] as? String)?.contains("Authorization: Bearer") == true)
+            #expect(try await server.send("POST", path, token: otherToken, body: body).status == 401)
+            #expect(try await server.send("POST", path, token: "wrong", body: body).status == 401)
+            #expect(try await server.send("POST", path, token: LiveServer.adminToken, body: body).status == 403)
+            #expect(try await server.send("GET", path, token: otherToken).status == 401)
+            #expect(try await server.send("GET", path, token: LiveServer.adminToken).status == 200)
+            #expect(try await server.send("GET", "/v1/devices", token: server.token).status == 403)
+            let devices = try await server.send("GET", "/v1/devices", token: LiveServer.adminToken)
+            #expect(((server.json(devices)["devices"] as? [[String: Any]]) ?? []).contains { $0["id"] as? String == server.device })
+        }
+    }
+
+    @Test("bad input gets a clear 4xx and the server keeps serving")
+    func badInput() async throws {
+        try await withLiveServer(.sqlite) { server in
+            let path = "/v1/devices/\(server.device)/locations"
+            func post(_ text: String) async throws -> (Int, [String: Any]) {
+                let reply = try await server.send("POST", path, token: server.token, body: Data(text.utf8))
+                return (reply.status, server.json(reply))
+            }
+            let valid = wireLocations(2)
+            func item(_ change: (inout WireLocation) -> Void) -> String {
+                var location = valid[0]
+                change(&location)
+                return String(decoding: try! JSONEncoder().encode(location), as: UTF8.self)
+            }
+            let cases: [(String, Int, String)] = [
+                ("{\"locations\": [", 400, "not valid JSON"),
+                ("{\"locations\": [{\"id\": \"\(valid[0].id)\", \"latitude\": NaN}]}", 400, "NaN"),
+                ("{\"points\": []}", 400, "locations"),
+                ("[1, 2]", 400, "send {\"locations\""),
+                ("{\"locations\": [{\"id\": 5, \"timestamp\": \"x\", \"latitude\": \"north\", \"longitude\": 1, \"accuracy\": 1}]}", 422, "is not"),
+                ("{\"locations\": [\(item { $0.latitude = 91 })]}", 422, "latitude"),
+                ("{\"locations\": [\(item { $0.timestamp = "1970-01-01T00:00:00.000Z" })]}", 422, "timestamp"),
+                ("{\"locations\": [\(item { $0.timestamp = "2100-01-01T00:00:00.000Z" })]}", 422, "timestamp"),
+                ("{\"locations\": [\(item { $0.accuracy = -3 })]}", 422, "horizontalAccuracy"),
+                ("{\"locations\": [\(item { $0.id = "12345" })]}", 422, "UUID"),
+            ]
+            for (text, status, words) in cases {
+                let (code, body) = try await post(text)
+                #expect(code == status, "\(text.prefix(80)) → \(code) \(body)")
+                let message = "\(body["message"] ?? "") \(body["items"] ?? "")"
+                #expect(message.contains(words), "\(text.prefix(80)) → \(message)")
+            }
+            let mixed = try await post("{\"locations\": [\(item { $0.latitude = 91 }), \(String(decoding: try JSONEncoder().encode(valid[1]), as: UTF8.self))]}")
+            #expect(mixed.0 == 200)
+            #expect(mixed.1["accepted"] as? Int == 1)
+            #expect((mixed.1["rejected"] as? [[String: Any]])?.first?["index"] as? Int == 0)
+            let tenThousand = try await server.send("POST", path, token: server.token, body: batchBody(wireLocations(10_000)))
+            #expect(tenThousand.status == 413)
+            let huge = try await server.send("POST", path, token: server.token, body: Data(repeating: 0x20, count: 3 << 20))
+            #expect(huge.status == 413)
+            #expect(try await server.send("POST", "/v1/devices/bad%20id!/locations", token: server.token, body: batchBody(valid)).status == 400)
+            #expect(try await server.send("GET", "/health", token: nil).status == 200)
+        }
+    }
+
+    @Test("the per-device rate limit answers 429 with Retry-After")
+    func rateLimit() async throws {
+        try await withLiveServer(.sqlite, settings: ServerSettings(rateLimit: 1, rateBurst: 2, adminToken: LiveServer.adminToken)) { server in
+            let path = "/v1/devices/\(server.device)/locations"
+            var statuses: [Int] = []
+            var retryAfter: String?
+            for _ in 0..<4 {
+                let reply = try await server.send("POST", path, token: server.token, body: batchBody(wireLocations(1)))
+                statuses.append(reply.status)
+                retryAfter = reply.headers["retry-after"] ?? retryAfter
+            }
+            #expect(statuses.prefix(2) == [200, 200])
+            #expect(statuses.last == 429)
+            #expect(retryAfter == "1")
+        }
+    }
+
+    @Test("commands queued by the admin arrive in the device's next answer; events are stored once", arguments: StorageKind.available)
+    func commandsAndEvents(_ kind: StorageKind) async throws {
+        try await withLiveServer(kind) { server in
+            let command = try await server.send(
+                "POST", "/v1/devices/\(server.device)/commands", token: LiveServer.adminToken, body: Data(#"{"type":"startActiveTracking","minutes":20}"#.utf8))
+            #expect(command.status == 202)
+            #expect(try await server.send("POST", "/v1/devices/\(server.device)/commands", token: server.token, body: Data(#"{"type":"reportLocation"}"#.utf8)).status == 403)
+            #expect(try await server.send("POST", "/v1/devices/\(server.device)/commands", token: LiveServer.adminToken, body: Data(#"{"type":"explode"}"#.utf8)).status == 400)
+            let reply = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(wireLocations(1)))
+            let commands = try JSONDecoder().decode(BatchReply.self, from: reply.body).commands
+            #expect(commands == [.startActiveTracking(minutes: 20)])
+            let event = #"{"events":[{"id":"6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a","regionId":"home","kind":"enter","timestamp":"2025-06-01T10:00:00.000Z","latitude":47.3,"longitude":8.5}]}"#
+            let events = try await server.send("POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(event.utf8))
+            #expect(server.json(events)["accepted"] as? Int == 1)
+            let again = try await server.send("POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(event.utf8))
+            #expect(server.json(again)["duplicate"] as? Int == 1)
+            let badKind = try await server.send(
+                "POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(event.replacingOccurrences(of: "enter", with: "arrive").utf8))
+            #expect(badKind.status == 422)
+        }
+    }
+
+    @Test("health and Prometheus metrics")
+    func healthAndMetrics() async throws {
+        try await withLiveServer(.sqlite) { server in
+            let batch = batchBody(wireLocations(7))
+            _ = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batch)
+            _ = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batch)
+            let health = try await server.send("GET", "/health", token: nil)
+            #expect(server.json(health)["status"] as? String == "ok")
+            let metrics = String(decoding: try await server.send("GET", "/metrics", token: nil).body, as: UTF8.self)
+            #expect(metrics.contains("whereabouts_locations_ingested_total 7"))
+            #expect(metrics.contains("whereabouts_locations_duplicate_total 7"))
+            #expect(metrics.contains("whereabouts_http_request_duration_seconds_bucket{le=\"+Inf\"}"))
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Logging
+import WhereaboutsCore
+import WhereaboutsDelivery
+import WhereaboutsServer
+
+/// The storages the contract runs on: SQLite always, PostgreSQL when `WHEREABOUTS_TEST_POSTGRES`
+/// names one (`.ci/run` starts it).
+enum StorageKind: String, CaseIterable, CustomStringConvertible, Sendable {
+    case sqlite, postgres
+
+    var description: String { rawValue }
+
+    static var postgresURL: String? { ProcessInfo.processInfo.environment["WHEREABOUTS_TEST_POSTGRES"] }
+
+    /// The kinds to test; PostgreSQL is skipped with a message when no server is configured.
+    static var available: [StorageKind] {
+        if postgresURL == nil {
+            print("note: WHEREABOUTS_TEST_POSTGRES is not set; PostgreSQL contract tests are skipped (.ci/run sets it)")
+            return [.sqlite]
+        }
+        return [.sqlite, .postgres]
+    }
+
+    var databaseURL: DatabaseURL {
+        switch self {
+        case .sqlite:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("whereabouts-server-\(UUID().uuidString)")
+            try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            return .sqlite(path: folder.appendingPathComponent("server.sqlite").path)
+        case .postgres:
+            return try! DatabaseURL(parsing: Self.postgresURL!)
+        }
+    }
+}
+
+/// A unique device id per test, so tests sharing one PostgreSQL database never meet.
+func uniqueDevice(_ prefix: String = "dev") -> String { "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())" }
+
+let quietLogger: Logger = {
+    var logger = Logger(label: "test")
+    logger.logLevel = .critical
+    return logger
+}()
+
+/// Runs `body` with migrated storage of `kind`.
+func withStorage(_ kind: StorageKind, _ body: @escaping @Sendable (any TrackStorage) async throws -> Void) async throws {
+    try await ServerApp.withStorage(kind.databaseURL, logger: quietLogger, body)
+}
+
+/// A live server on 127.0.0.1 with one device (and its token) and an admin token.
+struct LiveServer: Sendable {
+    let base: URL
+    let storage: any TrackStorage
+    let device: String
+    let token: String
+    static let adminToken = "admin-secret-token"
+
+    /// Sends a request; `token` nil sends none.
+    func send(
+        _ method: String, _ path: String, token: String?, body: Data = Data(), headers: [String: String] = [:]
+    ) async throws -> HTTPReply {
+        var headers = headers
+        if let token { headers["Authorization"] = "Bearer \(token)" }
+        if !body.isEmpty, headers["Content-Type"] == nil { headers["Content-Type"] = "application/json" }
+        return try await URLSessionTransport().send(
+            OutgoingRequest(method: method, url: URL(string: base.absoluteString + path)!, headers: headers, body: body), timeout: 10)
+    }
+
+    func json(_ reply: HTTPReply) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: reply.body) as? [String: Any]) ?? [:]
+    }
+}
+
+/// Starts a server over `kind` storage with a fresh device, runs `body`, and stops the server.
+func withLiveServer(
+    _ kind: StorageKind, settings: ServerSettings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken),
+    _ body: @escaping @Sendable (LiveServer) async throws -> Void
+) async throws {
+    try await withStorage(kind) { storage in
+        let device = uniqueDevice()
+        let token = Tokens.generate()
+        try await storage.addDevice(id: device, tokenHash: Tokens.hash(token), at: Date())
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let server = Task {
+            try await ServerApp.serve(storage: storage, host: "127.0.0.1", port: 0, settings: settings, logger: quietLogger) { port in
+                continuation.yield(port)
+            }
+        }
+        var port = 0
+        for await bound in ports {
+            port = bound
+            break
+        }
+        defer { server.cancel() }
+        try await body(LiveServer(base: URL(string: "http://127.0.0.1:\(port)")!, storage: storage, device: device, token: token))
+        server.cancel()
+        _ = await server.result
+    }
+}
+
+/// `count` valid wire locations a second apart, a day ago.
+func wireLocations(_ count: Int, start: Date = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 86_400).rounded())) -> [WireLocation] {
+    (0..<count).map { i in
+        let fix = try! Fix(
+            coordinate: Coordinate(latitude: 47.37 + Double(i) * 1e-4, longitude: 8.54), horizontalAccuracy: 6, altitude: 410, speed: 1.2,
+            timestamp: start.addingTimeInterval(Double(i)), source: .gps)
+        return WireLocation(LocationRecord(fix: fix, trigger: .policy))
+    }
+}
+
+func batchBody(_ locations: [WireLocation]) -> Data { try! JSONEncoder().encode(LocationBatch(locations: locations)) }
