@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+import WhereaboutsDelivery
+import WhereaboutsServer
+import WhereaboutsSimulator
+import WhereaboutsStore
+
+/// Serialises the simulation thread's writes into the store.
+private final class LockedRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private let recorder: EffectRecorder
+
+    init(store: SQLiteLocationStore) { recorder = EffectRecorder(store: store) }
+
+    func perform(_ effect: TrackerEffect) { lock.withLock { _ = recorder.perform(effect) } }
+}
+
+@Suite("End to end: the simulator records a shared scenario and uploads it to the server")
+struct EndToEndTests {
+    /// `../shared/scenarios/d00` when present, else the bundled synthetic commute.
+    private func scenario() throws -> Scenario {
+        let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../../shared/scenarios").standardized
+        let trace = shared.appendingPathComponent("d00.gpx"), regions = shared.appendingPathComponent("d00.regions.geojson")
+        guard FileManager.default.fileExists(atPath: trace.path) else {
+            print("note: ../shared/scenarios is absent; the end-to-end test uses the synthetic commute")
+            return SampleScenario.commute()
+        }
+        return Scenario(name: "d00", trace: try GPXFile.readTrace(at: trace, now: Date()), regions: try RegionFile.read(at: regions))
+    }
+
+    @Test("the server's history equals the recorded fixes exactly", arguments: StorageKind.available)
+    func recordAndUpload(_ kind: StorageKind) async throws {
+        let scenario = try scenario()
+        try await withLiveServer(kind) { server in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let store = try SQLiteLocationStore(path: folder.appendingPathComponent("phone.sqlite").path)
+            let recorder = LockedRecorder(store: store)
+            let strategy = try #require(Strategy.named("continuous"))
+            _ = ScenarioRunner.run(scenario, strategy: strategy, pad: 600, seed: 1, observer: recorder.perform)
+            let uploader = Uploader(
+                queue: store, endpoint: WhereaboutsBatchEndpoint(base: server.base, device: server.device, maxBatchSize: 250),
+                credentials: FixedCredential(.bearer(server.token)), configuration: UploaderConfiguration(batchSize: 250, interval: nil))
+            let report = await uploader.drain(until: Date().addingTimeInterval(60))
+            #expect(report.stoppedBy == nil)
+            let recorded = try store.allRecords().map(\.record).sorted { ($0.fix.timestamp, $0.id.uuidString) < ($1.fix.timestamp, $1.id.uuidString) }
+            #expect(recorded.count > 100)
+            var held: [LocationRecord] = []
+            try await server.storage.history(device: server.device, from: .distantPast, to: .distantFuture, page: 1000) { held += $0 }
+            #expect(held.map(\.id) == recorded.map(\.id))
+            #expect(held.map(\.fix.coordinate) == recorded.map(\.fix.coordinate))
+            #expect(held.map(\.dwell) == recorded.map(\.dwell))
+            #expect(zip(held, recorded).allSatisfy { abs($0.fix.timestamp.timeIntervalSince($1.fix.timestamp)) < 0.001 })
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+import WhereaboutsServer
+
+@Suite("OwnTracks /pub and the HTML pages")
+struct OwnTracksAndPagesTests {
+    private func basic(_ user: String, _ password: String) -> [String: String] {
+        ["Authorization": "Basic \(Data("\(user):\(password)".utf8).base64EncodedString())", "X-Limit-U": "owner", "X-Limit-D": user]
+    }
+
+    @Test("an OwnTracks app publishes unchanged: location, transition, resend recognised, cmd answers", arguments: StorageKind.available)
+    func ownTracks(_ kind: StorageKind) async throws {
+        try await withLiveServer(kind) { server in
+            let tst = Int(Date().timeIntervalSince1970) - 600
+            let location = #"{"_type":"location","lat":47.3769,"lon":8.5417,"tst":\#(tst),"acc":12,"alt":408,"vel":18,"cog":270,"tid":"ph","t":"u"}"#
+            let auth = basic(server.device, server.token)
+            let first = try await server.send("POST", "/pub", token: nil, body: Data(location.utf8), headers: auth)
+            #expect(first.status == 200)
+            #expect(String(decoding: first.body, as: UTF8.self) == "[]")
+            _ = try await server.send("POST", "/pub", token: nil, body: Data(location.utf8), headers: auth)
+            let stored = try #require(try await server.storage.last(device: server.device))
+            #expect(stored.fix.speed == 5)
+            #expect(stored.trigger == .request)
+            #expect(try await server.storage.devices().first { $0.id == server.device }?.locations == 1)
+            let transition = #"{"_type":"transition","event":"leave","rid":"office","desc":"Office","tst":\#(tst + 60),"lat":47.377,"lon":8.54,"acc":10,"t":"c"}"#
+            #expect(try await server.send("POST", "/pub", token: nil, body: Data(transition.utf8), headers: auth).status == 200)
+            #expect(try await server.storage.events(device: server.device, from: .distantPast, to: .distantFuture).map(\.kind) == [.exit])
+            #expect(try await server.send("POST", "/pub", token: nil, body: Data(#"{"_type":"waypoint","desc":"Home","lat":1,"lon":2,"rad":50,"tst":1700000000}"#.utf8), headers: auth).status == 200)
+            try await server.storage.queue(.reportLocation, device: server.device, at: Date())
+            let card = try await server.send("POST", "/pub", token: nil, body: Data(#"{"_type":"card","name":"me"}"#.utf8), headers: auth)
+            #expect(String(decoding: card.body, as: UTF8.self) == #"[{"_type":"cmd","action":"reportLocation"}]"#)
+            let wrong = try await server.send("POST", "/pub", token: nil, body: Data(location.utf8), headers: basic(server.device, "nope"))
+            #expect(wrong.status == 401)
+            #expect(try await server.send("POST", "/pub", token: nil, body: Data(location.utf8)).status == 401)
+            let bad = try await server.send("POST", "/pub", token: nil, body: Data(#"{"_type":"location","lat":95,"lon":1,"tst":1700000000}"#.utf8), headers: auth)
+            #expect(bad.status == 400)
+            #expect((server.json(bad)["message"] as? String)?.contains("latitude") == true)
+        }
+    }
+
+    @Test("the device list and the day page render; headless Chromium takes a screenshot")
+    func pages() async throws {
+        try await withLiveServer(.sqlite) { server in
+            let start = Date(timeIntervalSince1970: 1_750_000_000)
+            let track = (0..<400).map { i -> WireLocation in
+                let angle = Double(i) / 400 * 2 * .pi
+                let fix = try! Fix(
+                    coordinate: Coordinate(latitude: 47.37 + 0.01 * sin(angle), longitude: 8.54 + 0.015 * cos(angle) + Double(i) * 2e-5),
+                    horizontalAccuracy: 5, timestamp: start.addingTimeInterval(Double(i * 30)))
+                return WireLocation(LocationRecord(fix: fix, trigger: .policy))
+            }
+            _ = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(track))
+            let event = #"{"events":[{"id":"\#(UUID().uuidString)","regionId":"lake","kind":"enter","timestamp":"\#(track[100].timestamp)","latitude":\#(track[100].latitude),"longitude":\#(track[100].longitude)}]}"#
+            _ = try await server.send("POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(event.utf8))
+            let list = String(decoding: try await server.send("GET", "/?token=\(LiveServer.adminToken)", token: nil).body, as: UTF8.self)
+            #expect(list.contains(server.device))
+            #expect(try await server.send("GET", "/", token: nil).status == 401)
+            let pagePath = "/devices/\(server.device)?token=\(server.token)&date=2025-06-15"
+            let page = String(decoding: try await server.send("GET", pagePath, token: nil).body, as: UTF8.self)
+            #expect(page.contains("<svg"))
+            #expect(page.contains("<polyline"))
+            #expect(page.contains("enter lake"))
+            let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/test-output")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let screenshot = folder.appendingPathComponent("device-day.png")
+            try? FileManager.default.removeItem(at: screenshot)
+            guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile) else {
+                print("note: chromium is not installed; the screenshot is skipped (.ci/run installs it)")
+                return
+            }
+            let status = try await runProcess(chromium, [
+                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1000,900",
+                "--screenshot=\(screenshot.path)", server.base.absoluteString + pagePath,
+            ])
+            #expect(status == 0)
+            let size = (try? FileManager.default.attributesOfItem(atPath: screenshot.path)[.size] as? Int) ?? 0
+            #expect(size > 10_000, "screenshot at \(screenshot.path) is \(size) bytes")
+            print("screenshot: \(screenshot.path)")
+        }
+    }
+}
+
+/// Runs a program off the cooperative threads and returns its exit status.
+func runProcess(_ path: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> Int32 {
+    try await withCheckedThrowingContinuation { done in
+        Thread {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+            if let environment { process.environment = environment }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            do {
+                try process.run()
+                process.waitUntilExit()
+                done.resume(returning: process.terminationStatus)
+            } catch {
+                done.resume(throwing: error)
+            }
+        }.start()
+    }
+}

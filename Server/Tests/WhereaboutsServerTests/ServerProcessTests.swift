@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+import WhereaboutsDelivery
+import WhereaboutsServer
+import WhereaboutsStore
+
+/// The built `whereabouts-server` executable, started as a real process.
+final class ServerProcess: @unchecked Sendable {
+    static var executable: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("whereabouts-server").path
+    }
+
+    let process = Process()
+    let port: Int
+
+    /// Starts `serve` and waits for its "listening" line.
+    init(database: String?, port: Int = 0, environment: [String: String] = [:]) async throws {
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = ["serve", "--port", "\(port)", "--rate-limit", "0"] + (database.map { ["--database", $0] } ?? [])
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let handle = output.fileHandleForReading
+        self.port = try await withCheckedThrowingContinuation { done in
+            Thread {
+                var text = ""
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { return done.resume(throwing: CocoaError(.fileReadUnknown)) }
+                    text += String(decoding: data, as: UTF8.self)
+                    if let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                        return done.resume(returning: Int(text[range].split(separator: ":").last!)!)
+                    }
+                }
+            }.start()
+        }
+    }
+
+    var base: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    func signal(_ number: Int32) async {
+        kill(process.processIdentifier, number)
+        await withCheckedContinuation { done in
+            Thread {
+                self.process.waitUntilExit()
+                done.resume()
+            }.start()
+        }
+    }
+
+    /// `whereabouts-server device add NAME`; returns the token (the last line).
+    static func addDevice(_ name: String, database: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["device", "add", name, "--database", database]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return String(text.split(separator: "\n").last ?? "")
+    }
+}
+
+@Suite("whereabouts-server as a process")
+struct ServerProcessTests {
+    private func database() -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("server-process-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return "sqlite:" + folder.appendingPathComponent("server.sqlite").path
+    }
+
+    @Test("device add prints the token last and stores only its hash; serve reads flags from the environment")
+    func deviceAddAndEnvironment() async throws {
+        let database = database()
+        let token = try ServerProcess.addDevice("car-1", database: database)
+        #expect(token.count == 43)
+        let file = try String(contentsOfFile: String(database.dropFirst(7)), encoding: .isoLatin1)
+        #expect(!file.contains(token))
+        let server = try await ServerProcess(database: nil, environment: ["WHEREABOUTS_DATABASE": database])
+        let reply = try await URLSessionTransport().send(
+            OutgoingRequest(method: "GET", url: server.base.appendingPathComponent("v1/devices/car-1/last"), headers: ["Authorization": "Bearer \(token)"], body: Data()),
+            timeout: 5)
+        #expect(reply.status == 404)
+        await server.signal(SIGTERM)
+        #expect(server.process.terminationStatus == 0)
+    }
+
+    @Test("SIGKILL while batches stream in, restart, resend: nothing acknowledged lost, nothing duplicated")
+    func crashAndResend() async throws {
+        let database = database()
+        let token = try ServerProcess.addDevice("crashy", database: database)
+        var server = try await ServerProcess(database: database)
+        let port = server.port
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("crash-client-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = try SQLiteLocationStore(path: folder.appendingPathComponent("phone.sqlite").path)
+        let start = Date().addingTimeInterval(-50_000)
+        try store.append((0..<20_000).map { i in
+            LocationRecord(
+                fix: try! Fix(coordinate: Coordinate(latitude: 40 + Double(i) * 1e-5, longitude: -3.7), horizontalAccuracy: 8, timestamp: start.addingTimeInterval(Double(i))),
+                trigger: .policy)
+        })
+        let uploader = Uploader(
+            queue: store, endpoint: WhereaboutsBatchEndpoint(base: server.base, device: "crashy", maxBatchSize: 100),
+            credentials: FixedCredential(.bearer(token)),
+            configuration: UploaderConfiguration(batchSize: 100, lease: 5, requestTimeout: 2, backoff: Backoff(initial: 0.1, maximum: 0.5), interval: nil))
+        for round in 0..<3 {
+            let flush = Task { await uploader.flush(.manual) }
+            try await Task.sleep(nanoseconds: UInt64(150 + round * 100) * 1_000_000)
+            await server.signal(SIGKILL)
+            _ = await flush.value
+            #expect(try store.pendingCount() > 0, "round \(round): the kill came after everything was sent")
+            server = try await ServerProcess(database: database, port: port)
+        }
+        let report = await uploader.drain(until: Date().addingTimeInterval(60))
+        #expect(report.stoppedBy == nil)
+        #expect(try store.pendingCount() == 0)
+        let reply = try await URLSessionTransport().send(
+            OutgoingRequest(method: "GET", url: server.base.appendingPathComponent("v1/devices/crashy/locations"), headers: ["Authorization": "Bearer \(token)"], body: Data()),
+            timeout: 30)
+        let held = try JSONDecoder().decode(History.self, from: reply.body).locations.map(\.id)
+        #expect(held.count == 20_000)
+        #expect(Set(held).count == 20_000)
+        #expect(Set(held) == Set(try store.allRecords().map { $0.record.id.uuidString.lowercased() }))
+        await server.signal(SIGTERM)
+    }
+
+    private struct History: Decodable {
+        let locations: [WireLocation]
+    }
+}
