@@ -154,12 +154,14 @@ struct UploaderFaultTests {
         defer { Task { await server.stop() } }
         let store = try makeStore()
         try store.append(sampleRecords(50))
-        let claimed = try store.claim(limit: 30, order: .oldestFirst, now: Date(), lease: 0.3)
+        let claimed = try store.claim(limit: 30, order: .oldestFirst, now: Date(), lease: 60)
         #expect(claimed.count == 30)
         let during = await batchUploader(store, url: server.baseURL).flush(.manual)
         #expect(during.delivered == 20)
-        try await Task.sleep(nanoseconds: 400_000_000)
-        let after = await batchUploader(store, url: server.baseURL).flush(.manual)
+        let later = Uploader(
+            queue: store, endpoint: WhereaboutsBatchEndpoint(base: server.baseURL, device: "phone-1"),
+            configuration: UploaderConfiguration(interval: nil), clock: { Date().addingTimeInterval(61) })
+        let after = await later.flush(.manual)
         #expect(after.delivered == 30)
         #expect(try await exactlyOnce(store, server.state))
     }
