@@ -41,6 +41,8 @@ let package = Package(
             name: "whereabouts-server",
             dependencies: [
                 "WhereaboutsServer",
+                .product(name: "WhereaboutsCore", package: "Whereabouts"),
+                .product(name: "WhereaboutsDelivery", package: "Whereabouts"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(

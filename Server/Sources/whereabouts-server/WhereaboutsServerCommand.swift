@@ -8,7 +8,7 @@ import WhereaboutsServer
 struct WhereaboutsServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "whereabouts-server", abstract: "Ingest, deduplicate, store and serve device tracks.",
-        subcommands: [Serve.self, DeviceCommand.self])
+        subcommands: [Serve.self, DeviceCommand.self, Bench.self])
 }
 
 /// Flags shared by every subcommand; each falls back to an environment variable.
