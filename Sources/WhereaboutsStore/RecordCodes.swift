@@ -10,20 +10,14 @@ enum RecordCodes {
     static func source(_ source: FixSource) -> Int { sources.firstIndex(of: source)! }
     static func trigger(_ trigger: RecordTrigger) -> Int { triggers.firstIndex(of: trigger)! }
 
-    /// The record in a `location` row. Rows were validated when written, so the unchecked
-    /// initialisers cannot fail; a damaged value falls back to a harmless default.
+    /// The record in a `location` row.
     static func record(_ row: Row) -> LocationRecord {
         let sourceCode: Int = row["source"]
         let triggerCode: Int = row["trigger"]
-        let coordinate = Coordinate(normalizingLatitude: row["lat"], longitude: row["lon"])
-        let fix =
-            (try? Fix(
-                coordinate: coordinate, horizontalAccuracy: row["acc"], altitude: row["alt"], speed: row["speed"],
-                course: row["course"], timestamp: Date(timeIntervalSince1970: row["t"]),
-                source: sources.indices.contains(sourceCode) ? sources[sourceCode] : .unknown))
-            ?? (try! Fix(coordinate: coordinate, horizontalAccuracy: 0, timestamp: Date(timeIntervalSince1970: row["t"])))
-        return LocationRecord(
-            id: row["uuid"], fix: fix, trigger: triggers.indices.contains(triggerCode) ? triggers[triggerCode] : .policy,
-            dwell: row["dwell"])
+        return .restored(
+            id: row["uuid"], latitude: row["lat"], longitude: row["lon"], accuracy: row["acc"], altitude: row["alt"], speed: row["speed"],
+            course: row["course"], timestamp: Date(timeIntervalSince1970: row["t"]),
+            source: sources.indices.contains(sourceCode) ? sources[sourceCode] : .unknown,
+            trigger: triggers.indices.contains(triggerCode) ? triggers[triggerCode] : .policy, dwell: row["dwell"])
     }
 }

@@ -56,3 +56,21 @@ public struct Rejection: Sendable, Hashable, Codable {
     /// How much of a response body is kept.
     public static let maxReasonLength = 300
 }
+
+extension LocationRecord {
+    /// Rebuilds a record read back from storage. Values were validated when written; should a damaged
+    /// row carry an invalid accuracy, speed or course, those optional parts are dropped rather than
+    /// failing the whole read.
+    public static func restored(
+        id: UUID, latitude: Double, longitude: Double, accuracy: Double, altitude: Double?, speed: Double?, course: Double?,
+        timestamp: Date, source: FixSource = .unknown, trigger: RecordTrigger, dwell: TimeInterval
+    ) -> LocationRecord {
+        let coordinate = Coordinate(normalizingLatitude: latitude, longitude: longitude)
+        let fix =
+            (try? Fix(
+                coordinate: coordinate, horizontalAccuracy: accuracy, altitude: altitude, speed: speed, course: course, timestamp: timestamp,
+                source: source))
+            ?? (try! Fix(coordinate: coordinate, horizontalAccuracy: accuracy.isFinite ? abs(accuracy) : 0, timestamp: timestamp, source: source))
+        return LocationRecord(id: id, fix: fix, trigger: trigger, dwell: dwell)
+    }
+}

@@ -215,11 +215,8 @@ public final class PostgresTrackStorage: TrackStorage {
 
     private static func record(_ row: RecordRow) -> LocationRecord {
         let (id, t, lat, lon, acc, alt, speed, course, trigger, dwell) = row
-        let coordinate = Coordinate(normalizingLatitude: lat, longitude: lon)
-        let timestamp = Date(timeIntervalSince1970: t)
-        let fix =
-            (try? Fix(coordinate: coordinate, horizontalAccuracy: acc, altitude: alt, speed: speed, course: course, timestamp: timestamp))
-            ?? (try! Fix(coordinate: coordinate, horizontalAccuracy: 0, timestamp: timestamp))
-        return LocationRecord(id: id, fix: fix, trigger: RecordTrigger(rawValue: trigger) ?? .policy, dwell: dwell)
+        return .restored(
+            id: id, latitude: lat, longitude: lon, accuracy: acc, altitude: alt, speed: speed, course: course,
+            timestamp: Date(timeIntervalSince1970: t), trigger: RecordTrigger(rawValue: trigger) ?? .policy, dwell: dwell)
     }
 }

@@ -191,12 +191,9 @@ public final class SQLiteTrackStorage: TrackStorage {
     public func closeNow() throws { try pool.close() }
 
     private static func record(_ row: Row) -> LocationRecord {
-        let coordinate = Coordinate(normalizingLatitude: row["lat"], longitude: row["lon"])
-        let timestamp = Date(timeIntervalSince1970: row["t"])
-        let fix =
-            (try? Fix(
-                coordinate: coordinate, horizontalAccuracy: row["acc"], altitude: row["alt"], speed: row["speed"], course: row["course"],
-                timestamp: timestamp)) ?? (try! Fix(coordinate: coordinate, horizontalAccuracy: 0, timestamp: timestamp))
-        return LocationRecord(id: row["id"], fix: fix, trigger: RecordTrigger(rawValue: row["trigger"]) ?? .policy, dwell: row["dwell"])
+        .restored(
+            id: row["id"], latitude: row["lat"], longitude: row["lon"], accuracy: row["acc"], altitude: row["alt"], speed: row["speed"],
+            course: row["course"], timestamp: Date(timeIntervalSince1970: row["t"]), trigger: RecordTrigger(rawValue: row["trigger"]) ?? .policy,
+            dwell: row["dwell"])
     }
 }
