@@ -27,7 +27,7 @@ struct Bench: AsyncParsableCommand {
 
     func run() async throws {
         var logger = Logger(label: "bench")
-        logger.logLevel = .error
+        logger.logLevel = .critical
         let (locations, export, connections, json) = (locations, export, connections, json)
         let url = try database.url()
         if case .sqlite(let path) = url { try? FileManager.default.removeItem(atPath: path) }
@@ -46,7 +46,7 @@ struct Bench: AsyncParsableCommand {
             let load = LoadGenerator(base: URL(string: "http://127.0.0.1:\(port)")!, storage: storage, connections: connections)
             var results: [(String, JSONScalar)] = [("storage", .string(storage.kind))]
             for batch in [1, 100, 1000] {
-                let count = max(batch, locations * batch / 1000)
+                let count = max(2000, locations * batch / 1000)
                 let rate = try await load.ingestRate(batchSize: batch, total: count)
                 print("\(storage.kind) ingest, batches of \(batch): \(Int(rate)) locations/s (\(count) locations, \(connections) connections)")
                 results.append(("batch\(batch)PerSecond", .number(rate.rounded())))
