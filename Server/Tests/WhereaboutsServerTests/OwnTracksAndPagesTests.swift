@@ -27,6 +27,9 @@ struct OwnTracksAndPagesTests {
             #expect(try await server.send("POST", "/pub", token: nil, body: Data(transition.utf8), headers: auth).status == 200)
             #expect(try await server.storage.events(device: server.device, from: .distantPast, to: .distantFuture).map(\.kind) == [.exit])
             #expect(try await server.send("POST", "/pub", token: nil, body: Data(#"{"_type":"waypoint","desc":"Home","lat":1,"lon":2,"rad":50,"tst":1700000000}"#.utf8), headers: auth).status == 200)
+            #expect(try await server.storage.regions(device: server.device) == [WireRegion(id: "Home", latitude: 1, longitude: 2, radius: 50)])
+            let badWaypoint = try await server.send("POST", "/pub", token: nil, body: Data(#"{"_type":"waypoint","desc":"Sea","lat":1,"lon":2,"rad":-5}"#.utf8), headers: auth)
+            #expect(badWaypoint.status == 400)
             try await server.storage.queue(.reportLocation, device: server.device, at: Date())
             let card = try await server.send("POST", "/pub", token: nil, body: Data(#"{"_type":"card","name":"me"}"#.utf8), headers: auth)
             #expect(String(decoding: card.body, as: UTF8.self) == #"[{"_type":"cmd","action":"reportLocation"}]"#)
@@ -53,6 +56,8 @@ struct OwnTracksAndPagesTests {
             _ = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(track))
             let event = #"{"events":[{"id":"\#(UUID().uuidString)","regionId":"lake","kind":"enter","timestamp":"\#(track[100].timestamp)","latitude":\#(track[100].latitude),"longitude":\#(track[100].longitude)}]}"#
             _ = try await server.send("POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(event.utf8))
+            try await server.storage.saveRegions(
+                [WireRegion(id: "lake", latitude: track[100].latitude, longitude: track[100].longitude, radius: 150)], device: server.device, at: Date())
             let list = String(decoding: try await server.send("GET", "/?token=\(LiveServer.adminToken)", token: nil).body, as: UTF8.self)
             #expect(list.contains(server.device))
             #expect(try await server.send("GET", "/", token: nil).status == 401)

@@ -20,7 +20,9 @@ enum TrackPage {
                 """)
     }
 
-    static func day(device: String, day: Date, records: [LocationRecord], events: [StoredEvent], tokenQuery: String) -> String {
+    static func day(
+        device: String, day: Date, records: [LocationRecord], events: [StoredEvent], regions: [WireRegion], tokenQuery: String
+    ) -> String {
         let dayText = String(Timestamp.format(day).prefix(10))
         let previous = String(Timestamp.format(day.addingTimeInterval(-86_400)).prefix(10))
         let next = String(Timestamp.format(day.addingTimeInterval(86_400)).prefix(10))
@@ -35,13 +37,15 @@ enum TrackPage {
                 <h1>\(escape(device)) — \(dayText)</h1>
                 <p><a href="/\(tokenQuery)">all devices</a> · <a href="\(link(previous))">\(previous)</a> · <a href="\(link(next))">\(next)</a></p>
                 <p>\(records.count) locations, \(events.count) region events (times UTC)</p>
-                \(svg(records: records, events: events))
+                \(svg(records: records, events: events, regions: regions))
                 <ul class="events">\(listing)</ul>
                 """)
     }
 
     /// The track as an SVG polyline in a local flat projection, with start, end and event markers.
-    static func svg(records: [LocationRecord], events: [StoredEvent], width: Double = 900, height: Double = 600) -> String {
+    static func svg(
+        records: [LocationRecord], events: [StoredEvent], regions: [WireRegion] = [], width: Double = 900, height: Double = 600
+    ) -> String {
         var points = records.map { ($0.fix.coordinate.latitude, $0.fix.coordinate.longitude) }
         points += events.compactMap { event in event.latitude.flatMap { lat in event.longitude.map { (lat, $0) } } }
         guard !points.isEmpty else {
@@ -60,7 +64,14 @@ enum TrackPage {
             let (x, y) = project(record.fix.coordinate.latitude, record.fix.coordinate.longitude)
             return String(format: "%.1f,%.1f", x, y)
         }.joined(separator: " ")
-        var shapes = ["<polyline points=\"\(line)\" fill=\"none\" stroke=\"#1f6feb\" stroke-width=\"3\" stroke-linejoin=\"round\"/>"]
+        var shapes: [String] = []
+        for region in regions where (lats.min()!...lats.max()!).contains(region.latitude) && (lons.min()!...lons.max()!).contains(region.longitude) {
+            let (x, y) = project(region.latitude, region.longitude)
+            shapes.append(
+                String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"#8250df22\" stroke=\"#8250df\"><title>%@</title></circle>", x, y,
+                    max(2, region.radius / 111_320 * scale), escape(region.id)))
+        }
+        shapes += ["<polyline points=\"\(line)\" fill=\"none\" stroke=\"#1f6feb\" stroke-width=\"3\" stroke-linejoin=\"round\"/>"]
         for (index, record) in [records.first, records.last].enumerated() {
             guard let record else { continue }
             let (x, y) = project(record.fix.coordinate.latitude, record.fix.coordinate.longitude)
@@ -79,7 +90,7 @@ enum TrackPage {
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))">
             <rect width="100%" height="100%" fill="#f6f8fa"/>
             \(shapes.joined(separator: "\n"))
-            <text x="\(Int(margin))" y="20" font-size="13" fill="#57606a">\(Int(metres.rounded())) m across · green start · red end · squares: region events</text>
+            <text x="\(Int(margin))" y="\(Int(height) - 8)" font-size="13" fill="#57606a">\(Int(metres.rounded())) m across · green start · red end · squares: region events · circles: the device's regions</text>
             </svg>
             """
     }

@@ -6,8 +6,8 @@ import WhereaboutsCore
 
 extension API {
     /// `POST /pub`: OwnTracks HTTP mode. The device is the Basic-auth user (password: its token), or
-    /// `X-Limit-D` with a Bearer token. Takes `_type` location, transition and waypoint(s); other
-    /// types are acknowledged and ignored. Answers with an array of `cmd` messages.
+    /// `X-Limit-D` with a Bearer token. Stores `_type` location, transition and waypoint(s); other
+    /// types (card, lwt, status) are acknowledged and ignored. Answers with an array of `cmd` messages.
     func addOwnTracksRoutes(to router: Router<BasicRequestContext>) {
         router.post("/pub") { request, context -> Response in
             let (device, token) = ownTracksIdentity(request)
@@ -31,6 +31,11 @@ extension API {
             case "transition":
                 let event = try OwnTracksMessage.transition(message, device: device, now: now)
                 metrics.countEvents(try await storage.ingest([event], device: device, at: now).accepted)
+            case "waypoint":
+                try await storage.saveRegions([try OwnTracksMessage.waypoint(message)], device: device, at: now)
+            case "waypoints":
+                let list = message["waypoints"] as? [[String: Any]] ?? []
+                try await storage.saveRegions(try list.map(OwnTracksMessage.waypoint), device: device, at: now)
             default:
                 break
             }
@@ -85,6 +90,21 @@ enum OwnTracksMessage {
         } catch {
             throw APIError.badRequest("invalid_transition", error.description)
         }
+    }
+
+    /// A `_type:"waypoint"` message (a region the user defined on the phone) as a region; its id is
+    /// `rid` when present, else the description.
+    static func waypoint(_ message: [String: Any]) throws -> WireRegion {
+        guard let lat = number(message["lat"]), let lon = number(message["lon"]), let radius = number(message["rad"]),
+            let id = (message["rid"] as? String) ?? (message["desc"] as? String)
+        else { throw APIError.badRequest("invalid_waypoint", "a waypoint needs desc (or rid), lat, lon and rad") }
+        let region = WireRegion(id: id, latitude: lat, longitude: lon, radius: radius)
+        do {
+            _ = try region.region()
+        } catch {
+            throw APIError.badRequest("invalid_waypoint", "\(error)")
+        }
+        return region
     }
 
     /// A queued command as an OwnTracks `cmd` message.

@@ -29,7 +29,9 @@ extension API {
             var records: [LocationRecord] = []
             try await storage.history(device: device, from: day, to: end, page: 5000) { records += $0 }
             let events = try await storage.events(device: device, from: day, to: end)
-            return html(TrackPage.day(device: device, day: day, records: records, events: events, tokenQuery: Self.tokenQuery(request)))
+            let regions = try await storage.regions(device: device)
+            return html(
+                TrackPage.day(device: device, day: day, records: records, events: events, regions: regions, tokenQuery: Self.tokenQuery(request)))
         }
     }
 

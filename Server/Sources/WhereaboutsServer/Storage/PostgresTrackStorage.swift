@@ -28,14 +28,28 @@ public final class PostgresTrackStorage: TrackStorage {
             try await connection.query(
                 "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)",
                 logger: logger)
-            let rows = try await connection.query("SELECT version FROM schema_version WHERE version = 1", logger: logger)
-            var applied = false
-            for try await _ in rows { applied = true }
-            guard !applied else { return }
-            for statement in Self.schemaV1 { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
-            try await connection.query("INSERT INTO schema_version VALUES (1, \(Date().timeIntervalSince1970))", logger: logger)
+            var applied: Set<Int> = []
+            for try await version in try await connection.query("SELECT version FROM schema_version", logger: logger).decode(Int.self) {
+                applied.insert(version)
+            }
+            for (index, statements) in Self.migrations.enumerated() where !applied.contains(index + 1) {
+                for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                try await connection.query("INSERT INTO schema_version VALUES (\(index + 1), \(Date().timeIntervalSince1970))", logger: logger)
+            }
         }
     }
+
+    /// Versioned migrations, applied in order; never edit one that has shipped.
+    private static let migrations = [schemaV1, schemaV2]
+
+    private static let schemaV2 = [
+        """
+        CREATE TABLE region (
+            device_id TEXT NOT NULL, id TEXT NOT NULL, lat DOUBLE PRECISION NOT NULL, lon DOUBLE PRECISION NOT NULL,
+            radius DOUBLE PRECISION NOT NULL, updated_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (device_id, id)
+        )
+        """
+    ]
 
     private static let schemaV1 = [
         "CREATE TABLE device (id TEXT PRIMARY KEY, token_hash BYTEA NOT NULL, created_at DOUBLE PRECISION NOT NULL)",
@@ -191,6 +205,27 @@ public final class PostgresTrackStorage: TrackStorage {
                     latitude: lat, longitude: lon))
         }
         return events
+    }
+
+    public func saveRegions(_ regions: [WireRegion], device: String, at date: Date) async throws {
+        guard !regions.isEmpty else { return }
+        try await client.query(
+            """
+            INSERT INTO region (device_id, id, lat, lon, radius, updated_at)
+            SELECT \(device), u.id, u.lat, u.lon, u.radius, \(date.timeIntervalSince1970)
+            FROM unnest(\(regions.map(\.id))::text[], \(regions.map(\.latitude))::float8[], \(regions.map(\.longitude))::float8[],
+                \(regions.map(\.radius))::float8[]) AS u(id, lat, lon, radius)
+            ON CONFLICT (device_id, id) DO UPDATE SET lat = excluded.lat, lon = excluded.lon, radius = excluded.radius, updated_at = excluded.updated_at
+            """, logger: logger)
+    }
+
+    public func regions(device: String) async throws -> [WireRegion] {
+        let rows = try await client.query("SELECT id, lat, lon, radius FROM region WHERE device_id = \(device) ORDER BY id", logger: logger)
+        var regions: [WireRegion] = []
+        for try await (id, lat, lon, radius) in rows.decode((String, Double, Double, Double).self) {
+            regions.append(WireRegion(id: id, latitude: lat, longitude: lon, radius: radius))
+        }
+        return regions
     }
 
     public func queue(_ command: ServerCommand, device: String, at date: Date) async throws {

@@ -42,7 +42,38 @@ public final class SQLiteTrackStorage: TrackStorage {
                     CREATE INDEX command_device ON command(device_id, seq);
                     """)
         }
+        migrator.registerMigration("v2-regions") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE region (
+                        device_id TEXT NOT NULL, id TEXT NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL, radius REAL NOT NULL,
+                        updated_at REAL NOT NULL, PRIMARY KEY (device_id, id)
+                    ) WITHOUT ROWID
+                    """)
+        }
         try migrator.migrate(pool)
+    }
+
+    public func saveRegions(_ regions: [WireRegion], device: String, at date: Date) async throws {
+        try await pool.write { db in
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT INTO region (device_id, id, lat, lon, radius, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(device_id, id) DO UPDATE SET lat = excluded.lat, lon = excluded.lon, radius = excluded.radius,
+                        updated_at = excluded.updated_at
+                    """)
+            for region in regions {
+                try statement.execute(arguments: [device, region.id, region.latitude, region.longitude, region.radius, date.timeIntervalSince1970])
+            }
+        }
+    }
+
+    public func regions(device: String) async throws -> [WireRegion] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, lat, lon, radius FROM region WHERE device_id = ? ORDER BY id", arguments: [device]).map {
+                WireRegion(id: $0["id"], latitude: $0["lat"], longitude: $0["lon"], radius: $0["radius"])
+            }
+        }
     }
 
     public func addDevice(id: String, tokenHash: Data, at date: Date) async throws {

@@ -79,6 +79,10 @@ public protocol TrackStorage: Sendable {
     func history(device: String, from: Date, to: Date, page: Int, _ body: ([LocationRecord]) async throws -> Void) async throws
     /// Events with `from <= timestamp < to`, sorted by timestamp.
     func events(device: String, from: Date, to: Date) async throws -> [StoredEvent]
+    /// Stores regions the device defined (OwnTracks waypoints), replacing any with the same id.
+    func saveRegions(_ regions: [WireRegion], device: String, at date: Date) async throws
+    /// The regions the device defined, by id.
+    func regions(device: String) async throws -> [WireRegion]
     /// Queues a command for the device's next upload answer.
     func queue(_ command: ServerCommand, device: String, at date: Date) async throws
     /// Takes the device's queued commands, oldest first.
