@@ -129,6 +129,36 @@ struct ServerProcessTests {
         await server.signal(SIGTERM)
     }
 
+    @Test("SIGTERM during a long export: the export completes, then the server exits cleanly")
+    func gracefulShutdown() async throws {
+        let database = database()
+        let token = Tokens.generate()
+        let storage = try SQLiteTrackStorage(path: String(database.dropFirst(7)))
+        try await storage.migrate()
+        try await storage.addDevice(id: "long", tokenHash: Tokens.hash(token), at: Date())
+        let start = Date().addingTimeInterval(-400_000)
+        for first in stride(from: 0, to: 150_000, by: 10_000) {
+            _ = try await storage.ingest((first..<first + 10_000).map { i in
+                LocationRecord(
+                    fix: try! Fix(coordinate: Coordinate(latitude: 59 + Double(i) * 1e-6, longitude: 18), horizontalAccuracy: 4, timestamp: start.addingTimeInterval(Double(i))),
+                    trigger: .policy)
+            }, device: "long", at: Date())
+        }
+        try await storage.close()
+        let server = try await ServerProcess(database: database)
+        let export = Task {
+            try await URLSessionTransport().send(
+                OutgoingRequest(method: "GET", url: server.base.appendingPathComponent("v1/devices/long/locations"), headers: ["Authorization": "Bearer \(token)"], body: Data()),
+                timeout: 60)
+        }
+        try await Task.sleep(nanoseconds: 150_000_000)
+        await server.signal(SIGTERM)
+        let reply = try await export.value
+        #expect(reply.status == 200)
+        #expect(try JSONDecoder().decode(History.self, from: reply.body).locations.count == 150_000)
+        #expect(server.process.terminationStatus == 0)
+    }
+
     private struct History: Decodable {
         let locations: [WireLocation]
     }
