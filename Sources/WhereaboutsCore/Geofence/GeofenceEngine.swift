@@ -11,15 +11,25 @@ import Foundation
 public struct GeofenceEngine: Sendable {
     /// The regions.
     public private(set) var index = RegionIndex()
-    private var insideSince: [Double] = []
-    private var undetermined: [Bool] = []
-    private var dwellFired: [Bool] = []
-    private var pendingState: [RegionState?] = []
-    private var pendingCount: [UInt8] = []
+    private var states: [SlotState] = []
+
+    /// The device's state in one region, packed so that judging a region touches one cache line.
+    private struct SlotState {
+        /// When the device came inside (epoch seconds), NaN while outside.
+        var insideSince = Double.nan
+        /// Evidence of a change that awaits a confirming fix.
+        var pendingState: RegionState?
+        /// How many fixes have given `pendingState` so far.
+        var pendingCount: UInt8 = 0
+        /// No fix or crossing has judged the region yet.
+        var undetermined = false
+        /// The dwell event of the current stay has been reported.
+        var dwellFired = false
+    }
     private var insideSlots: Set<Int32> = []
     private var undeterminedCount = 0
     private var latestFix: Fix?
-    private var scratch: [(slot: Int32, distance: Double, isCircle: Bool)] = []
+    private var scratch: [RegionIndex.Candidate] = []
 
     /// How many regions the last evaluated fix left undecided where a more accurate fix would have
     /// changed the state: it fell in the accuracy margin beside the hysteresis band on the far side
@@ -44,8 +54,8 @@ public struct GeofenceEngine: Sendable {
 
     /// The state of one region: `nil` while undetermined or unknown.
     public func state(of id: String) -> RegionState? {
-        guard let slot = index.slot(of: id), !undetermined[Int(slot)] else { return nil }
-        return insideSince[Int(slot)].isNaN ? .outside : .inside
+        guard let slot = index.slot(of: id), !states[Int(slot)].undetermined else { return nil }
+        return states[Int(slot)].insideSince.isNaN ? .outside : .inside
     }
 
     /// Adds regions, replacing those with the same id; their state is determined by the next fix.
@@ -53,16 +63,9 @@ public struct GeofenceEngine: Sendable {
         for region in regions.count > 1000 ? Self.spatiallySorted(regions) : regions {
             remove([region.id])
             let slot = Int(index.insert(region))
-            if slot >= insideSince.count {
-                let grow = index.slotCapacity - insideSince.count
-                insideSince += repeatElement(.nan, count: grow)
-                undetermined += repeatElement(false, count: grow)
-                dwellFired += repeatElement(false, count: grow)
-                pendingState += repeatElement(nil, count: grow)
-                pendingCount += repeatElement(0, count: grow)
-            }
+            if slot >= states.count { states += repeatElement(SlotState(), count: index.slotCapacity - states.count) }
             reset(slot)
-            undetermined[slot] = true
+            states[slot].undetermined = true
             undeterminedCount += 1
         }
     }
@@ -87,7 +90,7 @@ public struct GeofenceEngine: Sendable {
     public mutating func forgetStates() {
         for slot in 0..<index.slotCapacity where index.region(atSlot: Int32(slot)) != nil {
             reset(slot)
-            undetermined[slot] = true
+            states[slot].undetermined = true
             undeterminedCount += 1
         }
     }
@@ -101,12 +104,12 @@ public struct GeofenceEngine: Sendable {
     }
 
     private mutating func reset(_ slot: Int) {
-        if undetermined[slot] { undeterminedCount -= 1 }
-        insideSince[slot] = .nan
-        undetermined[slot] = false
-        dwellFired[slot] = false
-        pendingState[slot] = nil
-        pendingCount[slot] = 0
+        if states[slot].undetermined { undeterminedCount -= 1 }
+        states[slot].insideSince = .nan
+        states[slot].undetermined = false
+        states[slot].dwellFired = false
+        states[slot].pendingState = nil
+        states[slot].pendingCount = 0
         insideSlots.remove(Int32(slot))
     }
 
@@ -120,23 +123,23 @@ public struct GeofenceEngine: Sendable {
         var judged: Set<Int32> = []
         let trackJudged = undeterminedCount > 0
         for slot in insideSlots {
-            judge(slot, frame.signedDistance(to: index.region(atSlot: slot)!), fix, &events)
+            let region = index.region(atSlot: slot)!
+            judge(slot, frame.signedDistance(to: region), region.radius, fix, &events)
             if trackJudged { judged.insert(slot) }
         }
-        var near: [(slot: Int32, distance: Double, isCircle: Bool)] = []
+        var near: [RegionIndex.Candidate] = []
         swap(&near, &scratch)
         near.removeAll(keepingCapacity: true)
-        index.forEachWithin(TransitionRule.reach(accuracy: fix.horizontalAccuracy), of: fix.coordinate) { slot, distance, isCircle in
-            near.append((slot, distance, isCircle))
-        }
-        for (slot, distance, isCircle) in near where insideSince[Int(slot)].isNaN {
-            if trackJudged { judged.insert(slot) }
-            judge(slot, isCircle ? distance : frame.signedDistance(to: index.region(atSlot: slot)!), fix, &events)
+        index.forEachWithin(TransitionRule.reach(accuracy: fix.horizontalAccuracy), of: fix.coordinate) { near.append($0) }
+        for candidate in near where states[Int(candidate.slot)].insideSince.isNaN {
+            if trackJudged { judged.insert(candidate.slot) }
+            let distance = candidate.isCircle ? candidate.distance : frame.signedDistance(to: index.region(atSlot: candidate.slot)!)
+            judge(candidate.slot, distance, candidate.radius, fix, &events)
         }
         swap(&near, &scratch)
         if trackJudged {
-            for slot in 0..<undetermined.count where undetermined[slot] && !judged.contains(Int32(slot)) {
-                undetermined[slot] = false
+            for slot in 0..<states.count where states[slot].undetermined && !judged.contains(Int32(slot)) {
+                states[slot].undetermined = false
                 undeterminedCount -= 1
             }
         }
@@ -144,27 +147,26 @@ public struct GeofenceEngine: Sendable {
     }
 
     @inline(__always)
-    private mutating func judge(_ slot: Int32, _ s: Double, _ fix: Fix, _ events: inout [RegionEvent]) {
-        let size = index.radius(atSlot: slot)
+    private mutating func judge(_ slot: Int32, _ s: Double, _ size: Double, _ fix: Fix, _ events: inout [RegionEvent]) {
         let evidence = TransitionRule.evidence(signedDistance: s, accuracy: fix.horizontalAccuracy, size: size)
-        if evidence == state(atSlot: Int(slot)) && !undetermined[Int(slot)] && pendingState[Int(slot)] == nil { return }
+        if evidence == state(atSlot: Int(slot)) && !states[Int(slot)].undetermined && states[Int(slot)].pendingState == nil { return }
         if let event = apply(evidence, slot: Int(slot), size: size, signedDistance: s, fix: fix) { events.append(event) }
         if evidence == nil, let finer = TransitionRule.evidence(signedDistance: s, accuracy: 0, size: size),
             finer != state(atSlot: Int(slot))
         {
             undecidedCount += 1
-        } else if pendingState[Int(slot)] != nil {
+        } else if states[Int(slot)].pendingState != nil {
             undecidedCount += 1
         }
     }
 
     @inline(__always)
-    private func state(atSlot slot: Int) -> RegionState { insideSince[slot].isNaN ? .outside : .inside }
+    private func state(atSlot slot: Int) -> RegionState { states[slot].insideSince.isNaN ? .outside : .inside }
 
     private mutating func apply(_ evidence: RegionState?, slot: Int, size: Double, signedDistance s: Double, fix: Fix) -> RegionEvent? {
-        if undetermined[slot] {
+        if states[slot].undetermined {
             guard let evidence else { return nil }
-            undetermined[slot] = false
+            states[slot].undetermined = false
             undeterminedCount -= 1
             guard evidence == .inside else { return nil }
             setInside(slot, since: fix.timestamp)
@@ -174,22 +176,22 @@ public struct GeofenceEngine: Sendable {
         }
         let current = state(atSlot: slot)
         guard let evidence, evidence != current else {
-            if evidence == current { pendingState[slot] = nil }
+            if evidence == current { states[slot].pendingState = nil }
             return nil
         }
         let decisive = TransitionRule.isDecisive(evidence, signedDistance: s, accuracy: fix.horizontalAccuracy, size: size)
-        let count = pendingState[slot] == evidence ? Int(pendingCount[slot]) + 1 : 1
+        let count = states[slot].pendingState == evidence ? Int(states[slot].pendingCount) + 1 : 1
         guard decisive || count >= 2 else {
-            pendingState[slot] = evidence
-            pendingCount[slot] = UInt8(count)
+            states[slot].pendingState = evidence
+            states[slot].pendingCount = UInt8(count)
             return nil
         }
-        pendingState[slot] = nil
+        states[slot].pendingState = nil
         return transition(slot, index.region(atSlot: Int32(slot))!, to: evidence, at: fix.timestamp, fix: fix)
     }
 
     private mutating func setInside(_ slot: Int, since time: Date) {
-        insideSince[slot] = time.timeIntervalSince1970
+        states[slot].insideSince = time.timeIntervalSince1970
         insideSlots.insert(Int32(slot))
     }
 
@@ -209,9 +211,9 @@ public struct GeofenceEngine: Sendable {
                 signedDistance: region.signedDistance(from: fix.coordinate), accuracy: fix.horizontalAccuracy, size: region.radius)
             if age <= Self.fixPrecedence, let evidence, evidence != state { return nil }
         }
-        pendingState[slot] = nil
-        if undetermined[slot] {
-            undetermined[slot] = false
+        states[slot].pendingState = nil
+        if states[slot].undetermined {
+            states[slot].undetermined = false
             undeterminedCount -= 1
             guard state == .inside else { return nil }
             setInside(slot, since: time)
@@ -223,14 +225,14 @@ public struct GeofenceEngine: Sendable {
     }
 
     private mutating func transition(_ slot: Int, _ region: Region, to state: RegionState, at time: Date, fix: Fix?) -> RegionEvent? {
-        dwellFired[slot] = false
+        states[slot].dwellFired = false
         switch state {
         case .inside:
             setInside(slot, since: time)
             return region.notifyOnEntry
                 ? RegionEvent(regionID: region.id, kind: .enter, timestamp: time, initial: false, fix: fix) : nil
         case .outside:
-            insideSince[slot] = .nan
+            states[slot].insideSince = .nan
             insideSlots.remove(Int32(slot))
             return region.notifyOnExit
                 ? RegionEvent(regionID: region.id, kind: .exit, timestamp: time, initial: false, fix: fix) : nil
@@ -241,11 +243,11 @@ public struct GeofenceEngine: Sendable {
     /// ended (not `now`), so a dwell noticed late after a suspension still carries the right time.
     public mutating func dueDwells(at now: Date) -> [RegionEvent] {
         var events: [RegionEvent] = []
-        for slot in insideSlots where !dwellFired[Int(slot)] {
+        for slot in insideSlots where !states[Int(slot)].dwellFired {
             guard let region = index.region(atSlot: slot), let delay = region.loiteringDelay else { continue }
-            let due = Date(timeIntervalSince1970: insideSince[Int(slot)] + delay)
+            let due = Date(timeIntervalSince1970: states[Int(slot)].insideSince + delay)
             if due <= now {
-                dwellFired[Int(slot)] = true
+                states[Int(slot)].dwellFired = true
                 events.append(RegionEvent(regionID: region.id, kind: .dwell, timestamp: due, initial: false, fix: nil))
             }
         }
@@ -255,8 +257,8 @@ public struct GeofenceEngine: Sendable {
     /// When the next dwell event falls due, if any region is waiting for one.
     public var nextDwellDue: Date? {
         insideSlots.compactMap { slot -> Date? in
-            guard !dwellFired[Int(slot)], let delay = index.region(atSlot: slot)?.loiteringDelay else { return nil }
-            return Date(timeIntervalSince1970: insideSince[Int(slot)] + delay)
+            guard !states[Int(slot)].dwellFired, let delay = index.region(atSlot: slot)?.loiteringDelay else { return nil }
+            return Date(timeIntervalSince1970: states[Int(slot)].insideSince + delay)
         }.min()
     }
 }

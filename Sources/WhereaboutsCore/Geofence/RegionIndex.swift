@@ -1,7 +1,9 @@
 import Foundation
 
 /// A spatial index of regions: a uniform grid of latitude/longitude cells, each listing the regions
-/// whose enclosing circle, grown by ``registrationMargin``, overlaps it.
+/// whose enclosing circle, grown by ``registrationMargin``, overlaps it. Each listing carries a compact
+/// copy of the circle (single-precision centre and radius), so a query scans one contiguous array and
+/// reads a region itself only for the few candidates that pass.
 ///
 /// Because of that margin, every region within ``registrationMargin`` metres of a point is listed in
 /// the one cell holding the point: the common query (a GPS fix and its accuracy) reads a single cell.
@@ -19,23 +21,41 @@ public struct RegionIndex: Sendable {
     private static let maximumCellsPerQuery = 20_000
 
     private var slots: [Region?] = []
-    private var discs: [Disc] = []
 
-    /// A region's enclosing circle, packed: what queries read first, contiguous in slot order.
-    private struct Disc {
-        var latitude: Double
-        var longitude: Double
-        /// The radius in metres, negated for polygon regions (whose circle only encloses them).
-        var signedRadius: Double
+    /// A region's enclosing circle as a cell lists it, so a query never reads the region itself to
+    /// measure it. The centre is kept as single-precision offsets from the cell's corner: within a
+    /// millimetre, since a listed region lies within a few cells.
+    private struct Entry {
+        var latitudeOffset: Float
+        var longitudeOffset: Float
+        /// The radius in metres (single precision is exact to a millimetre up to 100 km).
+        var radius: Float
+        var slot: Int32
+        /// Whether the region is this circle (not a polygon it encloses).
+        var isCircle: Bool { slot >= 0 }
+        /// The region's slot.
+        var regionSlot: Int32 { slot >= 0 ? slot : ~slot }
 
-        init(_ region: Region) {
-            latitude = region.center.latitude
-            longitude = region.center.longitude
-            if case .circle = region.shape { signedRadius = region.radius } else { signedRadius = -region.radius }
+        init(_ region: Region, slot: Int32, corner: (latitude: Double, longitude: Double)) {
+            latitudeOffset = Float(region.center.latitude - corner.latitude)
+            longitudeOffset = Float(RegionIndex.wrapped(region.center.longitude - corner.longitude))
+            radius = Float(region.radius)
+            if case .circle = region.shape { self.slot = slot } else { self.slot = ~slot }
         }
-
-        var radius: Double { abs(signedRadius) }
     }
+
+    /// A longitude difference brought into -180...180.
+    @inline(__always)
+    static func wrapped(_ degrees: Double) -> Double {
+        degrees > 180 ? degrees - 360 : degrees < -180 ? degrees + 360 : degrees
+    }
+
+    /// The south-west corner of the cell with `key`.
+    @inline(__always)
+    private func corner(of key: Int64) -> (latitude: Double, longitude: Double) {
+        (Double(key >> 32) * cellDegrees, Double(key & 0xFFFF_FFFF) * cellDegrees)
+    }
+
     private var freeSlots: [Int32] = []
     private var slotByID: [String: Int32] = [:]
     private var cells: [Int64: Cell] = [:]
@@ -43,14 +63,14 @@ public struct RegionIndex: Sendable {
     /// The regions registered in one grid cell, sorted by latitude, and the largest radius among them
     /// (never lowered on removal), so a query reads only the band of latitudes that can matter.
     private struct Cell {
-        var slots: [Int32] = []
+        var entries: [Entry] = []
         var maxRadius: Float = 0
     }
     private var wide: [Int32] = []
     private let columnsPerTurn: Int
 
-    /// Creates an empty index with cells of `cellDegrees` degrees (0.005° ≈ 560 m of latitude).
-    public init(cellDegrees: Double = 0.005) {
+    /// Creates an empty index with cells of `cellDegrees` degrees (0.01° ≈ 1.1 km of latitude).
+    public init(cellDegrees: Double = 0.01) {
         self.cellDegrees = cellDegrees
         columnsPerTurn = Int((360 / cellDegrees).rounded())
     }
@@ -70,11 +90,6 @@ public struct RegionIndex: Sendable {
     /// The slot of the region with the given id, if present.
     public func slot(of id: String) -> Int32? { slotByID[id] }
 
-    /// The radius in metres of the region in `slot` (of its enclosing circle for polygons), without
-    /// copying the region.
-    @inline(__always)
-    public func radius(atSlot slot: Int32) -> Double { discs[Int(slot)].radius }
-
     /// The region in `slot`, if the slot is in use.
     public func region(atSlot slot: Int32) -> Region? { slots[Int(slot)] }
 
@@ -86,20 +101,17 @@ public struct RegionIndex: Sendable {
         if let free = freeSlots.popLast() {
             slot = free
             slots[Int(slot)] = region
-            discs[Int(slot)] = Disc(region)
         } else {
             slot = Int32(slots.count)
             slots.append(region)
-            discs.append(Disc(region))
         }
         slotByID[region.id] = slot
         if let keys = cellKeys(around: region.center, margin: region.radius + Self.registrationMargin, limit: Self.maximumCellsPerRegion) {
-            let latitude = region.center.latitude
             for key in keys {
+                let entry = Entry(region, slot: slot, corner: corner(of: key))
                 var cell = cells.removeValue(forKey: key) ?? Cell()
-                let position = lowerBound(cell.slots, latitude: latitude)
-                cell.slots.insert(slot, at: position)
-                cell.maxRadius = max(cell.maxRadius, Float(discs[Int(slot)].radius).nextUp)
+                cell.entries.insert(entry, at: Self.lowerBound(cell.entries, offset: entry.latitudeOffset))
+                cell.maxRadius = max(cell.maxRadius, entry.radius.nextUp)
                 cells[key] = cell
             }
         } else {
@@ -116,8 +128,8 @@ public struct RegionIndex: Sendable {
         freeSlots.append(slot)
         if let keys = cellKeys(around: region.center, margin: region.radius + Self.registrationMargin, limit: Self.maximumCellsPerRegion) {
             for key in keys {
-                cells[key]?.slots.removeAll { $0 == slot }
-                if cells[key]?.slots.isEmpty == true { cells[key] = nil }
+                cells[key]?.entries.removeAll { $0.regionSlot == slot }
+                if cells[key]?.entries.isEmpty == true { cells[key] = nil }
             }
         } else {
             wide.removeAll { $0 == slot }
@@ -125,30 +137,36 @@ public struct RegionIndex: Sendable {
         return slot
     }
 
-    /// Calls `body` once for every region whose enclosing circle comes within `margin` metres of
-    /// `point`, with the distance in metres from `point` to that circle (the flat-earth distance of
-    /// ``LocalFrame``, within centimetres over a few kilometres; negative inside) and whether the
-    /// region is that circle (for a polygon the distance is only a lower bound of its own).
+    /// A region found near a point.
+    public struct Candidate: Sendable {
+        /// The region's slot.
+        public let slot: Int32
+        /// Metres from the point to the region's circle (the flat-earth distance of ``LocalFrame``,
+        /// within centimetres over a few kilometres; negative inside).
+        public let distance: Double
+        /// The circle's radius in metres.
+        public let radius: Double
+        /// Whether the region is that circle; for a polygon the distance is only a lower bound.
+        public let isCircle: Bool
+    }
+
+    /// Calls `body` once for every region whose enclosing circle comes within `margin` metres of `point`.
     @inline(__always)
-    public func forEachWithin(_ margin: Double, of point: Coordinate, _ body: (Int32, Double, Bool) -> Void) {
+    public func forEachWithin(_ margin: Double, of point: Coordinate, _ body: (Candidate) -> Void) {
         let measure = CentreDistance(point)
         @inline(__always) func visit(_ slot: Int32) {
-            let disc = discs[Int(slot)]
-            let r = disc.radius
-            guard let d = measure(disc.latitude, disc.longitude, within: margin + r), d - r <= margin else { return }
-            body(slot, d - r, disc.signedRadius > 0)
+            let region = slots[Int(slot)]!
+            let r = region.radius
+            guard let d = measure(region.center.latitude, region.center.longitude, within: margin + r), d - r <= margin else { return }
+            let isCircle = if case .circle = region.shape { true } else { false }
+            body(Candidate(slot: slot, distance: d - r, radius: r, isCircle: isCircle))
         }
         if margin <= Self.registrationMargin {
             for slot in wide { visit(slot) }
-            guard let cell = cells[key(latitude: point.latitude, longitude: point.longitude)] else { return }
-            let band = (margin + Double(cell.maxRadius)) / Geodesy.metresPerDegreeLatitude
-            var i = lowerBound(cell.slots, latitude: point.latitude - band)
-            let top = point.latitude + band
-            while i < cell.slots.count {
-                let slot = cell.slots[i]
-                if discs[Int(slot)].latitude > top { break }
-                visit(slot)
-                i += 1
+            let key = key(latitude: point.latitude, longitude: point.longitude)
+            guard let cell = cells[key] else { return }
+            scan(cell, key: key, near: point, within: margin, measure) { entry, distance in
+                body(Candidate(slot: entry.regionSlot, distance: distance, radius: Double(entry.radius), isCircle: entry.isCircle))
             }
             return
         }
@@ -159,7 +177,30 @@ public struct RegionIndex: Sendable {
         for slot in wide { visit(slot) }
         var seen = Set<Int32>(wide)
         for key in keys {
-            for slot in cells[key]?.slots ?? [] where seen.insert(slot).inserted { visit(slot) }
+            for entry in cells[key]?.entries ?? [] where seen.insert(entry.regionSlot).inserted { visit(entry.regionSlot) }
+        }
+    }
+
+    /// Calls `body` for the entries of `cell` whose circle comes within `margin` metres of `point`,
+    /// with the distance to the circle, reading only the band of latitudes that can matter.
+    @inline(__always)
+    private func scan(
+        _ cell: Cell, key: Int64, near point: Coordinate, within margin: Double, _ measure: CentreDistance, _ body: (Entry, Double) -> Void
+    ) {
+        let corner = corner(of: key)
+        let band = (margin + Double(cell.maxRadius)) / Geodesy.metresPerDegreeLatitude
+        let pointOffset = point.latitude - corner.latitude
+        let top = pointOffset + band
+        cell.entries.withUnsafeBufferPointer { entries in
+            var i = Self.lowerBound(entries, offset: Float(pointOffset - band).nextDown)
+            while i < entries.count {
+                let entry = entries[i]
+                if Double(entry.latitudeOffset) > top { break }
+                let r = Double(entry.radius)
+                let latitude = corner.latitude + Double(entry.latitudeOffset), longitude = corner.longitude + Double(entry.longitudeOffset)
+                if let d = measure(latitude, longitude, within: margin + r), d - r <= margin { body(entry, d - r) }
+                i += 1
+            }
         }
     }
 
@@ -196,7 +237,7 @@ public struct RegionIndex: Sendable {
     /// superset: a metre is added to cover the flat-earth distance; callers compute exact distances).
     public func candidates(near point: Coordinate, within margin: Double) -> [Region] {
         var found: [Region] = []
-        forEachWithin(margin + 1, of: point) { slot, _, _ in found.append(slots[Int(slot)]!) }
+        forEachWithin(margin + 1, of: point) { found.append(slots[Int($0.slot)]!) }
         return found
     }
 
@@ -205,10 +246,10 @@ public struct RegionIndex: Sendable {
     /// is more than half a metre from the limit), sorted.
     public func containing(_ point: Coordinate, accuracy: Double) -> [String] {
         var ids: [String] = []
-        forEachWithin(accuracy + 1, of: point) { slot, flatDistance, isCircle in
-            let region = slots[Int(slot)]!
-            let clear = isCircle && abs(flatDistance - accuracy) > 0.5
-            if clear ? flatDistance <= accuracy : region.signedDistance(from: point) <= accuracy { ids.append(region.id) }
+        forEachWithin(accuracy + 1, of: point) { candidate in
+            let region = slots[Int(candidate.slot)]!
+            let clear = candidate.isCircle && abs(candidate.distance - accuracy) > 0.5
+            if clear ? candidate.distance <= accuracy : region.signedDistance(from: point) <= accuracy { ids.append(region.id) }
         }
         return ids.sorted()
     }
@@ -221,12 +262,12 @@ public struct RegionIndex: Sendable {
         let measure = CentreDistance(point)
         while true {
             var found: [(distance: Double, slot: Int32)] = []
-            forEachBoundaryCandidate(near: point, within: reach) { slot in
-                let i = Int(slot)
-                let r = discs[i].radius
-                guard let d = measure(discs[i].latitude, discs[i].longitude, within: reach + r) else { return }
+            forEachBoundaryCandidate(near: point, within: reach, measure) { slot in
+                let region = slots[Int(slot)]!
+                let r = region.radius
+                guard let d = measure(region.center.latitude, region.center.longitude, within: reach + r) else { return }
                 guard abs(d - r) <= reach + 1 else { return }
-                let boundary = abs(slots[i]!.signedDistance(from: point))
+                let boundary = abs(region.signedDistance(from: point))
                 if boundary <= reach { found.append((boundary, slot)) }
             }
             found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.slot < $1.slot }
@@ -244,9 +285,11 @@ public struct RegionIndex: Sendable {
         }
     }
 
-    /// Every region registered in the cells under the box of `margin` metres around `point`; may
-    /// repeat a region (callers deduplicate).
-    private func forEachBoundaryCandidate(near point: Coordinate, within margin: Double, _ body: (Int32) -> Void) {
+    /// Every region registered in the cells under the box of `margin` metres around `point` whose
+    /// circle may come within `margin` of it; may repeat a region (callers deduplicate).
+    private func forEachBoundaryCandidate(
+        near point: Coordinate, within margin: Double, _ measure: CentreDistance, _ body: (Int32) -> Void
+    ) {
         guard let keys = cellKeys(around: point, margin: margin, limit: Self.maximumCellsPerQuery) else {
             for (slot, region) in slots.enumerated() where region != nil { body(Int32(slot)) }
             return
@@ -254,22 +297,17 @@ public struct RegionIndex: Sendable {
         for slot in wide { body(slot) }
         for key in keys {
             guard let cell = cells[key] else { continue }
-            let band = (margin + Double(cell.maxRadius)) / Geodesy.metresPerDegreeLatitude
-            var i = lowerBound(cell.slots, latitude: point.latitude - band)
-            while i < cell.slots.count, discs[Int(cell.slots[i])].latitude <= point.latitude + band {
-                body(cell.slots[i])
-                i += 1
-            }
+            scan(cell, key: key, near: point, within: margin, measure) { entry, _ in body(entry.regionSlot) }
         }
     }
 
-    /// The first position in `slots` (sorted by latitude) whose region lies at or north of `latitude`.
+    /// The first position in `entries` (sorted by latitude) at or north of the latitude `offset`.
     @inline(__always)
-    private func lowerBound(_ slots: [Int32], latitude: Double) -> Int {
-        var low = 0, high = slots.count
+    private static func lowerBound<C: RandomAccessCollection<Entry>>(_ entries: C, offset: Float) -> Int where C.Index == Int {
+        var low = entries.startIndex, high = entries.endIndex
         while low < high {
             let mid = (low + high) / 2
-            if discs[Int(slots[mid])].latitude < latitude { low = mid + 1 } else { high = mid }
+            if entries[mid].latitudeOffset < offset { low = mid + 1 } else { high = mid }
         }
         return low
     }
