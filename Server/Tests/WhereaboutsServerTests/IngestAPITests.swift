@@ -64,7 +64,8 @@ struct IngestAPITests {
             #expect(try await server.send("GET", path, token: LiveServer.adminToken).status == 200)
             #expect(try await server.send("GET", "/v1/devices", token: server.token).status == 403)
             let devices = try await server.send("GET", "/v1/devices", token: LiveServer.adminToken)
-            #expect(((server.json(devices)["devices"] as? [[String: Any]]) ?? []).contains { $0["id"] as? String == server.device })
+            let listed = ((server.json(devices)["devices"] as? [[String: Any]]) ?? []).first { $0["id"] as? String == server.device }
+            #expect((listed?["createdAt"] as? String).flatMap(Timestamp.parse) != nil, "dates are RFC 3339: \(String(describing: listed))")
         }
     }
 
