@@ -87,6 +87,7 @@ public actor Uploader {
             rerun = nil
             let next = await drain(again)
             report.delivered += next.delivered
+            report.eventsDelivered += next.eventsDelivered
             report.rejected += next.rejected
             report.requests += next.requests
             report.commands += next.commands
@@ -107,6 +108,7 @@ public actor Uploader {
         while true {
             let report = await flush(trigger)
             total.delivered += report.delivered
+            total.eventsDelivered += report.eventsDelivered
             total.rejected += report.rejected
             total.requests += report.requests
             total.commands += report.commands
@@ -135,16 +137,24 @@ public actor Uploader {
         recordedSinceFlush = 0
         do {
             var state = try await credentials.current()
-            while true {
-                if state == .signedOut {
-                    report.stoppedBy = .signedOut
-                    return report
-                }
-                let batch = try queue.claim(
-                    limit: min(configuration.batchSize, endpoint.maxBatchSize), order: configuration.order, now: clock(),
-                    lease: configuration.lease)
-                guard !batch.isEmpty else { break }
-                if let stop = try await send(batch, state: &state, report: &report) {
+            let limit = min(configuration.batchSize, endpoint.maxBatchSize)
+            let (order, lease) = (configuration.order, configuration.lease)
+            let records = Lane<LocationRecord>(
+                kind: "record", claim: { [queue] in try queue.claim(limit: limit, order: order, now: $0, lease: lease) },
+                request: { [endpoint] in try endpoint.request(for: $0, credential: $1) },
+                interpret: { [endpoint] in endpoint.interpret($0, for: $1) }, delivered: queue.markDelivered,
+                rejected: queue.markRejected, release: queue.release)
+            if let stop = try await drain(records, state: &state, report: &report, count: \.delivered) {
+                report.stoppedBy = stop
+                return report
+            }
+            if let events = queue as? any EventQueue, try endpoint.eventRequest(for: [], credential: nil) != nil {
+                let lane = Lane<EventRecord>(
+                    kind: "event", claim: { try events.claimEvents(limit: limit, now: $0, lease: lease) },
+                    request: { [endpoint] in try endpoint.eventRequest(for: $0, credential: $1) },
+                    interpret: { [endpoint] in endpoint.interpretEvents($0, for: $1) }, delivered: events.markEventsDelivered,
+                    rejected: events.markEventsRejected, release: events.releaseEvents)
+                if let stop = try await drain(lane, state: &state, report: &report, count: \.eventsDelivered) {
                     report.stoppedBy = stop
                     return report
                 }
@@ -157,26 +167,57 @@ public actor Uploader {
         return report
     }
 
-    /// Sends one batch and settles every record in it. Returns why draining must stop, if it must.
-    private func send(_ batch: [LocationRecord], state: inout CredentialState, report: inout FlushReport) async throws -> FlushStop? {
+    /// How the uploader claims, sends and settles one kind of item (records, region events).
+    private struct Lane<Item: Identifiable> where Item.ID == UUID {
+        let kind: String
+        let claim: (Date) throws -> [Item]
+        /// The request for a batch, or `nil` when the endpoint takes no items of this kind (checked
+        /// before a lane is drained).
+        let request: ([Item], Credential?) throws -> OutgoingRequest?
+        let interpret: (HTTPReply, [Item]) -> DeliveryOutcome
+        let delivered: ([UUID]) throws -> Void
+        let rejected: ([UUID: Rejection], Date) throws -> Void
+        let release: ([UUID]) throws -> Void
+    }
+
+    /// Sends the lane's pending items batch by batch until none is left or something stops it.
+    private func drain<Item>(
+        _ lane: Lane<Item>, state: inout CredentialState, report: inout FlushReport, count: WritableKeyPath<FlushReport, Int>
+    ) async throws -> FlushStop? {
+        while true {
+            if state == .signedOut { return .signedOut }
+            let batch = try lane.claim(clock())
+            guard !batch.isEmpty else { return nil }
+            if let stop = try await send(batch, lane, state: &state, report: &report, count: count) { return stop }
+        }
+    }
+
+    /// Sends one batch and settles every item in it. Returns why draining must stop, if it must.
+    private func send<Item>(
+        _ batch: [Item], _ lane: Lane<Item>, state: inout CredentialState, report: inout FlushReport, count: WritableKeyPath<FlushReport, Int>
+    ) async throws -> FlushStop? {
         var refreshed = false
+        let ids = batch.map(\.id)
         while true {
             let reply: HTTPReply
             do {
-                let request = try endpoint.request(for: batch, credential: state.credential)
+                guard let request = try lane.request(batch, state.credential) else {
+                    try lane.release(ids)
+                    return .failed("\(endpoint.name) takes no \(lane.kind)s", retryAt: .distantFuture)
+                }
                 report.requests += 1
                 reply = try await transport.send(request, timeout: configuration.requestTimeout)
             } catch {
-                try queue.release(batch.map(\.id))
+                try lane.release(ids)
                 return failed("no answer from \(endpoint.name): \(error.localizedDescription)", retryAfter: nil)
             }
             switch UploadVerdict.classify(reply, now: clock()) {
             case .delivered:
-                let outcome = endpoint.interpret(reply, for: batch)
-                try queue.markDelivered(outcome.delivered)
-                try queue.markRejected(outcome.rejected, at: clock())
+                let outcome = lane.interpret(reply, batch)
+                try lane.delivered(outcome.delivered)
+                try lane.rejected(outcome.rejected, clock())
                 try queue.enqueueCommands(outcome.commands, at: clock())
-                report.delivered += outcome.delivered.count
+                report[keyPath: count] += outcome.delivered.count
                 report.rejected += outcome.rejected.count
                 report.commands += outcome.commands
                 return nil
@@ -184,29 +225,28 @@ public actor Uploader {
                 refreshed = true
                 state = try await credentials.refreshed()
                 if state == .signedOut {
-                    try queue.release(batch.map(\.id))
+                    try lane.release(ids)
                     return .signedOut
                 }
             case .refreshCredential:
-                try queue.release(batch.map(\.id))
+                try lane.release(ids)
                 return failed("\(endpoint.name) refused the credential even after a refresh (401)", retryAfter: nil)
             case .split where batch.count > 1:
                 let half = batch.count / 2
-                if let stop = try await send(Array(batch[..<half]), state: &state, report: &report) {
-                    try queue.release(batch[half...].map(\.id))
+                if let stop = try await send(Array(batch[..<half]), lane, state: &state, report: &report, count: count) {
+                    try lane.release(Array(ids[half...]))
                     return stop
                 }
-                return try await send(Array(batch[half...]), state: &state, report: &report)
+                return try await send(Array(batch[half...]), lane, state: &state, report: &report, count: count)
             case .split:
-                let rejection = Rejection(status: 413, reason: "a single record is larger than the server accepts: \(reply.bodyPrefix)")
-                try queue.markRejected([batch[0].id: rejection], at: clock())
+                try lane.rejected([ids[0]: Rejection(status: 413, reason: "a single \(lane.kind) is larger than the server accepts: \(reply.bodyPrefix)")], clock())
                 report.rejected += 1
                 return nil
             case .retry(let after):
-                try queue.release(batch.map(\.id))
+                try lane.release(ids)
                 return failed("\(endpoint.name) answered \(reply.status)", retryAfter: after)
             case .reject(let rejection):
-                try queue.markRejected(Dictionary(uniqueKeysWithValues: batch.map { ($0.id, rejection) }), at: clock())
+                try lane.rejected(Dictionary(uniqueKeysWithValues: ids.map { ($0, rejection) }), clock())
                 report.rejected += batch.count
                 return nil
             }

@@ -74,7 +74,9 @@ public struct FlushReport: Sendable, Equatable {
     public var trigger: UploadTrigger
     /// Records acknowledged by the server.
     public var delivered = 0
-    /// Records refused for good.
+    /// Region events acknowledged by the server.
+    public var eventsDelivered = 0
+    /// Records and events refused for good.
     public var rejected = 0
     /// Requests sent.
     public var requests = 0

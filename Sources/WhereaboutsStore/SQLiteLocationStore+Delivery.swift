@@ -92,6 +92,48 @@ extension SQLiteLocationStore {
     /// Hands back every lease at once. Only for a process that knows it is the store's sole uploader
     /// and starts after another was killed; otherwise leases expire on their own.
     public func releaseAllLeases() throws {
-        try write { db in try db.execute(sql: "UPDATE location SET lease = NULL, redo = 0 WHERE state = 0 AND lease IS NOT NULL") }
+        try write { db in
+            try db.execute(sql: "UPDATE location SET lease = NULL, redo = 0 WHERE state = 0 AND lease IS NOT NULL")
+            try db.execute(sql: "UPDATE event SET lease = NULL WHERE state = 0 AND lease IS NOT NULL")
+        }
+    }
+}
+
+extension SQLiteLocationStore {
+    public func claimEvents(limit: Int, now: Date, lease: TimeInterval) throws -> [EventRecord] {
+        let t = now.timeIntervalSince1970
+        return try write { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT * FROM event INDEXED BY event_pending WHERE state = 0 AND (lease IS NULL OR lease <= ?) ORDER BY seq LIMIT ?",
+                arguments: [t, limit])
+            let update = try db.cachedStatement(sql: "UPDATE event SET lease = ? WHERE seq = ?")
+            for row in rows { try update.execute(arguments: [t + lease, row["seq"] as Int64]) }
+            return rows.map(Self.eventRecord)
+        }
+    }
+
+    public func markEventsDelivered(_ ids: [UUID]) throws {
+        try updateEvents(ids, sql: "UPDATE event SET state = 1, lease = NULL WHERE uuid = ? AND state = 0")
+    }
+
+    public func releaseEvents(_ ids: [UUID]) throws {
+        try updateEvents(ids, sql: "UPDATE event SET lease = NULL WHERE uuid = ? AND state = 0")
+    }
+
+    public func markEventsRejected(_ rejections: [UUID: Rejection], at date: Date) throws {
+        guard !rejections.isEmpty else { return }
+        try write { db in
+            let statement = try db.cachedStatement(
+                sql: "UPDATE event SET state = 2, lease = NULL, reject_status = ?, reject_reason = ? WHERE uuid = ? AND state = 0")
+            for (id, rejection) in rejections { try statement.execute(arguments: [rejection.status, rejection.reason, id]) }
+        }
+    }
+
+    private func updateEvents(_ ids: [UUID], sql: String) throws {
+        guard !ids.isEmpty else { return }
+        try write { db in
+            let statement = try db.cachedStatement(sql: sql)
+            for id in ids { try statement.execute(arguments: [id]) }
+        }
     }
 }

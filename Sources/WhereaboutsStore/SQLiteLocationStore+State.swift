@@ -7,22 +7,24 @@ extension SQLiteLocationStore {
         let fix = try event.fix.map { try JSONEncoder().encode($0) }
         try write { db in
             try db.execute(
-                sql: "INSERT INTO event (region_id, kind, t, initial, fix) VALUES (?, ?, ?, ?, ?)",
-                arguments: [event.regionID, event.kind.rawValue, event.timestamp.timeIntervalSince1970, event.initial, fix])
+                sql: "INSERT INTO event (uuid, region_id, kind, t, initial, fix) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [UUID(), event.regionID, event.kind.rawValue, event.timestamp.timeIntervalSince1970, event.initial, fix])
         }
     }
 
-    /// Every stored region event, oldest first.
-    public func events() throws -> [RegionEvent] {
-        let decoder = JSONDecoder()
-        return try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM event ORDER BY seq").map { row in
-                let fix = (row["fix"] as Data?).flatMap { try? decoder.decode(Fix.self, from: $0) }
-                return RegionEvent(
-                    regionID: row["region_id"], kind: RegionEventKind(rawValue: row["kind"]) ?? .enter,
-                    timestamp: Date(timeIntervalSince1970: row["t"]), initial: row["initial"], fix: fix)
-            }
+    /// Every stored region event, oldest first, with its delivery state.
+    public func allEvents() throws -> [(record: EventRecord, state: DeliveryState)] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM event ORDER BY seq").map { (Self.eventRecord($0), DeliveryState(rawValue: $0["state"]) ?? .pending) }
         }
+    }
+
+    static func eventRecord(_ row: Row) -> EventRecord {
+        let fix = (row["fix"] as Data?).flatMap { try? JSONDecoder().decode(Fix.self, from: $0) }
+        let event = RegionEvent(
+            regionID: row["region_id"], kind: RegionEventKind(rawValue: row["kind"]) ?? .enter,
+            timestamp: Date(timeIntervalSince1970: row["t"]), initial: row["initial"], fix: fix)
+        return EventRecord(id: row["uuid"], event: event)
     }
 
     public func save(_ regions: [Region]) throws {

@@ -55,6 +55,19 @@ enum StoreSchema {
                     );
                     """)
         }
+        migrator.registerMigration("v2-event-delivery") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE event ADD COLUMN uuid BLOB;
+                    ALTER TABLE event ADD COLUMN state INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE event ADD COLUMN lease REAL;
+                    ALTER TABLE event ADD COLUMN reject_status INTEGER;
+                    ALTER TABLE event ADD COLUMN reject_reason TEXT;
+                    UPDATE event SET uuid = randomblob(16) WHERE uuid IS NULL;
+                    CREATE UNIQUE INDEX event_uuid ON event(uuid);
+                    CREATE INDEX event_pending ON event(seq) WHERE state = 0;
+                    """)
+        }
         return migrator
     }
 }

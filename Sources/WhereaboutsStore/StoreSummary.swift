@@ -10,6 +10,8 @@ public struct StoreSummary: Sendable, Equatable {
     public var leased: Int
     /// Region events stored.
     public var events: Int
+    /// Region events not yet acknowledged by a server.
+    public var eventsPending: Int
     /// Regions stored.
     public var regions: Int
     /// Server commands not yet acted on.
@@ -80,6 +82,7 @@ extension SQLiteLocationStore {
                 leased: try Int.fetchOne(
                     db, sql: "SELECT count(*) FROM location WHERE state = 0 AND lease > ?", arguments: [now.timeIntervalSince1970]) ?? 0,
                 events: try Int.fetchOne(db, sql: "SELECT count(*) FROM event") ?? 0,
+                eventsPending: try Int.fetchOne(db, sql: "SELECT count(*) FROM event WHERE state = 0") ?? 0,
                 regions: try Int.fetchOne(db, sql: "SELECT count(*) FROM region") ?? 0,
                 commands: try Int.fetchOne(db, sql: "SELECT count(*) FROM command") ?? 0,
                 rejected: rejected, drops: drops, bytes: (pages - freePages) * pageSize)

@@ -78,6 +78,17 @@ enum TestRoutes {
                 return json(.ok, String(decoding: try JSONEncoder().encode(reply), as: UTF8.self))
             }
         }
+        router.post("/v1/devices/:device/events") { request, context in
+            try await withFaults(state) { drop in
+                if let refusal = await bearerRefusal(request, state: state) { return refusal }
+                guard let batch = try? JSONDecoder().decode(EventBatch.self, from: try await body(request)) else {
+                    return json(.badRequest, "{\"error\":\"malformed\",\"message\":\"the body is not {\\\"events\\\": [...]}\"}")
+                }
+                let reply = await state.store(batch)
+                if drop { throw DroppedConnection() }
+                return json(.ok, String(decoding: try JSONEncoder().encode(reply), as: UTF8.self))
+            }
+        }
         router.post("/pub") { request, context in
             try await withFaults(state) { drop in
                 if let users = await state.basicUsers, !users.contains(basicUser(request) ?? "") {

@@ -9,6 +9,8 @@ public actor TestServerState {
     public private(set) var receipts: [String: Int] = [:]
     /// Requests received per path kind.
     public private(set) var requests = 0
+    /// Region events by id.
+    public private(set) var events: [String: WireEvent] = [:]
     /// OwnTracks messages by `_id`.
     public private(set) var ownTracks: [String: [String: String]] = [:]
     /// Firestore documents by path, with the raw body last written.
@@ -65,6 +67,17 @@ public actor TestServerState {
             receipts[key, default: 0] += 1
             if locations[key] == nil { reply.accepted += 1 } else { reply.duplicate += 1 }
             locations[key] = item
+        }
+        return reply
+    }
+
+    /// Stores region events; a known id is a duplicate.
+    func store(_ batch: EventBatch) -> BatchReply {
+        var reply = BatchReply(accepted: 0, duplicate: 0, rejected: [], commands: [])
+        for item in batch.events {
+            let key = item.id.lowercased()
+            if events[key] == nil { reply.accepted += 1 } else { reply.duplicate += 1 }
+            events[key] = item
         }
         return reply
     }

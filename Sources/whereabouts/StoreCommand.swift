@@ -73,7 +73,8 @@ enum StoreReport {
         var lines = ["\(path): \(summary.records) records, \(summary.bytes) bytes (\(summary.records > 0 ? summary.bytes / summary.records : 0) per record), integrity \(integrity)"]
         lines.append(
             DeliveryState.allCases.map { "\($0) \(summary.counts[$0] ?? 0)" }.joined(separator: ", ")
-                + " (\(summary.leased) leased to an upload); \(summary.events) region events, \(summary.regions) regions, \(summary.commands) commands")
+                + " (\(summary.leased) leased to an upload); \(summary.events) region events (\(summary.eventsPending) pending), "
+                + "\(summary.regions) regions, \(summary.commands) commands")
         if !summary.rejected.isEmpty {
             lines.append("rejected:")
             for record in summary.rejected {
@@ -92,7 +93,7 @@ enum StoreReport {
         var members: [(String, JSONScalar)] = [("file", .string(path)), ("records", .integer(summary.records)), ("bytes", .integer(summary.bytes))]
         for state in DeliveryState.allCases { members.append((state.description, .integer(summary.counts[state] ?? 0))) }
         members += [
-            ("leased", .integer(summary.leased)), ("events", .integer(summary.events)),
+            ("leased", .integer(summary.leased)), ("events", .integer(summary.events)), ("eventsPending", .integer(summary.eventsPending)),
             ("dropped", .integer(summary.drops.reduce(0) { $0 + $1.count })),
             ("droppedUndelivered", .integer(summary.drops.filter { $0.state != .delivered }.reduce(0) { $0 + $1.count })),
         ]

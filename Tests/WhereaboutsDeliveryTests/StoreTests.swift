@@ -11,7 +11,7 @@ struct StoreTests {
         let store = try makeStore()
         let pool = try DatabasePool(path: store.path)
         #expect(try pool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
-        #expect(try pool.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") } == ["v1"])
+        #expect(try pool.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") } == ["v1", "v2-event-delivery"])
         #expect(store.openReport.movedAside == nil)
     }
 
@@ -163,7 +163,7 @@ struct StoreTests {
         #expect(try reopened.setting(.mode) == .move(distance: 50, interval: 120))
         #expect(try reopened.setting(.authTokens)?.refreshToken == "r")
         #expect(try reopened.takeCommands().count == 1)
-        #expect(try reopened.events().map(\.regionID) == ["home"])
+        #expect(try reopened.allEvents().map(\.record.event.regionID) == ["home"])
         try reopened.set(.trackingEnabled, nil)
         #expect(try reopened.setting(.trackingEnabled) == nil)
     }

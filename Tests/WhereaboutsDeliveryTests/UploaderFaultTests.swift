@@ -227,4 +227,37 @@ struct UploaderFaultTests {
         await uploader.stop()
         #expect(try await exactlyOnce(store, server.state))
     }
+
+    @Test("region events go to the events API under the same rules: exactly once, even after a dropped answer")
+    func regionEvents() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        // The records' request goes through; the events' answer is lost after the server stored them.
+        await server.state.script([.hang(0), .dropAfterStore])
+        let store = try makeStore()
+        try store.append(sampleRecords(10))
+        for (i, kind) in [RegionEventKind.enter, .dwell, .exit].enumerated() {
+            try store.append(RegionEvent(regionID: "cafe", kind: kind, timestamp: Date(timeIntervalSinceNow: Double(i * 60 - 3600)), initial: false, fix: nil))
+        }
+        let uploader = batchUploader(store, url: server.baseURL)
+        _ = await uploader.flush(.regionEvent)
+        #expect(try await eventually { try store.allEvents().allSatisfy { $0.state == .delivered } })
+        let held = await server.state.events
+        #expect(Set(held.keys) == Set(try store.allEvents().map { $0.record.id.uuidString.lowercased() }))
+        #expect(held.values.map(\.kind).sorted() == ["dwell", "enter", "exit"])
+        #expect(try await exactlyOnce(store, server.state))
+    }
+
+    @Test("an endpoint without an events API leaves events stored and pending")
+    func eventsStayWithoutAnEventsAPI() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let store = try makeStore()
+        try store.append(RegionEvent(regionID: "cafe", kind: .enter, timestamp: Date(), initial: false, fix: nil))
+        let uploader = Uploader(
+            queue: store, endpoint: FirestoreEndpoint(base: server.baseURL, project: "p", userID: nil),
+            configuration: UploaderConfiguration(interval: nil))
+        #expect(await uploader.flush(.manual).stoppedBy == nil)
+        #expect(try store.allEvents().map(\.state) == [.pending])
+    }
 }

@@ -52,6 +52,11 @@ struct EndToEndTests {
             #expect(held.map(\.fix.coordinate) == recorded.map(\.fix.coordinate))
             #expect(held.map(\.dwell) == recorded.map(\.dwell))
             #expect(zip(held, recorded).allSatisfy { abs($0.fix.timestamp.timeIntervalSince($1.fix.timestamp)) < 0.001 })
+            let storedEvents = try store.allEvents().map(\.record)
+            #expect(!storedEvents.isEmpty)
+            let heldEvents = try await server.storage.events(device: server.device, from: .distantPast, to: .distantFuture)
+            #expect(Set(heldEvents.map(\.id)) == Set(storedEvents.map(\.id)))
+            #expect(Set(heldEvents.map { "\($0.regionID) \($0.kind)" }) == Set(storedEvents.map { "\($0.event.regionID) \($0.event.kind)" }))
         }
     }
 }

@@ -26,9 +26,21 @@ public protocol DeliveryQueue: AnyObject, Sendable {
     func enqueueCommands(_ commands: [ServerCommand], at date: Date) throws
 }
 
+/// The region events waiting for a server, claimed and settled like records.
+public protocol EventQueue: AnyObject, Sendable {
+    /// Claims up to `limit` pending events, oldest first, leasing them until `now + lease`.
+    func claimEvents(limit: Int, now: Date, lease: TimeInterval) throws -> [EventRecord]
+    /// The server acknowledged these events.
+    func markEventsDelivered(_ ids: [UUID]) throws
+    /// The server refused these events for good.
+    func markEventsRejected(_ rejections: [UUID: Rejection], at date: Date) throws
+    /// Ends the lease of events that were not delivered.
+    func releaseEvents(_ ids: [UUID]) throws
+}
+
 /// The single source of truth on the device: records, region events, regions with their last state,
 /// settings and server commands.
-public protocol LocationStore: DeliveryQueue {
+public protocol LocationStore: DeliveryQueue, EventQueue {
     /// Appends new records (one transaction for all of them).
     func append(_ records: [LocationRecord]) throws
     /// Sets the dwell of the newest record; a delivered record becomes pending again so the server

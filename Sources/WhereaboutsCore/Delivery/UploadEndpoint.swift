@@ -11,6 +11,27 @@ public protocol UploadEndpoint: Sendable {
     func request(for records: [LocationRecord], credential: Credential?) throws -> OutgoingRequest
     /// Reads a 2xx answer to the request for `records`.
     func interpret(_ reply: HTTPReply, for records: [LocationRecord]) -> DeliveryOutcome
+    /// The request carrying region events, or `nil` when this endpoint takes none (they stay stored).
+    func eventRequest(for events: [EventRecord], credential: Credential?) throws -> OutgoingRequest?
+    /// Reads a 2xx answer to the request for `events`.
+    func interpretEvents(_ reply: HTTPReply, for events: [EventRecord]) -> DeliveryOutcome
+}
+
+extension UploadEndpoint {
+    public func eventRequest(for events: [EventRecord], credential: Credential?) throws -> OutgoingRequest? { nil }
+    public func interpretEvents(_ reply: HTTPReply, for events: [EventRecord]) -> DeliveryOutcome {
+        DeliveryOutcome(delivered: events.map(\.id))
+    }
+}
+
+/// Reads our batch answer (`BatchReply`) for the items of a request, by index.
+func batchOutcome(_ reply: HTTPReply, ids: [UUID]) -> DeliveryOutcome {
+    guard let answer = try? JSONDecoder().decode(BatchReply.self, from: reply.body) else { return DeliveryOutcome(delivered: ids) }
+    var rejected: [UUID: Rejection] = [:]
+    for item in answer.rejected where ids.indices.contains(item.index) {
+        rejected[ids[item.index]] = Rejection(status: reply.status, reason: item.reason)
+    }
+    return DeliveryOutcome(delivered: ids.filter { rejected[$0] == nil }, rejected: rejected, commands: answer.commands)
 }
 
 /// What a successful answer says about each record of the request.
@@ -47,22 +68,26 @@ public struct WhereaboutsBatchEndpoint: UploadEndpoint {
     }
 
     public func request(for records: [LocationRecord], credential: Credential?) throws -> OutgoingRequest {
-        let body = try JSONEncoder().encode(LocationBatch(locations: records.map(WireLocation.init)))
-        var headers = ["Content-Type": "application/json"]
-        headers["Authorization"] = credential?.authorization
-        let url = base.appendingPathComponent("v1/devices").appendingPathComponent(device).appendingPathComponent("locations")
-        return OutgoingRequest(method: "POST", url: url, headers: headers, body: body)
+        post("locations", try JSONEncoder().encode(LocationBatch(locations: records.map(WireLocation.init))), credential)
     }
 
     public func interpret(_ reply: HTTPReply, for records: [LocationRecord]) -> DeliveryOutcome {
-        guard let answer = try? JSONDecoder().decode(BatchReply.self, from: reply.body) else {
-            return DeliveryOutcome(delivered: records.map(\.id))
-        }
-        var rejected: [UUID: Rejection] = [:]
-        for item in answer.rejected where records.indices.contains(item.index) {
-            rejected[records[item.index].id] = Rejection(status: reply.status, reason: item.reason)
-        }
-        return DeliveryOutcome(
-            delivered: records.map(\.id).filter { rejected[$0] == nil }, rejected: rejected, commands: answer.commands)
+        batchOutcome(reply, ids: records.map(\.id))
+    }
+
+    public func interpretEvents(_ reply: HTTPReply, for events: [EventRecord]) -> DeliveryOutcome {
+        batchOutcome(reply, ids: events.map(\.id))
+    }
+
+    /// `POST {base}/v1/devices/{device}/events` with `{"events": [...]}`.
+    public func eventRequest(for events: [EventRecord], credential: Credential?) throws -> OutgoingRequest? {
+        post("events", try JSONEncoder().encode(EventBatch(events: events.map(WireEvent.init))), credential)
+    }
+
+    private func post(_ collection: String, _ body: Data, _ credential: Credential?) -> OutgoingRequest {
+        var headers = ["Content-Type": "application/json"]
+        headers["Authorization"] = credential?.authorization
+        let url = base.appendingPathComponent("v1/devices").appendingPathComponent(device).appendingPathComponent(collection)
+        return OutgoingRequest(method: "POST", url: url, headers: headers, body: body)
     }
 }

@@ -41,7 +41,9 @@ extension API {
             for (index, item) in batch.events.enumerated() {
                 switch item.result {
                 case .success(let wire):
-                    do { valid.append(try wire.validated(now: now)) } catch { rejected.append(ItemRejection(index: index, reason: "\(error)")) }
+                    do { valid.append(StoredEvent(try wire.validated(now: now), wire)) } catch {
+                        rejected.append(ItemRejection(index: index, reason: "\(error)"))
+                    }
                 case .failure(let problem): rejected.append(ItemRejection(index: index, reason: problem.reason))
                 }
             }

@@ -86,9 +86,9 @@ enum OwnTracksMessage {
             id: derivedID(device, "\(region)|\(tst)|\(event)").uuidString, regionId: region, kind: event == "enter" ? "enter" : "exit",
             timestamp: Timestamp.format(Date(timeIntervalSince1970: tst)), latitude: number(message["lat"]), longitude: number(message["lon"]))
         do {
-            return try wire.validated(now: now)
+            return StoredEvent(try wire.validated(now: now), wire)
         } catch {
-            throw APIError.badRequest("invalid_transition", error.description)
+            throw APIError.badRequest("invalid_transition", "\(error)")
         }
     }
 

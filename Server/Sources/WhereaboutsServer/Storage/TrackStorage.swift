@@ -27,6 +27,14 @@ public struct IngestCounts: Sendable, Equatable {
     }
 }
 
+extension StoredEvent {
+    /// The event a validated wire event describes.
+    init(_ valid: (id: UUID, regionID: String, kind: RegionEventKind, timestamp: Date), _ wire: WireEvent) {
+        self.init(
+            id: valid.id, regionID: valid.regionID, kind: valid.kind, timestamp: valid.timestamp, latitude: wire.latitude, longitude: wire.longitude)
+    }
+}
+
 /// A region event as the server stores it.
 public struct StoredEvent: Sendable, Equatable, Codable {
     /// Unique per device; a resend is a duplicate.

@@ -1,0 +1,83 @@
+import Foundation
+
+/// A stored region event with the stable id that makes its upload idempotent.
+public struct EventRecord: Sendable, Hashable, Identifiable {
+    /// Stable identity; a resend carries the same id.
+    public let id: UUID
+    /// The event.
+    public let event: RegionEvent
+
+    /// Creates a record.
+    public init(id: UUID = UUID(), event: RegionEvent) {
+        self.id = id
+        self.event = event
+    }
+}
+
+/// One region event in `POST {base}/v1/devices/{device}/events`: `{"id", "regionId", "kind":
+/// enter|exit|dwell, "timestamp"}` plus optional `latitude` and `longitude`.
+public struct WireEvent: Sendable, Codable, Hashable {
+    /// UUID string; a resend is recognised by it.
+    public var id: String
+    /// The region's id.
+    public var regionId: String
+    /// `enter`, `exit` or `dwell`.
+    public var kind: String
+    /// RFC 3339 UTC with milliseconds.
+    public var timestamp: String
+    /// Where, if known.
+    public var latitude: Double?
+    /// Where, if known.
+    public var longitude: Double?
+
+    /// Creates a wire event field by field.
+    public init(id: String, regionId: String, kind: String, timestamp: String, latitude: Double?, longitude: Double?) {
+        self.id = id
+        self.regionId = regionId
+        self.kind = kind
+        self.timestamp = timestamp
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// The wire form of a stored event.
+    public init(_ record: EventRecord) {
+        self.init(
+            id: record.id.uuidString.lowercased(), regionId: record.event.regionID, kind: record.event.kind.rawValue,
+            timestamp: Timestamp.format(record.event.timestamp), latitude: record.event.fix?.coordinate.latitude,
+            longitude: record.event.fix?.coordinate.longitude)
+    }
+
+    /// Validates every field.
+    /// - Throws: ``ValidationError`` naming the field, its value, the problem and the fix.
+    public func validated(now: Date) throws(ValidationError) -> (id: UUID, regionID: String, kind: RegionEventKind, timestamp: Date) {
+        guard let uuid = UUID(uuidString: id) else {
+            throw ValidationError(field: "id", value: "\"\(id.prefix(60))\"", problem: "is not a UUID", fix: "send a UUID string")
+        }
+        guard !regionId.isEmpty, regionId.count <= 200 else {
+            throw ValidationError(
+                field: "regionId", value: "\"\(regionId.prefix(60))\"", problem: "is empty or longer than 200 characters", fix: "send the region's id")
+        }
+        guard let kind = RegionEventKind(rawValue: kind) else {
+            throw ValidationError(field: "kind", value: "\"\(kind.prefix(60))\"", problem: "is not an event kind", fix: "send enter, exit or dwell")
+        }
+        guard let date = Timestamp.parse(timestamp), date >= WireLocation.earliest, date <= now.addingTimeInterval(WireLocation.futureTolerance) else {
+            throw ValidationError(
+                field: "timestamp", value: "\"\(timestamp.prefix(60))\"", problem: "is not an RFC 3339 time between 2000 and tomorrow",
+                fix: "send UTC with milliseconds, e.g. 2024-05-06T07:30:00.000Z")
+        }
+        if latitude != nil || longitude != nil {
+            _ = try Coordinate(latitude: latitude ?? .nan, longitude: longitude ?? .nan)
+        }
+        return (uuid, regionId, kind, date)
+    }
+}
+
+/// The request body of the events API: `{"events": [...]}`.
+public struct EventBatch: Sendable, Hashable, Codable {
+    /// The events, oldest first.
+    public var events: [WireEvent]
+
+    /// Creates a batch.
+    public init(events: [WireEvent]) { self.events = events }
+}
