@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import WhereaboutsCore
-import WhereaboutsStore
+@testable import WhereaboutsStore
 
 @Suite("SQLite location store")
 struct StoreTests {
@@ -13,6 +13,23 @@ struct StoreTests {
         #expect(try pool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
         #expect(try pool.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") } == ["v1", "v2-event-delivery"])
         #expect(store.openReport.movedAside == nil)
+    }
+
+    @Test("a store written before event delivery is upgraded: its events get ids and wait for upload")
+    func upgradeFromVersion1() throws {
+        let path = temporaryFolder().appendingPathComponent("old.sqlite").path
+        let pool = try DatabasePool(path: path)
+        try StoreSchema.migrator.migrate(pool, upTo: "v1")
+        try pool.write { db in
+            try db.execute(sql: "INSERT INTO event (region_id, kind, t, initial) VALUES ('home', 'enter', 1700000000, 0), ('home', 'exit', 1700000600, 0)")
+        }
+        try pool.close()
+        let store = try SQLiteLocationStore(path: path)
+        let events = try store.allEvents()
+        #expect(events.map(\.record.event.kind) == [.enter, .exit])
+        #expect(events.allSatisfy { $0.state == .pending })
+        #expect(Set(events.map(\.record.id)).count == 2)
+        #expect(try store.claimEvents(limit: 10, now: Date(), lease: 60).count == 2)
     }
 
     @Test("records survive a reopen with their ids, triggers and dwell")
