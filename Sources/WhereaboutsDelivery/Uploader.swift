@@ -44,9 +44,6 @@ public actor Uploader {
         (reports, reportContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
     }
 
-    /// The earliest time the next attempt may start after failures, if backing off.
-    public var backingOffUntil: Date? { notBefore }
-
     /// Starts the periodic flush (``UploaderConfiguration/interval``).
     public func start() {
         guard intervalTask == nil, let interval = configuration.interval else { return }

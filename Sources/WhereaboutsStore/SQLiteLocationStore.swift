@@ -155,11 +155,6 @@ public final class SQLiteLocationStore: LocationStore, @unchecked Sendable {
         }
     }
 
-    /// The newest record by timestamp, if any.
-    public func latestRecord() throws -> LocationRecord? {
-        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM location ORDER BY t DESC, seq DESC LIMIT 1").map(RecordCodes.record) }
-    }
-
     /// Runs `PRAGMA integrity_check` and returns its first line (`ok` for a sound file).
     public func integrityCheck() throws -> String {
         try read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check(1)") ?? "no answer" }

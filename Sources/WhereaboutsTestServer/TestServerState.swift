@@ -5,6 +5,8 @@ import WhereaboutsCore
 public actor TestServerState {
     /// Locations by id, as stored (a resend replaces the dwell, never adds a copy).
     public private(set) var locations: [String: WireLocation] = [:]
+    /// Location ids in the order they arrived, resends included.
+    public private(set) var arrivals: [String] = []
     /// How many times each id arrived (1 = sent once; 2+ = resent and recognised as duplicate).
     public private(set) var receipts: [String: Int] = [:]
     /// Requests received per path kind.
@@ -65,6 +67,7 @@ public actor TestServerState {
             }
             let key = item.id.lowercased()
             receipts[key, default: 0] += 1
+            arrivals.append(key)
             if locations[key] == nil { reply.accepted += 1 } else { reply.duplicate += 1 }
             locations[key] = item
         }

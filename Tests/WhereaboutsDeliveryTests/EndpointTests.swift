@@ -87,9 +87,14 @@ struct EndpointTests {
         #expect((fields["userId"] as? [String: String])?["stringValue"] == "user-1")
         #expect((fields["timestamp"] as? [String: String])?["timestampValue"] == Timestamp.format(records[0].fix.timestamp))
         #expect(fields["latitude"] != nil && fields["wait_time"] != nil)
-        // Upsert semantics: sending again rewrites the same documents.
-        _ = try store.requeueRejected()
-        #expect(documents.count == 5)
+        // Upsert semantics: the same records sent again from another store rewrite the same documents.
+        let again = try makeStore()
+        try again.append(records)
+        try again.set(.authTokens, try store.setting(.authTokens))
+        let tokensAgain = FirebaseTokenProvider(store: again, apiKey: "key", base: server.baseURL, transport: URLSessionTransport())
+        #expect(await uploader(again, endpoint, tokensAgain).flush(.manual).delivered == 5)
+        #expect(await server.state.documents.count == 5)
+        #expect(await server.state.receipts.values.allSatisfy { $0 == 2 })
     }
 
     @Test("signed out: records wait on disk, nothing is dropped, and go out after sign-in")

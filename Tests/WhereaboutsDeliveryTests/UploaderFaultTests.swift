@@ -13,7 +13,10 @@ struct UploaderFaultTests {
         defer { Task { await server.stop() } }
         let store = try makeStore()
         try store.append(sampleRecords(450))
-        let report = await batchUploader(store, url: server.baseURL).flush(.manual)
+        let uploader = batchUploader(store, url: server.baseURL)
+        let report = await uploader.flush(.manual)
+        var published = uploader.reports.makeAsyncIterator()
+        #expect(await published.next() == report)
         #expect(report.delivered == 450)
         #expect(report.requests == 5)
         #expect(report.stoppedBy == nil)
@@ -103,7 +106,8 @@ struct UploaderFaultTests {
     func rejectedBatch() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        await server.state.script([.status(200), .status(400, body: "{\"error\":\"bad batch\",\"message\":\"unknown field\"}")])
+        // The first batch goes through; the second is refused; the third goes through.
+        await server.state.script([.hang(0), .status(400, body: "{\"error\":\"bad batch\",\"message\":\"unknown field\"}")])
         let store = try makeStore()
         try store.append(sampleRecords(300))
         let report = await batchUploader(store, url: server.baseURL).flush(.threshold)
@@ -113,11 +117,15 @@ struct UploaderFaultTests {
         #expect(summary.counts[.rejected] == 100)
         #expect(summary.rejected.first?.rejection.status == 400)
         #expect(summary.rejected.first?.rejection.reason.contains("unknown field") == true)
-        // Rejected records are never resent automatically.
+        #expect(try await exactlyOnce(store, server.state, rejected: 100))
+        // Rejected records are never resent automatically…
         _ = await batchUploader(store, url: server.baseURL).flush(.manual)
         #expect(try store.summary().counts[.rejected] == 100)
-        // The first batch answered 200 without storing (an injected answer): only 100 are on the server.
-        #expect(await server.state.locations.count == 100)
+        #expect(await server.state.locations.count == 200)
+        // …only when the app requeues them after fixing the cause.
+        #expect(try store.requeueRejected() == 100)
+        #expect(await batchUploader(store, url: server.baseURL).flush(.manual).delivered == 100)
+        #expect(try await exactlyOnce(store, server.state))
     }
 
     @Test("413 splits the batch until it fits")
@@ -174,8 +182,9 @@ struct UploaderFaultTests {
         let records = sampleRecords(30)
         try store.append(records)
         _ = await batchUploader(store, url: server.baseURL, batchSize: 10, order: .latestFirst).flush(.manual)
-        let claimed = try store.allRecords()
-        #expect(claimed.allSatisfy { $0.state == .delivered })
+        let arrivals = await server.state.arrivals
+        let ids = records.map { $0.id.uuidString.lowercased() }
+        #expect(arrivals == Array(ids.reversed()))
         #expect(try await exactlyOnce(store, server.state))
     }
 

@@ -147,13 +147,16 @@ struct ServerProcessTests {
         try await storage.close()
         let server = try await ServerProcess(database: database)
         let export = Task {
-            try await URLSessionTransport().send(
+            let reply = try await URLSessionTransport().send(
                 OutgoingRequest(method: "GET", url: server.base.appendingPathComponent("v1/devices/long/locations"), headers: ["Authorization": "Bearer \(token)"], body: Data()),
                 timeout: 60)
+            return (reply, Date())
         }
         try await Task.sleep(nanoseconds: 150_000_000)
+        let signalled = Date()
         await server.signal(SIGTERM)
-        let reply = try await export.value
+        let (reply, answered) = try await export.value
+        #expect(answered > signalled, "the export finished before SIGTERM, so nothing was in flight")
         #expect(reply.status == 200)
         #expect(try JSONDecoder().decode(History.self, from: reply.body).locations.count == 150_000)
         #expect(server.process.terminationStatus == 0)
