@@ -51,17 +51,21 @@ struct EndpointTests {
     }
 
     @Test("OwnTracks cmd parsing: reportLocation and setWaypoints; junk is skipped")
-    func ownTracksCommands() {
+    func ownTracksCommands() throws {
         let body = """
             [{"_type":"cmd","action":"reportLocation"},{"_type":"cmd","action":"setWaypoints","waypoints":{"_type":"waypoints",
             "waypoints":[{"_type":"waypoint","desc":"Home","lat":52.5,"lon":13.4,"rad":80,"rid":"h1"},{"desc":"bad","lat":99,"lon":0,"rad":5}]}},
             {"_type":"cmd","action":"dump"},"junk",{"_type":"location"}]
             """
         #expect(
-            OwnTracksEndpoint.commands(in: Data(body.utf8)) == [
+            OwnTracksMessages.commands(in: Data(body.utf8)) == [
                 .reportLocation, .setRegions([WireRegion(id: "h1", latitude: 52.5, longitude: 13.4, radius: 80)]),
             ])
-        #expect(OwnTracksEndpoint.commands(in: Data("not json".utf8)).isEmpty)
+        #expect(OwnTracksMessages.commands(in: Data("not json".utf8)).isEmpty)
+        // What the server sends, the device reads back.
+        let sent: [ServerCommand] = [.reportLocation, .setRegions([WireRegion(id: "h1", latitude: 52.5, longitude: 13.4, radius: 80)])]
+        let encoded = try JSONEncoder().encode(sent.map(OwnTracksMessages.Command.init))
+        #expect(OwnTracksMessages.commands(in: encoded) == sent)
     }
 
     @Test("Firestore: PATCH per document with typed fields; an expired ID token is refreshed once on 401")

@@ -71,7 +71,7 @@ struct StorageContractTests {
     func eventsAndCommands(_ kind: StorageKind) async throws {
         try await withStorage(kind) { storage in
             let device = uniqueDevice()
-            let event = StoredEvent(id: UUID(), regionID: "home", kind: .enter, timestamp: Date(timeIntervalSince1970: 1_700_000_000), latitude: 1, longitude: 2)
+            let event = ReceivedEvent(id: UUID(), regionID: "home", kind: .enter, timestamp: Date(timeIntervalSince1970: 1_700_000_000), latitude: 1, longitude: 2)
             #expect(try await storage.ingest([event], device: device, at: Date()) == IngestCounts(accepted: 1))
             #expect(try await storage.ingest([event], device: device, at: Date()) == IngestCounts(duplicate: 1))
             #expect(try await storage.events(device: device, from: .distantPast, to: .distantFuture) == [event])

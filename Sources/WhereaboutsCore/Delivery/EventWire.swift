@@ -50,7 +50,7 @@ public struct WireEvent: Sendable, Codable, Hashable {
 
     /// Validates every field.
     /// - Throws: ``ValidationError`` naming the field, its value, the problem and the fix.
-    public func validated(now: Date) throws(ValidationError) -> (id: UUID, regionID: String, kind: RegionEventKind, timestamp: Date) {
+    public func validated(now: Date) throws(ValidationError) -> ReceivedEvent {
         guard let uuid = UUID(uuidString: id) else {
             throw ValidationError(field: "id", value: "\"\(id.prefix(60))\"", problem: "is not a UUID", fix: "send a UUID string")
         }
@@ -69,7 +69,33 @@ public struct WireEvent: Sendable, Codable, Hashable {
         if latitude != nil || longitude != nil {
             _ = try Coordinate(latitude: latitude ?? .nan, longitude: longitude ?? .nan)
         }
-        return (uuid, regionId, kind, date)
+        return ReceivedEvent(id: uuid, regionID: regionId, kind: kind, timestamp: date, latitude: latitude, longitude: longitude)
+    }
+}
+
+/// A region event as a server receives and keeps it.
+public struct ReceivedEvent: Sendable, Equatable, Codable {
+    /// Unique per device; a resend is a duplicate.
+    public let id: UUID
+    /// The region.
+    public let regionID: String
+    /// `enter`, `exit` or `dwell`.
+    public let kind: RegionEventKind
+    /// When it happened.
+    public let timestamp: Date
+    /// Where, if known.
+    public let latitude: Double?
+    /// Where, if known.
+    public let longitude: Double?
+
+    /// Creates an event.
+    public init(id: UUID, regionID: String, kind: RegionEventKind, timestamp: Date, latitude: Double?, longitude: Double?) {
+        self.id = id
+        self.regionID = regionID
+        self.kind = kind
+        self.timestamp = timestamp
+        self.latitude = latitude
+        self.longitude = longitude
     }
 }
 

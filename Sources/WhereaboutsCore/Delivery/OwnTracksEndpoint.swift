@@ -32,7 +32,7 @@ public struct OwnTracksEndpoint: UploadEndpoint {
     }
 
     public func interpret(_ reply: HTTPReply, for records: [LocationRecord]) -> DeliveryOutcome {
-        DeliveryOutcome(delivered: records.map(\.id), commands: Self.commands(in: reply.body))
+        DeliveryOutcome(delivered: records.map(\.id), commands: OwnTracksMessages.commands(in: reply.body))
     }
 
     /// The `_type:"location"` message of a record (`vel` in km/h, `tst` in epoch seconds).
@@ -43,45 +43,11 @@ public struct OwnTracksEndpoint: UploadEndpoint {
             ("lat", .number(fix.coordinate.latitude)), ("lon", .number(fix.coordinate.longitude)),
             ("tst", .number(fix.timestamp.timeIntervalSince1970.rounded(.down))),
             ("acc", .number(fix.horizontalAccuracy.rounded())), ("tid", .string(trackerID)),
-            ("t", .string(trigger(record.trigger))),
+            ("t", .string(OwnTracksMessages.letter(for: record.trigger))),
         ]
         if let altitude = fix.altitude { members.append(("alt", .number(altitude.rounded()))) }
         if let speed = fix.speed { members.append(("vel", .number((speed * 3.6).rounded()))) }
         if let course = fix.course { members.append(("cog", .number(course.rounded()))) }
         return Data(JSONLine(members).text.utf8)
-    }
-
-    /// OwnTracks' trigger letters: `t` timer or movement, `c` circular region, `u` user request.
-    static func trigger(_ trigger: RecordTrigger) -> String {
-        switch trigger {
-        case .policy: "t"
-        case .region: "c"
-        case .request: "u"
-        }
-    }
-
-    /// The commands in an answer array: `reportLocation`, and `setWaypoints` as ``ServerCommand/setRegions(_:)``.
-    /// Other messages and malformed waypoints are skipped.
-    public static func commands(in body: Data) -> [ServerCommand] {
-        guard let array = try? JSONSerialization.jsonObject(with: body) as? [Any] else { return [] }
-        return array.compactMap { $0 as? [String: Any] }.compactMap { message -> ServerCommand? in
-            guard message["_type"] as? String == "cmd" else { return nil }
-            switch message["action"] as? String {
-            case "reportLocation": return .reportLocation
-            case "setWaypoints":
-                let container = message["waypoints"] as? [String: Any]
-                let list = container?["waypoints"] as? [[String: Any]] ?? []
-                return .setRegions(list.compactMap(waypoint))
-            default: return nil
-            }
-        }
-    }
-
-    private static func waypoint(_ item: [String: Any]) -> WireRegion? {
-        guard let lat = item["lat"] as? Double, let lon = item["lon"] as? Double, let rad = item["rad"] as? Double,
-            let id = (item["rid"] as? String) ?? (item["desc"] as? String)
-        else { return nil }
-        let region = WireRegion(id: id, latitude: lat, longitude: lon, radius: rad)
-        return (try? region.region()) == nil ? nil : region
     }
 }

@@ -21,7 +21,7 @@ enum TrackPage {
     }
 
     static func day(
-        device: String, day: Date, records: [LocationRecord], events: [StoredEvent], regions: [WireRegion], tokenQuery: String
+        device: String, day: Date, records: [LocationRecord], events: [ReceivedEvent], regions: [WireRegion], tokenQuery: String
     ) -> String {
         let dayText = String(Timestamp.format(day).prefix(10))
         let previous = String(Timestamp.format(day.addingTimeInterval(-86_400)).prefix(10))
@@ -44,7 +44,7 @@ enum TrackPage {
 
     /// The track as an SVG polyline in a local flat projection, with start, end and event markers.
     static func svg(
-        records: [LocationRecord], events: [StoredEvent], regions: [WireRegion] = [], width: Double = 900, height: Double = 600
+        records: [LocationRecord], events: [ReceivedEvent], regions: [WireRegion] = [], width: Double = 900, height: Double = 600
     ) -> String {
         var points = records.map { ($0.fix.coordinate.latitude, $0.fix.coordinate.longitude) }
         points += events.compactMap { event in event.latitude.flatMap { lat in event.longitude.map { (lat, $0) } } }

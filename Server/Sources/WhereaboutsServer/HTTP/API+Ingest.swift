@@ -11,15 +11,7 @@ extension API {
             let batch = try decode(LenientLocationBatch.self, from: try await body(request), shape: "{\"locations\": [...]}")
             try checkSize(batch.locations.count, what: "locations")
             let now = Date()
-            var valid: [LocationRecord] = []
-            var rejected: [ItemRejection] = []
-            for (index, item) in batch.locations.enumerated() {
-                switch item.result {
-                case .success(let wire):
-                    do { valid.append(try wire.validated(now: now)) } catch { rejected.append(ItemRejection(index: index, reason: "\(error)")) }
-                case .failure(let problem): rejected.append(ItemRejection(index: index, reason: problem.reason))
-                }
-            }
+            let (valid, rejected) = Self.validate(batch.locations) { try $0.validated(now: now) }
             if valid.isEmpty, !rejected.isEmpty {
                 metrics.countIngest(accepted: 0, duplicate: 0, rejected: rejected.count)
                 throw APIError(.unprocessableContent, "invalid_locations", "no location in the batch is valid; see items", items: rejected)
@@ -36,17 +28,7 @@ extension API {
             let batch = try decode(LenientEventBatch.self, from: try await body(request), shape: "{\"events\": [...]}")
             try checkSize(batch.events.count, what: "events")
             let now = Date()
-            var valid: [StoredEvent] = []
-            var rejected: [ItemRejection] = []
-            for (index, item) in batch.events.enumerated() {
-                switch item.result {
-                case .success(let wire):
-                    do { valid.append(StoredEvent(try wire.validated(now: now), wire)) } catch {
-                        rejected.append(ItemRejection(index: index, reason: "\(error)"))
-                    }
-                case .failure(let problem): rejected.append(ItemRejection(index: index, reason: problem.reason))
-                }
-            }
+            let (valid, rejected) = Self.validate(batch.events) { try $0.validated(now: now) }
             if valid.isEmpty, !rejected.isEmpty {
                 throw APIError(.unprocessableContent, "invalid_events", "no event in the batch is valid; see items", items: rejected)
             }
@@ -54,6 +36,20 @@ extension API {
             metrics.countEvents(counts.accepted)
             return JSONResponse.make(.ok, BatchReply(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected, commands: []))
         }
+    }
+
+    /// Splits leniently decoded items into the valid ones and per-item rejections (by index).
+    private static func validate<Wire, Valid>(_ items: [Lenient<Wire>], _ check: (Wire) throws -> Valid) -> ([Valid], [ItemRejection]) {
+        var valid: [Valid] = []
+        var rejected: [ItemRejection] = []
+        for (index, item) in items.enumerated() {
+            switch item.result {
+            case .success(let wire):
+                do { valid.append(try check(wire)) } catch { rejected.append(ItemRejection(index: index, reason: "\(error)")) }
+            case .failure(let problem): rejected.append(ItemRejection(index: index, reason: problem.reason))
+            }
+        }
+        return (valid, rejected)
     }
 
     private func checkSize(_ count: Int, what: String) throws {

@@ -40,7 +40,7 @@ extension API {
                 break
             }
             let commands = try await storage.takeCommands(device: device)
-            return JSONResponse.make(.ok, commands.map(OwnTracksMessage.command))
+            return JSONResponse.make(.ok, commands.map(OwnTracksMessages.Command.init))
         }
     }
 
@@ -61,14 +61,14 @@ enum OwnTracksMessage {
     /// A `_type:"location"` message as a record. The record's id is `_id` when the device sent one,
     /// else derived from the message's content, so an OwnTracks app's resend is recognised.
     static func location(_ message: [String: Any], device: String, now: Date) throws -> LocationRecord {
-        guard let lat = number(message["lat"]), let lon = number(message["lon"]), let tst = number(message["tst"]) else {
+        guard let lat = OwnTracksMessages.number(message["lat"]), let lon = OwnTracksMessages.number(message["lon"]), let tst = OwnTracksMessages.number(message["tst"]) else {
             throw APIError.badRequest("invalid_location", "a location needs numeric lat, lon and tst (epoch seconds)")
         }
         let id = (message["_id"] as? String).flatMap(UUID.init(uuidString:)) ?? derivedID(device, "\(tst)|\(lat)|\(lon)")
         let wire = WireLocation(
             id: id.uuidString, timestamp: Timestamp.format(Date(timeIntervalSince1970: tst)), latitude: lat, longitude: lon,
-            accuracy: number(message["acc"]) ?? 0, altitude: number(message["alt"]), speed: number(message["vel"]).map { $0 / 3.6 },
-            course: number(message["cog"]).map { $0.truncatingRemainder(dividingBy: 360) }, trigger: trigger(message["t"] as? String).rawValue)
+            accuracy: OwnTracksMessages.number(message["acc"]) ?? 0, altitude: OwnTracksMessages.number(message["alt"]), speed: OwnTracksMessages.number(message["vel"]).map { $0 / 3.6 },
+            course: OwnTracksMessages.number(message["cog"]).map { $0.truncatingRemainder(dividingBy: 360) }, trigger: OwnTracksMessages.trigger(letter: message["t"] as? String).rawValue)
         do {
             return try wire.validated(now: now)
         } catch {
@@ -77,58 +77,28 @@ enum OwnTracksMessage {
     }
 
     /// A `_type:"transition"` message as a region event.
-    static func transition(_ message: [String: Any], device: String, now: Date) throws -> StoredEvent {
+    static func transition(_ message: [String: Any], device: String, now: Date) throws -> ReceivedEvent {
         let region = (message["rid"] as? String) ?? (message["desc"] as? String) ?? ""
-        guard let tst = number(message["tst"]), let event = message["event"] as? String, ["enter", "leave"].contains(event) else {
+        guard let tst = OwnTracksMessages.number(message["tst"]), let event = message["event"] as? String, ["enter", "leave"].contains(event) else {
             throw APIError.badRequest("invalid_transition", "a transition needs tst and event enter or leave")
         }
         let wire = WireEvent(
             id: derivedID(device, "\(region)|\(tst)|\(event)").uuidString, regionId: region, kind: event == "enter" ? "enter" : "exit",
-            timestamp: Timestamp.format(Date(timeIntervalSince1970: tst)), latitude: number(message["lat"]), longitude: number(message["lon"]))
+            timestamp: Timestamp.format(Date(timeIntervalSince1970: tst)), latitude: OwnTracksMessages.number(message["lat"]), longitude: OwnTracksMessages.number(message["lon"]))
         do {
-            return StoredEvent(try wire.validated(now: now), wire)
+            return try wire.validated(now: now)
         } catch {
             throw APIError.badRequest("invalid_transition", "\(error)")
         }
     }
 
-    /// A `_type:"waypoint"` message (a region the user defined on the phone) as a region; its id is
-    /// `rid` when present, else the description.
+    /// A `_type:"waypoint"` message (a region the user defined on the phone) as a region.
     static func waypoint(_ message: [String: Any]) throws -> WireRegion {
-        guard let lat = number(message["lat"]), let lon = number(message["lon"]), let radius = number(message["rad"]),
-            let id = (message["rid"] as? String) ?? (message["desc"] as? String)
-        else { throw APIError.badRequest("invalid_waypoint", "a waypoint needs desc (or rid), lat, lon and rad") }
-        let region = WireRegion(id: id, latitude: lat, longitude: lon, radius: radius)
         do {
-            _ = try region.region()
+            return try OwnTracksMessages.waypoint(message)
         } catch {
             throw APIError.badRequest("invalid_waypoint", "\(error)")
         }
-        return region
-    }
-
-    /// A queued command as an OwnTracks `cmd` message.
-    static func command(_ command: ServerCommand) -> OwnTracksCommand {
-        switch command {
-        case .reportLocation: OwnTracksCommand(action: "reportLocation")
-        case .startActiveTracking: OwnTracksCommand(action: "setConfiguration", configuration: .init(monitoring: 2))
-        case .setRegions(let regions):
-            OwnTracksCommand(
-                action: "setWaypoints",
-                waypoints: .init(waypoints: regions.map { .init(desc: $0.id, rid: $0.id, lat: $0.latitude, lon: $0.longitude, rad: $0.radius) }))
-        }
-    }
-
-    private static func trigger(_ letter: String?) -> RecordTrigger {
-        switch letter {
-        case "c", "b", "l": .region
-        case "u", "r": .request
-        default: .policy
-        }
-    }
-
-    private static func number(_ value: Any?) -> Double? {
-        (value as? NSNumber)?.doubleValue
     }
 
     /// A name-based UUID: the first 16 bytes of SHA-256 over the device and the content.
@@ -137,32 +107,5 @@ enum OwnTracksMessage {
         bytes[6] = (bytes[6] & 0x0F) | 0x50
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
-    }
-}
-
-/// An OwnTracks `_type:"cmd"` message.
-struct OwnTracksCommand: Encodable {
-    let _type = "cmd"
-    let action: String
-    var configuration: Configuration? = nil
-    var waypoints: Waypoints? = nil
-
-    struct Configuration: Encodable {
-        let _type = "configuration"
-        let monitoring: Int
-    }
-
-    struct Waypoints: Encodable {
-        let _type = "waypoints"
-        let waypoints: [Waypoint]
-    }
-
-    struct Waypoint: Encodable {
-        let _type = "waypoint"
-        let desc: String
-        let rid: String
-        let lat: Double
-        let lon: Double
-        let rad: Double
     }
 }

@@ -107,8 +107,5 @@ struct MetricsMiddleware: RouterMiddleware {
         }
     }
 
-    private static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let duration = ContinuousClock.now - start
-        return Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-    }
+    private static func seconds(since start: ContinuousClock.Instant) -> Double { (ContinuousClock.now - start).seconds }
 }

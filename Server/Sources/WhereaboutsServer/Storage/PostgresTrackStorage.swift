@@ -140,7 +140,7 @@ public final class PostgresTrackStorage: TrackStorage {
         }
     }
 
-    public func ingest(_ events: [StoredEvent], device: String, at date: Date) async throws -> IngestCounts {
+    public func ingest(_ events: [ReceivedEvent], device: String, at date: Date) async throws -> IngestCounts {
         guard !events.isEmpty else { return IngestCounts() }
         let rows = try await client.query(
             """
@@ -191,16 +191,16 @@ public final class PostgresTrackStorage: TrackStorage {
         }
     }
 
-    public func events(device: String, from: Date, to: Date) async throws -> [StoredEvent] {
+    public func events(device: String, from: Date, to: Date) async throws -> [ReceivedEvent] {
         let rows = try await client.query(
             """
             SELECT id, region_id, kind, t, lat, lon FROM event
             WHERE device_id = \(device) AND t >= \(from.timeIntervalSince1970) AND t < \(to.timeIntervalSince1970) ORDER BY t, id
             """, logger: logger)
-        var events: [StoredEvent] = []
+        var events: [ReceivedEvent] = []
         for try await (id, region, kind, t, lat, lon) in rows.decode((UUID, String, String, Double, Double?, Double?).self) {
             events.append(
-                StoredEvent(
+                ReceivedEvent(
                     id: id, regionID: region, kind: RegionEventKind(rawValue: kind) ?? .enter, timestamp: Date(timeIntervalSince1970: t),
                     latitude: lat, longitude: lon))
         }

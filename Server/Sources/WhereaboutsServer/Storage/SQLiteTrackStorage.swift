@@ -133,7 +133,7 @@ public final class SQLiteTrackStorage: TrackStorage {
         }
     }
 
-    public func ingest(_ events: [StoredEvent], device: String, at date: Date) async throws -> IngestCounts {
+    public func ingest(_ events: [ReceivedEvent], device: String, at date: Date) async throws -> IngestCounts {
         try await pool.write { db in
             var counts = IngestCounts()
             let insert = try db.cachedStatement(
@@ -182,13 +182,13 @@ public final class SQLiteTrackStorage: TrackStorage {
         }
     }
 
-    public func events(device: String, from: Date, to: Date) async throws -> [StoredEvent] {
+    public func events(device: String, from: Date, to: Date) async throws -> [ReceivedEvent] {
         try await pool.read { db in
             try Row.fetchAll(
                 db, sql: "SELECT * FROM event WHERE device_id = ? AND t >= ? AND t < ? ORDER BY t, id",
                 arguments: [device, from.timeIntervalSince1970, to.timeIntervalSince1970]
             ).map { row in
-                StoredEvent(
+                ReceivedEvent(
                     id: row["id"], regionID: row["region_id"], kind: RegionEventKind(rawValue: row["kind"]) ?? .enter,
                     timestamp: Date(timeIntervalSince1970: row["t"]), latitude: row["lat"], longitude: row["lon"])
             }

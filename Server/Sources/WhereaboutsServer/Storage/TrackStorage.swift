@@ -27,40 +27,6 @@ public struct IngestCounts: Sendable, Equatable {
     }
 }
 
-extension StoredEvent {
-    /// The event a validated wire event describes.
-    init(_ valid: (id: UUID, regionID: String, kind: RegionEventKind, timestamp: Date), _ wire: WireEvent) {
-        self.init(
-            id: valid.id, regionID: valid.regionID, kind: valid.kind, timestamp: valid.timestamp, latitude: wire.latitude, longitude: wire.longitude)
-    }
-}
-
-/// A region event as the server stores it.
-public struct StoredEvent: Sendable, Equatable, Codable {
-    /// Unique per device; a resend is a duplicate.
-    public let id: UUID
-    /// The region.
-    public let regionID: String
-    /// `enter`, `exit` or `dwell`.
-    public let kind: RegionEventKind
-    /// When it happened.
-    public let timestamp: Date
-    /// Where, if known.
-    public let latitude: Double?
-    /// Where, if known.
-    public let longitude: Double?
-
-    /// Creates an event.
-    public init(id: UUID, regionID: String, kind: RegionEventKind, timestamp: Date, latitude: Double?, longitude: Double?) {
-        self.id = id
-        self.regionID = regionID
-        self.kind = kind
-        self.timestamp = timestamp
-        self.latitude = latitude
-        self.longitude = longitude
-    }
-}
-
 /// Where the server keeps devices, tracks, events and queued commands. Every implementation passes
 /// the same contract tests. A write returns only once it is durable (committed and synced).
 public protocol TrackStorage: Sendable {
@@ -79,14 +45,14 @@ public protocol TrackStorage: Sendable {
     /// larger dwell.
     func ingest(_ records: [LocationRecord], device: String, at date: Date) async throws -> IngestCounts
     /// Stores region events, duplicates by (device, id) ignored.
-    func ingest(_ events: [StoredEvent], device: String, at date: Date) async throws -> IngestCounts
+    func ingest(_ events: [ReceivedEvent], device: String, at date: Date) async throws -> IngestCounts
     /// The newest location by timestamp.
     func last(device: String) async throws -> LocationRecord?
     /// Locations with `from <= timestamp < to`, sorted by timestamp, handed over in pages so a
     /// long history is never held in memory at once.
     func history(device: String, from: Date, to: Date, page: Int, _ body: ([LocationRecord]) async throws -> Void) async throws
     /// Events with `from <= timestamp < to`, sorted by timestamp.
-    func events(device: String, from: Date, to: Date) async throws -> [StoredEvent]
+    func events(device: String, from: Date, to: Date) async throws -> [ReceivedEvent]
     /// Stores regions the device defined (OwnTracks waypoints), replacing any with the same id.
     func saveRegions(_ regions: [WireRegion], device: String, at date: Date) async throws
     /// The regions the device defined, by id.
