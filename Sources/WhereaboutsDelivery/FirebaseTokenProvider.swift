@@ -3,7 +3,8 @@ import WhereaboutsCore
 
 /// Firebase ID tokens kept in the store and renewed from the refresh token, as the travel app does:
 /// `POST {base}/v1/token?key={apiKey}` with `grant_type=refresh_token`, answered with `id_token`,
-/// `refresh_token` and `expires_in`. A token within a minute of expiry is renewed before use.
+/// `refresh_token` and `expires_in`. A token close to expiry is renewed before use
+/// (``AuthTokens/usableIDToken(at:)``).
 public actor FirebaseTokenProvider: CredentialProvider {
     private let store: any LocationStore
     private let apiKey: String
@@ -26,9 +27,7 @@ public actor FirebaseTokenProvider: CredentialProvider {
 
     public func current() async throws -> CredentialState {
         guard let tokens = try store.setting(.authTokens) else { return .signedOut }
-        if let idToken = tokens.idToken, let expiresAt = tokens.expiresAt, expiresAt > clock().addingTimeInterval(60) {
-            return .present(.bearer(idToken))
-        }
+        if let idToken = tokens.usableIDToken(at: clock()) { return .present(.bearer(idToken)) }
         return try await refreshed()
     }
 
@@ -50,11 +49,10 @@ public actor FirebaseTokenProvider: CredentialProvider {
             }
             throw URLError(.badServerResponse)
         }
-        tokens.idToken = answer.id_token
-        tokens.refreshToken = answer.refresh_token ?? refreshToken
-        tokens.expiresAt = clock().addingTimeInterval(Double(answer.expires_in ?? "3600") ?? 3600)
-        tokens.userID = answer.user_id ?? tokens.userID
-        try store.set(.authTokens, tokens)
+        let renewed = tokens.renewed(
+            idToken: answer.id_token, lifetime: Double(answer.expires_in ?? "3600") ?? 3600, refreshToken: answer.refresh_token,
+            userID: answer.user_id, at: clock())
+        try store.set(.authTokens, renewed)
         return .present(.bearer(answer.id_token))
     }
 

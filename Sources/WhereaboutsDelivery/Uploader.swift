@@ -145,7 +145,7 @@ public actor Uploader {
                 report.stoppedBy = stop
                 return report
             }
-            if let events = queue as? any EventQueue, try endpoint.eventRequest(for: [], credential: nil) != nil {
+            if endpoint.acceptsEvents, let events = queue as? any EventQueue {
                 let lane = Lane<EventRecord>(
                     kind: "event", claim: { try events.claimEvents(limit: limit, now: $0, lease: lease) },
                     request: { [endpoint] in try endpoint.eventRequest(for: $0, credential: $1) },
@@ -168,9 +168,7 @@ public actor Uploader {
     private struct Lane<Item: Identifiable> where Item.ID == UUID {
         let kind: String
         let claim: (Date) throws -> [Item]
-        /// The request for a batch, or `nil` when the endpoint takes no items of this kind (checked
-        /// before a lane is drained).
-        let request: ([Item], Credential?) throws -> OutgoingRequest?
+        let request: ([Item], Credential?) throws -> OutgoingRequest
         let interpret: (HTTPReply, [Item]) -> DeliveryOutcome
         let delivered: ([UUID]) throws -> Void
         let rejected: ([UUID: Rejection], Date) throws -> Void
@@ -198,10 +196,7 @@ public actor Uploader {
         while true {
             let reply: HTTPReply
             do {
-                guard let request = try lane.request(batch, state.credential) else {
-                    try lane.release(ids)
-                    return .failed("\(endpoint.name) takes no \(lane.kind)s", retryAt: .distantFuture)
-                }
+                let request = try lane.request(batch, state.credential)
                 report.requests += 1
                 reply = try await transport.send(request, timeout: configuration.requestTimeout)
             } catch {

@@ -104,4 +104,14 @@ struct DeliveryWireTests {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(ServerCommand.self, from: Data(#"{"type":"selfDestruct"}"#.utf8)) }
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(ServerCommand.self, from: Data(#"{"type":"startActiveTracking","minutes":0}"#.utf8)) }
     }
+
+    @Test("an ID token is used until a minute before it expires; a renewal keeps what the answer leaves out")
+    func tokenFreshness() {
+        let tokens = AuthTokens(idToken: "id", expiresAt: now.addingTimeInterval(120), refreshToken: "r", userID: "u")
+        #expect(tokens.usableIDToken(at: now) == "id")
+        #expect(tokens.usableIDToken(at: now.addingTimeInterval(61)) == nil)
+        #expect(AuthTokens(idToken: "id", expiresAt: nil, refreshToken: "r", userID: nil).usableIDToken(at: now) == nil)
+        let renewed = tokens.renewed(idToken: "id2", lifetime: 3600, refreshToken: nil, userID: nil, at: now)
+        #expect(renewed == AuthTokens(idToken: "id2", expiresAt: now.addingTimeInterval(3600), refreshToken: "r", userID: "u"))
+    }
 }

@@ -78,8 +78,11 @@ struct ServerProcessTests {
         let database = database()
         let token = try ServerProcess.addDevice("car-1", database: database)
         #expect(token.count == 43)
-        let file = try String(contentsOfFile: String(database.dropFirst(7)), encoding: .isoLatin1)
-        #expect(!file.contains(token))
+        let path = String(database.dropFirst(7))
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        if let wal = try? Data(contentsOf: URL(fileURLWithPath: path + "-wal")) { bytes += wal }
+        #expect(bytes.range(of: Tokens.hash(token)) != nil, "the token's SHA-256 is not where the device was written")
+        #expect(bytes.range(of: Data(token.utf8)) == nil, "the token itself was stored")
         let server = try await ServerProcess(database: nil, environment: ["WHEREABOUTS_DATABASE": database])
         let reply = try await URLSessionTransport().send(
             OutgoingRequest(method: "GET", url: server.base.appendingPathComponent("v1/devices/car-1/last"), headers: ["Authorization": "Bearer \(token)"], body: Data()),

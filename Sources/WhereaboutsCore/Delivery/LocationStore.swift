@@ -107,4 +107,21 @@ public struct AuthTokens: Sendable, Hashable, Codable {
         self.refreshToken = refreshToken
         self.userID = userID
     }
+
+    /// How long before its expiry an ID token is renewed rather than sent.
+    public static let renewalMargin: TimeInterval = 60
+
+    /// The ID token, when it stays valid for ``renewalMargin`` seconds after `now`; `nil` means renew it.
+    public func usableIDToken(at now: Date) -> String? {
+        guard let idToken, let expiresAt, expiresAt > now.addingTimeInterval(Self.renewalMargin) else { return nil }
+        return idToken
+    }
+
+    /// The tokens after a refresh answered with a new ID token valid for `lifetime` seconds; a new
+    /// refresh token or user id replaces the old one when given.
+    public func renewed(idToken: String, lifetime: TimeInterval, refreshToken: String?, userID: String?, at now: Date) -> AuthTokens {
+        AuthTokens(
+            idToken: idToken, expiresAt: now.addingTimeInterval(lifetime), refreshToken: refreshToken ?? self.refreshToken,
+            userID: userID ?? self.userID)
+    }
 }

@@ -11,14 +11,21 @@ public protocol UploadEndpoint: Sendable {
     func request(for records: [LocationRecord], credential: Credential?) throws -> OutgoingRequest
     /// Reads a 2xx answer to the request for `records`.
     func interpret(_ reply: HTTPReply, for records: [LocationRecord]) -> DeliveryOutcome
-    /// The request carrying region events, or `nil` when this endpoint takes none (they stay stored).
-    func eventRequest(for events: [EventRecord], credential: Credential?) throws -> OutgoingRequest?
+    /// Whether this endpoint takes region events; when it does not, they stay stored and pending.
+    var acceptsEvents: Bool { get }
+    /// The request carrying region events; asked only when ``acceptsEvents``.
+    func eventRequest(for events: [EventRecord], credential: Credential?) throws -> OutgoingRequest
     /// Reads a 2xx answer to the request for `events`.
     func interpretEvents(_ reply: HTTPReply, for events: [EventRecord]) -> DeliveryOutcome
 }
 
 extension UploadEndpoint {
-    public func eventRequest(for events: [EventRecord], credential: Credential?) throws -> OutgoingRequest? { nil }
+    public var acceptsEvents: Bool { false }
+
+    public func eventRequest(for events: [EventRecord], credential: Credential?) throws -> OutgoingRequest {
+        throw ValidationError(
+            field: "endpoint", value: name, problem: "takes no region events", fix: "ask for event requests only when acceptsEvents is true")
+    }
     public func interpretEvents(_ reply: HTTPReply, for events: [EventRecord]) -> DeliveryOutcome {
         DeliveryOutcome(delivered: events.map(\.id))
     }
@@ -79,8 +86,10 @@ public struct WhereaboutsBatchEndpoint: UploadEndpoint {
         batchOutcome(reply, ids: events.map(\.id))
     }
 
+    public var acceptsEvents: Bool { true }
+
     /// `POST {base}/v1/devices/{device}/events` with `{"events": [...]}`.
-    public func eventRequest(for events: [EventRecord], credential: Credential?) throws -> OutgoingRequest? {
+    public func eventRequest(for events: [EventRecord], credential: Credential?) throws -> OutgoingRequest {
         post("events", try JSONEncoder().encode(EventBatch(events: events.map(WireEvent.init))), credential)
     }
 

@@ -71,15 +71,7 @@ public struct API: Sendable {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch {
-            let detail: String
-            switch error {
-            case DecodingError.dataCorrupted: detail = "is not valid JSON (NaN and Infinity are not JSON numbers)"
-            case DecodingError.keyNotFound(let key, _): detail = "has no \"\(key.stringValue)\""
-            case DecodingError.typeMismatch(_, let context):
-                detail = "has the wrong type at \(context.codingPath.map(\.stringValue).joined(separator: ".").isEmpty ? "the top level" : context.codingPath.map(\.stringValue).joined(separator: "."))"
-            default: detail = "could not be read"
-            }
-            throw APIError.badRequest("malformed_json", "the body \(detail); send \(shape)")
+            throw APIError.badRequest("malformed_json", "the body: \(DecodeProblem(error).reason); send \(shape)")
         }
     }
 }
