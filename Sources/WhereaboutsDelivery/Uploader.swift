@@ -22,7 +22,6 @@ public actor Uploader {
     private var waiters: [CheckedContinuation<FlushReport, Never>] = []
     private var retryTask: Task<Void, Never>?
     private var intervalTask: Task<Void, Never>?
-    private var recordedSinceFlush = 0
     private let reportContinuation: AsyncStream<FlushReport>.Continuation
 
     /// Every flush's report, as it ends.
@@ -63,12 +62,6 @@ public actor Uploader {
         retryTask?.cancel()
         retryTask = nil
         reportContinuation.finish()
-    }
-
-    /// Notes newly recorded records; a flush starts when the threshold is reached.
-    public func recorded(_ count: Int) async {
-        recordedSinceFlush += count
-        if recordedSinceFlush >= configuration.threshold { _ = await flush(.threshold) }
     }
 
     /// Sends pending records until the queue is empty or something stops it.
@@ -131,7 +124,6 @@ public actor Uploader {
             report.stoppedBy = .backingOff(until: until)
             return report
         }
-        recordedSinceFlush = 0
         do {
             var state = try await credentials.current()
             let limit = min(configuration.batchSize, endpoint.maxBatchSize)

@@ -13,29 +13,26 @@ public struct UploaderConfiguration: Sendable {
     public var requestTimeout: TimeInterval
     /// Back-off after failures.
     public var backoff: Backoff
-    /// A flush starts once this many records are pending.
-    public var threshold: Int
     /// A flush starts at least this often while records are pending (`nil`: never by time).
     public var interval: TimeInterval?
 
     /// Creates a configuration.
     public init(
         batchSize: Int = 500, order: DeliveryOrder = .oldestFirst, lease: TimeInterval = 120, requestTimeout: TimeInterval = 30,
-        backoff: Backoff = Backoff(), threshold: Int = 50, interval: TimeInterval? = 900
+        backoff: Backoff = Backoff(), interval: TimeInterval? = 900
     ) {
         self.batchSize = max(1, batchSize)
         self.order = order
         self.lease = lease
         self.requestTimeout = requestTimeout
         self.backoff = backoff
-        self.threshold = max(1, threshold)
         self.interval = interval
     }
 }
 
 /// Why a flush started.
 public enum UploadTrigger: String, Sendable, CaseIterable {
-    /// Enough records are pending.
+    /// Enough records are pending (the Tracker's count threshold, ``TrackerConfiguration/uploadThreshold``).
     case threshold
     /// The periodic interval elapsed.
     case interval

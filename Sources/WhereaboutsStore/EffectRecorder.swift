@@ -26,8 +26,6 @@ public final class EffectRecorder {
     private var backlog: [Write] = []
     /// Effects that did not fit in the backlog while the disk was full: lost, and counted here.
     public private(set) var overflowed = 0
-    /// Records appended since the last call to ``takeAppendedCount()``.
-    private var appended = 0
 
     /// Creates a recorder. At most `backlogLimit` effects wait for a full disk.
     public init(store: any LocationStore, backlogLimit: Int = 10_000) {
@@ -37,12 +35,6 @@ public final class EffectRecorder {
 
     /// Effects waiting for the store.
     public var backlogCount: Int { backlog.count }
-
-    /// Records appended since the last call; feeds the uploader's threshold.
-    public func takeAppendedCount() -> Int {
-        defer { appended = 0 }
-        return appended
-    }
 
     /// Applies one effect.
     @discardableResult
@@ -77,7 +69,6 @@ public final class EffectRecorder {
                 if !run.isEmpty {
                     let records = run.compactMap { if case .record(let record) = $0 { record } else { nil } }
                     try store.append(records)
-                    appended += records.count
                     backlog.removeFirst(run.count)
                     continue
                 }

@@ -4,8 +4,7 @@ import WhereaboutsDelivery
 import WhereaboutsStore
 
 /// Records a simulated run into a store and uploads while it runs: the simulation thread hands effects
-/// to the store, and to the uploader the Tracker's flush requests and the count of new records (the
-/// uploader flushes at its own threshold).
+/// to the store and the Tracker's flush requests (its count threshold among them) to the uploader.
 final class RecordingSession: @unchecked Sendable {
     let store: SQLiteLocationStore
     private let uploader: Uploader?
@@ -13,14 +12,8 @@ final class RecordingSession: @unchecked Sendable {
     private let recorder: EffectRecorder
     private var deferredWrites = 0
     private var lastError: StoreError?
-    private let signals: AsyncStream<Signal>
-    private let continuation: AsyncStream<Signal>.Continuation
-
-    /// What the simulation thread tells the uploader.
-    private enum Signal {
-        case recorded(Int)
-        case flush(UploadTrigger)
-    }
+    private let triggers: AsyncStream<UploadTrigger>
+    private let continuation: AsyncStream<UploadTrigger>.Continuation
 
     private let drainTimeout: TimeInterval
 
@@ -30,7 +23,7 @@ final class RecordingSession: @unchecked Sendable {
         self.store = store
         self.uploader = uploader
         recorder = EffectRecorder(store: store)
-        (signals, continuation) = AsyncStream.makeStream()
+        (triggers, continuation) = AsyncStream.makeStream()
     }
 
     /// The simulation's observer.
@@ -41,21 +34,14 @@ final class RecordingSession: @unchecked Sendable {
             deferredWrites += 1
             lastError = error
         }
-        let appended = recorder.takeAppendedCount()
-        if appended > 0 { continuation.yield(.recorded(appended)) }
-        if case .flushUploads(let reason) = effect { continuation.yield(.flush(UploadTrigger(reason))) }
+        if case .flushUploads(let reason) = effect { continuation.yield(UploadTrigger(reason)) }
     }
 
     /// Runs `simulate` on its own thread while uploads go out, then writes any backlog, sends
     /// everything pending and returns a one-line summary.
     func run<T: Sendable>(_ simulate: @escaping @Sendable () -> T) async -> (T, String) {
-        let uploads = Task { [signals, uploader] in
-            for await signal in signals {
-                switch signal {
-                case .recorded(let count): await uploader?.recorded(count)
-                case .flush(let trigger): await uploader?.flush(trigger)
-                }
-            }
+        let uploads = Task { [triggers, uploader] in
+            for await trigger in triggers { await uploader?.flush(trigger) }
         }
         let result = await withCheckedContinuation { (done: CheckedContinuation<T, Never>) in
             Thread { done.resume(returning: simulate()) }.start()

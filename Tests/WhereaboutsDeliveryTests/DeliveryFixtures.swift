@@ -36,7 +36,7 @@ func batchUploader(
         credentials: credentials,
         configuration: UploaderConfiguration(
             batchSize: batchSize, order: order, lease: 60, requestTimeout: timeout,
-            backoff: Backoff(initial: 0.05, multiplier: 2, maximum: 0.4), threshold: 50, interval: nil))
+            backoff: Backoff(initial: 0.05, multiplier: 2, maximum: 0.4), interval: nil))
 }
 
 /// Polls until `condition` holds or `seconds` pass.

@@ -216,24 +216,22 @@ struct UploaderFaultTests {
         #expect(try await exactlyOnce(store, server.state))
     }
 
-    @Test("the count threshold and the interval start flushes on their own")
-    func thresholdAndInterval() async throws {
+    @Test("the interval starts flushes on its own, and stops with the uploader")
+    func interval() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let store = try makeStore()
         let uploader = Uploader(
             queue: store, endpoint: WhereaboutsBatchEndpoint(base: server.baseURL, device: "phone-1"),
-            configuration: UploaderConfiguration(threshold: 50, interval: 0.2))
-        try store.append(sampleRecords(49))
-        await uploader.recorded(49)
-        #expect(await server.state.requests == 0)
-        try store.append(sampleRecords(1))
-        await uploader.recorded(1)
-        #expect(try store.pendingCount() == 0)
+            configuration: UploaderConfiguration(interval: 0.2))
         await uploader.start()
         try store.append(sampleRecords(3))
         #expect(try await eventually(within: 3) { try store.pendingCount() == 0 })
         await uploader.stop()
+        try store.append(sampleRecords(2))
+        try await Task.sleep(nanoseconds: 600_000_000)
+        #expect(try store.pendingCount() == 2)
+        #expect(await uploader.flush(.manual).delivered == 2)
         #expect(try await exactlyOnce(store, server.state))
     }
 
