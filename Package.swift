@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "WhereaboutsStore", targets: ["WhereaboutsStore"]),
         .library(name: "WhereaboutsDelivery", targets: ["WhereaboutsDelivery"]),
         .library(name: "WhereaboutsSimulator", targets: ["WhereaboutsSimulator"]),
+        .library(name: "Whereabouts", targets: ["Whereabouts"]),
+        .library(name: "WhereaboutsGPSD", targets: ["WhereaboutsGPSD"]),
+        .library(name: "WhereaboutsApple", targets: ["WhereaboutsApple"]),
         .executable(name: "whereabouts", targets: ["whereabouts"]),
     ],
     dependencies: [
@@ -25,7 +28,21 @@ let package = Package(
             name: "WhereaboutsStore",
             dependencies: ["WhereaboutsCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "WhereaboutsDelivery", dependencies: ["WhereaboutsCore"]),
-        .target(name: "WhereaboutsSimulator", dependencies: ["WhereaboutsCore"]),
+        .target(name: "WhereaboutsSimulator", dependencies: ["WhereaboutsCore", "Whereabouts"]),
+        // The runtime: the LocationEngine actor wiring the core to a LocationService, the store and
+        // the uploader, and the JSON bridge for React Native and Capacitor.
+        .target(
+            name: "Whereabouts",
+            dependencies: [
+                "WhereaboutsCore", "WhereaboutsStore", "WhereaboutsDelivery",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // A LocationService reading a real GPS receiver through gpsd's JSON protocol.
+        .target(
+            name: "WhereaboutsGPSD",
+            dependencies: ["WhereaboutsCore", "Whereabouts", .product(name: "Logging", package: "swift-log")]),
+        // CoreLocation, BGTaskScheduler and background URLSession; empty where CoreLocation is absent.
+        .target(name: "WhereaboutsApple", dependencies: ["WhereaboutsCore", "Whereabouts", "WhereaboutsDelivery"]),
         .executableTarget(
             name: "whereabouts",
             dependencies: [
@@ -34,6 +51,8 @@ let package = Package(
                 "WhereaboutsStore",
                 "WhereaboutsDelivery",
                 "WhereaboutsTestServer",
+                "Whereabouts",
+                "WhereaboutsGPSD",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -57,6 +76,10 @@ let package = Package(
                 "WhereaboutsCore", "WhereaboutsStore", "WhereaboutsDelivery", "WhereaboutsTestServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        .testTarget(
+            name: "WhereaboutsEngineTests",
+            dependencies: ["Whereabouts", "WhereaboutsCore", "WhereaboutsSimulator", "WhereaboutsStore", "WhereaboutsTestServer"]),
+        .testTarget(name: "WhereaboutsGPSDTests", dependencies: ["WhereaboutsGPSD", "Whereabouts", "WhereaboutsCore"]),
         .testTarget(name: "WhereaboutsCLITests", dependencies: ["whereabouts", "WhereaboutsTestServer", "WhereaboutsStore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -40,13 +40,20 @@ public final class EffectRecorder {
     @discardableResult
     public func perform(_ effect: TrackerEffect) -> Outcome {
         switch effect {
-        case .record(let recorded): enqueue(.record(LocationRecord(fix: recorded.fix, trigger: recorded.trigger)))
+        case .record(let recorded): return append(LocationRecord(fix: recorded.fix, trigger: recorded.trigger))
         case .extendDwell(let dwell, _):
             if case .dwell = backlog.last { backlog.removeLast() }
             enqueue(.dwell(dwell))
         case .emit(let event): enqueue(.event(event))
         default: return .ignored
         }
+        return writeBacklog()
+    }
+
+    /// Appends a record the caller built (to know its id), behind any backlog.
+    @discardableResult
+    public func append(_ record: LocationRecord) -> Outcome {
+        enqueue(.record(record))
         return writeBacklog()
     }
 

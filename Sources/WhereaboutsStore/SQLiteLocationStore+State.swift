@@ -32,7 +32,7 @@ extension SQLiteLocationStore {
         let rows = try regions.map { ($0.id, try encoder.encode($0)) }
         try write { db in
             let statement = try db.cachedStatement(
-                sql: "INSERT INTO region (id, definition) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET definition = excluded.definition")
+                sql: "INSERT INTO region (id, definition) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET definition = excluded.definition, inside = NULL, state_at = NULL, dwelt = 0")
             for (id, definition) in rows { try statement.execute(arguments: [id, definition]) }
         }
     }
@@ -53,17 +53,14 @@ extension SQLiteLocationStore {
     public func setRegionState(_ id: String, inside: Bool?, at date: Date) throws {
         try write { db in
             try db.execute(
-                sql: "UPDATE region SET inside = ?, state_at = ? WHERE id = ?", arguments: [inside, date.timeIntervalSince1970, id])
+                sql: "UPDATE region SET inside = ?, state_at = ?, dwelt = 0 WHERE id = ?", arguments: [inside, date.timeIntervalSince1970, id])
         }
     }
 
-    /// The last known state of each region: `true` inside, `false` outside, `nil` unknown.
-    public func regionStates() throws -> [String: Bool?] {
-        try read { db in
-            var states: [String: Bool?] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT id, inside FROM region") { states[row["id"]] = .some(row["inside"]) }
-            return states
-        }
+    /// Remembers that the dwell event of the current stay in region `id` was reported, so a relaunch
+    /// does not report it again.
+    public func setRegionDwelt(_ id: String) throws {
+        try write { db in try db.execute(sql: "UPDATE region SET dwelt = 1 WHERE id = ?", arguments: [id]) }
     }
 
     public func setting<Value: Codable>(_ key: SettingKey<Value>) throws -> Value? {

@@ -68,6 +68,9 @@ enum StoreSchema {
                     CREATE INDEX event_pending ON event(seq) WHERE state = 0;
                     """)
         }
+        migrator.registerMigration("v3-region-dwelt") { db in
+            try db.execute(sql: "ALTER TABLE region ADD COLUMN dwelt INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 }

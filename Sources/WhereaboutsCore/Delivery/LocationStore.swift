@@ -78,9 +78,9 @@ extension SettingKey where Value == Bool {
     public static var trackingEnabled: SettingKey<Bool> { .init("trackingEnabled") }
 }
 
-extension SettingKey where Value == TrackingMode {
-    /// The configured mode.
-    public static var mode: SettingKey<TrackingMode> { .init("mode") }
+extension SettingKey where Value == TrackerConfiguration {
+    /// The Tracker's configuration, its mode included; it survives relaunches.
+    public static var configuration: SettingKey<TrackerConfiguration> { .init("configuration") }
 }
 
 extension SettingKey where Value == AuthTokens {

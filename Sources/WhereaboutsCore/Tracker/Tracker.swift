@@ -116,7 +116,7 @@ public struct Tracker: Sendable {
 
     private mutating func handleLifecycle(_ lifecycle: AppLifecycle, now: Date, into effects: inout [TrackerEffect]) {
         switch lifecycle {
-        case .launchedByOS:
+        case .launchedByOS, .locationAllowed:
             guard isRunning else { return }
             appliedRequest = nil
             applyLocationRequest(into: &effects)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Settings of the Tracker that do not change with the mode.
-public struct TrackerConfiguration: Sendable, Equatable {
+public struct TrackerConfiguration: Sendable, Equatable, Codable {
     /// The tracking mode.
     public var mode: TrackingMode
     /// How many OS region-monitoring slots there are (20 on iOS). One goes to the refresh region.

@@ -31,6 +31,9 @@ public enum AppLifecycle: String, Sendable, Equatable {
     case foreground
     /// The app went to the background.
     case background
+    /// The user allowed location (answering a dialog, or in Settings) while tracking was on: the
+    /// location services are configured again and a fix is asked for.
+    case locationAllowed
 }
 
 /// Commands from the app (or from a server, relayed by the app).

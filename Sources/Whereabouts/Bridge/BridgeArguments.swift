@@ -1,0 +1,99 @@
+import Foundation
+import WhereaboutsCore
+
+/// `startTracking`'s arguments.
+struct StartTrackingArguments: Decodable {
+    var mode: String?
+    var distance: Double?
+    var interval: Double?
+    var displacement: Double?
+    var accuracy: String?
+
+    /// The mode asked for, or `nil` to keep the configured one.
+    func trackingMode() throws(ValidationError) -> TrackingMode? {
+        guard let mode else {
+            if distance != nil || interval != nil || displacement != nil || accuracy != nil {
+                throw ValidationError(
+                    field: "mode", value: "null", problem: "is missing although mode parameters were given",
+                    fix: "name the mode the parameters are for")
+            }
+            return nil
+        }
+        let level = try accuracy.map { name throws(ValidationError) in
+            guard let level = LocationAccuracy(rawValue: name) else {
+                throw ValidationError(
+                    field: "accuracy", value: "\"\(name)\"", problem: "is not an accuracy",
+                    fix: "use one of \(LocationAccuracy.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return level
+        }
+        return try TrackingMode.named(mode, distance: distance, interval: interval, displacement: displacement, accuracy: level)
+    }
+}
+
+/// `startActiveTracking`'s arguments.
+struct ActiveTrackingArguments: Decodable {
+    var minutes: Double
+}
+
+/// `requestPermission`'s arguments.
+struct PermissionArguments: Decodable {
+    var kind: String
+
+    func permissionKind() throws(ArgumentProblem) -> PermissionKind {
+        guard let known = PermissionKind(rawValue: kind) else {
+            throw ArgumentProblem("kind \"\(kind)\" is not a permission kind")
+        }
+        return known
+    }
+}
+
+/// `addRegions`'s arguments: circles, or a GeoJSON FeatureCollection as text.
+struct AddRegionsArguments: Decodable {
+    var regions: [CircleArgument]?
+    var geojson: String?
+
+    /// The validated regions; an error names the region's position and field.
+    func validated() throws -> [Region] {
+        switch (regions, geojson) {
+        case (let circles?, nil):
+            return try circles.enumerated().map { position, circle in
+                do { return try circle.region() } catch { throw ArgumentProblem("regions[\(position)]: \(error)") }
+            }
+        case (nil, let text?):
+            do { return try GeoJSONRegionReader.regions(from: Data(text.utf8), sourceName: "geojson") } catch {
+                throw ArgumentProblem("\(error)")
+            }
+        case (nil, nil): throw ArgumentProblem("neither \"regions\" nor \"geojson\" is given")
+        case (_?, _?): throw ArgumentProblem("both \"regions\" and \"geojson\" are given")
+        }
+    }
+}
+
+/// One circular region as JavaScript sends it.
+struct CircleArgument: Decodable {
+    var id: String
+    var latitude: Double
+    var longitude: Double
+    var radius: Double
+    var loiteringDelay: Double?
+    var notifyOnEntry: Bool?
+    var notifyOnExit: Bool?
+
+    func region() throws(ValidationError) -> Region {
+        try Region(
+            id: id, center: Coordinate(latitude: latitude, longitude: longitude), radius: radius, notifyOnEntry: notifyOnEntry ?? true,
+            notifyOnExit: notifyOnExit ?? true, loiteringDelay: loiteringDelay)
+    }
+}
+
+/// `removeRegions`'s arguments.
+struct RemoveRegionsArguments: Decodable {
+    var ids: [String]
+}
+
+/// An argument that decoded but makes no sense, in words.
+struct ArgumentProblem: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// What a bridge call answers instead of a result: a stable `code` for JavaScript to switch on and a
+/// `message` naming the method, the problem and the fix. Capacitor rejects the call with them, React
+/// Native rejects its promise with them.
+public struct BridgeError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// `unknownMethod`, `invalidArguments`, or one of ``EngineError/Code``'s raw values
+    /// (`permissionDenied`, `trackingDisabled`, `duplicateRegion`, `invalidArgument`, `storeFailure`).
+    public let code: String
+    /// What went wrong and what to do.
+    public let message: String
+
+    /// Creates an error.
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code): \(message)" }
+
+    static func unknownMethod(_ name: String) -> BridgeError {
+        BridgeError(
+            code: "unknownMethod",
+            message: "\"\(name)\" is not a Whereabouts method; call one of \(BridgeMethod.allCases.map(\.rawValue).joined(separator: ", "))")
+    }
+
+    static func invalidArguments(_ method: BridgeMethod, _ problem: String) -> BridgeError {
+        BridgeError(code: "invalidArguments", message: "\(method.rawValue): \(problem); pass \(method.expectedArguments)")
+    }
+
+    init(_ error: EngineError, method: BridgeMethod) {
+        self.init(code: error.code.rawValue, message: "\(method.rawValue): \(error.message)")
+    }
+}
+
+/// The answer to one bridge call.
+public enum BridgeReply: Sendable, Equatable {
+    /// The call succeeded; the JSON result (`null` for none).
+    case success(Data)
+    /// The call failed.
+    case failure(BridgeError)
+
+    /// The answer as one JSON object: `{"result": …}` or `{"error": {"code", "message"}}`.
+    public var json: Data {
+        switch self {
+        case .success(let result): Data("{\"result\":".utf8) + result + Data("}".utf8)
+        case .failure(let error): (try? BridgeJSON.encode(["error": error])) ?? Data("{\"error\":{\"code\":\"internal\"}}".utf8)
+        }
+    }
+}
+
+/// A value pushed to JavaScript.
+public struct BridgeEvent: Sendable, Equatable {
+    /// Which event.
+    public let name: BridgeEventName
+    /// Its JSON body.
+    public let body: Data
+}

@@ -1,0 +1,41 @@
+import Foundation
+import WhereaboutsCore
+
+extension LocationEngine {
+    /// The background task's run (iOS BGTaskScheduler): with tracking on, takes one fix, records it
+    /// and uploads what is pending, all before `deadline`; the upload refreshes the credential when it
+    /// has expired. With tracking off it logs a line and returns at once.
+    public func backgroundRefresh(until deadline: Date) async -> BackgroundRefreshOutcome {
+        do { try launch(.backgroundTask) } catch {
+            logger.error("background refresh could not restore the engine: \(error)")
+            return .ran(fix: nil, delivered: 0, stillPending: 0)
+        }
+        guard trackingEnabled else {
+            logger.notice("tracking is disabled; the background refresh is skipped")
+            return .trackingDisabled
+        }
+        handle(.command(.requestFix))
+        let fix = await nextFix(before: deadline)
+        if fix == nil { logger.notice("background refresh: no fix before the deadline") }
+        let delivered = await uploader?.drain(until: deadline, trigger: .manual).delivered ?? 0
+        let pending = (try? store.pendingCount()) ?? 0
+        return .ran(fix: fix, delivered: delivered, stillPending: pending)
+    }
+
+    /// Waits for the next fix from the service, or `nil` at `deadline`.
+    func nextFix(before deadline: Date) async -> Fix? {
+        let id = UUID()
+        let clock = clock
+        let timeout = Task { [weak self] in
+            do { try await clock.sleep(deadline) } catch { return }
+            await self?.resumeFixWaiter(id)
+        }
+        defer { timeout.cancel() }
+        return await withCheckedContinuation { fixWaiters[id] = $0 }
+    }
+
+    private func resumeFixWaiter(_ id: UUID) {
+        diagnostics.timerWakeups += 1
+        fixWaiters.removeValue(forKey: id)?.resume(returning: nil)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import WhereaboutsCore
+
+/// What a platform location service reports to the engine.
+public enum LocationServiceEvent: Sendable, Equatable {
+    /// A position.
+    case fix(Fix)
+    /// The platform saw the device cross a monitored region's boundary (or found its state when
+    /// monitoring started).
+    case regionCrossing(id: String, state: RegionState)
+    /// The platform's location authorization changed (also sent once when the service starts).
+    case authorizationChanged(PlatformAuthorization)
+    /// Something went wrong that the engine should log and show; the service keeps trying on its own.
+    case failure(LocationServiceFailure)
+}
+
+/// A problem a location service reports without stopping: a receiver that went away, a fix that
+/// could not be taken, a report it could not read.
+public struct LocationServiceFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What failed, for example `gpsd at 127.0.0.1:2947`.
+    public let source: String
+    /// What went wrong.
+    public let problem: String
+    /// What the service or the user does about it.
+    public let fix: String
+
+    /// Creates a failure.
+    public init(source: String, problem: String, fix: String) {
+        self.source = source
+        self.problem = problem
+        self.fix = fix
+    }
+
+    /// One sentence naming the source, the problem and the fix.
+    public var description: String { "\(source): \(problem); \(fix)" }
+}
+
+/// The port through which the engine takes positions from a platform: CoreLocation on iOS, gpsd on
+/// Linux, the simulated phone in tests. The service does I/O only; every decision (what to ask for,
+/// which regions to monitor, when to ask for permission) comes from the core through the engine.
+///
+/// Calls are made from the engine's actor, in the order the Tracker's effects ask for them. They are
+/// synchronous so that order holds: a service that must do slow work (a socket write, a hop to the
+/// main thread) queues it in order and returns at once; what comes of it arrives on ``events``.
+public protocol LocationService: AnyObject, Sendable {
+    /// The service's reports, in order. The stream is created once and finishes when the service
+    /// is shut down.
+    var events: AsyncStream<LocationServiceEvent> { get }
+    /// The current authorization.
+    func authorization() -> PlatformAuthorization
+    /// Applies a configuration: standard updates at an accuracy and distance filter, significant
+    /// changes, or everything off (``LocationRequest/off``).
+    func configure(_ request: LocationRequest)
+    /// Takes one position at the given accuracy and reports it as a ``LocationServiceEvent/fix(_:)``.
+    func requestOneShot(_ accuracy: LocationAccuracy)
+    /// Monitors exactly these OS regions, replacing the previous set.
+    func monitor(_ regions: [MonitoredRegion])
+    /// Shows the OS's permission dialog for `kind` (a no-op where there is no permission model).
+    func requestAuthorization(_ kind: PermissionKind)
+    /// Opens the app's page in the system settings, the only way back once the OS stops asking.
+    func openSettings()
+}

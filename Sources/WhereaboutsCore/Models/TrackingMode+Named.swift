@@ -1,0 +1,40 @@
+import Foundation
+
+extension TrackingMode {
+    /// The mode names an app, a bridge call or the command line may give.
+    public static let names = ["manual", "significant", "move", "interval", "continuous", "adaptive", "stop-detect"]
+
+    /// The mode called `name`, with optional parameters; a parameter left `nil` takes the mode's default
+    /// (move 100 m / 300 s, interval 60 s / 500 m, continuous best accuracy and no filter).
+    /// - Parameters:
+    ///   - distance: move mode's metres between records, or continuous mode's distance filter.
+    ///   - interval: seconds between records (move, interval).
+    ///   - displacement: interval mode's minimum metres moved.
+    ///   - accuracy: continuous mode's accuracy.
+    /// - Throws: ``ValidationError`` for an unknown name or a parameter that is not a positive number.
+    public static func named(
+        _ name: String, distance: Double? = nil, interval: TimeInterval? = nil, displacement: Double? = nil,
+        accuracy: LocationAccuracy? = nil
+    ) throws(ValidationError) -> TrackingMode {
+        for (field, value) in [("distance", distance), ("interval", interval), ("displacement", displacement)] {
+            if let value, !(value.isFinite && value > 0) {
+                throw ValidationError(
+                    field: field, value: "\(value)", problem: "is not a positive number",
+                    fix: "give \(field) in \(field == "interval" ? "seconds" : "metres"), greater than 0, or leave it out for the default")
+            }
+        }
+        switch name {
+        case "manual": return .manual
+        case "significant": return .significant
+        case "move": return .move(distance: distance ?? 100, interval: interval ?? 300)
+        case "interval": return .interval(interval: interval ?? 60, displacement: displacement ?? 500)
+        case "continuous": return .continuous(accuracy: accuracy ?? .best, distanceFilter: distance)
+        case "adaptive": return .adaptive(.adaptive)
+        case "stop-detect": return .adaptive(.stopDetect)
+        default:
+            throw ValidationError(
+                field: "mode", value: "\"\(name)\"", problem: "is not a tracking mode",
+                fix: "use one of \(names.joined(separator: ", "))")
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+import Whereabouts
+import WhereaboutsCore
+import WhereaboutsSimulator
+import WhereaboutsStore
+
+/// One bridge call's answer as JSON, parsed.
+private func answer(_ bridge: Bridge, _ method: String, _ arguments: String? = nil) async -> [String: Any] {
+    let text = await bridge.call(method, json: arguments)
+    return (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? ["unparsable": text]
+}
+
+/// The error code of a call that must fail, or `nil` when it succeeded.
+private func errorCode(_ bridge: Bridge, _ method: String, _ arguments: String? = nil) async -> String? {
+    guard case .failure(let error) = await bridge.call(method, arguments: arguments.map { Data($0.utf8) }) else { return nil }
+    #expect(error.message.hasPrefix(method) || error.code == "unknownMethod", "message should name the method: \(error.message)")
+    return error.code
+}
+
+@Suite("Bridge: every method with good and bad arguments")
+struct BridgeTests {
+    let app: EngineHarness
+    let bridge: Bridge
+
+    init() throws {
+        app = try EngineHarness()
+        bridge = Bridge(engine: app.engine)
+    }
+
+    @Test("an unknown method, a non-object and malformed JSON are errors with a message, never a crash")
+    func malformedCalls() async {
+        #expect(await errorCode(bridge, "teleport") == "unknownMethod")
+        #expect(await errorCode(bridge, "startTracking", "[1, 2]") == "invalidArguments")
+        #expect(await errorCode(bridge, "startTracking", "{\"mode\": ") == "invalidArguments")
+        #expect(await errorCode(bridge, "startTracking", "\"adaptive\"") == "invalidArguments")
+        let reply = await answer(bridge, "teleport")
+        let error = reply["error"] as? [String: Any]
+        #expect(error?["code"] as? String == "unknownMethod")
+        #expect((error?["message"] as? String)?.contains("startTracking") == true)
+    }
+
+    @Test("startTracking and stopTracking, with and without a mode")
+    func startStop() async throws {
+        #expect(await errorCode(bridge, "startTracking", "{\"mode\": \"teleport\"}") == "invalidArguments")
+        #expect(await errorCode(bridge, "startTracking", "{\"mode\": 5}") == "invalidArguments")
+        #expect(await errorCode(bridge, "startTracking", "{\"distance\": 50}") == "invalidArguments")
+        #expect(await errorCode(bridge, "startTracking", "{\"mode\": \"move\", \"distance\": -5}") == "invalidArguments")
+        #expect(await errorCode(bridge, "startTracking", "{\"mode\": \"continuous\", \"accuracy\": \"perfect\"}") == "invalidArguments")
+        #expect(await !app.engine.isTrackingEnabled)
+
+        #expect(await bridge.call("startTracking", json: "{\"mode\": \"move\", \"distance\": 50, \"interval\": 120}") == "{\"result\":null}")
+        #expect(await app.engine.mode == .move(distance: 50, interval: 120))
+        #expect(try app.store.setting(.trackingEnabled) == true)
+        #expect(await bridge.call("startTracking", json: nil) == "{\"result\":null}")
+        #expect(await app.engine.mode == .move(distance: 50, interval: 120))
+        #expect(await bridge.call("stopTracking", json: "{}") == "{\"result\":null}")
+        #expect(try app.store.setting(.trackingEnabled) == false)
+    }
+
+    @Test("getCurrentLocation is null before any fix, then the last stored location; getLocations lists the pending queue")
+    func locations() async throws {
+        #expect(await bridge.call("getCurrentLocation", json: nil) == "{\"result\":null}")
+        #expect(await answer(bridge, "getLocations")["result"] as? [Any] != nil)
+        _ = await bridge.call("startTracking", json: "{\"mode\": \"continuous\"}")
+        await app.play(to: 300)
+        let current = try #require(await answer(bridge, "getCurrentLocation")["result"] as? [String: Any])
+        let last = try #require(try app.store.latestRecord())
+        #expect(abs(try #require(current["lat"] as? Double) - last.fix.coordinate.latitude) < 1e-12)
+        #expect(abs(try #require(current["lng"] as? Double) - last.fix.coordinate.longitude) < 1e-12)
+        #expect((current["timestamp"] as? NSNumber)?.int64Value == JavaScriptTime.milliseconds(last.fix.timestamp))
+        #expect(Set(current.keys) == ["lat", "lng", "timestamp"])
+
+        let pending = try #require(await answer(bridge, "getLocations")["result"] as? [[String: Any]])
+        #expect(pending.count == (try app.store.pendingRecords().count))
+        #expect(pending.first.map { Set($0.keys) } == ["id", "latitude", "longitude", "timestamp", "accuracy", "dwell"])
+        #expect(await errorCode(bridge, "getLocations", "[]") == "invalidArguments")
+    }
+
+    @Test("getLocationData has the story app's shape; requestLocationUpdate sets lastTriedAt")
+    func locationData() async throws {
+        let first = try #require(await answer(bridge, "getLocationData")["result"] as? [String: Any])
+        #expect(Set(first.keys) == ["lastTriedAt", "lastLocation", "fence", "report", "foregroundPermission", "backgroundPermission"])
+        #expect(first["lastTriedAt"] is NSNull)
+        #expect(await bridge.call("requestLocationUpdate", json: "{}") == "{\"result\":null}")
+        let data = try #require(await answer(bridge, "getLocationData")["result"] as? [String: Any])
+        #expect((data["lastTriedAt"] as? NSNumber)?.int64Value == JavaScriptTime.milliseconds(Date(timeIntervalSince1970: app.phone.now)))
+        await app.play(to: 30)
+        let after = try #require(await answer(bridge, "getLocationData")["result"] as? [String: Any])
+        let last = try #require(after["lastLocation"] as? [String: Any])
+        #expect(Set(last.keys) == ["id", "latitude", "longitude", "timestamp"])
+        let report = try #require(after["report"] as? [String: Any])
+        #expect((report["order"] as? [String])?.count == 1)
+    }
+
+    @Test("startActiveTracking takes 1...1440 minutes and needs tracking on")
+    func activeTracking() async {
+        #expect(await errorCode(bridge, "startActiveTracking", "{\"minutes\": 10}") == "trackingDisabled")
+        _ = await bridge.call("startTracking", json: "{\"mode\": \"significant\"}")
+        #expect(await errorCode(bridge, "startActiveTracking", "{}") == "invalidArguments")
+        #expect(await errorCode(bridge, "startActiveTracking", "{\"minutes\": \"ten\"}") == "invalidArguments")
+        #expect(await errorCode(bridge, "startActiveTracking", "{\"minutes\": 0}") == "invalidArguments")
+        #expect(await errorCode(bridge, "startActiveTracking", "{\"minutes\": 1441}") == "invalidArguments")
+        #expect(await bridge.call("startActiveTracking", json: "{\"minutes\": 10}") == "{\"result\":null}")
+        #expect(await app.engine.mode == .continuous(accuracy: .best, distanceFilter: nil))
+    }
+
+    @Test("checkPermissions, requestPermission and locationAction answer the records and the problems")
+    func permissions() async throws {
+        let phone = SimulatedPhone(truth: app.truth, seed: 1, authorization: PlatformAuthorization(status: .notDetermined))
+        phone.answers[.foreground] = PlatformAuthorization(status: .whenInUse)
+        let store = try SQLiteLocationStore(path: temporaryFolder().appendingPathComponent("p.sqlite").path)
+        let bridge = Bridge(engine: LocationEngine(store: store, service: phone, clock: phone.clock))
+
+        let unknown = try #require(await answer(bridge, "checkPermissions")["result"] as? [String: Any])
+        #expect(unknown["foregroundPermission"] is NSNull)
+        #expect(unknown["backgroundPermission"] is NSNull)
+        #expect(await errorCode(bridge, "requestPermission", "{\"kind\": \"sideways\"}") == "invalidArguments")
+        #expect(await errorCode(bridge, "requestPermission", "{}") == "invalidArguments")
+        let asked = try #require(await answer(bridge, "requestPermission", "{\"kind\": \"foreground\"}")["result"] as? [String: Any])
+        #expect(phone.authorizationRequests == [.foreground])
+        let foreground = try #require(asked["foregroundPermission"] as? [String: Any])
+        #expect(foreground["requestedAt"] is NSNumber)
+        let checked = try #require(await answer(bridge, "checkPermissions")["result"] as? [String: Any])
+        #expect((checked["foregroundPermission"] as? [String: Any])?["isGranted"] as? Bool == true)
+        #expect(phone.authorizationRequests == [.foreground, .background])
+
+        phone.setAuthorization(PlatformAuthorization(status: .denied))
+        let denied = try #require(await answer(bridge, "locationAction")["result"] as? [String: Any])
+        #expect((denied["problems"] as? [[String: Any]])?.first?["code"] as? String == "foregroundDenied")
+        #expect(phone.settingsOpened == 1)
+        #expect(await errorCode(bridge, "startTracking", "{}") == "permissionDenied")
+    }
+
+    @Test("addRegions, removeRegions and getRegions, with bad regions refused whole")
+    func regions() async throws {
+        let circle = "{\"id\": \"cafe\", \"latitude\": 52.52, \"longitude\": 13.405, \"radius\": 80, \"loiteringDelay\": 120}"
+        #expect(await errorCode(bridge, "addRegions", "{}") == "invalidArguments")
+        #expect(await errorCode(bridge, "addRegions", "{\"regions\": {}}") == "invalidArguments")
+        #expect(await errorCode(bridge, "addRegions", "{\"regions\": [{\"id\": \"x\", \"latitude\": 91, \"longitude\": 0, \"radius\": 50}]}") == "invalidArguments")
+        #expect(await errorCode(bridge, "addRegions", "{\"regions\": [{\"id\": \"x\", \"latitude\": 1, \"longitude\": 0, \"radius\": -5}]}") == "invalidArguments")
+        #expect(await errorCode(bridge, "addRegions", "{\"regions\": [{\"id\": \"\", \"latitude\": 1, \"longitude\": 0, \"radius\": 5}]}") == "invalidArguments")
+        #expect(await errorCode(bridge, "addRegions", "{\"regions\": [\(circle), \(circle)]}") == "duplicateRegion")
+        #expect(await errorCode(bridge, "addRegions", "{\"geojson\": \"{\\\"type\\\": \"}") == "invalidArguments")
+        #expect(await errorCode(bridge, "addRegions", "{\"regions\": [], \"geojson\": \"{}\"}") == "invalidArguments")
+        #expect(try await app.engine.regions().isEmpty)
+
+        #expect(await bridge.call("addRegions", json: "{\"regions\": [\(circle)]}") == "{\"result\":{\"added\":1}}")
+        let geojson = """
+            {"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"id": "park"}, "geometry": \
+            {"type": "Polygon", "coordinates": [[[13.40, 52.51], [13.41, 52.51], [13.41, 52.52], [13.40, 52.51]]]}}]}
+            """
+        let encoded = String(decoding: try JSONEncoder().encode(["geojson": geojson]), as: UTF8.self)
+        #expect(await bridge.call("addRegions", json: encoded) == "{\"result\":{\"added\":1}}")
+        let listed = try #require(await answer(bridge, "getRegions")["result"] as? [[String: Any]])
+        #expect(listed.map { $0["id"] as? String } == ["cafe", "park"])
+        #expect(listed.map { $0["shape"] as? String } == ["circle", "polygon"])
+        #expect(listed.first?["loiteringDelay"] as? Double == 120)
+
+        #expect(await errorCode(bridge, "removeRegions", "{\"ids\": \"cafe\"}") == "invalidArguments")
+        #expect(await bridge.call("removeRegions", json: "{\"ids\": [\"cafe\"]}") == "{\"result\":null}")
+        #expect(try await app.engine.regions().map(\.id) == ["park"])
+    }
+
+    @Test("events push locationData, location and region as JSON")
+    func events() async throws {
+        let app = try EngineHarness(scenario: walkOutScenario(), pad: 0)
+        let bridge = Bridge(engine: app.engine)
+        let events = bridge.events()
+        try await app.engine.launch(.user)
+        #expect(await bridge.call("addRegions", json: "{\"regions\": [{\"id\": \"home\", \"latitude\": 48.1372, \"longitude\": 11.5756, \"radius\": 150}]}") == "{\"result\":{\"added\":1}}")
+        _ = await bridge.call("startTracking", json: "{\"mode\": \"continuous\"}")
+        await app.play(to: 120)
+        await app.engine.shutdown()
+        var names: Set<BridgeEventName> = []
+        var region: [String: Any]?
+        for await event in events {
+            names.insert(event.name)
+            let body = try JSONSerialization.jsonObject(with: event.body) as? [String: Any]
+            #expect(body != nil)
+            if event.name == .region, region == nil { region = body }
+        }
+        #expect(names == [.locationData, .location, .region])
+        #expect(region?["regionId"] as? String == "home")
+        #expect(region?["kind"] as? String == "enter")
+    }
+}
