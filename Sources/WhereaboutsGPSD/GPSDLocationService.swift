@@ -1,0 +1,98 @@
+import Logging
+import Whereabouts
+import WhereaboutsCore
+
+/// A ``Whereabouts/LocationService`` that reads a real GPS receiver through gpsd's JSON protocol over TCP.
+///
+/// While anything wants positions — standard updates, significant changes, a one-shot request or
+/// monitored regions — the service keeps a connection to gpsd, sends
+/// `?WATCH={"enable":true,"json":true}` and turns each `TPV` report into a fix with ``GPSDDecoder``.
+/// When nothing does (``WhereaboutsCore/LocationRequest/off`` with no regions and no one-shot
+/// pending) it sends `?WATCH={"enable":false}` and disconnects.
+///
+/// Which fixes become ``Whereabouts/LocationServiceEvent/fix(_:)`` events: see the rules of the
+/// configuration in ``configure(_:)``. Region crossings are found from the fixes with the core's
+/// ``WhereaboutsCore/TransitionRule``, as Linux has no OS region monitor (see ``monitor(_:)``).
+///
+/// When gpsd is not there or goes away, the service reconnects on its own after ``GPSDBackoff``
+/// delays and reports each failure once as ``Whereabouts/LocationServiceEvent/failure(_:)`` naming
+/// `gpsd at HOST:PORT`, the problem and when it retries; the same problem repeated while retrying is
+/// only logged. Lines it cannot use are skipped, counted in ``statistics`` and logged.
+///
+/// The socket is served by a thread of its own, so blocking reads never hold up Swift's cooperative
+/// threads. Call ``shutdown()`` to close the connection and finish ``events``.
+public final class GPSDLocationService: LocationService {
+    /// The service's reports, in order: ``Whereabouts/LocationServiceEvent/authorizationChanged(_:)``
+    /// with ``WhereaboutsCore/PlatformAuthorization/unrestricted`` first, then fixes, region
+    /// crossings and failures. Buffered without limit; finishes on ``shutdown()``.
+    public let events: AsyncStream<LocationServiceEvent>
+    /// Where gpsd is expected.
+    public let endpoint: GPSDEndpoint
+    private let session: GPSDSession
+
+    /// Creates the service; it connects as soon as something asks for positions.
+    /// - Parameters:
+    ///   - host: gpsd's host name or address; `127.0.0.1` by default.
+    ///   - port: gpsd's TCP port; 2947 by default.
+    ///   - backoff: the delays between reconnection attempts, 0.5 s growing to 30 s by default.
+    ///   - connectTimeout: how long one connection attempt may take, in seconds.
+    ///   - logger: where skipped lines, connections and reconnections are logged.
+    public init(
+        host: String = "127.0.0.1", port: UInt16 = GPSDEndpoint.standardPort, backoff: GPSDBackoff = .standard,
+        connectTimeout: Double = 5, logger: Logger = Logger(label: "whereabouts.gpsd")
+    ) {
+        let endpoint = GPSDEndpoint(host: host, port: port)
+        let (events, continuation) = AsyncStream.makeStream(of: LocationServiceEvent.self)
+        self.endpoint = endpoint
+        self.events = events
+        continuation.yield(.authorizationChanged(.unrestricted))
+        session = GPSDSession(
+            endpoint: endpoint, backoff: backoff, connectTimeout: connectTimeout.isFinite ? max(0.1, connectTimeout) : 5,
+            logger: logger, continuation: continuation)
+        session.start()
+    }
+
+    deinit { session.requestStop() }
+
+    /// What has been read and delivered so far, and how often the connection failed.
+    public var statistics: GPSDStatistics { session.statistics }
+
+    /// Whether the service is connected to gpsd and watching its reports now.
+    public var isWatching: Bool { session.isWatching }
+
+    /// Always ``WhereaboutsCore/PlatformAuthorization/unrestricted``: gpsd has no permission model.
+    public func authorization() -> PlatformAuthorization { .unrestricted }
+
+    /// Applies a configuration.
+    ///
+    /// - Standard updates deliver every fix that lies at least `distanceFilter` metres from the
+    ///   last delivered one (every fix when the filter is `nil`). The requested accuracy cannot be
+    ///   applied to gpsd and is left to the core's fix filter.
+    /// - Significant-change monitoring delivers a fix each time the device has moved 500 m.
+    /// - ``WhereaboutsCore/LocationRequest/off`` stops watching gpsd unless regions are monitored or a
+    ///   one-shot is pending.
+    ///
+    /// A changed configuration delivers its first fix whatever the distance.
+    public func configure(_ request: LocationRequest) { session.configure(request) }
+
+    /// Delivers the next fix gpsd reports, even when updates are off (connecting for it if needed).
+    /// The accuracy is not applied: gpsd reports what its receiver measures.
+    public func requestOneShot(_ accuracy: LocationAccuracy) { session.requestOneShot() }
+
+    /// Monitors exactly these circles, replacing the previous set, and reports
+    /// ``Whereabouts/LocationServiceEvent/regionCrossing(id:state:)`` when the fixes cross one: the
+    /// first fix that shows the device inside or outside a new region reports its state, later ones
+    /// report changes, judged by the core's ``WhereaboutsCore/TransitionRule``. Keeps gpsd watched
+    /// while any region is monitored, even when updates are off.
+    public func monitor(_ regions: [MonitoredRegion]) { session.monitor(regions) }
+
+    /// Does nothing: gpsd has no permission dialog.
+    public func requestAuthorization(_ kind: PermissionKind) {}
+
+    /// Does nothing: gpsd has no settings page.
+    public func openSettings() {}
+
+    /// Stops watching, closes the connection, finishes ``events`` and returns when all of that is
+    /// done. Later calls return at once; the service then delivers nothing more.
+    public func shutdown() async { await session.shutdown() }
+}

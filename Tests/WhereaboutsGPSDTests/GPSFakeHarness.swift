@@ -1,0 +1,462 @@
+import Foundation
+import Whereabouts
+import WhereaboutsCore
+import WhereaboutsGPSD
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where gpsd's tools and the shared recordings are, and whether the tests against a real gpsd can run.
+enum GPSDTestEnvironment {
+    /// The package root (three levels above this file).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    /// The shared data beside the repository.
+    static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    /// gpsd's regression logs with their `.chk` expected outputs.
+    static let gpsdLogs = shared.appendingPathComponent("nmea/gpsd-test-logs")
+    /// A three-hour car drive recorded by a Garmin receiver (NMEA 0183).
+    static let carDrive = shared.appendingPathComponent("nmea/dotMorten-NmeaParser/NmeaSampleData.txt")
+
+    static let gpsfake = tool("gpsfake")
+    static let gpspipe = tool("gpspipe")
+    static let gpsd = tool("gpsd")
+
+    /// Whether gpsfake, gpspipe and gpsd are installed.
+    static var toolsInstalled: Bool { gpsfake != nil && gpspipe != nil && gpsd != nil }
+    /// Whether the shared recordings are present.
+    static var logsPresent: Bool { FileManager.default.fileExists(atPath: gpsdLogs.appendingPathComponent("README").path) }
+
+    /// Why a test cannot start gpsd's tools.
+    static let toolsMissing = "gpsfake, gpspipe or gpsd is not installed: install them with apt-get install gpsd gpsd-clients"
+
+    private static func tool(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let folders = path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin"]
+        return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
+
+/// Why a helper process could not be started.
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A TCP port on 127.0.0.1 that nothing listens on, never the same twice in one test run.
+func freePort() throws -> UInt16 {
+    try PortRegistry.shared.take()
+}
+
+private final class PortRegistry: @unchecked Sendable {
+    static let shared = PortRegistry()
+    private let lock = NSLock()
+    private var handedOut: Set<UInt16> = []
+
+    func take() throws -> UInt16 {
+        for _ in 0..<50 {
+            let port = try unusedPort()
+            let fresh = lock.withLock { handedOut.insert(port).inserted }
+            if fresh { return port }
+        }
+        throw HarnessError(description: "no free TCP port on 127.0.0.1 after 50 tries")
+    }
+
+    /// A random port below Linux's ephemeral range (32768–60999) that can be bound now. Ports in
+    /// that range can be taken by the local end of an outgoing connection, and a client connecting
+    /// to such a port while nothing listens may even connect to itself.
+    private func unusedPort() throws -> UInt16 {
+        for _ in 0..<100 {
+            let port = UInt16.random(in: 20_000...32_000)
+            if try canBind(port) { return port }
+        }
+        throw HarnessError(description: "no port between 20000 and 32000 can be bound on 127.0.0.1")
+    }
+
+    private func canBind(_ port: UInt16) throws -> Bool {
+        #if canImport(Darwin)
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #else
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #endif
+        guard descriptor >= 0 else { throw HarnessError(description: "cannot create a socket: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}
+
+/// A child process started with posix_spawn(3) in a process group of its own, with no signal
+/// blocked and SIGPIPE at its default action.
+///
+/// Foundation's `Process` hands the child the signal mask of the thread that starts it, and Swift's
+/// concurrency threads block SIGTERM; gpsd would inherit that and never see the SIGTERM gpsfake
+/// sends it when a replay ends, and gpspipe would ignore ours.
+final class ChildProcess: @unchecked Sendable {
+    let pid: pid_t
+    private let lock = NSLock()
+    private var exited = false
+
+    /// Starts `executable`; standard input is `input` (or /dev/null), output and error go to files.
+    init(executable: String, arguments: [String], environment: [String: String], input: Int32?, output: String, error: String) throws {
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?
+        var attributes: posix_spawnattr_t?
+        var noSignals: sigset_t = 0
+        var defaults: sigset_t = 1 << (SIGPIPE - 1)
+        #else
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        var noSignals = sigset_t()
+        var defaults = sigset_t()
+        sigemptyset(&noSignals)
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, error, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard status == 0 else {
+            throw HarnessError(description: "cannot start \(executable): \(String(cString: strerror(status)))")
+        }
+        self.pid = pid
+    }
+
+    /// Whether the process still runs (reaping it once it has exited).
+    var isRunning: Bool {
+        lock.withLock {
+            guard !exited else { return false }
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid || result < 0 { exited = true }
+            return !exited
+        }
+    }
+
+    /// Sends `signal` to the process and everything it started.
+    func signalGroup(_ signal: Int32) { kill(-pid, signal) }
+
+    /// Waits up to `limit` seconds for the process to exit; returns whether it did.
+    @discardableResult
+    func waitForExit(within limit: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: limit)
+        while isRunning {
+            if Date() > deadline { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+
+    /// Ends the process group if the process still runs: SIGTERM, SIGKILL after `grace` seconds,
+    /// and SIGKILL once more for anything it left in its group.
+    func terminate(grace: Double) {
+        guard isRunning else { return }
+        signalGroup(SIGTERM)
+        if !waitForExit(within: grace) {
+            signalGroup(SIGKILL)
+            waitForExit(within: 10)
+        }
+        signalGroup(SIGKILL)
+    }
+}
+
+/// The environment of this process with `changes` applied.
+private func environment(_ changes: [String: String]) -> [String: String] {
+    ProcessInfo.processInfo.environment.merging(changes) { $1 }
+}
+
+/// A gpsfake run: gpsd on 127.0.0.1:`port` reading a recording through a pseudo-terminal.
+///
+/// gpsfake runs in its own process group, so ``stop()`` ends gpsfake and its gpsd together; it is
+/// called from `deinit` too, so a failing test leaves no process behind. gpsd's control socket and
+/// gpsfake's messages go to a temporary folder removed on stop.
+final class GPSFake: @unchecked Sendable {
+    /// How gpsfake feeds the recording.
+    enum Feed {
+        /// Once, as fast as gpsd reads, but only after ``GPSFake/release()``: gpsfake runs in
+        /// single-step mode (`-i`) and each line waits for a newline on its standard input. gpsd
+        /// opens the device at once (`-n`) rather than at the first watch, and exits `linger`
+        /// seconds after the last line.
+        case gated(linger: Int)
+        /// Over and over, `cycle` seconds between lines.
+        case looping(cycle: Double)
+    }
+
+    let port: UInt16
+    private let process: ChildProcess
+    private let prompts: Int32
+    private let folder: URL
+    private let lock = NSLock()
+    private var stopped = false
+
+    /// Starts gpsfake; gpsd listens on `port` soon after this returns.
+    init(log: URL, port: UInt16, feed: Feed) throws {
+        guard let gpsfake = GPSDTestEnvironment.gpsfake else { throw HarnessError(description: GPSDTestEnvironment.toolsMissing) }
+        // Answering the prompts of a gpsfake that has exited must fail with EPIPE, not end the tests.
+        signal(SIGPIPE, SIG_IGN)
+        self.port = port
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("whereabouts-gpsfake-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            throw HarnessError(description: "cannot create a pipe: \(String(cString: strerror(errno)))")
+        }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        defer { close(ends[0]) }
+        prompts = ends[1]
+        var arguments = ["-q", "-P", String(port)]
+        var fed = log
+        switch feed {
+        case .gated(let linger):
+            arguments += ["-1", "-i", "-n", "-W", String(linger)]
+            fed = try Self.textualCopy(of: log, in: folder)
+        case .looping(let cycle):
+            arguments += ["-c", String(cycle)]
+        }
+        do {
+            process = try ChildProcess(
+                executable: gpsfake, arguments: arguments + [fed.path],
+                environment: environment(["TMPDIR": folder.path, "PATH": "/usr/sbin:/usr/bin:/bin"]),
+                input: ends[0], output: "/dev/null", error: folder.appendingPathComponent("gpsfake.stderr").path)
+        } catch {
+            close(ends[1])
+            throw error
+        }
+    }
+
+    deinit {
+        stop()
+        close(prompts)
+    }
+
+    /// gpsfake's single-step mode fails on logs whose first packet is binary (it cannot print
+    /// them, gpsd 3.22), so such a log is fed from a temporary copy that starts with one NMEA text
+    /// sentence, which gives no fix; other logs are fed as they are.
+    private static func textualCopy(of log: URL, in folder: URL) throws -> URL {
+        let data = try Data(contentsOf: log)
+        var body = data[...]
+        while body.first == UInt8(ascii: "#"), let end = body.firstIndex(of: 10) { body = body[(end + 1)...] }
+        guard let first = body.first, first != UInt8(ascii: "$"), first != UInt8(ascii: "!") else { return log }
+        let copy = folder.appendingPathComponent(log.lastPathComponent)
+        try (Data("$GPTXT,01,01,02,gated replay*0D\r\n".utf8) + data).write(to: copy)
+        return copy
+    }
+
+    /// What gpsfake and gpsd wrote on standard error, for failure messages.
+    var errorOutput: String {
+        (try? String(contentsOf: folder.appendingPathComponent("gpsfake.stderr"), encoding: .utf8)) ?? ""
+    }
+
+    /// Lets a gated feed run: answers gpsfake's per-line prompts from a thread of its own until
+    /// gpsfake exits.
+    func release() {
+        let thread = Thread { [self] in
+            let chunk = [UInt8](repeating: 10, count: 4096)
+            while process.isRunning {
+                if chunk.withUnsafeBytes({ write(prompts, $0.baseAddress, $0.count) }) < 0 && errno != EINTR { break }
+            }
+        }
+        thread.start()
+    }
+
+    /// Ends gpsfake and its gpsd: SIGTERM to the process group, SIGKILL after two seconds.
+    func stop() {
+        let first = lock.withLock {
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        process.terminate(grace: 2)
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+/// gpspipe -w: gpsd's own client, recording exactly what gpsd sends.
+final class GPSPipe: @unchecked Sendable {
+    private let process: ChildProcess
+    private let output: URL
+
+    init(port: UInt16) throws {
+        guard let gpspipe = GPSDTestEnvironment.gpspipe else { throw HarnessError(description: GPSDTestEnvironment.toolsMissing) }
+        output = FileManager.default.temporaryDirectory.appendingPathComponent("whereabouts-gpspipe-\(UUID().uuidString).jsonl")
+        process = try ChildProcess(
+            executable: gpspipe, arguments: ["-w", "127.0.0.1:\(port)"], environment: environment([:]), input: nil,
+            output: output.path, error: "/dev/null")
+    }
+
+    deinit { stop() }
+
+    /// Whether gpspipe still runs (it exits when gpsd closes the connection).
+    var isRunning: Bool { process.isRunning }
+
+    /// The lines gpspipe has written so far.
+    var lines: [String] {
+        ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(whereSeparator: \.isNewline).map(String.init)
+    }
+
+    /// Whether gpsd has answered gpspipe's watch request.
+    var isWatching: Bool { lines.contains { $0.contains(#""class":"WATCH""#) } }
+
+    func stop() {
+        process.terminate(grace: 2)
+        try? FileManager.default.removeItem(at: output)
+    }
+}
+
+/// Everything a service reported, collected by a task of its own.
+final class EventRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [LocationServiceEvent] = []
+    private var recordedFixes: [Fix] = []
+    private var recordedFailures: [LocationServiceFailure] = []
+    private var task: Task<Void, Never>?
+
+    init(_ service: GPSDLocationService) {
+        task = Task { [self] in
+            for await event in service.events { record(event) }
+        }
+    }
+
+    deinit { task?.cancel() }
+
+    private func record(_ event: LocationServiceEvent) {
+        lock.withLock {
+            recorded.append(event)
+            switch event {
+            case .fix(let fix): recordedFixes.append(fix)
+            case .failure(let failure): recordedFailures.append(failure)
+            case .regionCrossing, .authorizationChanged: break
+            }
+        }
+    }
+
+    var events: [LocationServiceEvent] { lock.withLock { recorded } }
+    var fixes: [Fix] { lock.withLock { recordedFixes } }
+    var fixCount: Int { lock.withLock { recordedFixes.count } }
+    var failures: [LocationServiceFailure] { lock.withLock { recordedFailures } }
+    var failureCount: Int { lock.withLock { recordedFailures.count } }
+}
+
+/// Runs `body` with a service connected to gpsd on 127.0.0.1:`port` and a recorder of its events,
+/// and shuts the service down afterwards, also when `body` throws.
+func withGPSDService<T>(
+    port: UInt16, backoff: GPSDBackoff = GPSDBackoff(initial: 0.05, maximum: 0.5),
+    _ body: (GPSDLocationService, EventRecorder) async throws -> T
+) async throws -> T {
+    let service = GPSDLocationService(host: "127.0.0.1", port: port, backoff: backoff)
+    let recorder = EventRecorder(service)
+    do {
+        let result = try await body(service, recorder)
+        await service.shutdown()
+        return result
+    } catch {
+        await service.shutdown()
+        throw error
+    }
+}
+
+/// Polls `condition` every 20 ms until it holds or `limit` seconds pass (a guard against hanging, not
+/// a timing assertion); returns whether it held.
+@discardableResult
+func eventually(within limit: Double, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date(timeIntervalSinceNow: limit)
+    while !condition() {
+        if Date() > deadline { return false }
+        try? await Task.sleep(nanoseconds: 20_000_000)
+    }
+    return true
+}
+
+/// A position and time gpsd reported in a TPV with a fix.
+struct ReportedPosition: Equatable, CustomStringConvertible {
+    let time: Date
+    let latitude: Double
+    let longitude: Double
+
+    /// The members of a TPV report the comparison needs.
+    private struct TPV: Decodable {
+        let `class`: String
+        let mode: Int?
+        let time: String?
+        let lat: Double?
+        let lon: Double?
+    }
+
+    /// The TPV reports with mode 2 or 3, position and time among `lines` (gpsd JSON, possibly mixed
+    /// with NMEA as in `.chk` files), and how many such reports lacked a time.
+    static func fromGPSD(_ lines: [String]) -> (positions: [ReportedPosition], withoutTime: Int) {
+        var positions: [ReportedPosition] = []
+        var withoutTime = 0
+        let decoder = JSONDecoder()
+        for line in lines where line.hasPrefix("{") && line.contains(#""class":"TPV""#) {
+            guard let report = try? decoder.decode(TPV.self, from: Data(line.utf8)), let mode = report.mode, mode >= 2,
+                let latitude = report.lat, let longitude = report.lon
+            else { continue }
+            guard let text = report.time, let time = Timestamp.parse(text) else {
+                withoutTime += 1
+                continue
+            }
+            positions.append(ReportedPosition(time: time, latitude: latitude, longitude: longitude))
+        }
+        return (positions, withoutTime)
+    }
+
+    init(time: Date, latitude: Double, longitude: Double) {
+        self.time = time
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    init(_ fix: Fix) {
+        self.init(time: fix.timestamp, latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude)
+    }
+
+    /// Same place within 1e-6° on both axes and, unless `ignoringTime`, the same time within 1 µs.
+    func matches(_ other: ReportedPosition, ignoringTime: Bool = false) -> Bool {
+        abs(latitude - other.latitude) <= 1e-6 && abs(longitude - other.longitude) <= 1e-6
+            && (ignoringTime || abs(time.timeIntervalSince(other.time)) < 1e-6)
+    }
+
+    var description: String { "\(Timestamp.format(time)) \(latitude),\(longitude)" }
+}
+
+/// How many of `expected` appear in `received` in the same order (each received position used at most once).
+func matchedInOrder(
+    _ expected: [ReportedPosition], _ received: [ReportedPosition],
+    _ same: (ReportedPosition, ReportedPosition) -> Bool = { $0.matches($1) }
+) -> Int {
+    var next = received.startIndex
+    var matched = 0
+    for position in expected {
+        guard let found = received[next...].firstIndex(where: { same(position, $0) }) else { continue }
+        matched += 1
+        next = found + 1
+    }
+    return matched
+}
