@@ -1,0 +1,10 @@
+import SwiftUI
+
+@main
+struct GeofenceRecorderApp: App {
+    @UIApplicationDelegateAdaptor(AppDelegate.self) private var appDelegate
+
+    var body: some Scene {
+        WindowGroup { RecorderView() }
+    }
+}
