@@ -79,7 +79,8 @@ let package = Package(
         .testTarget(
             name: "WhereaboutsEngineTests",
             dependencies: ["Whereabouts", "WhereaboutsCore", "WhereaboutsSimulator", "WhereaboutsStore", "WhereaboutsTestServer"]),
-        .testTarget(name: "WhereaboutsGPSDTests", dependencies: ["WhereaboutsGPSD", "Whereabouts", "WhereaboutsCore"]),
+        .testTarget(
+            name: "WhereaboutsGPSDTests", dependencies: ["WhereaboutsGPSD", "Whereabouts", "WhereaboutsCore", "WhereaboutsStore", "whereabouts"]),
         .testTarget(name: "WhereaboutsCLITests", dependencies: ["whereabouts", "WhereaboutsTestServer", "WhereaboutsStore"]),
     ],
     swiftLanguageModes: [.v6]

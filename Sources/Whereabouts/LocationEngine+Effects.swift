@@ -134,7 +134,7 @@ extension LocationEngine {
         case .setRegions(let wire):
             do {
                 let regions = try wire.map { region throws(ValidationError) in try region.region() }
-                try replaceRegions(with: regions)
+                try setRegions(regions)
             } catch {
                 logger.error("server's setRegions was refused: \(error)")
             }

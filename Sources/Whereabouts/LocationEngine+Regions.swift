@@ -8,14 +8,7 @@ extension LocationEngine {
     ///   is added), ``EngineError/Code/storeFailure`` when they cannot be stored.
     public func addRegions(_ regions: [Region]) throws(EngineError) {
         try launch(.user)
-        var seen: [String: Int] = [:]
-        for (position, region) in regions.enumerated() {
-            if let first = seen.updateValue(position, forKey: region.id) {
-                throw EngineError(
-                    .duplicateRegion,
-                    "regions \(first) and \(position) both have the id \"\(region.id)\"; give each region its own id (nothing was added)")
-            }
-        }
+        try Self.requireUniqueIDs(regions)
         do { try store.save(regions) } catch { throw .store(error, doing: "store \(regions.count) regions") }
         handle(.command(.addRegions(regions)))
     }
@@ -32,11 +25,28 @@ extension LocationEngine {
         do { return try store.regions() } catch { throw .store(error, doing: "read the regions") }
     }
 
-    /// Replaces every region with `regions` (a server's `setRegions`).
-    func replaceRegions(with regions: [Region]) throws(EngineError) {
+    /// Makes `regions` the whole set (a server's `setRegions`, a regions file given to a tracker):
+    /// regions not in it are removed, new or changed ones are stored (a changed one's state is
+    /// forgotten without an exit), and unchanged ones keep their state.
+    /// - Throws: as ``addRegions(_:)``; on a duplicate id nothing changes.
+    public func setRegions(_ regions: [Region]) throws(EngineError) {
+        try Self.requireUniqueIDs(regions)
+        let stored = Dictionary(try self.regions().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let kept = Set(regions.map(\.id))
-        let dropped = try self.regions().map(\.id).filter { !kept.contains($0) }
+        let dropped = stored.keys.filter { !kept.contains($0) }.sorted()
         if !dropped.isEmpty { try removeRegions(dropped) }
-        try addRegions(regions)
+        let changed = regions.filter { stored[$0.id] != $0 }
+        if !changed.isEmpty { try addRegions(changed) }
+    }
+
+    private static func requireUniqueIDs(_ regions: [Region]) throws(EngineError) {
+        var seen: [String: Int] = [:]
+        for (position, region) in regions.enumerated() {
+            if let first = seen.updateValue(position, forKey: region.id) {
+                throw EngineError(
+                    .duplicateRegion,
+                    "regions \(first) and \(position) both have the id \"\(region.id)\"; give each region its own id (nothing was changed)")
+            }
+        }
     }
 }

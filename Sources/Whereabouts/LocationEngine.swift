@@ -224,6 +224,9 @@ public actor LocationEngine {
     /// Whether tracking is on (it stays on across relaunches until ``stop()``).
     public var isTrackingEnabled: Bool { trackingEnabled }
 
+    /// The ids of the regions the device is inside, sorted.
+    public var insideRegionIDs: [String] { tracker.geofences.insideIDs }
+
     /// The configured tracking mode (during an active session, the mode it returns to is stored).
     public var mode: TrackingMode { tracker.mode }
 

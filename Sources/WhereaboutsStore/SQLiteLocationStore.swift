@@ -155,6 +155,12 @@ public final class SQLiteLocationStore: LocationStore, @unchecked Sendable {
         }
     }
 
+    /// Closes the file after checkpointing the write-ahead log, for a process about to exit. The
+    /// store cannot be used afterwards.
+    public func close() throws {
+        do { try pool.close() } catch { throw Self.storeError(error, path: path) }
+    }
+
     /// Runs `PRAGMA integrity_check` and returns its first line (`ok` for a sound file).
     public func integrityCheck() throws -> String {
         try read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check(1)") ?? "no answer" }

@@ -11,7 +11,7 @@ struct StoreTests {
         let store = try makeStore()
         let pool = try DatabasePool(path: store.path)
         #expect(try pool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
-        #expect(try pool.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") } == ["v1", "v2-event-delivery"])
+        #expect(try pool.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") } == ["v1", "v2-event-delivery", "v3-region-dwelt"])
         #expect(store.openReport.movedAside == nil)
     }
 

@@ -105,6 +105,7 @@ final class ChildProcess: @unchecked Sendable {
     let pid: pid_t
     private let lock = NSLock()
     private var exited = false
+    private var waitStatus: Int32?
 
     /// Starts `executable`; standard input is `input` (or /dev/null), output and error go to files.
     init(executable: String, arguments: [String], environment: [String: String], input: Int32?, output: String, error: String) throws {
@@ -154,9 +155,16 @@ final class ChildProcess: @unchecked Sendable {
             guard !exited else { return false }
             var status: Int32 = 0
             let result = waitpid(pid, &status, WNOHANG)
+            if result == pid { waitStatus = status }
             if result == pid || result < 0 { exited = true }
             return !exited
         }
+    }
+
+    /// The exit code once the process has exited normally, `nil` while it runs or after a signal ended it.
+    var exitCode: Int32? {
+        _ = isRunning
+        return lock.withLock { waitStatus.flatMap { $0 & 0x7f == 0 ? ($0 >> 8) & 0xff : nil } }
     }
 
     /// Sends `signal` to the process and everything it started.

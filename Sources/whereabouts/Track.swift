@@ -1,0 +1,130 @@
+import ArgumentParser
+import Foundation
+import Whereabouts
+import WhereaboutsCore
+import WhereaboutsGPSD
+import WhereaboutsSimulator
+import WhereaboutsStore
+
+/// `whereabouts track`: the engine on a real GPS receiver behind gpsd, until SIGINT or SIGTERM.
+struct Track: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Track a GPS receiver through gpsd: record into a store, watch regions, upload.",
+        discussion: """
+            Runs until SIGINT or SIGTERM, then uploads what it can within --drain-timeout and closes the store. \
+            Prints each region event as it happens and a status line every --status-every seconds. With \
+            --regions, the file's regions become the whole set (unchanged regions keep their state across runs).
+            """)
+
+    @Option(help: "gpsd's address as HOST:PORT.")
+    var gpsd = "127.0.0.1:2947"
+
+    @Option(help: "Tracking mode: \(TrackingMode.names.joined(separator: ", ")).")
+    var mode = "continuous"
+
+    @Option(help: "Metres between records (move) or the distance filter (continuous).")
+    var distance: Double?
+
+    @Option(help: "Seconds between records (move, interval).")
+    var interval: Double?
+
+    @Option(help: "Minimum metres moved (interval).")
+    var displacement: Double?
+
+    @Option(help: "A GeoJSON file of regions to watch (Point features with a radius, Polygon, MultiPolygon).")
+    var regions: String?
+
+    @Option(help: "The store file; created if missing.")
+    var store = "whereabouts.sqlite"
+
+    @Option(help: "Seconds between status lines.")
+    var statusEvery: Double = 60
+
+    @OptionGroup var upload: UploadOptions
+
+    func run() async throws {
+        let endpoint = try Self.parseAddress(gpsd)
+        let trackingMode: TrackingMode
+        do {
+            trackingMode = try TrackingMode.named(mode, distance: distance, interval: interval, displacement: displacement)
+        } catch {
+            throw InputError("--mode: \(error)")
+        }
+        guard statusEvery.isFinite, statusEvery > 0 else { throw InputError("--status-every \(statusEvery) is not a positive number of seconds") }
+        let regionList = try regions.map { path in
+            do { return try RegionFile.read(at: URL(fileURLWithPath: path)) } catch { throw InputError(reading: error) }
+        }
+        let storeFile = try StoreFile.open(store, mustExist: false)
+        let uploader = try upload.uploader(for: storeFile)
+        let service = GPSDLocationService(host: endpoint.host, port: endpoint.port)
+        let engine = LocationEngine(store: storeFile, service: service, uploader: uploader, configuration: TrackerConfiguration(mode: trackingMode))
+        let stop = SignalWaiter([SIGINT, SIGTERM])
+        do {
+            try await engine.launch(.user)
+            if let regionList { try await engine.setRegions(regionList) }
+            try await engine.start(mode: trackingMode)
+        } catch {
+            throw InputError(reading: error)
+        }
+        TrackLine.say("tracking \(service.endpoint) in \(trackingMode.name) mode into \(store); \(try await engine.regions().count) regions")
+        let printer = Task {
+            for await event in engine.regionEvents() { TrackLine.say(TrackLine.event(event)) }
+        }
+        let status = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: UInt64(statusEvery * 1e9))
+                guard !Task.isCancelled else { return }
+                TrackLine.say(await TrackLine.status(engine: engine, service: service, store: storeFile))
+            }
+        }
+        let signal = await stop.wait()
+        status.cancel()
+        TrackLine.say("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"); stopping")
+        if let uploader {
+            let report = await uploader.drain(until: Date().addingTimeInterval(upload.drainTimeout), trigger: .stopped)
+            TrackLine.say("final upload: delivered \(report.delivered), rejected \(report.rejected)\(report.stoppedBy.map { ", stopped: \($0)" } ?? "")")
+        }
+        TrackLine.say(await TrackLine.status(engine: engine, service: service, store: storeFile))
+        await engine.shutdown()
+        await service.shutdown()
+        await printer.value
+        do { try storeFile.close() } catch { throw InputError(reading: error) }
+    }
+
+    /// `HOST:PORT` split and checked.
+    static func parseAddress(_ text: String) throws -> (host: String, port: UInt16) {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]), port > 0,
+            colon > text.startIndex
+        else {
+            throw InputError("--gpsd \(text) is not HOST:PORT; give gpsd's address, e.g. 127.0.0.1:2947")
+        }
+        return (String(text[..<colon]), port)
+    }
+}
+
+/// The lines `track` prints.
+enum TrackLine {
+    /// Writes one line to standard output at once (unbuffered, so a log collector sees it live).
+    static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    static func event(_ event: RegionEvent) -> String {
+        var line = "\(Timestamp.format(event.timestamp)) \(event.kind.rawValue) \(event.regionID)"
+        if event.initial { line += " (state found at start)" }
+        if let fix = event.fix {
+            line += String(format: " at %.6f,%.6f ±%.0f m", fix.coordinate.latitude, fix.coordinate.longitude, fix.horizontalAccuracy)
+        }
+        return line
+    }
+
+    static func status(engine: LocationEngine, service: GPSDLocationService, store: SQLiteLocationStore) async -> String {
+        let diagnostics = await engine.diagnostics
+        let records = (try? store.summary().records).map(String.init) ?? "?"
+        let pending = (try? store.pendingCount()).map(String.init) ?? "?"
+        var line = "status: \(records) records (\(pending) pending upload), inside [\(await engine.insideRegionIDs.joined(separator: ", "))]; "
+        line += "gpsd \(service.isWatching ? "watching" : "not connected"): \(service.statistics)"
+        if let failure = diagnostics.lastFailure { line += "; last problem: \(failure)" }
+        return line
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+import WhereaboutsStore
+
+/// `whereabouts track`, the built executable, against gpsd fed by gpsfake.
+@Suite(
+    "whereabouts track on real gpsd",
+    .enabled(if: GPSDTestEnvironment.toolsInstalled, "\(GPSDTestEnvironment.toolsMissing)"),
+    .enabled(if: GPSDTestEnvironment.logsPresent, "../shared/nmea is absent: the gpsd logs are not replayed"))
+struct TrackCommandTests {
+    /// The built `whereabouts` beside the test bundle.
+    static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("whereabouts").path
+    /// A stationary receiver near Brisbane (-27.21074, 153.05205).
+    static let log = GPSDTestEnvironment.gpsdLogs.appendingPathComponent("haicom-305N.log")
+
+    /// Runs `whereabouts track` with `arguments` in its own process group, output to files in `folder`.
+    static func track(_ arguments: [String], in folder: URL) throws -> ChildProcess {
+        try ChildProcess(
+            executable: executable, arguments: ["track"] + arguments, environment: ProcessInfo.processInfo.environment, input: nil,
+            output: folder.appendingPathComponent("out").path, error: folder.appendingPathComponent("err").path)
+    }
+
+    static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("whereabouts-track-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func output(_ folder: URL) -> String {
+        (try? String(contentsOf: folder.appendingPathComponent("out"), encoding: .utf8)) ?? ""
+    }
+
+    @Test("records into the store, prints region events and status lines, and stops cleanly on SIGTERM")
+    func tracksUntilSIGTERM() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let regions = folder.appendingPathComponent("regions.geojson")
+        try Data(
+            """
+            {"type": "FeatureCollection", "features": [
+              {"type": "Feature", "properties": {"id": "dock", "radius": 300}, "geometry": {"type": "Point", "coordinates": [153.05205, -27.21074]}},
+              {"type": "Feature", "properties": {"id": "far", "radius": 100}, "geometry": {"type": "Point", "coordinates": [153.2, -27.3]}}
+            ]}
+            """.utf8
+        ).write(to: regions)
+        let storePath = folder.appendingPathComponent("track.sqlite").path
+        let fake = try GPSFake(log: Self.log, port: try freePort(), feed: .looping(cycle: 0.01))
+        defer { fake.stop() }
+        let process = try Self.track(
+            ["--gpsd", "127.0.0.1:\(fake.port)", "--mode", "continuous", "--regions", regions.path, "--store", storePath, "--status-every", "0.5"],
+            in: folder)
+        defer { process.terminate(grace: 5) }
+
+        let sawEverything = await eventually(within: 60) {
+            let out = Self.output(folder)
+            return out.contains("enter dock") && out.contains("status: ") && out.contains("fixes")
+        }
+        #expect(sawEverything, "stdout: \(Self.output(folder))")
+        process.signalGroup(SIGTERM)
+        #expect(process.waitForExit(within: 30))
+        #expect(process.exitCode == 0)
+        let out = Self.output(folder)
+        #expect(out.contains("received SIGTERM; stopping"))
+        #expect(out.contains("inside [dock]"))
+
+        let store = try SQLiteLocationStore(path: storePath)
+        #expect(try store.integrityCheck() == "ok")
+        #expect(try store.allRecords().count >= 1)
+        #expect(try store.allEvents().map { "\($0.record.event.regionID) \($0.record.event.kind)" }.first == "dock enter")
+        #expect(try store.regions().map(\.id) == ["dock", "far"])
+        #expect(try store.setting(.trackingEnabled) == true)
+    }
+
+    @Test("a gpsd that is not there is reported and retried; SIGINT still stops it cleanly")
+    func gpsdAbsent() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = try Self.track(
+            ["--gpsd", "127.0.0.1:\(try freePort())", "--store", folder.appendingPathComponent("s.sqlite").path, "--status-every", "0.3"], in: folder)
+        defer { process.terminate(grace: 5) }
+        #expect(await eventually(within: 30) { Self.output(folder).contains("last problem: gpsd at 127.0.0.1") })
+        process.signalGroup(SIGINT)
+        #expect(process.waitForExit(within: 30))
+        #expect(process.exitCode == 0)
+        #expect(Self.output(folder).contains("received SIGINT; stopping"))
+    }
+
+    @Test("bad flags exit with status 2 and say what to give")
+    func badFlags() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("s.sqlite").path
+        let cases: [([String], String)] = [
+            (["--gpsd", "localhost"], "is not HOST:PORT"),
+            (["--gpsd", "127.0.0.1:99999"], "is not HOST:PORT"),
+            (["--mode", "teleport"], "is not a tracking mode"),
+            (["--mode", "move", "--distance=-5"], "is not a positive number"),
+            (["--regions", folder.appendingPathComponent("missing.geojson").path], "missing.geojson"),
+            (["--status-every", "0"], "is not a positive number of seconds"),
+        ]
+        for (arguments, message) in cases {
+            let process = try Self.track(arguments + ["--store", store], in: folder)
+            #expect(process.waitForExit(within: 30))
+            #expect(process.exitCode == 2, "\(arguments)")
+            let error = (try? String(contentsOf: folder.appendingPathComponent("err"), encoding: .utf8)) ?? ""
+            #expect(error.contains(message), "\(arguments): \(error)")
+        }
+    }
+}
