@@ -4,7 +4,8 @@ import WhereaboutsCore
 extension LocationEngine {
     /// The background task's run (iOS BGTaskScheduler): with tracking on, takes one fix, records it
     /// and uploads what is pending, all before `deadline`; the upload refreshes the credential when it
-    /// has expired. With tracking off it logs a line and returns at once.
+    /// has expired. With tracking off it logs a line and returns at once. Cancelling the calling task
+    /// (the task's expiration) stops waiting for the fix.
     public func backgroundRefresh(until deadline: Date) async -> BackgroundRefreshOutcome {
         do { try launch(.backgroundTask) } catch {
             logger.error("background refresh could not restore the engine: \(error)")
@@ -31,7 +32,15 @@ extension LocationEngine {
             await self?.resumeFixWaiter(id)
         }
         defer { timeout.cancel() }
-        return await withCheckedContinuation { fixWaiters[id] = $0 }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { fixWaiters[id] = $0 }
+        } onCancel: {
+            Task { await self.cancelFixWaiter(id) }
+        }
+    }
+
+    private func cancelFixWaiter(_ id: UUID) {
+        fixWaiters.removeValue(forKey: id)?.resume(returning: nil)
     }
 
     private func resumeFixWaiter(_ id: UUID) {

@@ -240,6 +240,12 @@ public actor LocationEngine {
         do { return try store.recentRecords(limit: max(0, limit)) } catch { throw .store(error, doing: "read recorded locations") }
     }
 
+    /// The newest `limit` region events, oldest first (initial states found when monitoring started
+    /// included: see ``RegionEvent/initial``).
+    public func recordedRegionEvents(limit: Int = 1000) throws(EngineError) -> [RegionEvent] {
+        do { return try store.recentEvents(limit: max(0, limit)) } catch { throw .store(error, doing: "read region events") }
+    }
+
     /// Every record not yet acknowledged by a server, in upload order.
     public func pendingLocations() throws(EngineError) -> [LocationRecord] {
         do { return try store.pendingRecords() } catch { throw .store(error, doing: "read pending locations") }

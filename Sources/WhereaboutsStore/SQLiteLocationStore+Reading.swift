@@ -28,6 +28,14 @@ extension SQLiteLocationStore {
         }
     }
 
+    /// The newest `limit` region events, oldest first.
+    public func recentEvents(limit: Int) throws -> [RegionEvent] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM (SELECT * FROM event ORDER BY seq DESC LIMIT ?) ORDER BY seq", arguments: [limit])
+                .map { Self.eventRecord($0).event }
+        }
+    }
+
     /// The last known state of each region and when it was judged; regions never judged are left out.
     public func regionStates() throws -> [String: StoredRegionState] {
         try read { db in

@@ -14,7 +14,6 @@ final class Recorder {
     let engine: LocationEngine
     let refresh: BackgroundRefreshTask
     let notifier: RegionNotifier
-    private let store: SQLiteLocationStore
     private(set) var status = "Tap the button to watch 100 m around you."
     private(set) var events: [RegionEvent] = []
 
@@ -22,11 +21,11 @@ final class Recorder {
         let folder = URL.applicationSupportDirectory
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            store = try SQLiteLocationStore(path: folder.appending(path: "recorder.sqlite").path)
+            let store = try SQLiteLocationStore(path: folder.appending(path: "recorder.sqlite").path)
+            engine = LocationEngine(store: store, service: CoreLocationService(), configuration: TrackerConfiguration(mode: .significant))
         } catch {
             fatalError("the recorder's store cannot be opened in \(folder.path): \(error)")
         }
-        engine = LocationEngine(store: store, service: CoreLocationService(), configuration: TrackerConfiguration(mode: .significant))
         refresh = BackgroundRefreshTask(identifier: "com.example.geofencerecorder.refresh", engine: engine)
         notifier = RegionNotifier(engine: engine, kinds: [.exit])
     }
@@ -53,7 +52,7 @@ final class Recorder {
     /// Lists the stored region events, then each new one as it happens.
     func follow() async {
         do {
-            events = try store.allEvents().map(\.record.event).filter { !$0.initial }
+            events = try await engine.recordedRegionEvents().filter { !$0.initial }
         } catch {
             status = "\(error)"
         }

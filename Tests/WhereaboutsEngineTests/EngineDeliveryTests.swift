@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import Whereabouts
+import WhereaboutsCore
+import WhereaboutsDelivery
+import WhereaboutsSimulator
+import WhereaboutsStore
+import WhereaboutsTestServer
+
+/// An uploader to our batch API on `url` with short timeouts.
+private func uploaderFactory(_ url: URL) -> @Sendable (SQLiteLocationStore) -> Uploader? {
+    { store in
+        Uploader(
+            queue: store, endpoint: WhereaboutsBatchEndpoint(base: url, device: "phone-1", maxBatchSize: 100),
+            configuration: UploaderConfiguration(
+                batchSize: 100, requestTimeout: 10, backoff: Backoff(initial: 0.05, multiplier: 2, maximum: 0.4), interval: nil))
+    }
+}
+
+/// Waits (in real time, for the HTTP round trips) until `condition` holds, at most `seconds`.
+private func eventually(within seconds: Double = 20, _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(nanoseconds: 20_000_000)
+    }
+    return try await condition()
+}
+
+@Suite("LocationEngine with an uploader and a real server on 127.0.0.1")
+struct EngineDeliveryTests {
+    @Test("the background refresh takes one fix, records it and uploads everything pending")
+    func backgroundRefresh() async throws {
+        let server = try await TestServer.start()
+        let app = try EngineHarness(uploader: uploaderFactory(server.baseURL))
+        try await app.engine.launch(.user)
+        try await app.engine.start(mode: .manual)
+        await app.play(to: 30)
+        #expect(try app.store.allRecords().isEmpty, "manual mode records only what is asked for")
+
+        let engine = app.engine
+        let deadline = Date(timeIntervalSince1970: app.phone.now + 120)
+        let run = Task { await engine.backgroundRefresh(until: deadline) }
+        await app.play(to: 60)
+        let outcome = await run.value
+        guard case .ran(let fix, let delivered, let stillPending) = outcome else {
+            Issue.record("the refresh did not run: \(outcome)")
+            return
+        }
+        #expect(fix != nil)
+        #expect(delivered == 1)
+        #expect(stillPending == 0)
+        let records = try app.store.allRecords()
+        #expect(records.allSatisfy { $0.state == .delivered })
+        #expect(Set(await server.state.locations.keys) == Set(records.map { $0.record.id.uuidString.lowercased() }))
+        await server.stop()
+    }
+
+    @Test("commands in an upload's answer are carried out: report a location, set the regions")
+    func serverCommands() async throws {
+        let server = try await TestServer.start()
+        let app = try EngineHarness(uploader: uploaderFactory(server.baseURL))
+        try await app.engine.launch(.user)
+        try await app.engine.addRegions(app.scenario.regions)
+        try await app.engine.start(mode: .continuous())
+        await app.play(to: 20)
+        let wire = [WireRegion(id: "office", latitude: 52.53, longitude: 13.41, radius: 120)]
+        await server.state.queue([.setRegions(wire), .reportLocation])
+        try await app.engine.stop()
+        #expect(try await eventually { try await app.engine.regions().map(\.id) == ["office"] })
+        #expect(try app.store.takeCommands().isEmpty)
+        #expect(try await app.engine.snapshot().lastTriedAt == Date(timeIntervalSince1970: app.phone.now))
+        await server.stop()
+    }
+}
