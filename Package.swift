@@ -78,7 +78,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "WhereaboutsEngineTests",
-            dependencies: ["Whereabouts", "WhereaboutsCore", "WhereaboutsSimulator", "WhereaboutsStore", "WhereaboutsTestServer"]),
+            dependencies: [
+                "Whereabouts", "WhereaboutsCore", "WhereaboutsSimulator", "WhereaboutsStore", "WhereaboutsTestServer",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "WhereaboutsGPSDTests", dependencies: ["WhereaboutsGPSD", "Whereabouts", "WhereaboutsCore", "WhereaboutsStore", "whereabouts"]),
         .testTarget(name: "WhereaboutsCLITests", dependencies: ["whereabouts", "WhereaboutsTestServer", "WhereaboutsStore"]),

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Whereabouts
 import WhereaboutsCore
 import WhereaboutsDelivery
@@ -22,6 +23,8 @@ final class EngineHarness: @unchecked Sendable {
     private(set) var store: SQLiteLocationStore
     private(set) var engine: LocationEngine
     private let makeUploader: (@Sendable (SQLiteLocationStore) -> Uploader?)?
+    /// What every engine of this app logged.
+    let log = LogRecorder()
 
     init(
         scenario: Scenario = SampleScenario.commute(), pad: Double = 120, authorization: PlatformAuthorization = .unrestricted,
@@ -34,7 +37,9 @@ final class EngineHarness: @unchecked Sendable {
         storePath = temporaryFolder().appendingPathComponent("app.sqlite").path
         store = try SQLiteLocationStore(path: storePath)
         makeUploader = uploader
-        engine = LocationEngine(store: store, service: phone, uploader: uploader?(store), configuration: configuration, clock: phone.clock)
+        engine = LocationEngine(
+            store: store, service: phone, uploader: uploader?(store), configuration: configuration, clock: phone.clock,
+            logger: log.logger("engine"))
     }
 
     /// Seconds since the start of the truth path.
@@ -72,9 +77,40 @@ final class EngineHarness: @unchecked Sendable {
     func relaunch(_ reason: LaunchReason) async throws -> LaunchOutcome {
         phone.relaunch()
         store = try SQLiteLocationStore(path: storePath)
-        engine = LocationEngine(store: store, service: phone, uploader: makeUploader?(store), clock: phone.clock)
+        engine = LocationEngine(store: store, service: phone, uploader: makeUploader?(store), clock: phone.clock, logger: log.logger("engine"))
         let outcome = try await engine.launch(reason)
         await settle()
         return outcome
+    }
+}
+
+/// Keeps every message logged through its loggers, for tests that check a log line.
+final class LogRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    /// Everything logged so far, as `level: message`.
+    var messages: [String] { lock.withLock { lines } }
+
+    /// A logger writing here.
+    func logger(_ label: String) -> Logger {
+        Logger(label: label) { _ in Handler(recorder: self) }
+    }
+
+    fileprivate func append(_ line: String) { lock.withLock { lines.append(line) } }
+
+    private struct Handler: LogHandler {
+        let recorder: LogRecorder
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            recorder.append("\(event.level): \(event.message)")
+        }
     }
 }

@@ -95,9 +95,11 @@ struct EngineLifecycleTests {
         await app.kill()
 
         #expect(try await app.relaunch(.locationEvent) == .trackingDisabled)
+        #expect(app.log.messages.contains("notice: tracking is disabled; the locationEvent launch starts nothing and the app may exit"))
         #expect(!app.phone.standardUpdatesOn)
         #expect(app.phone.monitoredRegions.isEmpty)
         #expect(await app.engine.backgroundRefresh(until: Date(timeIntervalSince1970: app.phone.now + 30)) == .trackingDisabled)
+        #expect(app.log.messages.last == "notice: tracking is disabled; the background refresh is skipped")
         await app.play(to: 900)
         #expect(try app.store.allRecords().count == recorded)
         #expect(try await app.engine.pendingLocations().count == recorded)
