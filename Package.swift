@@ -67,23 +67,28 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
+        // What several test targets share: waiting for a condition without a wall-clock deadline.
+        .target(name: "WhereaboutsTestSupport", path: "Tests/WhereaboutsTestSupport"),
         .testTarget(name: "WhereaboutsCoreTests", dependencies: ["WhereaboutsCore", "WhereaboutsSimulator"]),
         .testTarget(name: "WhereaboutsCoreSpecTests", dependencies: ["WhereaboutsCore", "WhereaboutsSimulator"]),
         .testTarget(name: "WhereaboutsSimulatorTests", dependencies: ["WhereaboutsSimulator", "WhereaboutsCore"]),
         .testTarget(
             name: "WhereaboutsDeliveryTests",
             dependencies: [
-                "WhereaboutsCore", "WhereaboutsStore", "WhereaboutsDelivery", "WhereaboutsTestServer",
+                "WhereaboutsCore", "WhereaboutsStore", "WhereaboutsDelivery", "WhereaboutsTestServer", "WhereaboutsTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "WhereaboutsEngineTests",
             dependencies: [
                 "Whereabouts", "WhereaboutsCore", "WhereaboutsSimulator", "WhereaboutsStore", "WhereaboutsTestServer",
-                .product(name: "Logging", package: "swift-log"),
+                "WhereaboutsTestSupport", .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
-            name: "WhereaboutsGPSDTests", dependencies: ["WhereaboutsGPSD", "Whereabouts", "WhereaboutsCore", "WhereaboutsStore", "whereabouts"]),
+            name: "WhereaboutsGPSDTests",
+            dependencies: [
+                "WhereaboutsGPSD", "Whereabouts", "WhereaboutsCore", "WhereaboutsStore", "whereabouts", "WhereaboutsTestSupport",
+            ]),
         .testTarget(name: "WhereaboutsCLITests", dependencies: ["whereabouts", "WhereaboutsTestServer", "WhereaboutsStore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -73,10 +73,15 @@ public final class GPSDLocationService: LocationService {
     ///   one-shot is pending.
     ///
     /// A changed configuration delivers its first fix whatever the distance.
+    ///
+    /// The configuration decides about every report handled after this returns: once
+    /// ``WhereaboutsCore/LocationRequest/off`` is applied, no fix is yielded to ``events`` unless a
+    /// one-shot asks for it. Fixes yielded before the call are not withdrawn; a consumer that is
+    /// behind still receives them after the call returns.
     public func configure(_ request: LocationRequest) { session.configure(request) }
 
-    /// Delivers the next fix gpsd reports, even when updates are off (connecting for it if needed).
-    /// The accuracy is not applied: gpsd reports what its receiver measures.
+    /// Delivers the next fix gpsd reports, exactly one, even when updates are off (connecting for it
+    /// if needed). The accuracy is not applied: gpsd reports what its receiver measures.
     public func requestOneShot(_ accuracy: LocationAccuracy) { session.requestOneShot() }
 
     /// Monitors exactly these circles, replacing the previous set, and reports

@@ -13,20 +13,29 @@ struct CommandRunner {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("whereabouts")
     }
 
-    static func run(_ arguments: [String]) throws -> Output {
+    /// Runs the executable to its end and returns its status and output.
+    ///
+    /// The output goes to files read after the exit, never through pipes: a blocking read of a pipe
+    /// fails with EINTR when a signal reaches the test process, and Foundation's pipe reads turn
+    /// that into a crash. The wait happens on a thread of its own, off Swift's cooperative threads,
+    /// which the other tests of the process (and any in-process server) need.
+    static func run(_ arguments: [String]) async throws -> Output {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stdout = folder.appendingPathComponent("stdout"), stderr = folder.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: stdout.path, contents: nil)
+        FileManager.default.createFile(atPath: stderr.path, contents: nil)
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
+        process.standardOutput = try FileHandle(forWritingTo: stdout)
+        process.standardError = try FileHandle(forWritingTo: stderr)
         try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        await waitForExit(process)
         return Output(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: stdout), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: stderr), as: UTF8.self))
     }
 
     /// A fresh temporary folder.
@@ -35,9 +44,7 @@ struct CommandRunner {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
-}
 
-extension CommandRunner {
     /// Starts the executable without waiting; output goes to /dev/null.
     static func launch(_ arguments: [String]) throws -> Process {
         let process = Process()
@@ -47,15 +54,6 @@ extension CommandRunner {
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
-    }
-
-    /// Runs the executable off the cooperative threads (tests with an in-process server need them).
-    static func runAsync(_ arguments: [String]) async throws -> Output {
-        try await withCheckedThrowingContinuation { done in
-            Thread {
-                done.resume(with: Result { try run(arguments) })
-            }.start()
-        }
     }
 
     /// Waits for a launched process to end, off the cooperative threads.

@@ -4,10 +4,10 @@ import Testing
 @Suite("whereabouts simulate")
 struct SimulateCommandTests {
     @Test("the sample scenario runs every strategy and writes the four files per strategy")
-    func sampleRun() throws {
+    func sampleRun() async throws {
         let out = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try CommandRunner.run(["simulate", "--out", out.path])
+        let result = try await CommandRunner.run(["simulate", "--out", out.path])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         for strategy in ["continuous", "move", "significant", "regions-only", "stop-detect", "adaptive"] {
             #expect(result.stdout.contains(strategy))
@@ -19,11 +19,11 @@ struct SimulateCommandTests {
     }
 
     @Test("the same seed gives byte-identical files; another seed gives other noise")
-    func determinism() throws {
+    func determinism() async throws {
         let a = try CommandRunner.temporaryFolder(), b = try CommandRunner.temporaryFolder(), c = try CommandRunner.temporaryFolder()
         defer { for url in [a, b, c] { try? FileManager.default.removeItem(at: url) } }
         for (folder, seed) in [(a, "7"), (b, "7"), (c, "8")] {
-            let result = try CommandRunner.run(["simulate", "--strategy", "adaptive", "--seed", seed, "--out", folder.path])
+            let result = try await CommandRunner.run(["simulate", "--strategy", "adaptive", "--seed", seed, "--out", folder.path])
             #expect(result.status == 0, "stderr: \(result.stderr)")
         }
         for file in ["events.jsonl", "fixes.jsonl", "timeline.jsonl", "report.json"] {
@@ -46,14 +46,14 @@ struct SimulateCommandTests {
             (["simulate", "--scenarios", "/nonexistent-folder"], "/nonexistent-folder"),
             (["simulate", "--seed", "banana"], "banana"),
         ])
-    func badInput(arguments: [String], mentions: String) throws {
-        let result = try CommandRunner.run(arguments)
+    func badInput(arguments: [String], mentions: String) async throws {
+        let result = try await CommandRunner.run(arguments)
         #expect(result.status == 2)
         #expect(result.stderr.contains(mentions), "stderr: \(result.stderr)")
     }
 
     @Test("a malformed GPX file exits with status 2 naming the file and line")
-    func malformedTrace() throws {
+    func malformedTrace() async throws {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let trace = folder.appendingPathComponent("broken.gpx")
@@ -63,7 +63,7 @@ struct SimulateCommandTests {
             <trkpt lat="91.5" lon="11.5"><time>2024-05-06T07:30:00Z</time></trkpt>
             </trkseg></trk></gpx>
             """.utf8).write(to: trace)
-        let result = try CommandRunner.run(["simulate", "--trace", trace.path])
+        let result = try await CommandRunner.run(["simulate", "--trace", trace.path])
         #expect(result.status == 2)
         #expect(result.stderr.contains("broken.gpx"), "stderr: \(result.stderr)")
         #expect(result.stderr.contains("3"), "stderr should name line 3: \(result.stderr)")

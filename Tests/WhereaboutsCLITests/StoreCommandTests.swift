@@ -16,7 +16,7 @@ struct StoreCommandTests {
         await server.state.script([.status(500), .dropAfterStore])
         let folder = try CommandRunner.temporaryFolder()
         let path = folder.appendingPathComponent("run.sqlite").path
-        let result = try await CommandRunner.runAsync([
+        let result = try await CommandRunner.run([
             "simulate", "--strategy", "continuous", "--store", path, "--upload", server.baseURL.absoluteString, "--batch-size", "40",
         ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
@@ -26,11 +26,11 @@ struct StoreCommandTests {
         #expect(!records.isEmpty)
         #expect(records.allSatisfy { $0.state == .delivered })
         #expect(Set(await server.state.locations.keys) == (try ids(store)))
-        let inspect = try await CommandRunner.runAsync(["store", "inspect", path])
+        let inspect = try await CommandRunner.run(["store", "inspect", path])
         #expect(inspect.status == 0)
         #expect(inspect.stdout.contains("delivered \(records.count)"))
         #expect(inspect.stdout.contains("integrity ok"))
-        let json = try await CommandRunner.runAsync(["store", "inspect", path, "--json"])
+        let json = try await CommandRunner.run(["store", "inspect", path, "--json"])
         #expect(json.stdout.hasPrefix("{\"file\""))
     }
 
@@ -41,33 +41,33 @@ struct StoreCommandTests {
         await server.state.script([.status(422, body: "{\"error\":\"invalid\",\"message\":\"device unknown\"}")])
         let folder = try CommandRunner.temporaryFolder()
         let path = folder.appendingPathComponent("run.sqlite").path
-        let recorded = try await CommandRunner.runAsync(["simulate", "--strategy", "move", "--store", path])
+        let recorded = try await CommandRunner.run(["simulate", "--strategy", "move", "--store", path])
         #expect(recorded.status == 0, "stderr: \(recorded.stderr)")
-        let flush = try await CommandRunner.runAsync([
+        let flush = try await CommandRunner.run([
             "store", "flush", path, "--upload", server.baseURL.absoluteString, "--batch-size", "5",
         ])
         #expect(flush.status == 0, "stderr: \(flush.stderr)")
-        let inspect = try await CommandRunner.runAsync(["store", "inspect", path])
+        let inspect = try await CommandRunner.run(["store", "inspect", path])
         #expect(inspect.stdout.contains("rejected 5"))
         #expect(inspect.stdout.contains("422 {\"error\":\"invalid\",\"message\":\"device unknown\"}"))
     }
 
     @Test("bad store input: a missing file, a URL that is not http, --store with every strategy")
     func badInput() async throws {
-        let missing = try await CommandRunner.runAsync(["store", "inspect", "/nonexistent/x.sqlite"])
+        let missing = try await CommandRunner.run(["store", "inspect", "/nonexistent/x.sqlite"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("/nonexistent/x.sqlite does not exist"))
         let folder = try CommandRunner.temporaryFolder()
         let path = folder.appendingPathComponent("s.sqlite").path
-        let badURL = try await CommandRunner.runAsync(["simulate", "--strategy", "move", "--store", path, "--upload", "ftp://x"])
+        let badURL = try await CommandRunner.run(["simulate", "--strategy", "move", "--store", path, "--upload", "ftp://x"])
         #expect(badURL.status == 2)
         #expect(badURL.stderr.contains("is not an http(s) URL"))
-        let all = try await CommandRunner.runAsync(["simulate", "--store", path])
+        let all = try await CommandRunner.run(["simulate", "--store", path])
         #expect(all.status == 2)
         #expect(all.stderr.contains("one --strategy"))
         let garbage = folder.appendingPathComponent("garbage.sqlite").path
         try Data(repeating: 7, count: 10_000).write(to: URL(fileURLWithPath: garbage))
-        let moved = try await CommandRunner.runAsync(["store", "inspect", garbage])
+        let moved = try await CommandRunner.run(["store", "inspect", garbage])
         #expect(moved.status == 0)
         #expect(moved.stderr.contains("was damaged; moved it to"))
     }
@@ -92,7 +92,7 @@ struct StoreCommandTests {
             let acknowledged = Set(await server.state.locations.keys)
             #expect(acknowledged.isSubset(of: try ids(store)), "round \(round): the server holds records the store lost")
         }
-        let resume = try await CommandRunner.runAsync(["store", "flush", path, "--upload", server.baseURL.absoluteString])
+        let resume = try await CommandRunner.run(["store", "flush", path, "--upload", server.baseURL.absoluteString])
         #expect(resume.status == 0, "stderr: \(resume.stderr)")
         let store = try SQLiteLocationStore(path: path)
         let records = try store.allRecords()
@@ -103,7 +103,7 @@ struct StoreCommandTests {
 
     @Test("bench delivery reports append and upload throughput with a JSON last line")
     func benchDelivery() async throws {
-        let result = try await CommandRunner.runAsync(["bench", "delivery", "--single", "50", "--fixes", "1000", "--json"])
+        let result = try await CommandRunner.run(["bench", "delivery", "--single", "50", "--fixes", "1000", "--json"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let last = try #require(result.stdout.split(separator: "\n").last)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])

@@ -29,7 +29,7 @@ func sampleRecords(_ count: Int, start: Date = Date(timeIntervalSince1970: (Date
 /// An uploader to our batch API on `url`, with short timeouts and a back-off measured in milliseconds.
 func batchUploader(
     _ store: SQLiteLocationStore, url: URL, batchSize: Int = 100, credentials: any CredentialProvider = FixedCredential.none,
-    order: DeliveryOrder = .oldestFirst, timeout: TimeInterval = 2
+    order: DeliveryOrder = .oldestFirst, timeout: TimeInterval = 30
 ) -> Uploader {
     Uploader(
         queue: store, endpoint: WhereaboutsBatchEndpoint(base: url, device: "phone-1", maxBatchSize: batchSize),
@@ -37,16 +37,6 @@ func batchUploader(
         configuration: UploaderConfiguration(
             batchSize: batchSize, order: order, lease: 60, requestTimeout: timeout,
             backoff: Backoff(initial: 0.05, multiplier: 2, maximum: 0.4), interval: nil))
-}
-
-/// Polls until `condition` holds or `seconds` pass.
-func eventually(within seconds: Double = 10, _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(nanoseconds: 20_000_000)
-    }
-    return try await condition()
 }
 
 /// Every record in the store is on the server exactly once and delivered in the store.

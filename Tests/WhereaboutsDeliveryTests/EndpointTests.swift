@@ -10,7 +10,7 @@ struct EndpointTests {
     private func uploader(_ store: SQLiteLocationStore, _ endpoint: any UploadEndpoint, _ credentials: any CredentialProvider) -> Uploader {
         Uploader(
             queue: store, endpoint: endpoint, credentials: credentials,
-            configuration: UploaderConfiguration(requestTimeout: 2, backoff: Backoff(initial: 0.05, maximum: 0.2), interval: nil))
+            configuration: UploaderConfiguration(requestTimeout: 30, backoff: Backoff(initial: 0.05, maximum: 0.2), interval: nil))
     }
 
     @Test("OwnTracks HTTP: one location per POST with Basic auth and X-Limit headers; cmd answers are kept")

@@ -4,6 +4,7 @@ import WhereaboutsCore
 import WhereaboutsDelivery
 import WhereaboutsStore
 import WhereaboutsTestServer
+import WhereaboutsTestSupport
 
 @Suite("Uploader against a real server with injected faults")
 struct UploaderFaultTests {
@@ -81,10 +82,16 @@ struct UploaderFaultTests {
         await server.state.script([.hang(1.5)])
         let store = try makeStore()
         try store.append(sampleRecords(80))
-        let uploader = batchUploader(store, url: server.baseURL, timeout: 0.5)
-        let first = await uploader.flush(.threshold)
+        let first = await batchUploader(store, url: server.baseURL, timeout: 0.5).flush(.threshold)
         guard case .failed = first.stoppedBy else { Issue.record("expected a timeout, got \(first)"); return }
-        #expect(try await eventually { try store.pendingCount() == 0 })
+        #expect(try store.pendingCount() == 80, "a timed-out batch stays pending")
+        // The server stores the batch once its hang ends; the resend (with a timeout that a loaded
+        // test machine cannot exceed) is then answered as a duplicate.
+        #expect(await eventually { await server.state.locations.count == 80 })
+        let resend = await batchUploader(store, url: server.baseURL).flush(.manual)
+        #expect(resend.delivered == 80)
+        #expect(await server.state.receipts.values.allSatisfy { $0 == 2 }, "each record arrived twice")
+        #expect(try store.pendingCount() == 0)
         #expect(try await exactlyOnce(store, server.state))
     }
 

@@ -6,6 +6,7 @@ import WhereaboutsDelivery
 import WhereaboutsSimulator
 import WhereaboutsStore
 import WhereaboutsTestServer
+import WhereaboutsTestSupport
 
 /// An uploader to our batch API on `url` with short timeouts.
 private func uploaderFactory(_ url: URL) -> @Sendable (SQLiteLocationStore) -> Uploader? {
@@ -15,16 +16,6 @@ private func uploaderFactory(_ url: URL) -> @Sendable (SQLiteLocationStore) -> U
             configuration: UploaderConfiguration(
                 batchSize: 100, requestTimeout: 10, backoff: Backoff(initial: 0.05, multiplier: 2, maximum: 0.4), interval: nil))
     }
-}
-
-/// Waits (in real time, for the HTTP round trips) until `condition` holds, at most `seconds`.
-private func eventually(within seconds: Double = 20, _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(nanoseconds: 20_000_000)
-    }
-    return try await condition()
 }
 
 @Suite("LocationEngine with an uploader and a real server on 127.0.0.1")

@@ -3,6 +3,7 @@ import Testing
 import Whereabouts
 import WhereaboutsCore
 import WhereaboutsGPSD
+import WhereaboutsTestSupport
 
 /// What one replay of a recording through gpsfake produced.
 struct Replay {
@@ -37,11 +38,16 @@ struct Replay {
             // For about a second after opening a device gpsd sets its line speed, which flushes what
             // has arrived; like gpsfake's own pipe mode, leave it 1.5 s before the first line.
             try await Task.sleep(nanoseconds: 1_500_000_000)
-            let failuresBefore = recorder.failureCount
+            let failuresBefore = service.statistics.connectionFailures
             fake.release()
-            let ended = await eventually(within: 240) { !pipe.isRunning && recorder.failureCount > failuresBefore }
+            // The service counts the lost connection once it has handled every line gpsd sent on it.
+            let ended = await eventually(within: 240) { !pipe.isRunning && service.statistics.connectionFailures > failuresBefore }
             guard ended else {
-                throw HarnessError(description: "the replay of \(log.lastPathComponent) did not end; gpsfake said: \(fake.errorOutput)")
+                throw HarnessError(
+                    description: "the replay of \(log.lastPathComponent) did not end (\(service.statistics)); gpsfake said: \(fake.errorOutput)")
+            }
+            guard await recorder.caughtUp(with: service) else {
+                throw HarnessError(description: "the recorder never took the \(service.statistics.delivered) fixes the service delivered")
             }
             let reference = ReportedPosition.fromGPSD(pipe.lines)
             return Replay(
@@ -75,6 +81,9 @@ struct RegressionLog: CustomTestStringConvertible, Sendable {
 
 @Suite(
     "GPSDLocationService against a real gpsd fed by gpsfake",
+    // One replay at a time: each runs gpsfake, gpsd and gpspipe flat out, and seven at once leave a
+    // 2-core machine no time for the other tests' servers and timers.
+    .serialized,
     .enabled(
         if: GPSDTestEnvironment.toolsInstalled,
         "gpsfake, gpspipe or gpsd is not installed (apt-get install gpsd gpsd-clients): tests against a real gpsd are skipped"),

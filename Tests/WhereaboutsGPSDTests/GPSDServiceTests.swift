@@ -3,6 +3,7 @@ import Testing
 import Whereabouts
 import WhereaboutsCore
 import WhereaboutsGPSD
+import WhereaboutsTestSupport
 
 private let everyFix = LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: nil), significantChange: false)
 
@@ -15,6 +16,7 @@ struct GPSDServiceWithoutGPSDTests {
             #expect(service.authorization() == .unrestricted)
             service.configure(everyFix)
             #expect(await eventually(within: 30) { service.statistics.connectionFailures >= 5 })
+            #expect(await eventually(within: 30) { recorder.failureCount >= 1 }, "the recorder takes the first failure from the stream")
             #expect(recorder.events.first == .authorizationChanged(.unrestricted))
             let failures = recorder.failures
             #expect(failures.count == 1, "a repeated refusal is logged, not reported again: \(failures)")
@@ -88,8 +90,11 @@ struct GPSDLiveServiceTests {
         defer { fake.stop() }
         try await withGPSDService(port: port, backoff: GPSDBackoff(initial: 0.05, maximum: 0.2)) { service, recorder in
             service.configure(everyFix)
-            #expect(await eventually(within: 60) { recorder.fixCount >= 5 }, "no fixes from gpsd: \(fake.errorOutput)")
-            let fixesBefore = recorder.fixCount
+            #expect(
+                await eventually(within: 60) { recorder.fixCount >= 5 },
+                "no fixes from gpsd (\(service.statistics)); gpsfake said: \(fake.errorOutput)")
+            // The recorder may lag behind the stream, but while gpsd feeds fixes nothing else is
+            // yielded: the refusals from before gpsd listened precede the fixes, so they are recorded.
             let eventsBefore = recorder.events.count
             let failuresBefore = recorder.failureCount
             let attemptsBefore = service.statistics.connectionFailures
@@ -97,19 +102,28 @@ struct GPSDLiveServiceTests {
             fake.stop()
             #expect(await eventually(within: 30) { recorder.failureCount >= failuresBefore + 2 && !service.isWatching })
             #expect(await eventually(within: 30) { service.statistics.connectionFailures >= attemptsBefore + 4 })
-            let failuresWhileDown = recorder.failureCount
+            #expect(await recorder.caughtUp(with: service))
+            let fixesWhileDown = recorder.fixCount
+            #expect(fixesWhileDown == service.statistics.delivered)
 
             fake = try GPSFake(log: Self.log, port: port, feed: .looping(cycle: 0.005))
-            #expect(await eventually(within: 60) { recorder.fixCount >= fixesBefore + 5 }, "no fixes after the restart: \(fake.errorOutput)")
+            #expect(
+                await eventually(within: 60) { recorder.fixCount >= fixesWhileDown + 5 },
+                "no fixes after the restart (\(service.statistics)); gpsfake said: \(fake.errorOutput)")
 
+            // Events arrive in order: the old gpsd's last fixes, the failures, the new gpsd's fixes.
+            #expect(await recorder.caughtUp(with: service))
             let after = Array(recorder.events.dropFirst(eventsBefore))
+            let isFailure: (LocationServiceEvent) -> Bool = { if case .failure = $0 { true } else { false } }
+            let isFix: (LocationServiceEvent) -> Bool = { if case .fix = $0 { true } else { false } }
             let failures = after.compactMap { if case .failure(let failure) = $0 { failure } else { nil } }
-            let lastFailure = try #require(after.lastIndex { if case .failure = $0 { true } else { false } })
-            #expect(after[lastFailure...].contains { if case .fix = $0 { true } else { false } }, "fixes follow the failures")
+            let firstFailure = try #require(after.firstIndex(where: isFailure))
+            let lastFailure = try #require(after.lastIndex(where: isFailure))
+            let back = try #require(after[firstFailure...].firstIndex(where: isFix), "fixes follow the failures")
             #expect(failures.first?.problem == "closed the connection" || failures.first?.problem.hasPrefix("connection lost") == true)
             #expect(failures.allSatisfy { $0.source == "gpsd at 127.0.0.1:\(port)" && $0.fix.hasPrefix("reconnecting in") })
             #expect(zip(failures, failures.dropFirst()).allSatisfy { $0.problem != $1.problem }, "each problem is reported once: \(failures)")
-            #expect(recorder.failureCount == failuresWhileDown, "no failure once gpsd is back")
+            #expect(lastFailure < back, "no failure once gpsd is back: \(failures)")
             #expect(service.statistics.connections >= 2)
             #expect(service.isWatching)
         }
@@ -122,15 +136,24 @@ struct GPSDLiveServiceTests {
         defer { fake.stop() }
         try await withGPSDService(port: port) { service, recorder in
             service.configure(everyFix)
-            #expect(await eventually(within: 60) { recorder.fixCount >= 3 }, "no fixes from gpsd: \(fake.errorOutput)")
+            #expect(
+                await eventually(within: 60) { recorder.fixCount >= 3 },
+                "no fixes from gpsd (\(service.statistics)); gpsfake said: \(fake.errorOutput)")
 
+            // Once the watch has ended the service yields nothing more; the recorder may still be
+            // taking earlier fixes from the stream, so the counts are read when it has caught up.
             service.configure(.off)
             #expect(await eventually(within: 30) { !service.isWatching })
-            let whileOff = recorder.fixCount
+            let whileOff = service.statistics.delivered
+            #expect(await recorder.caughtUp(with: service))
+            #expect(recorder.fixCount == whileOff)
             service.requestOneShot(.best)
             #expect(await eventually(within: 60) { recorder.fixCount > whileOff })
             #expect(await eventually(within: 30) { !service.isWatching }, "the one-shot is done, nothing else wants gpsd")
             try await Task.sleep(nanoseconds: 500_000_000)
+            #expect(!service.isWatching)
+            #expect(await recorder.caughtUp(with: service))
+            #expect(service.statistics.delivered == whileOff + 1, "\(service.statistics)")
             #expect(recorder.fixCount == whileOff + 1)
 
             let around = MonitoredRegion(id: "around", center: Self.place, radius: 5000)
@@ -143,14 +166,18 @@ struct GPSDLiveServiceTests {
             }
             #expect(states, "region states from live fixes: \(recorder.events.suffix(5))")
             #expect(service.isWatching, "monitored regions keep gpsd watched")
+            #expect(await recorder.caughtUp(with: service))
+            #expect(service.statistics.delivered == whileOff + 1, "regions alone deliver no fixes: \(service.statistics)")
             #expect(recorder.fixCount == whileOff + 1, "regions alone deliver no fixes")
             service.monitor([])
             #expect(await eventually(within: 30) { !service.isWatching })
 
+            #expect(await recorder.caughtUp(with: service))
             let beforeFilter = recorder.fixCount
             let withheld = service.statistics.withheld
             service.configure(LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: 1_000_000), significantChange: false))
             #expect(await eventually(within: 60) { service.statistics.withheld >= withheld + 5 })
+            #expect(await recorder.caughtUp(with: service))
             #expect(recorder.fixCount == beforeFilter + 1, "only the first fix passes a 1000 km filter")
         }
     }

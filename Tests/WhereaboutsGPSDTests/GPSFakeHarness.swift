@@ -2,6 +2,7 @@ import Foundation
 import Whereabouts
 import WhereaboutsCore
 import WhereaboutsGPSD
+import WhereaboutsTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -45,7 +46,8 @@ struct HarnessError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// A TCP port on 127.0.0.1 that nothing listens on, never the same twice in one test run.
+/// A TCP port on 127.0.0.1 that nothing listens on, never the same twice in one test run and, on
+/// Linux, reserved against other test processes for the rest of the run.
 func freePort() throws -> UInt16 {
     try PortRegistry.shared.take()
 }
@@ -64,34 +66,51 @@ private final class PortRegistry: @unchecked Sendable {
         throw HarnessError(description: "no free TCP port on 127.0.0.1 after 50 tries")
     }
 
-    /// A random port below Linux's ephemeral range (32768–60999) that can be bound now. Ports in
-    /// that range can be taken by the local end of an outgoing connection, and a client connecting
-    /// to such a port while nothing listens may even connect to itself.
+    /// A random port below Linux's ephemeral range (32768–60999) that this process now holds. Ports
+    /// in that range can be taken by the local end of an outgoing connection, and a client
+    /// connecting to such a port while nothing listens may even connect to itself.
     private func unusedPort() throws -> UInt16 {
         for _ in 0..<100 {
             let port = UInt16.random(in: 20_000...32_000)
-            if try canBind(port) { return port }
+            if try reserve(port) { return port }
         }
         throw HarnessError(description: "no port between 20000 and 32000 can be bound on 127.0.0.1")
     }
 
-    private func canBind(_ port: UInt16) throws -> Bool {
+    /// Binds `port` exclusively; `false` when something else holds it.
+    ///
+    /// On Linux the socket then stays bound, unlistened, until the process exits, with
+    /// `SO_REUSEADDR` set only after the exclusive bind: gpsd, which binds with `SO_REUSEADDR`
+    /// too, can still listen on the port, while another test process (running these tests from
+    /// another build, say) fails to bind it and picks another, so two gpsd never race for one port.
+    /// Connecting to a reserved port nobody listens on is refused, as for a free one. Elsewhere
+    /// the socket is closed at once, as a concurrent gpsd could not share the port.
+    private func reserve(_ port: UInt16) throws -> Bool {
         #if canImport(Darwin)
         let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #else
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #endif
         guard descriptor >= 0 else { throw HarnessError(description: "cannot create a socket: \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) { pointer in
+        let bound = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
+        #if os(Linux)
+        if bound {
+            var on: Int32 = 1
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+            return true
+        }
+        #endif
+        close(descriptor)
+        return bound
     }
 }
 
@@ -170,9 +189,16 @@ final class ChildProcess: @unchecked Sendable {
     /// Sends `signal` to the process and everything it started.
     func signalGroup(_ signal: Int32) { kill(-pid, signal) }
 
-    /// Waits up to `limit` seconds for the process to exit; returns whether it did.
+    /// Waits up to `limit` seconds' worth of polls (see ``eventually(within:_:)``) for the process
+    /// to exit, holding no thread meanwhile; returns whether it did.
+    func exited(within limit: Double) async -> Bool {
+        await eventually(within: limit) { !isRunning }
+    }
+
+    /// Blocks the calling thread up to `limit` seconds until the process exits; only for threads
+    /// of the harness's own, never for Swift's cooperative threads.
     @discardableResult
-    func waitForExit(within limit: Double) -> Bool {
+    private func waitForExit(within limit: Double) -> Bool {
         let deadline = Date(timeIntervalSinceNow: limit)
         while isRunning {
             if Date() > deadline { return false }
@@ -181,16 +207,27 @@ final class ChildProcess: @unchecked Sendable {
         return true
     }
 
-    /// Ends the process group if the process still runs: SIGTERM, SIGKILL after `grace` seconds,
-    /// and SIGKILL once more for anything it left in its group.
-    func terminate(grace: Double) {
-        guard isRunning else { return }
-        signalGroup(SIGTERM)
-        if !waitForExit(within: grace) {
-            signalGroup(SIGKILL)
-            waitForExit(within: 10)
+    /// Ends the process group if the process still runs, without blocking the caller: SIGTERM now,
+    /// then, on a thread of its own, SIGKILL after `grace` seconds if the process still runs and
+    /// once more for anything it left in its group, then `cleanup` (at once when the process had
+    /// already exited).
+    ///
+    /// Tests call this from `defer` and `deinit`, that is on Swift's cooperative threads, of which a
+    /// 2-core machine has two for every test of the process: a blocking wait there would stall them all.
+    func terminate(grace: Double, then cleanup: @escaping @Sendable () -> Void = {}) {
+        guard isRunning else {
+            cleanup()
+            return
         }
-        signalGroup(SIGKILL)
+        signalGroup(SIGTERM)
+        Thread { [self] in
+            if !waitForExit(within: grace) {
+                signalGroup(SIGKILL)
+                waitForExit(within: 10)
+            }
+            signalGroup(SIGKILL)
+            cleanup()
+        }.start()
     }
 }
 
@@ -203,7 +240,7 @@ private func environment(_ changes: [String: String]) -> [String: String] {
 ///
 /// gpsfake runs in its own process group, so ``stop()`` ends gpsfake and its gpsd together; it is
 /// called from `deinit` too, so a failing test leaves no process behind. gpsd's control socket and
-/// gpsfake's messages go to a temporary folder removed on stop.
+/// gpsfake's messages go to a temporary folder, removed once they have ended.
 final class GPSFake: @unchecked Sendable {
     /// How gpsfake feeds the recording.
     enum Feed {
@@ -293,15 +330,17 @@ final class GPSFake: @unchecked Sendable {
         thread.start()
     }
 
-    /// Ends gpsfake and its gpsd: SIGTERM to the process group, SIGKILL after two seconds.
+    /// Ends gpsfake and its gpsd without waiting for them: SIGTERM to the process group now,
+    /// SIGKILL after two seconds, and the temporary folder removed once they are gone (see
+    /// ``ChildProcess/terminate(grace:then:)``). gpsd closes its connections and its port as soon
+    /// as it handles the SIGTERM.
     func stop() {
         let first = lock.withLock {
             defer { stopped = true }
             return !stopped
         }
         guard first else { return }
-        process.terminate(grace: 2)
-        try? FileManager.default.removeItem(at: folder)
+        process.terminate(grace: 2) { [folder] in try? FileManager.default.removeItem(at: folder) }
     }
 }
 
@@ -331,13 +370,18 @@ final class GPSPipe: @unchecked Sendable {
     /// Whether gpsd has answered gpspipe's watch request.
     var isWatching: Bool { lines.contains { $0.contains(#""class":"WATCH""#) } }
 
+    /// Ends gpspipe without waiting for it; its output file is removed once it is gone.
     func stop() {
-        process.terminate(grace: 2)
-        try? FileManager.default.removeItem(at: output)
+        process.terminate(grace: 2) { [output] in try? FileManager.default.removeItem(at: output) }
     }
 }
 
 /// Everything a service reported, collected by a task of its own.
+///
+/// The service yields each event from its worker thread; this task takes it from the stream later,
+/// whenever one of Swift's cooperative threads is free, which can be minutes later when synchronous
+/// tests elsewhere in the process hold them all. Counts that must be exact are therefore read after
+/// ``caughtUp(with:)``.
 final class EventRecorder: @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [LocationServiceEvent] = []
@@ -369,6 +413,14 @@ final class EventRecorder: @unchecked Sendable {
     var fixCount: Int { lock.withLock { recordedFixes.count } }
     var failures: [LocationServiceFailure] { lock.withLock { recordedFailures } }
     var failureCount: Int { lock.withLock { recordedFailures.count } }
+
+    /// Waits until the recorder holds every fix `service` had delivered when this was called (the
+    /// service counts each fix in ``GPSDStatistics/delivered`` as it yields it); returns whether it
+    /// does. Every event the service yielded before the last of those fixes is recorded as well.
+    func caughtUp(with service: GPSDLocationService) async -> Bool {
+        let delivered = service.statistics.delivered
+        return await eventually(within: 60) { fixCount >= delivered }
+    }
 }
 
 /// Runs `body` with a service connected to gpsd on 127.0.0.1:`port` and a recorder of its events,
@@ -387,18 +439,6 @@ func withGPSDService<T>(
         await service.shutdown()
         throw error
     }
-}
-
-/// Polls `condition` every 20 ms until it holds or `limit` seconds pass (a guard against hanging, not
-/// a timing assertion); returns whether it held.
-@discardableResult
-func eventually(within limit: Double, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date(timeIntervalSinceNow: limit)
-    while !condition() {
-        if Date() > deadline { return false }
-        try? await Task.sleep(nanoseconds: 20_000_000)
-    }
-    return true
 }
 
 /// A position and time gpsd reported in a TPV with a fix.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WhereaboutsCore
 import WhereaboutsStore
+import WhereaboutsTestSupport
 
 /// `whereabouts track`, the built executable, against gpsd fed by gpsfake.
 @Suite(
@@ -58,7 +59,7 @@ struct TrackCommandTests {
         }
         #expect(sawEverything, "stdout: \(Self.output(folder))")
         process.signalGroup(SIGTERM)
-        #expect(process.waitForExit(within: 30))
+        #expect(await process.exited(within: 30))
         #expect(process.exitCode == 0)
         let out = Self.output(folder)
         #expect(out.contains("received SIGTERM; stopping"))
@@ -81,13 +82,13 @@ struct TrackCommandTests {
         defer { process.terminate(grace: 5) }
         #expect(await eventually(within: 30) { Self.output(folder).contains("last problem: gpsd at 127.0.0.1") })
         process.signalGroup(SIGINT)
-        #expect(process.waitForExit(within: 30))
+        #expect(await process.exited(within: 30))
         #expect(process.exitCode == 0)
         #expect(Self.output(folder).contains("received SIGINT; stopping"))
     }
 
     @Test("bad flags exit with status 2 and say what to give")
-    func badFlags() throws {
+    func badFlags() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("s.sqlite").path
@@ -101,7 +102,7 @@ struct TrackCommandTests {
         ]
         for (arguments, message) in cases {
             let process = try Self.track(arguments + ["--store", store], in: folder)
-            #expect(process.waitForExit(within: 30))
+            #expect(await process.exited(within: 30))
             #expect(process.exitCode == 2, "\(arguments)")
             let error = (try? String(contentsOf: folder.appendingPathComponent("err"), encoding: .utf8)) ?? ""
             #expect(error.contains(message), "\(arguments): \(error)")

@@ -15,52 +15,66 @@ final class ServerProcess: @unchecked Sendable {
     let port: Int
 
     /// Starts `serve` and waits for its "listening" line.
+    ///
+    /// Its output goes to a file polled here, not through a pipe: a blocking read of a pipe fails
+    /// with EINTR when a signal reaches the test process, and Foundation turns that into a crash.
     init(database: String?, port: Int = 0, environment: [String: String] = [:]) async throws {
+        let output = try Self.outputFile()
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = ["serve", "--port", "\(port)", "--rate-limit", "0"] + (database.map { ["--database", $0] } ?? [])
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
+        process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let handle = output.fileHandleForReading
-        self.port = try await withCheckedThrowingContinuation { done in
-            Thread {
-                var text = ""
-                while true {
-                    let data = handle.availableData
-                    if data.isEmpty { return done.resume(throwing: CocoaError(.fileReadUnknown)) }
-                    text += String(decoding: data, as: UTF8.self)
-                    if let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
-                        return done.resume(returning: Int(text[range].split(separator: ":").last!)!)
-                    }
-                }
-            }.start()
+        for _ in 0..<3000 {
+            let text = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
+            if let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                self.port = Int(text[range].split(separator: ":").last!)!
+                return
+            }
+            guard process.isRunning else { break }
+            try await Task.sleep(nanoseconds: 20_000_000)
         }
+        process.terminate()
+        throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: output.path])
+    }
+
+    /// An empty file in a fresh temporary folder, for a process's output.
+    private static func outputFile() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("server-output-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("stdout")
+        FileManager.default.createFile(atPath: file.path, contents: nil)
+        return file
     }
 
     var base: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     func signal(_ number: Int32) async {
         kill(process.processIdentifier, number)
+        await Self.waitForExit(process)
+    }
+
+    /// Waits for `process` to end on a thread of its own, off the cooperative threads.
+    private static func waitForExit(_ process: Process) async {
         await withCheckedContinuation { done in
             Thread {
-                self.process.waitUntilExit()
+                process.waitUntilExit()
                 done.resume()
             }.start()
         }
     }
 
     /// `whereabouts-server device add NAME`; returns the token (the last line).
-    static func addDevice(_ name: String, database: String) throws -> String {
+    static func addDevice(_ name: String, database: String) async throws -> String {
+        let output = try outputFile()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["device", "add", name, "--database", database]
-        let output = Pipe()
-        process.standardOutput = output
+        process.standardOutput = try FileHandle(forWritingTo: output)
         try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        await waitForExit(process)
+        let text = String(decoding: try Data(contentsOf: output), as: UTF8.self)
         return String(text.split(separator: "\n").last ?? "")
     }
 }
@@ -76,7 +90,7 @@ struct ServerProcessTests {
     @Test("device add prints the token last and stores only its hash; serve reads flags from the environment")
     func deviceAddAndEnvironment() async throws {
         let database = database()
-        let token = try ServerProcess.addDevice("car-1", database: database)
+        let token = try await ServerProcess.addDevice("car-1", database: database)
         #expect(token.count == 43)
         let path = String(database.dropFirst(7))
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -95,7 +109,7 @@ struct ServerProcessTests {
     @Test("SIGKILL while batches stream in, restart, resend: nothing acknowledged lost, nothing duplicated")
     func crashAndResend() async throws {
         let database = database()
-        let token = try ServerProcess.addDevice("crashy", database: database)
+        let token = try await ServerProcess.addDevice("crashy", database: database)
         var server = try await ServerProcess(database: database)
         let port = server.port
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("crash-client-\(UUID().uuidString)")
