@@ -148,33 +148,33 @@ public struct LocationData: Sendable, Equatable, Codable {
 
         /// The item of a stored record.
         public init(record: LocationRecord) {
+            let point = LocationPoint(record: record)
             self.init(
-                id: record.id.uuidString.lowercased(), latitude: record.fix.coordinate.latitude, longitude: record.fix.coordinate.longitude,
-                timestamp: record.fix.timestamp, accuracy: record.fix.horizontalAccuracy, dwell: record.dwell)
+                id: point.id, latitude: point.latitude, longitude: point.longitude, timestamp: point.timestamp,
+                accuracy: record.fix.horizontalAccuracy, dwell: record.dwell)
         }
 
+        /// The four fields an item shares with a ``LocationPoint``, which codes them.
+        private var point: LocationPoint { LocationPoint(id: id, latitude: latitude, longitude: longitude, timestamp: timestamp) }
+
+        /// The two fields a ``LocationPoint`` lacks.
         enum CodingKeys: String, CodingKey {
-            case id, latitude, longitude, timestamp, accuracy, dwell
+            case accuracy, dwell
         }
 
         /// Decodes an item whose timestamp is in JavaScript milliseconds.
         public init(from decoder: any Decoder) throws {
+            let point = try LocationPoint(from: decoder)
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            id = try c.decode(String.self, forKey: .id)
-            latitude = try c.decode(Double.self, forKey: .latitude)
-            longitude = try c.decode(Double.self, forKey: .longitude)
-            timestamp = JavaScriptTime.date(try c.decode(Int64.self, forKey: .timestamp))
-            accuracy = try c.decode(Double.self, forKey: .accuracy)
-            dwell = try c.decode(Double.self, forKey: .dwell)
+            self.init(
+                id: point.id, latitude: point.latitude, longitude: point.longitude, timestamp: point.timestamp,
+                accuracy: try c.decode(Double.self, forKey: .accuracy), dwell: try c.decode(Double.self, forKey: .dwell))
         }
 
         /// Encodes the item with its timestamp in JavaScript milliseconds.
         public func encode(to encoder: any Encoder) throws {
+            try point.encode(to: encoder)
             var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(id, forKey: .id)
-            try c.encode(latitude, forKey: .latitude)
-            try c.encode(longitude, forKey: .longitude)
-            try c.encode(JavaScriptTime.milliseconds(timestamp), forKey: .timestamp)
             try c.encode(accuracy, forKey: .accuracy)
             try c.encode(dwell, forKey: .dwell)
         }
