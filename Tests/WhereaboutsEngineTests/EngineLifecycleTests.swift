@@ -32,10 +32,17 @@ struct EngineLifecycleTests {
         let locations = app.engine.locations()
         let snapshots = app.engine.snapshots()
         try await app.engine.start(mode: .continuous())
+        await app.play(to: 300)
+        let beforeBackground = try app.store.allRecords().count
+        try await app.engine.appDidEnterBackground()
         await app.play(to: 600)
 
         let stored = try app.store.allRecords()
         #expect(stored.count > 10)
+        #expect(stored.count > beforeBackground, "tracking goes on in the background")
+        let recorded = try await app.engine.recordedLocations()
+        #expect(recorded.map(\.id) == stored.map(\.record.id), "recordedLocations lists the store's records, oldest first")
+        #expect(try await app.engine.recordedLocations(limit: 3).map(\.id) == stored.suffix(3).map(\.record.id))
         let snapshot = try await app.engine.snapshot()
         #expect(snapshot.lastLocation?.id == stored.last?.record.id.uuidString.lowercased())
         #expect(snapshot.report.order.count == stored.count)
