@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WhereaboutsCore
+import WhereaboutsSimulator
 
 @Suite("Geodesy against known values")
 struct GeodesyTests {
@@ -48,5 +49,34 @@ struct GeodesyTests {
         #expect(abs(Geodesy.distance(start, end) - 12_345) < 0.01)
         let back = Geodesy.bearing(from: start, to: end)
         #expect(min(abs(back - bearing), 360 - abs(back - bearing)) < 1e-6)
+    }
+
+    @Test("the local frame stays within 4 cm of the great-circle distance up to its flat limit")
+    func localFrameAccuracy() {
+        var g = SeededGenerator(seed: 5)
+        var worst = 0.0
+        for _ in 0..<20_000 {
+            let origin = c(Double.random(in: -79.5...79.5, using: &g), Double.random(in: -180...180, using: &g))
+            let point = Coordinate(
+                normalizingLatitude: origin.latitude + Double.random(in: -0.199...0.199, using: &g),
+                longitude: origin.longitude + Double.random(in: -0.199...0.199, using: &g))
+            worst = max(worst, abs(LocalFrame(at: origin).distance(to: point) - Geodesy.distance(origin, point)))
+        }
+        #expect(worst < 0.04)
+    }
+
+    @Test("a 15 km region at 60° N contains exactly the fixes the great-circle distance puts inside")
+    func largeRegionBoundary() throws {
+        let centre = c(60, 10)
+        let region = try Region(id: "lake", center: centre, radius: 15_000)
+        var index = RegionIndex()
+        index.insert(region)
+        var g = SeededGenerator(seed: 6)
+        for _ in 0..<2_000 {
+            let point = Geodesy.destination(
+                from: centre, distance: 15_000 + Double.random(in: -3...3, using: &g), bearing: Double.random(in: 0..<360, using: &g))
+            let inside = Geodesy.distance(point, centre) - 15_000 <= 0
+            #expect(index.containing(point, accuracy: 0) == (inside ? ["lake"] : []))
+        }
     }
 }

@@ -25,11 +25,15 @@ public struct GeofenceEngine: Sendable {
         var undetermined = false
         /// The dwell event of the current stay has been reported.
         var dwellFired = false
+        /// Where the slot is in `insideSlots`, -1 while outside.
+        var insidePosition: Int32 = -1
     }
-    private var insideSlots: Set<Int32> = []
+    /// The slots the device is inside, in no order.
+    private var insideSlots: [Int32] = []
     private var undeterminedCount = 0
     private var latestFix: Fix?
-    private var scratch: [RegionIndex.Candidate] = []
+    /// Candidates of the fix being judged, each with whether the device was outside: reused between fixes.
+    private var scratch: [(candidate: RegionIndex.Candidate, outside: Bool)] = []
 
     /// How many regions the last evaluated fix left undecided where a more accurate fix would have
     /// changed the state: it fell in the accuracy margin beside the hysteresis band on the far side
@@ -110,7 +114,7 @@ public struct GeofenceEngine: Sendable {
         states[slot].dwellFired = false
         states[slot].pendingState = nil
         states[slot].pendingCount = 0
-        insideSlots.remove(Int32(slot))
+        removeInside(slot)
     }
 
     /// Judges one fix against every region it can say something about and returns the events,
@@ -122,21 +126,28 @@ public struct GeofenceEngine: Sendable {
         var events: [RegionEvent] = []
         var judged: Set<Int32> = []
         let trackJudged = undeterminedCount > 0
-        for slot in insideSlots {
+        // Backwards, since judging a slot may move the last one into its place.
+        var position = insideSlots.count
+        while position > 0 {
+            position -= 1
+            let slot = insideSlots[position]
             let region = index.region(atSlot: slot)!
             judge(slot, frame.signedDistance(to: region), region.radius, fix, &events)
             if trackJudged { judged.insert(slot) }
         }
-        var near: [RegionIndex.Candidate] = []
-        swap(&near, &scratch)
+        var near = scratch
+        scratch = []
         near.removeAll(keepingCapacity: true)
-        index.forEachWithin(TransitionRule.reach(accuracy: fix.horizontalAccuracy), of: fix.coordinate) { near.append($0) }
-        for candidate in near where states[Int(candidate.slot)].insideSince.isNaN {
+        // Reading each candidate's state as it is found lets those cache misses overlap the scan.
+        index.forEachWithin(TransitionRule.reach(accuracy: fix.horizontalAccuracy), of: frame) {
+            near.append(($0, states[Int($0.slot)].insideSince.isNaN))
+        }
+        for (candidate, outside) in near where outside {
             if trackJudged { judged.insert(candidate.slot) }
             let distance = candidate.isCircle ? candidate.distance : frame.signedDistance(to: index.region(atSlot: candidate.slot)!)
             judge(candidate.slot, distance, candidate.radius, fix, &events)
         }
-        swap(&near, &scratch)
+        scratch = near
         if trackJudged {
             for slot in 0..<states.count where states[slot].undetermined && !judged.contains(Int32(slot)) {
                 states[slot].undetermined = false
@@ -192,7 +203,20 @@ public struct GeofenceEngine: Sendable {
 
     private mutating func setInside(_ slot: Int, since time: Date) {
         states[slot].insideSince = time.timeIntervalSince1970
-        insideSlots.insert(Int32(slot))
+        guard states[slot].insidePosition < 0 else { return }
+        states[slot].insidePosition = Int32(insideSlots.count)
+        insideSlots.append(Int32(slot))
+    }
+
+    private mutating func removeInside(_ slot: Int) {
+        let position = Int(states[slot].insidePosition)
+        guard position >= 0 else { return }
+        states[slot].insidePosition = -1
+        let last = insideSlots.removeLast()
+        if position < insideSlots.count {
+            insideSlots[position] = last
+            states[Int(last)].insidePosition = Int32(position)
+        }
     }
 
     /// Applies a crossing the OS reported for a monitored region. The OS is trusted (the state flips
@@ -233,7 +257,7 @@ public struct GeofenceEngine: Sendable {
                 ? RegionEvent(regionID: region.id, kind: .enter, timestamp: time, initial: false, fix: fix) : nil
         case .outside:
             states[slot].insideSince = .nan
-            insideSlots.remove(Int32(slot))
+            removeInside(slot)
             return region.notifyOnExit
                 ? RegionEvent(regionID: region.id, kind: .exit, timestamp: time, initial: false, fix: fix) : nil
         }

@@ -22,28 +22,6 @@ public struct RegionIndex: Sendable {
 
     private var slots: [Region?] = []
 
-    /// A region's enclosing circle as a cell lists it, so a query never reads the region itself to
-    /// measure it. The centre is kept as single-precision offsets from the cell's corner: within a
-    /// millimetre, since a listed region lies within a few cells.
-    private struct Entry {
-        var latitudeOffset: Float
-        var longitudeOffset: Float
-        /// The radius in metres (single precision is exact to a millimetre up to 100 km).
-        var radius: Float
-        var slot: Int32
-        /// Whether the region is this circle (not a polygon it encloses).
-        var isCircle: Bool { slot >= 0 }
-        /// The region's slot.
-        var regionSlot: Int32 { slot >= 0 ? slot : ~slot }
-
-        init(_ region: Region, slot: Int32, corner: (latitude: Double, longitude: Double)) {
-            latitudeOffset = Float(region.center.latitude - corner.latitude)
-            longitudeOffset = Float(RegionIndex.wrapped(region.center.longitude - corner.longitude))
-            radius = Float(region.radius)
-            if case .circle = region.shape { self.slot = slot } else { self.slot = ~slot }
-        }
-    }
-
     /// A longitude difference brought into -180...180.
     @inline(__always)
     static func wrapped(_ degrees: Double) -> Double {
@@ -58,20 +36,16 @@ public struct RegionIndex: Sendable {
 
     private var freeSlots: [Int32] = []
     private var slotByID: [String: Int32] = [:]
-    private var cells: [Int64: Cell] = [:]
-
-    /// The regions registered in one grid cell, sorted by latitude, and the largest radius among them
-    /// (never lowered on removal), so a query reads only the band of latitudes that can matter.
-    private struct Cell {
-        var entries: [Entry] = []
-        var maxRadius: Float = 0
-    }
+    private var directory = CellDirectory()
+    private var cells: [GridCell] = []
+    private let stripes: StripeLayout
     private var wide: [Int32] = []
     private let columnsPerTurn: Int
 
     /// Creates an empty index with cells of `cellDegrees` degrees (0.01° ≈ 1.1 km of latitude).
     public init(cellDegrees: Double = 0.01) {
         self.cellDegrees = cellDegrees
+        stripes = StripeLayout(cellDegrees: cellDegrees)
         columnsPerTurn = Int((360 / cellDegrees).rounded())
     }
 
@@ -108,11 +82,15 @@ public struct RegionIndex: Sendable {
         slotByID[region.id] = slot
         if let keys = cellKeys(around: region.center, margin: region.radius + Self.registrationMargin, limit: Self.maximumCellsPerRegion) {
             for key in keys {
-                let entry = Entry(region, slot: slot, corner: corner(of: key))
-                var cell = cells.removeValue(forKey: key) ?? Cell()
-                cell.entries.insert(entry, at: Self.lowerBound(cell.entries, offset: entry.latitudeOffset))
-                cell.maxRadius = max(cell.maxRadius, entry.radius.nextUp)
-                cells[key] = cell
+                let number: Int
+                if let existing = directory.cell(for: key) {
+                    number = Int(existing)
+                } else {
+                    number = cells.count
+                    directory.insert(key, cell: Int32(number))
+                    cells.append(GridCell())
+                }
+                cells[number].insert(GridEntry(region, slot: slot, corner: corner(of: key)), stripes)
             }
         } else {
             wide.append(slot)
@@ -128,8 +106,7 @@ public struct RegionIndex: Sendable {
         freeSlots.append(slot)
         if let keys = cellKeys(around: region.center, margin: region.radius + Self.registrationMargin, limit: Self.maximumCellsPerRegion) {
             for key in keys {
-                cells[key]?.entries.removeAll { $0.regionSlot == slot }
-                if cells[key]?.entries.isEmpty == true { cells[key] = nil }
+                if let number = directory.cell(for: key) { cells[Int(number)].remove(slot: slot, stripes) }
             }
         } else {
             wide.removeAll { $0 == slot }
@@ -141,8 +118,8 @@ public struct RegionIndex: Sendable {
     public struct Candidate: Sendable {
         /// The region's slot.
         public let slot: Int32
-        /// Metres from the point to the region's circle (the flat-earth distance of ``LocalFrame``,
-        /// within centimetres over a few kilometres; negative inside).
+        /// Metres from the point to the region's circle (the distance of ``LocalFrame``, within
+        /// centimetres; negative inside).
         public let distance: Double
         /// The circle's radius in metres.
         public let radius: Double
@@ -150,22 +127,25 @@ public struct RegionIndex: Sendable {
         public let isCircle: Bool
     }
 
-    /// Calls `body` once for every region whose enclosing circle comes within `margin` metres of `point`.
+    /// Calls `body` once for every region whose enclosing circle comes within `margin` metres of the
+    /// origin of `frame`.
     @inline(__always)
-    public func forEachWithin(_ margin: Double, of point: Coordinate, _ body: (Candidate) -> Void) {
-        let measure = CentreDistance(point)
+    public func forEachWithin(_ margin: Double, of frame: LocalFrame, _ body: (Candidate) -> Void) {
         @inline(__always) func visit(_ slot: Int32) {
             let region = slots[Int(slot)]!
             let r = region.radius
-            guard let d = measure(region.center.latitude, region.center.longitude, within: margin + r), d - r <= margin else { return }
+            guard let d = frame.distance(toLatitude: region.center.latitude, longitude: region.center.longitude, within: margin + r),
+                d - r <= margin
+            else { return }
             let isCircle = if case .circle = region.shape { true } else { false }
             body(Candidate(slot: slot, distance: d - r, radius: r, isCircle: isCircle))
         }
+        let point = frame.origin
         if margin <= Self.registrationMargin {
             for slot in wide { visit(slot) }
             let key = key(latitude: point.latitude, longitude: point.longitude)
-            guard let cell = cells[key] else { return }
-            scan(cell, key: key, near: point, within: margin, measure) { entry, distance in
+            guard let number = directory.cell(for: key) else { return }
+            scan(cells[Int(number)], key: key, near: frame, within: margin) { entry, distance in
                 body(Candidate(slot: entry.regionSlot, distance: distance, radius: Double(entry.radius), isCircle: entry.isCircle))
             }
             return
@@ -177,59 +157,29 @@ public struct RegionIndex: Sendable {
         for slot in wide { visit(slot) }
         var seen = Set<Int32>(wide)
         for key in keys {
-            for entry in cells[key]?.entries ?? [] where seen.insert(entry.regionSlot).inserted { visit(entry.regionSlot) }
+            guard let number = directory.cell(for: key) else { continue }
+            for entry in cells[Int(number)].entries where seen.insert(entry.regionSlot).inserted { visit(entry.regionSlot) }
         }
     }
 
-    /// Calls `body` for the entries of `cell` whose circle comes within `margin` metres of `point`,
-    /// with the distance to the circle, reading only the band of latitudes that can matter.
+    /// Calls `body` for the entries of `cell` whose circle comes within `margin` metres of the origin
+    /// of `frame`, with the distance to the circle, reading only the band of latitudes that can matter.
     @inline(__always)
-    private func scan(
-        _ cell: Cell, key: Int64, near point: Coordinate, within margin: Double, _ measure: CentreDistance, _ body: (Entry, Double) -> Void
-    ) {
+    private func scan(_ cell: GridCell, key: Int64, near frame: LocalFrame, within margin: Double, _ body: (GridEntry, Double) -> Void) {
         let corner = corner(of: key)
         let band = (margin + Double(cell.maxRadius)) / Geodesy.metresPerDegreeLatitude
-        let pointOffset = point.latitude - corner.latitude
+        let pointOffset = frame.origin.latitude - corner.latitude
         let top = pointOffset + band
         cell.entries.withUnsafeBufferPointer { entries in
-            var i = Self.lowerBound(entries, offset: Float(pointOffset - band).nextDown)
+            var i = cell.start(atOrSouthOf: pointOffset - band, stripes)
             while i < entries.count {
                 let entry = entries[i]
                 if Double(entry.latitudeOffset) > top { break }
                 let r = Double(entry.radius)
                 let latitude = corner.latitude + Double(entry.latitudeOffset), longitude = corner.longitude + Double(entry.longitudeOffset)
-                if let d = measure(latitude, longitude, within: margin + r), d - r <= margin { body(entry, d - r) }
+                if let d = frame.distance(toLatitude: latitude, longitude: longitude, within: margin + r), d - r <= margin { body(entry, d - r) }
                 i += 1
             }
-        }
-    }
-
-    /// Distances from one point to region centres: flat-earth near it, haversine far away or near a pole.
-    private struct CentreDistance {
-        let latitude, longitude, metresPerDegreeLongitude: Double
-        let flat: Bool
-        let point: Coordinate
-
-        init(_ point: Coordinate) {
-            self.point = point
-            latitude = point.latitude
-            longitude = point.longitude
-            metresPerDegreeLongitude = Geodesy.metresPerDegreeLatitude * cos(point.latitude * .pi / 180)
-            flat = abs(point.latitude) < 80
-        }
-
-        /// The distance in metres to (lat, lon), or `nil` when it is certainly more than `limit`.
-        @inline(__always)
-        func callAsFunction(_ lat: Double, _ lon: Double, within limit: Double) -> Double? {
-            let dLat = (lat - latitude) * Geodesy.metresPerDegreeLatitude
-            if flat && abs(dLat) > limit { return nil }
-            var dLon = lon - longitude
-            if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
-            if flat && abs(dLon) < LocalFrame.flatLimit && abs(lat - latitude) < LocalFrame.flatLimit {
-                let x = dLon * metresPerDegreeLongitude
-                return (x * x + dLat * dLat).squareRoot()
-            }
-            return Geodesy.distance(point, Coordinate(normalizingLatitude: lat, longitude: lon))
         }
     }
 
@@ -237,7 +187,7 @@ public struct RegionIndex: Sendable {
     /// superset: a metre is added to cover the flat-earth distance; callers compute exact distances).
     public func candidates(near point: Coordinate, within margin: Double) -> [Region] {
         var found: [Region] = []
-        forEachWithin(margin + 1, of: point) { found.append(slots[Int($0.slot)]!) }
+        forEachWithin(margin + 1, of: LocalFrame(at: point)) { found.append(slots[Int($0.slot)]!) }
         return found
     }
 
@@ -246,7 +196,7 @@ public struct RegionIndex: Sendable {
     /// is more than half a metre from the limit), sorted.
     public func containing(_ point: Coordinate, accuracy: Double) -> [String] {
         var ids: [String] = []
-        forEachWithin(accuracy + 1, of: point) { candidate in
+        forEachWithin(accuracy + 1, of: LocalFrame(at: point)) { candidate in
             let region = slots[Int(candidate.slot)]!
             let clear = candidate.isCircle && abs(candidate.distance - accuracy) > 0.5
             if clear ? candidate.distance <= accuracy : region.signedDistance(from: point) <= accuracy { ids.append(region.id) }
@@ -254,62 +204,88 @@ public struct RegionIndex: Sendable {
         return ids.sorted()
     }
 
+    /// How far a boundary distance measured from a cell entry can be from the exact one: the flat
+    /// frame's error and the single-precision centre and radius together stay well under this.
+    private static let entryTolerance = 0.25
+
     /// The regions whose boundary is nearest to `point`, nearest first, at most `limit` of them, each
     /// with its boundary distance in metres (how far the outline is, inside or outside).
+    ///
+    /// Circles are ranked by the distances their cell entries give, so only the shortlist that can
+    /// make the cut is read and measured exactly; polygons and regions too large for the grid are
+    /// always measured exactly.
     public func nearestBoundaries(to point: Coordinate, limit: Int) -> [(region: Region, distance: Double)] {
         guard limit > 0, count > 0 else { return [] }
+        let frame = LocalFrame(at: point)
         var reach = 60.0
-        let measure = CentreDistance(point)
+        var circles: [(gap: Double, slot: Int32)] = []
+        var others: [Int32] = []
         while true {
-            var found: [(distance: Double, slot: Int32)] = []
-            forEachBoundaryCandidate(near: point, within: reach, measure) { slot in
-                let region = slots[Int(slot)]!
-                let r = region.radius
-                guard let d = measure(region.center.latitude, region.center.longitude, within: reach + r) else { return }
-                guard abs(d - r) <= reach + 1 else { return }
+            circles.removeAll(keepingCapacity: true)
+            others.removeAll(keepingCapacity: true)
+            let repeats = forEachBoundaryCandidate(near: frame, within: reach) { slot, gap in
+                if let gap { circles.append((gap, slot)) } else { others.append(slot) }
+            }
+            if repeats { Self.removeRepeats(&circles, &others) }
+            circles.sort { $0.gap != $1.gap ? $0.gap < $1.gap : $0.slot < $1.slot }
+            let cut = circles.count >= limit ? circles[limit - 1].gap + 2 * Self.entryTolerance : .infinity
+            var found: [(region: Region, distance: Double)] = []
+            for circle in circles where circle.gap <= cut {
+                let region = slots[Int(circle.slot)]!
                 let boundary = abs(region.signedDistance(from: point))
-                if boundary <= reach { found.append((boundary, slot)) }
+                if boundary <= reach { found.append((region, boundary)) }
             }
-            found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.slot < $1.slot }
-            var unique: [(region: Region, distance: Double)] = []
-            var last: Int32 = -1
-            for entry in found where entry.slot != last {
-                last = entry.slot
-                unique.append((slots[Int(entry.slot)]!, entry.distance))
+            for slot in others {
+                let region = slots[Int(slot)]!
+                let boundary = abs(region.signedDistance(from: point))
+                if boundary <= reach { found.append((region, boundary)) }
             }
-            if unique.count >= limit || unique.count == count || reach > Geodesy.earthRadius * .pi {
-                unique.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.region.id < $1.region.id }
-                return Array(unique.prefix(limit))
+            if found.count >= limit || found.count == count || reach > Geodesy.earthRadius * .pi {
+                found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.region.id < $1.region.id }
+                return Array(found.prefix(limit))
             }
-            reach *= min(4, max(1.5, (Double(limit) / Double(max(unique.count, 1))).squareRoot() * 1.3))
+            let candidates = circles.count + others.count
+            reach *= min(4, max(1.5, Double(limit) / Double(max(candidates, 1)) * 1.2))
         }
     }
 
-    /// Every region registered in the cells under the box of `margin` metres around `point` whose
-    /// circle may come within `margin` of it; may repeat a region (callers deduplicate).
-    private func forEachBoundaryCandidate(
-        near point: Coordinate, within margin: Double, _ measure: CentreDistance, _ body: (Int32) -> Void
-    ) {
-        guard let keys = cellKeys(around: point, margin: margin, limit: Self.maximumCellsPerQuery) else {
-            for (slot, region) in slots.enumerated() where region != nil { body(Int32(slot)) }
-            return
+    /// Keeps the first of each region listed more than once (a query over several cells meets a
+    /// region in each of its cells).
+    private static func removeRepeats(_ circles: inout [(gap: Double, slot: Int32)], _ others: inout [Int32]) {
+        var seen = Set<Int32>(minimumCapacity: circles.count + others.count)
+        circles.removeAll { !seen.insert($0.slot).inserted }
+        others.removeAll { !seen.insert($0).inserted }
+    }
+
+    /// Calls `body` for every region whose boundary may lie within `reach` metres of the origin of
+    /// `frame`, with the boundary distance its cell entry gives (within ``entryTolerance``), or `nil`
+    /// for a region that must be measured exactly. Returns whether a region may have been reported
+    /// more than once.
+    ///
+    /// A circle registered with ``registrationMargin`` is listed in every cell within that margin of
+    /// its outline, so the cells under the box of `reach − registrationMargin` metres hold every
+    /// boundary within `reach`: the point's own cell alone when `reach` is within the margin.
+    private func forEachBoundaryCandidate(near frame: LocalFrame, within reach: Double, _ body: (Int32, Double?) -> Void) -> Bool {
+        let point = frame.origin
+        guard let keys = cellKeys(around: point, margin: max(0, reach - Self.registrationMargin + 1), limit: Self.maximumCellsPerQuery) else {
+            for case let (slot, region?) in slots.enumerated() {
+                let r = region.radius
+                guard let d = frame.distance(toLatitude: region.center.latitude, longitude: region.center.longitude, within: reach + r),
+                    abs(d - r) <= reach + 1
+                else { continue }
+                body(Int32(slot), nil)
+            }
+            return false
         }
-        for slot in wide { body(slot) }
+        for slot in wide { body(slot, nil) }
         for key in keys {
-            guard let cell = cells[key] else { continue }
-            scan(cell, key: key, near: point, within: margin, measure) { entry, _ in body(entry.regionSlot) }
+            guard let number = directory.cell(for: key) else { continue }
+            scan(cells[Int(number)], key: key, near: frame, within: reach) { entry, distance in
+                guard abs(distance) <= reach + 1 else { return }
+                body(entry.regionSlot, entry.isCircle ? abs(distance) : nil)
+            }
         }
-    }
-
-    /// The first position in `entries` (sorted by latitude) at or north of the latitude `offset`.
-    @inline(__always)
-    private static func lowerBound<C: RandomAccessCollection<Entry>>(_ entries: C, offset: Float) -> Int where C.Index == Int {
-        var low = entries.startIndex, high = entries.endIndex
-        while low < high {
-            let mid = (low + high) / 2
-            if entries[mid].latitudeOffset < offset { low = mid + 1 } else { high = mid }
-        }
-        return low
+        return keys.count > 1
     }
 
     @inline(__always)
