@@ -51,13 +51,15 @@ struct GridCell {
     /// only starts a scan earlier than needed).
     private var stripeStarts = SIMD32<UInt16>()
 
-    /// Lists `entry`, keeping the latitude order.
+    /// Lists `entry`, keeping the latitude order; the stripes whose southern edge lies north of it
+    /// now begin one entry later.
     mutating func insert(_ entry: GridEntry, _ layout: StripeLayout) {
         entries.insert(entry, at: Self.lowerBound(entries, offset: entry.latitudeOffset))
         maxRadius = max(maxRadius, entry.radius.nextUp)
-        for i in 0..<Self.stripeCount where layout.bounds[i] > entry.latitudeOffset && stripeStarts[i] < .max {
-            stripeStarts[i] += 1
-        }
+        var first = min(Self.stripeCount, max(0, Int(((Double(entry.latitudeOffset) - layout.south) / layout.height).rounded(.up))))
+        while first > 0 && layout.bounds[first - 1] > entry.latitudeOffset { first -= 1 }
+        while first < Self.stripeCount && layout.bounds[first] <= entry.latitudeOffset { first += 1 }
+        for i in first..<Self.stripeCount where stripeStarts[i] < .max { stripeStarts[i] += 1 }
     }
 
     /// Removes the entries of the region in `slot`.
