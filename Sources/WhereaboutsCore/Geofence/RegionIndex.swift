@@ -230,12 +230,7 @@ public struct RegionIndex: Sendable {
             circles.sort { $0.gap != $1.gap ? $0.gap < $1.gap : $0.slot < $1.slot }
             let cut = circles.count >= limit ? circles[limit - 1].gap + 2 * Self.entryTolerance : .infinity
             var found: [(region: Region, distance: Double)] = []
-            for circle in circles where circle.gap <= cut {
-                let region = slots[Int(circle.slot)]!
-                let boundary = abs(region.signedDistance(from: point))
-                if boundary <= reach { found.append((region, boundary)) }
-            }
-            for slot in others {
+            for slot in circles.prefix(while: { $0.gap <= cut }).map(\.slot) + others {
                 let region = slots[Int(slot)]!
                 let boundary = abs(region.signedDistance(from: point))
                 if boundary <= reach { found.append((region, boundary)) }
