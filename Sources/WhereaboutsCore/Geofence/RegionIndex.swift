@@ -230,11 +230,13 @@ public struct RegionIndex: Sendable {
             circles.sort { $0.gap != $1.gap ? $0.gap < $1.gap : $0.slot < $1.slot }
             let cut = circles.count >= limit ? circles[limit - 1].gap + 2 * Self.entryTolerance : .infinity
             var found: [(region: Region, distance: Double)] = []
-            for slot in circles.prefix(while: { $0.gap <= cut }).map(\.slot) + others {
+            func measure(_ slot: Int32) {
                 let region = slots[Int(slot)]!
                 let boundary = abs(region.signedDistance(from: point))
                 if boundary <= reach { found.append((region, boundary)) }
             }
+            for circle in circles where circle.gap <= cut { measure(circle.slot) }
+            others.forEach(measure)
             if found.count >= limit || found.count == count || reach > Geodesy.earthRadius * .pi {
                 found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.region.id < $1.region.id }
                 return Array(found.prefix(limit))
