@@ -34,6 +34,27 @@ struct RegionIndexTests {
         }
     }
 
+    @Test("containment right at the edges equals the great-circle answer at any latitude",
+          arguments: [(48.137, 11.575), (78.9, 0.0), (84.0, 30.0), (0.0, 179.995), (-60.0, -179.995)])
+    func containmentAtEdges(lat: Double, lon: Double) throws {
+        let center = try Coordinate(latitude: lat, longitude: lon)
+        let regions = randomRegions(count: 1500, around: center, spread: 15_000, seed: 11).map {
+            try! Region(id: $0.id, center: $0.center, radius: min($0.radius * 2, 6000))
+        }
+        var index = RegionIndex()
+        regions.forEach { index.insert($0) }
+        var g = SeededGenerator(seed: 12)
+        for _ in 0..<400 {
+            let region = regions[Int.random(in: 0..<regions.count, using: &g)]
+            let accuracy = Double.random(in: 0...75, using: &g)
+            let p = Geodesy.destination(
+                from: region.center, distance: region.radius + accuracy + Double.random(in: -1...1, using: &g),
+                bearing: Double.random(in: 0..<360, using: &g))
+            let brute = regions.filter { Geodesy.distance(p, $0.center) - $0.radius <= accuracy }.map(\.id).sorted()
+            #expect(index.containing(p, accuracy: accuracy) == brute)
+        }
+    }
+
     @Test("nearest boundaries equal brute force", arguments: [1, 5, 20])
     func nearest(k: Int) {
         let regions = randomRegions(count: 1500, around: TestFixtures.origin, spread: 20_000, seed: 3)

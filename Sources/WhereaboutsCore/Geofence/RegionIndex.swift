@@ -164,21 +164,33 @@ public struct RegionIndex: Sendable {
 
     /// Calls `body` for the entries of `cell` whose circle comes within `margin` metres of the origin
     /// of `frame`, with the distance to the circle, reading only the band of latitudes that can matter.
+    ///
+    /// Most entries in the band are rejected in single precision against a distance that can only be
+    /// shorter than the true one (longitude scaled by the smallest cosine in the band); the few left
+    /// are measured by `frame`.
     @inline(__always)
     private func scan(_ cell: GridCell, key: Int64, near frame: LocalFrame, within margin: Double, _ body: (GridEntry, Double) -> Void) {
         let corner = corner(of: key)
         let band = (margin + Double(cell.maxRadius)) / Geodesy.metresPerDegreeLatitude
         let pointOffset = frame.origin.latitude - corner.latitude
-        let top = pointOffset + band
+        let top = Float(pointOffset + band)
+        let widest = min(90, abs(frame.origin.latitude) + band)
+        let pointLatitude = Float(pointOffset)
+        let pointLongitude = Float(Self.wrapped(frame.origin.longitude - corner.longitude))
+        let yScale = Float(Geodesy.metresPerDegreeLatitude), xScale = Float(Geodesy.metresPerDegreeLatitude * cos(widest * .pi / 180))
+        let reach = Float(margin)
         cell.entries.withUnsafeBufferPointer { entries in
             var i = cell.start(atOrSouthOf: pointOffset - band, stripes)
             while i < entries.count {
                 let entry = entries[i]
-                if Double(entry.latitudeOffset) > top { break }
+                i += 1
+                if entry.latitudeOffset > top { break }
+                let y = (entry.latitudeOffset - pointLatitude) * yScale, x = (entry.longitudeOffset - pointLongitude) * xScale
+                let limit = (reach + entry.radius) * 1.0001 + 0.01
+                if x * x + y * y > limit * limit { continue }
                 let r = Double(entry.radius)
                 let latitude = corner.latitude + Double(entry.latitudeOffset), longitude = corner.longitude + Double(entry.longitudeOffset)
                 if let d = frame.distance(toLatitude: latitude, longitude: longitude, within: margin + r), d - r <= margin { body(entry, d - r) }
-                i += 1
             }
         }
     }
