@@ -48,6 +48,16 @@ public struct LocalFrame: Sendable {
         return squared > limit * limit ? nil : squared.squareRoot()
     }
 
+    /// A lower bound of the cosine of every latitude within `degrees` of the origin's, so that
+    /// longitude differences scaled by it never exceed the frame's east-west distances:
+    /// cos(|φ| + b) ≥ cos φ·(1 − b²/2) − |sin φ|·b. It is 0 when the span reaches a pole, and near
+    /// the poles, where the frame measures great circles that may pass closer to the pole than either end.
+    func smallestCosine(within degrees: Double) -> Double {
+        guard usable else { return 0 }
+        let b = degrees * .pi / 180
+        return max(0, cosLatitude * (1 - b * b / 2) - abs(sinLatitude) * b)
+    }
+
     /// Signed distance in metres from the origin to `region`'s outline: negative inside.
     @inline(__always)
     public func signedDistance(to region: Region) -> Double {

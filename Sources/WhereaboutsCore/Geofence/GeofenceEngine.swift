@@ -11,29 +11,45 @@ import Foundation
 public struct GeofenceEngine: Sendable {
     /// The regions.
     public private(set) var index = RegionIndex()
-    private var states: [SlotState] = []
+    /// The device's state in each region by slot, one byte each, so that the states of a million
+    /// regions stay in cache while fixes land anywhere.
+    private var flags: [SlotFlags] = []
+    /// Where each slot is in `inside`, -1 while outside.
+    private var insidePosition: [Int32] = []
 
-    /// The device's state in one region, packed so that judging a region touches one cache line.
-    private struct SlotState {
-        /// When the device came inside (epoch seconds), NaN while outside.
-        var insideSince = Double.nan
-        /// Evidence of a change that awaits a confirming fix.
-        var pendingState: RegionState?
-        /// How many fixes have given `pendingState` so far.
-        var pendingCount: UInt8 = 0
+    /// The device's state in one region.
+    private struct SlotFlags: OptionSet {
+        let rawValue: UInt8
+        /// The device is inside (it is listed in `inside`).
+        static let inside = SlotFlags(rawValue: 1 << 0)
         /// No fix or crossing has judged the region yet.
-        var undetermined = false
+        static let undetermined = SlotFlags(rawValue: 1 << 1)
         /// The dwell event of the current stay has been reported.
-        var dwellFired = false
-        /// Where the slot is in `insideSlots`, -1 while outside.
-        var insidePosition: Int32 = -1
+        static let dwellFired = SlotFlags(rawValue: 1 << 2)
+        /// One fix gave evidence of being inside, which awaits a confirming fix.
+        static let pendingInside = SlotFlags(rawValue: 1 << 3)
+        /// One fix gave evidence of being outside, which awaits a confirming fix.
+        static let pendingOutside = SlotFlags(rawValue: 1 << 4)
+        static let pending: SlotFlags = [.pendingInside, .pendingOutside]
+
+        static func pending(_ state: RegionState) -> SlotFlags { state == .inside ? .pendingInside : .pendingOutside }
     }
-    /// The slots the device is inside, in no order.
-    private var insideSlots: [Int32] = []
+
+    /// A transition found while judging a fix; it becomes an event once the fix is judged, so that the
+    /// regions' ids and notification settings are read in one short loop whose cache misses overlap.
+    private struct Change {
+        var slot: Int32
+        var kind: RegionEventKind
+        var initial: Bool
+    }
+
+    /// The slots the device is inside, in no order, each with when it came inside (epoch seconds).
+    private var inside: [(slot: Int32, since: Double)] = []
     private var undeterminedCount = 0
     private var latestFix: Fix?
-    /// Candidates of the fix being judged, each with whether the device was outside: reused between fixes.
-    private var scratch: [(candidate: RegionIndex.Candidate, outside: Bool)] = []
+    /// Candidates and changes of the fix being judged: reused between fixes.
+    private var scratch: [(candidate: RegionIndex.Candidate, inside: Bool)] = []
+    private var changeScratch: [Change] = []
 
     /// How many regions the last evaluated fix left undecided where a more accurate fix would have
     /// changed the state: it fell in the accuracy margin beside the hysteresis band on the far side
@@ -54,12 +70,12 @@ public struct GeofenceEngine: Sendable {
     }
 
     /// The ids of the regions the device is inside, sorted.
-    public var insideIDs: [String] { insideSlots.compactMap { index.region(atSlot: $0)?.id }.sorted() }
+    public var insideIDs: [String] { inside.compactMap { index.region(atSlot: $0.slot)?.id }.sorted() }
 
     /// The state of one region: `nil` while undetermined or unknown.
     public func state(of id: String) -> RegionState? {
-        guard let slot = index.slot(of: id), !states[Int(slot)].undetermined else { return nil }
-        return states[Int(slot)].insideSince.isNaN ? .outside : .inside
+        guard let slot = index.slot(of: id), !flags[Int(slot)].contains(.undetermined) else { return nil }
+        return state(atSlot: Int(slot))
     }
 
     /// Adds regions, replacing those with the same id; their state is determined by the next fix.
@@ -67,9 +83,12 @@ public struct GeofenceEngine: Sendable {
         for region in regions.count > 1000 ? Self.spatiallySorted(regions) : regions {
             remove([region.id])
             let slot = Int(index.insert(region))
-            if slot >= states.count { states += repeatElement(SlotState(), count: index.slotCapacity - states.count) }
+            if slot >= flags.count {
+                flags += repeatElement([], count: index.slotCapacity - flags.count)
+                insidePosition += repeatElement(-1, count: index.slotCapacity - insidePosition.count)
+            }
             reset(slot)
-            states[slot].undetermined = true
+            flags[slot] = .undetermined
             undeterminedCount += 1
         }
     }
@@ -94,7 +113,7 @@ public struct GeofenceEngine: Sendable {
     public mutating func forgetStates() {
         for slot in 0..<index.slotCapacity where index.region(atSlot: Int32(slot)) != nil {
             reset(slot)
-            states[slot].undetermined = true
+            flags[slot] = .undetermined
             undeterminedCount += 1
         }
     }
@@ -108,13 +127,9 @@ public struct GeofenceEngine: Sendable {
     }
 
     private mutating func reset(_ slot: Int) {
-        if states[slot].undetermined { undeterminedCount -= 1 }
-        states[slot].insideSince = .nan
-        states[slot].undetermined = false
-        states[slot].dwellFired = false
-        states[slot].pendingState = nil
-        states[slot].pendingCount = 0
+        if flags[slot].contains(.undetermined) { undeterminedCount -= 1 }
         removeInside(slot)
+        flags[slot] = []
     }
 
     /// Judges one fix against every region it can say something about and returns the events,
@@ -123,16 +138,18 @@ public struct GeofenceEngine: Sendable {
         latestFix = fix
         undecidedCount = 0
         let frame = LocalFrame(at: fix.coordinate)
-        var events: [RegionEvent] = []
+        var changes = changeScratch
+        changeScratch = []
+        changes.removeAll(keepingCapacity: true)
         var judged: Set<Int32> = []
         let trackJudged = undeterminedCount > 0
         // Backwards, since judging a slot may move the last one into its place.
-        var position = insideSlots.count
+        var position = inside.count
         while position > 0 {
             position -= 1
-            let slot = insideSlots[position]
+            let slot = inside[position].slot
             let region = index.region(atSlot: slot)!
-            judge(slot, frame.signedDistance(to: region), region.radius, fix, &events)
+            judge(slot, frame.signedDistance(to: region), region.radius, fix, &changes)
             if trackJudged { judged.insert(slot) }
         }
         var near = scratch
@@ -140,82 +157,92 @@ public struct GeofenceEngine: Sendable {
         near.removeAll(keepingCapacity: true)
         // Reading each candidate's state as it is found lets those cache misses overlap the scan.
         index.forEachWithin(TransitionRule.reach(accuracy: fix.horizontalAccuracy), of: frame) {
-            near.append(($0, states[Int($0.slot)].insideSince.isNaN))
+            near.append(($0, flags[Int($0.slot)].contains(.inside)))
         }
-        for (candidate, outside) in near where outside {
+        for (candidate, wasInside) in near where !wasInside {
             if trackJudged { judged.insert(candidate.slot) }
             let distance = candidate.isCircle ? candidate.distance : frame.signedDistance(to: index.region(atSlot: candidate.slot)!)
-            judge(candidate.slot, distance, candidate.radius, fix, &events)
+            judge(candidate.slot, distance, candidate.radius, fix, &changes)
         }
         scratch = near
         if trackJudged {
-            for slot in 0..<states.count where states[slot].undetermined && !judged.contains(Int32(slot)) {
-                states[slot].undetermined = false
+            for slot in 0..<flags.count where flags[slot].contains(.undetermined) && !judged.contains(Int32(slot)) {
+                flags[slot].remove(.undetermined)
                 undeterminedCount -= 1
             }
         }
-        return events.count > 1 ? events.sorted { $0.regionID < $1.regionID } : events
+        var events: [RegionEvent] = []
+        events.reserveCapacity(changes.count)
+        for change in changes {
+            if let event = Self.event(change, of: index.region(atSlot: change.slot)!, at: fix.timestamp, fix: fix) { events.append(event) }
+        }
+        changeScratch = changes
+        if events.count > 1 { events.sort { $0.regionID < $1.regionID } }
+        return events
     }
 
     @inline(__always)
-    private mutating func judge(_ slot: Int32, _ s: Double, _ size: Double, _ fix: Fix, _ events: inout [RegionEvent]) {
+    private mutating func judge(_ slot: Int32, _ s: Double, _ size: Double, _ fix: Fix, _ changes: inout [Change]) {
         let evidence = TransitionRule.evidence(signedDistance: s, accuracy: fix.horizontalAccuracy, size: size)
-        if evidence == state(atSlot: Int(slot)) && !states[Int(slot)].undetermined && states[Int(slot)].pendingState == nil { return }
-        if let event = apply(evidence, slot: Int(slot), size: size, signedDistance: s, fix: fix) { events.append(event) }
+        let settled = flags[Int(slot)].isDisjoint(with: [.undetermined, .pending])
+        if settled && evidence == state(atSlot: Int(slot)) { return }
+        if let change = apply(evidence, slot: Int(slot), size: size, signedDistance: s, fix: fix) { changes.append(change) }
         if evidence == nil, let finer = TransitionRule.evidence(signedDistance: s, accuracy: 0, size: size),
             finer != state(atSlot: Int(slot))
         {
             undecidedCount += 1
-        } else if states[Int(slot)].pendingState != nil {
+        } else if !flags[Int(slot)].isDisjoint(with: .pending) {
             undecidedCount += 1
         }
     }
 
     @inline(__always)
-    private func state(atSlot slot: Int) -> RegionState { states[slot].insideSince.isNaN ? .outside : .inside }
+    private func state(atSlot slot: Int) -> RegionState { flags[slot].contains(.inside) ? .inside : .outside }
 
-    private mutating func apply(_ evidence: RegionState?, slot: Int, size: Double, signedDistance s: Double, fix: Fix) -> RegionEvent? {
-        if states[slot].undetermined {
+    private mutating func apply(_ evidence: RegionState?, slot: Int, size: Double, signedDistance s: Double, fix: Fix) -> Change? {
+        if flags[slot].contains(.undetermined) {
             guard let evidence else { return nil }
-            states[slot].undetermined = false
+            flags[slot].remove(.undetermined)
             undeterminedCount -= 1
             guard evidence == .inside else { return nil }
             setInside(slot, since: fix.timestamp)
-            let region = index.region(atSlot: Int32(slot))!
-            return region.notifyOnEntry
-                ? RegionEvent(regionID: region.id, kind: .enter, timestamp: fix.timestamp, initial: true, fix: fix) : nil
+            return Change(slot: Int32(slot), kind: .enter, initial: true)
         }
         let current = state(atSlot: slot)
         guard let evidence, evidence != current else {
-            if evidence == current { states[slot].pendingState = nil }
+            if evidence == current { flags[slot].subtract(.pending) }
             return nil
         }
         let decisive = TransitionRule.isDecisive(evidence, signedDistance: s, accuracy: fix.horizontalAccuracy, size: size)
-        let count = states[slot].pendingState == evidence ? Int(states[slot].pendingCount) + 1 : 1
-        guard decisive || count >= 2 else {
-            states[slot].pendingState = evidence
-            states[slot].pendingCount = UInt8(count)
+        let confirmed = flags[slot].contains(SlotFlags.pending(evidence))
+        flags[slot].subtract(.pending)
+        guard decisive || confirmed else {
+            flags[slot].insert(SlotFlags.pending(evidence))
             return nil
         }
-        states[slot].pendingState = nil
-        return transition(slot, index.region(atSlot: Int32(slot))!, to: evidence, at: fix.timestamp, fix: fix)
+        return transition(slot, to: evidence, at: fix.timestamp)
     }
 
     private mutating func setInside(_ slot: Int, since time: Date) {
-        states[slot].insideSince = time.timeIntervalSince1970
-        guard states[slot].insidePosition < 0 else { return }
-        states[slot].insidePosition = Int32(insideSlots.count)
-        insideSlots.append(Int32(slot))
+        flags[slot].insert(.inside)
+        let position = Int(insidePosition[slot])
+        if position >= 0 {
+            inside[position].since = time.timeIntervalSince1970
+        } else {
+            insidePosition[slot] = Int32(inside.count)
+            inside.append((Int32(slot), time.timeIntervalSince1970))
+        }
     }
 
     private mutating func removeInside(_ slot: Int) {
-        let position = Int(states[slot].insidePosition)
+        flags[slot].remove(.inside)
+        let position = Int(insidePosition[slot])
         guard position >= 0 else { return }
-        states[slot].insidePosition = -1
-        let last = insideSlots.removeLast()
-        if position < insideSlots.count {
-            insideSlots[position] = last
-            states[Int(last)].insidePosition = Int32(position)
+        insidePosition[slot] = -1
+        let last = inside.removeLast()
+        if position < inside.count {
+            inside[position] = last
+            insidePosition[Int(last.slot)] = Int32(position)
         }
     }
 
@@ -235,43 +262,45 @@ public struct GeofenceEngine: Sendable {
                 signedDistance: region.signedDistance(from: fix.coordinate), accuracy: fix.horizontalAccuracy, size: region.radius)
             if age <= Self.fixPrecedence, let evidence, evidence != state { return nil }
         }
-        states[slot].pendingState = nil
-        if states[slot].undetermined {
-            states[slot].undetermined = false
+        flags[slot].subtract(.pending)
+        if flags[slot].contains(.undetermined) {
+            flags[slot].remove(.undetermined)
             undeterminedCount -= 1
             guard state == .inside else { return nil }
             setInside(slot, since: time)
-            return region.notifyOnEntry
-                ? RegionEvent(regionID: id, kind: .enter, timestamp: time, initial: true, fix: nil) : nil
+            return Self.event(Change(slot: slot32, kind: .enter, initial: true), of: region, at: time, fix: nil)
         }
         guard state != self.state(atSlot: slot) else { return nil }
-        return transition(slot, region, to: state, at: time, fix: nil)
+        return Self.event(transition(slot, to: state, at: time), of: region, at: time, fix: nil)
     }
 
-    private mutating func transition(_ slot: Int, _ region: Region, to state: RegionState, at time: Date, fix: Fix?) -> RegionEvent? {
-        states[slot].dwellFired = false
+    private mutating func transition(_ slot: Int, to state: RegionState, at time: Date) -> Change {
+        flags[slot].remove(.dwellFired)
         switch state {
         case .inside:
             setInside(slot, since: time)
-            return region.notifyOnEntry
-                ? RegionEvent(regionID: region.id, kind: .enter, timestamp: time, initial: false, fix: fix) : nil
+            return Change(slot: Int32(slot), kind: .enter, initial: false)
         case .outside:
-            states[slot].insideSince = .nan
             removeInside(slot)
-            return region.notifyOnExit
-                ? RegionEvent(regionID: region.id, kind: .exit, timestamp: time, initial: false, fix: fix) : nil
+            return Change(slot: Int32(slot), kind: .exit, initial: false)
         }
+    }
+
+    /// The event for `change`, unless its region asked not to be notified of that kind.
+    private static func event(_ change: Change, of region: Region, at time: Date, fix: Fix?) -> RegionEvent? {
+        guard change.kind == .enter ? region.notifyOnEntry : region.notifyOnExit else { return nil }
+        return RegionEvent(regionID: region.id, kind: change.kind, timestamp: time, initial: change.initial, fix: fix)
     }
 
     /// Dwell events whose loitering delay has passed by `now`, each stamped with the moment the delay
     /// ended (not `now`), so a dwell noticed late after a suspension still carries the right time.
     public mutating func dueDwells(at now: Date) -> [RegionEvent] {
         var events: [RegionEvent] = []
-        for slot in insideSlots where !states[Int(slot)].dwellFired {
+        for (slot, since) in inside where !flags[Int(slot)].contains(.dwellFired) {
             guard let region = index.region(atSlot: slot), let delay = region.loiteringDelay else { continue }
-            let due = Date(timeIntervalSince1970: states[Int(slot)].insideSince + delay)
+            let due = Date(timeIntervalSince1970: since + delay)
             if due <= now {
-                states[Int(slot)].dwellFired = true
+                flags[Int(slot)].insert(.dwellFired)
                 events.append(RegionEvent(regionID: region.id, kind: .dwell, timestamp: due, initial: false, fix: nil))
             }
         }
@@ -280,9 +309,9 @@ public struct GeofenceEngine: Sendable {
 
     /// When the next dwell event falls due, if any region is waiting for one.
     public var nextDwellDue: Date? {
-        insideSlots.compactMap { slot -> Date? in
-            guard !states[Int(slot)].dwellFired, let delay = index.region(atSlot: slot)?.loiteringDelay else { return nil }
-            return Date(timeIntervalSince1970: states[Int(slot)].insideSince + delay)
+        inside.compactMap { slot, since -> Date? in
+            guard !flags[Int(slot)].contains(.dwellFired), let delay = index.region(atSlot: slot)?.loiteringDelay else { return nil }
+            return Date(timeIntervalSince1970: since + delay)
         }.min()
     }
 }

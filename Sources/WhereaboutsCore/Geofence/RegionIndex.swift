@@ -174,10 +174,9 @@ public struct RegionIndex: Sendable {
         let band = (margin + Double(cell.maxRadius)) / Geodesy.metresPerDegreeLatitude
         let pointOffset = frame.origin.latitude - corner.latitude
         let top = Float(pointOffset + band)
-        let widest = min(90, abs(frame.origin.latitude) + band)
         let pointLatitude = Float(pointOffset)
         let pointLongitude = Float(Self.wrapped(frame.origin.longitude - corner.longitude))
-        let yScale = Float(Geodesy.metresPerDegreeLatitude), xScale = Float(Geodesy.metresPerDegreeLatitude * cos(widest * .pi / 180))
+        let yScale = Float(Geodesy.metresPerDegreeLatitude), xScale = Float(Geodesy.metresPerDegreeLatitude * frame.smallestCosine(within: band))
         let reach = Float(margin)
         cell.entries.withUnsafeBufferPointer { entries in
             var i = cell.start(atOrSouthOf: pointOffset - band, stripes)
