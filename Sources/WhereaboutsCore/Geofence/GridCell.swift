@@ -13,6 +13,16 @@ struct GridEntry {
     /// The region's slot.
     var regionSlot: Int32 { slot >= 0 ? slot : ~slot }
 
+    /// What fills a block's unused places.
+    static let unused = GridEntry(latitudeOffset: 0, longitudeOffset: 0, radius: 0, slot: 0)
+
+    private init(latitudeOffset: Float, longitudeOffset: Float, radius: Float, slot: Int32) {
+        self.latitudeOffset = latitudeOffset
+        self.longitudeOffset = longitudeOffset
+        self.radius = radius
+        self.slot = slot
+    }
+
     init(_ region: Region, slot: Int32, corner: (latitude: Double, longitude: Double)) {
         latitudeOffset = Float(region.center.latitude - corner.latitude)
         longitudeOffset = Float(RegionIndex.wrapped(region.center.longitude - corner.longitude))
@@ -29,32 +39,46 @@ struct StripeLayout: Sendable {
     /// The height of one stripe in degrees.
     let height: Double
     /// Each stripe's southern edge, as single-precision offsets like ``GridEntry/latitudeOffset``.
-    let bounds: SIMD32<Float>
+    let bounds: SIMD16<Float>
 
     init(cellDegrees: Double) {
         south = -cellDegrees / 2
         height = 2 * cellDegrees / Double(GridCell.stripeCount)
-        var bounds = SIMD32<Float>()
+        var bounds = SIMD16<Float>()
         for i in 0..<GridCell.stripeCount { bounds[i] = Float(south + Double(i) * height) }
         self.bounds = bounds
     }
 }
 
-/// The regions registered in one grid cell, sorted by latitude, with the largest radius among them
-/// (never lowered on removal) and where each latitude stripe begins, so that a query jumps to the
-/// band of latitudes that can matter instead of searching for it.
-struct GridCell {
-    static let stripeCount = 32
-    private(set) var entries: [GridEntry] = []
+/// One grid cell as ``CellTable`` keeps it: where its entries are (sorted by latitude), the largest
+/// radius among them (never lowered on removal) and where each latitude stripe begins, so that a
+/// query jumps to the band of latitudes that can matter instead of searching for it. It holds no
+/// references, so reading it costs no reference counting, and it fills one cache line.
+struct GridCell: Sendable {
+    static let stripeCount = 16
+    /// The key of a table slot without a cell: no grid key equals it, since rows and columns are far
+    /// inside 32 bits.
+    static let vacant = Int64.min
+    let key: Int64
+    /// Where the cell's block begins in the table's entries.
+    var start: Int32 = 0
+    /// How many entries the cell lists.
+    var count: Int32 = 0
+    /// How many entries the block holds.
+    var capacity: Int32 = 0
     private(set) var maxRadius: Float = 0
-    /// For each stripe, the first entry at or north of its southern edge (saturating at 65 535, which
-    /// only starts a scan earlier than needed).
-    private var stripeStarts = SIMD32<UInt16>()
+    /// For each stripe, the first entry at or north of its southern edge, counted from `start`
+    /// (saturating at 65 535, which only starts a scan earlier than needed).
+    var stripeStarts = SIMD16<UInt16>()
 
-    /// Lists `entry`, keeping the latitude order; the stripes whose southern edge lies north of it
-    /// now begin one entry later.
-    mutating func insert(_ entry: GridEntry, _ layout: StripeLayout) {
-        entries.insert(entry, at: Self.lowerBound(entries, offset: entry.latitudeOffset))
+    init(key: Int64) {
+        self.key = key
+    }
+
+    /// Notes that `entry` was listed: the stripes whose southern edge lies north of it now begin one
+    /// entry later.
+    mutating func noteInserted(_ entry: GridEntry, _ layout: StripeLayout) {
+        count += 1
         maxRadius = max(maxRadius, entry.radius.nextUp)
         var first = min(Self.stripeCount, max(0, Int(((Double(entry.latitudeOffset) - layout.south) / layout.height).rounded(.up))))
         while first > 0 && layout.bounds[first - 1] > entry.latitudeOffset { first -= 1 }
@@ -62,15 +86,15 @@ struct GridCell {
         for i in first..<Self.stripeCount where stripeStarts[i] < .max { stripeStarts[i] += 1 }
     }
 
-    /// Removes the entries of the region in `slot`.
-    mutating func remove(slot: Int32, _ layout: StripeLayout) {
-        entries.removeAll { $0.regionSlot == slot }
-        for i in 0..<Self.stripeCount {
-            stripeStarts[i] = UInt16(min(Int(UInt16.max), Self.lowerBound(entries, offset: layout.bounds[i])))
-        }
+    /// The stripe starts of `entries`, computed afresh.
+    static func stripeStarts(of entries: UnsafeBufferPointer<GridEntry>, _ layout: StripeLayout) -> SIMD16<UInt16> {
+        var starts = SIMD16<UInt16>()
+        for i in 0..<stripeCount { starts[i] = UInt16(min(Int(UInt16.max), lowerBound(entries, offset: layout.bounds[i]))) }
+        return starts
     }
 
-    /// A position in `entries` at or before the first entry at or north of the latitude `offset`.
+    /// A position among the cell's entries at or before the first entry at or north of the latitude
+    /// `offset`.
     @inline(__always)
     func start(atOrSouthOf offset: Double, _ layout: StripeLayout) -> Int {
         guard offset >= Double(layout.bounds[0]) else { return 0 }
@@ -80,7 +104,7 @@ struct GridCell {
     }
 
     /// The first position in `entries` (sorted by latitude) at or north of the latitude `offset`.
-    private static func lowerBound(_ entries: [GridEntry], offset: Float) -> Int {
+    static func lowerBound(_ entries: UnsafeBufferPointer<GridEntry>, offset: Float) -> Int {
         var low = 0, high = entries.count
         while low < high {
             let mid = (low + high) / 2

@@ -36,8 +36,7 @@ public struct RegionIndex: Sendable {
 
     private var freeSlots: [Int32] = []
     private var slotByID: [String: Int32] = [:]
-    private var directory = CellDirectory()
-    private var cells: [GridCell] = []
+    private var cells = CellTable()
     private let stripes: StripeLayout
     private var wide: [Int32] = []
     private let columnsPerTurn: Int
@@ -81,21 +80,31 @@ public struct RegionIndex: Sendable {
         }
         slotByID[region.id] = slot
         if let keys = cellKeys(around: region.center, margin: region.radius + Self.registrationMargin, limit: Self.maximumCellsPerRegion) {
-            for key in keys {
-                let number: Int
-                if let existing = directory.cell(for: key) {
-                    number = Int(existing)
-                } else {
-                    number = cells.count
-                    directory.insert(key, cell: Int32(number))
-                    cells.append(GridCell())
-                }
-                cells[number].insert(GridEntry(region, slot: slot, corner: corner(of: key)), stripes)
-            }
+            for key in keys { cells.insert(GridEntry(region, slot: slot, corner: corner(of: key)), key: key, stripes) }
         } else {
             wide.append(slot)
         }
         return slot
+    }
+
+    /// Makes room for the cell entries of `regions`, about to be inserted, so that the storage all
+    /// cells share grows once instead of doubling step by step: each step would leave its old copy
+    /// behind as free heap memory. Room that is never used is never touched, so it costs no memory.
+    public mutating func reserveCapacity(for regions: some Sequence<Region>) {
+        var entries = 0
+        for region in regions {
+            guard let span = cellSpan(around: region.center, margin: region.radius + Self.registrationMargin),
+                span.rows.count * span.columns <= Self.maximumCellsPerRegion
+            else { continue }
+            entries += span.rows.count * span.columns
+        }
+        cells.reserveCapacity(forAdding: entries)
+    }
+
+    /// Releases the room kept for cells to grow, about a third of the index's cell memory after many
+    /// inserts. Call it after a bulk insert; inserting more afterwards still works.
+    public mutating func shrinkToFit() {
+        cells.shrinkToFit()
     }
 
     /// Removes the region with the given id and returns the slot it had; does nothing when absent.
@@ -106,7 +115,7 @@ public struct RegionIndex: Sendable {
         freeSlots.append(slot)
         if let keys = cellKeys(around: region.center, margin: region.radius + Self.registrationMargin, limit: Self.maximumCellsPerRegion) {
             for key in keys {
-                if let number = directory.cell(for: key) { cells[Int(number)].remove(slot: slot, stripes) }
+                cells.remove(slot: slot, key: key, stripes)
             }
         } else {
             wide.removeAll { $0 == slot }
@@ -144,8 +153,8 @@ public struct RegionIndex: Sendable {
         if margin <= Self.registrationMargin {
             for slot in wide { visit(slot) }
             let key = key(latitude: point.latitude, longitude: point.longitude)
-            guard let number = directory.cell(for: key) else { return }
-            scan(cells[Int(number)], key: key, near: frame, within: margin) { entry, distance in
+            guard let cell = cells.cell(for: key) else { return }
+            scan(cell, near: frame, within: margin) { entry, distance in
                 body(Candidate(slot: entry.regionSlot, distance: distance, radius: Double(entry.radius), isCircle: entry.isCircle))
             }
             return
@@ -157,8 +166,10 @@ public struct RegionIndex: Sendable {
         for slot in wide { visit(slot) }
         var seen = Set<Int32>(wide)
         for key in keys {
-            guard let number = directory.cell(for: key) else { continue }
-            for entry in cells[Int(number)].entries where seen.insert(entry.regionSlot).inserted { visit(entry.regionSlot) }
+            guard let cell = cells.cell(for: key) else { continue }
+            cells.withEntries(of: cell) { entries in
+                for entry in entries where seen.insert(entry.regionSlot).inserted { visit(entry.regionSlot) }
+            }
         }
     }
 
@@ -169,8 +180,8 @@ public struct RegionIndex: Sendable {
     /// shorter than the true one (longitude scaled by the smallest cosine in the band); the few left
     /// are measured by `frame`.
     @inline(__always)
-    private func scan(_ cell: GridCell, key: Int64, near frame: LocalFrame, within margin: Double, _ body: (GridEntry, Double) -> Void) {
-        let corner = corner(of: key)
+    private func scan(_ cell: GridCell, near frame: LocalFrame, within margin: Double, _ body: (GridEntry, Double) -> Void) {
+        let corner = corner(of: cell.key)
         let band = (margin + Double(cell.maxRadius)) / Geodesy.metresPerDegreeLatitude
         let pointOffset = frame.origin.latitude - corner.latitude
         let top = Float(pointOffset + band)
@@ -178,7 +189,7 @@ public struct RegionIndex: Sendable {
         let pointLongitude = Float(Self.wrapped(frame.origin.longitude - corner.longitude))
         let yScale = Float(Geodesy.metresPerDegreeLatitude), xScale = Float(Geodesy.metresPerDegreeLatitude * frame.smallestCosine(within: band))
         let reach = Float(margin)
-        cell.entries.withUnsafeBufferPointer { entries in
+        cells.withEntries(of: cell) { entries in
             var i = cell.start(atOrSouthOf: pointOffset - band, stripes)
             while i < entries.count {
                 let entry = entries[i]
@@ -287,8 +298,8 @@ public struct RegionIndex: Sendable {
         }
         for slot in wide { body(slot, nil) }
         for key in keys {
-            guard let number = directory.cell(for: key) else { continue }
-            scan(cells[Int(number)], key: key, near: frame, within: reach) { entry, distance in
+            guard let cell = cells.cell(for: key) else { continue }
+            scan(cell, near: frame, within: reach) { entry, distance in
                 guard abs(distance) <= reach + 1 else { return }
                 body(entry.regionSlot, entry.isCircle ? abs(distance) : nil)
             }
@@ -304,24 +315,29 @@ public struct RegionIndex: Sendable {
         return row << 32 | Int64(column)
     }
 
-    /// The grid cells covering the box of `margin` metres around `point`, or `nil` when that box
-    /// spans more than `limit` cells or reaches a pole.
-    private func cellKeys(around point: Coordinate, margin: Double, limit: Int) -> [Int64]? {
+    /// The rows and columns of the grid cells covering the box of `margin` metres around `point`, or
+    /// `nil` when that box reaches a pole.
+    private func cellSpan(around point: Coordinate, margin: Double) -> (rows: ClosedRange<Int>, firstColumn: Int, columns: Int)? {
         let dLat = margin / Geodesy.metresPerDegreeLatitude
         let south = point.latitude - dLat, north = point.latitude + dLat
         guard south > -89.5, north < 89.5 else { return nil }
         let widestLatitude = max(abs(south), abs(north)) * .pi / 180
         let dLon = dLat / cos(widestLatitude)
-        let firstRow = Int((south / cellDegrees).rounded(.down)), lastRow = Int((north / cellDegrees).rounded(.down))
         let first = Int(((point.longitude - dLon) / cellDegrees).rounded(.down))
         let last = Int(((point.longitude + dLon) / cellDegrees).rounded(.down))
-        let columnCount = min(last - first + 1, columnsPerTurn)
-        guard (lastRow - firstRow + 1) * columnCount <= limit else { return nil }
+        let rows = Int((south / cellDegrees).rounded(.down))...Int((north / cellDegrees).rounded(.down))
+        return (rows, first, min(last - first + 1, columnsPerTurn))
+    }
+
+    /// The grid cells covering the box of `margin` metres around `point`, or `nil` when that box
+    /// spans more than `limit` cells or reaches a pole.
+    private func cellKeys(around point: Coordinate, margin: Double, limit: Int) -> [Int64]? {
+        guard let span = cellSpan(around: point, margin: margin), span.rows.count * span.columns <= limit else { return nil }
         var keys: [Int64] = []
-        keys.reserveCapacity((lastRow - firstRow + 1) * columnCount)
-        for row in firstRow...lastRow {
-            for offset in 0..<columnCount {
-                let column = ((first + offset) % columnsPerTurn + columnsPerTurn) % columnsPerTurn
+        keys.reserveCapacity(span.rows.count * span.columns)
+        for row in span.rows {
+            for offset in 0..<span.columns {
+                let column = ((span.firstColumn + offset) % columnsPerTurn + columnsPerTurn) % columnsPerTurn
                 keys.append(Int64(row) << 32 | Int64(column))
             }
         }
