@@ -150,8 +150,8 @@ public struct GeofenceEngine: Sendable {
         while position > 0 {
             position -= 1
             let slot = inside[position].slot
-            let region = index.region(atSlot: slot)!
-            judge(slot, frame.signedDistance(to: region), region.radius, fix, &changes)
+            let boundary = index.boundary(ofSlot: slot, from: frame)
+            judge(slot, boundary.signedDistance, boundary.radius, fix, &changes)
             if trackJudged { judged.insert(slot) }
         }
         var near = scratch
@@ -163,7 +163,7 @@ public struct GeofenceEngine: Sendable {
         }
         for (candidate, wasInside) in near where !wasInside {
             if trackJudged { judged.insert(candidate.slot) }
-            let distance = candidate.isCircle ? candidate.distance : frame.signedDistance(to: index.region(atSlot: candidate.slot)!)
+            let distance = candidate.isCircle ? candidate.distance : index.boundary(ofSlot: candidate.slot, from: frame).signedDistance
             judge(candidate.slot, distance, candidate.radius, fix, &changes)
         }
         scratch = near
@@ -176,7 +176,7 @@ public struct GeofenceEngine: Sendable {
         var events: [RegionEvent] = []
         events.reserveCapacity(changes.count)
         for change in changes {
-            if let event = Self.event(change, of: index.region(atSlot: change.slot)!, at: fix.timestamp, fix: fix) { events.append(event) }
+            if let event = event(change, at: fix.timestamp, fix: fix) { events.append(event) }
         }
         changeScratch = changes
         if events.count > 1 { events.sort { $0.regionID < $1.regionID } }
@@ -270,10 +270,10 @@ public struct GeofenceEngine: Sendable {
             undeterminedCount -= 1
             guard state == .inside else { return nil }
             setInside(slot, since: time)
-            return Self.event(Change(slot: slot32, kind: .enter, initial: true), of: region, at: time, fix: nil)
+            return event(Change(slot: slot32, kind: .enter, initial: true), at: time, fix: nil)
         }
         guard state != self.state(atSlot: slot) else { return nil }
-        return Self.event(transition(slot, to: state, at: time), of: region, at: time, fix: nil)
+        return event(transition(slot, to: state, at: time), at: time, fix: nil)
     }
 
     private mutating func transition(_ slot: Int, to state: RegionState, at time: Date) -> Change {
@@ -289,9 +289,11 @@ public struct GeofenceEngine: Sendable {
     }
 
     /// The event for `change`, unless its region asked not to be notified of that kind.
-    private static func event(_ change: Change, of region: Region, at time: Date, fix: Fix?) -> RegionEvent? {
-        guard change.kind == .enter ? region.notifyOnEntry : region.notifyOnExit else { return nil }
-        return RegionEvent(regionID: region.id, kind: change.kind, timestamp: time, initial: change.initial, fix: fix)
+    @inline(__always)
+    private func event(_ change: Change, at time: Date, fix: Fix?) -> RegionEvent? {
+        index.notifiedID(ofSlot: change.slot, for: change.kind).map {
+            RegionEvent(regionID: $0, kind: change.kind, timestamp: time, initial: change.initial, fix: fix)
+        }
     }
 
     /// Dwell events whose loitering delay has passed by `now`, each stamped with the moment the delay

@@ -66,6 +66,22 @@ public struct RegionIndex: Sendable {
     /// The region in `slot`, if the slot is in use.
     public func region(atSlot slot: Int32) -> Region? { slots[Int(slot)] }
 
+    /// Signed distance in metres from the origin of `frame` to the outline of the region in `slot`
+    /// (negative inside), and the radius of its circle: read in place, without copying the region.
+    @inline(__always)
+    func boundary(ofSlot slot: Int32, from frame: LocalFrame) -> (signedDistance: Double, radius: Double) {
+        slots.withUnsafeBufferPointer { slots in (frame.signedDistance(to: slots[Int(slot)]!), slots[Int(slot)]!.radius) }
+    }
+
+    /// The id of the region in `slot` if it asks to be told of `kind` (enter or exit), read in place.
+    @inline(__always)
+    func notifiedID(ofSlot slot: Int32, for kind: RegionEventKind) -> String? {
+        slots.withUnsafeBufferPointer { slots in
+            let notify = kind == .enter ? slots[Int(slot)]!.notifyOnEntry : slots[Int(slot)]!.notifyOnExit
+            return notify ? slots[Int(slot)]!.id : nil
+        }
+    }
+
     /// Adds a region, replacing any region with the same id, and returns its slot.
     @discardableResult
     public mutating func insert(_ region: Region) -> Int32 {
