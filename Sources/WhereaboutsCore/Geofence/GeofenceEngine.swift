@@ -175,8 +175,9 @@ public struct GeofenceEngine: Sendable {
         }
         var events: [RegionEvent] = []
         events.reserveCapacity(changes.count)
+        let cause: Fix? = fix
         for change in changes {
-            if let event = event(change, at: fix.timestamp, fix: fix) { events.append(event) }
+            if let event = event(change, at: fix.timestamp, fix: cause) { events.append(event) }
         }
         changeScratch = changes
         if events.count > 1 { events.sort { $0.regionID < $1.regionID } }
