@@ -55,6 +55,29 @@ struct RegionIndexTests {
         }
     }
 
+    @Test("reserving, shrinking to fit and growing again keep every answer")
+    func reserveShrinkAndGrow() {
+        var regions = randomRegions(count: 3000, around: TestFixtures.origin, spread: 6000, seed: 13)
+        var index = RegionIndex()
+        index.reserveCapacity(for: regions)
+        regions.forEach { index.insert($0) }
+        index.shrinkToFit()
+        for i in stride(from: 0, to: 3000, by: 3) { index.remove(id: "r\(i)") }
+        let added = randomRegions(count: 600, around: TestFixtures.origin, spread: 6000, seed: 14).map {
+            try! Region(id: "n\($0.id)", center: $0.center, radius: $0.radius)
+        }
+        added.forEach { index.insert($0) }
+        regions = regions.enumerated().filter { $0.offset % 3 != 0 }.map(\.element) + added
+        #expect(index.count == regions.count)
+        var g = SeededGenerator(seed: 15)
+        for _ in 0..<300 {
+            let p = Geodesy.destination(from: TestFixtures.origin, distance: Double.random(in: 0...7000, using: &g), bearing: Double.random(in: 0..<360, using: &g))
+            let accuracy = Double.random(in: 0...75, using: &g)
+            let brute = regions.filter { Geodesy.distance(p, $0.center) - $0.radius <= accuracy }.map(\.id).sorted()
+            #expect(index.containing(p, accuracy: accuracy) == brute)
+        }
+    }
+
     @Test("nearest boundaries equal brute force", arguments: [1, 5, 20])
     func nearest(k: Int) {
         let regions = randomRegions(count: 1500, around: TestFixtures.origin, spread: 20_000, seed: 3)

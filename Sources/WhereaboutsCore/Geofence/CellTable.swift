@@ -55,8 +55,11 @@ struct CellTable: Sendable {
 
     /// Makes room for `count` more entries: twice as many places, since each cell's block is at most
     /// twice as large as its entries and blocks freed while cells grow are reused by other cells.
+    /// Room already there is kept, and growing at least doubles it, so that repeated calls cost no
+    /// more than appending.
     mutating func reserveCapacity(forAdding count: Int) {
-        entries.reserveCapacity(entries.count + 2 * count)
+        let needed = entries.count + 2 * count
+        if needed > entries.capacity { entries.reserveCapacity(max(needed, 2 * entries.capacity)) }
     }
 
     /// Moves every cell's entries into one new array without the room blocks keep for growth, and
@@ -128,11 +131,13 @@ struct CellTable: Sendable {
         for cell in old where cell.key != GridCell.vacant { _ = place(cell) }
     }
 
-    /// Moves the cell at `position` to a block twice as large (the smallest for a new cell) and
-    /// frees its old block for another cell.
+    /// Moves the full cell at `position` to a block of the next power of two above its count (the
+    /// smallest block for a new cell) and frees its old block for another cell. Blocks shrunk to fit
+    /// hold any count, so the next power of two, not twice the old capacity, keeps blocks in their
+    /// size classes.
     private mutating func relocate(_ position: Int) {
         let cell = table[position]
-        let capacity = max(Self.smallestBlock, cell.capacity * 2)
+        let capacity = max(Self.smallestBlock, Int32(1) << (Int32.bitWidth - cell.count.leadingZeroBitCount))
         let size = capacity.trailingZeroBitCount
         let start: Int32
         if let free = freeBlocks[size].popLast() {

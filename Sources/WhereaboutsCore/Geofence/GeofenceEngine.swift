@@ -80,8 +80,9 @@ public struct GeofenceEngine: Sendable {
 
     /// Adds regions, replacing those with the same id; their state is determined by the next fix.
     public mutating func add(_ regions: [Region]) {
-        index.reserveCapacity(for: regions)
-        for region in regions.count > 1000 ? Self.spatiallySorted(regions) : regions {
+        let bulk = regions.count > 1000
+        if bulk { index.reserveCapacity(for: regions) }
+        for region in bulk ? Self.spatiallySorted(regions) : regions {
             remove([region.id])
             let slot = Int(index.insert(region))
             if slot >= flags.count {
@@ -92,7 +93,7 @@ public struct GeofenceEngine: Sendable {
             flags[slot] = .undetermined
             undeterminedCount += 1
         }
-        if regions.count > 1000 { index.shrinkToFit() }
+        if bulk { index.shrinkToFit() }
     }
 
     /// `regions` in Z-order of their centres, so that neighbours get neighbouring slots and a query
