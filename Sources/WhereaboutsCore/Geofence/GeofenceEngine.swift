@@ -158,9 +158,11 @@ public struct GeofenceEngine: Sendable {
         var near = scratch
         scratch = []
         near.removeAll(keepingCapacity: true)
-        // Reading each candidate's state as it is found lets those cache misses overlap the scan.
+        // Reading each candidate's state as it is found lets those cache misses overlap the scan. The
+        // closure sees the states through a local reference, not `self`, so the index is not copied.
+        let states = flags
         index.forEachWithin(TransitionRule.reach(accuracy: fix.horizontalAccuracy), of: frame) {
-            near.append(($0, flags[Int($0.slot)].contains(.inside)))
+            near.append(($0, states[Int($0.slot)].contains(.inside)))
         }
         for (candidate, wasInside) in near where !wasInside {
             if trackJudged { judged.insert(candidate.slot) }

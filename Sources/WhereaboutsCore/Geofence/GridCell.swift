@@ -53,7 +53,7 @@ struct StripeLayout: Sendable {
 /// One grid cell as ``CellTable`` keeps it: where its entries are (sorted by latitude), the largest
 /// radius among them (never lowered on removal) and where each latitude stripe begins, so that a
 /// query jumps to the band of latitudes that can matter instead of searching for it. It holds no
-/// references, so reading it costs no reference counting, and it fills one cache line.
+/// references, so reading it costs no reference counting, and it takes 64 bytes.
 struct GridCell: Sendable {
     static let stripeCount = 16
     /// The key of a table slot without a cell: no grid key equals it, since rows and columns are far
