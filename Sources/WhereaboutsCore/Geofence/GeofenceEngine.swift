@@ -35,8 +35,8 @@ public struct GeofenceEngine: Sendable {
         static func pending(_ state: RegionState) -> SlotFlags { state == .inside ? .pendingInside : .pendingOutside }
     }
 
-    /// A transition found while judging a fix; it becomes an event once the fix is judged, so that the
-    /// regions' ids and notification settings are read in one short loop whose cache misses overlap.
+    /// A transition found while judging a fix. It becomes an event once the whole fix is judged, when
+    /// the region's id and notification settings are read.
     private struct Change {
         var slot: Int32
         var kind: RegionEventKind
