@@ -79,10 +79,13 @@ struct UploaderFaultTests {
     func hangingServer() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        await server.state.script([.hang(1.5)])
+        // The client gives up after 2 s and the server answers after 6 s: on a loaded 2-core machine a
+        // 0.5 s timeout could expire before the request even reached the server, which then never
+        // stored it (CI saw that once).
+        await server.state.script([.hang(6)])
         let store = try makeStore()
         try store.append(sampleRecords(80))
-        let first = await batchUploader(store, url: server.baseURL, timeout: 0.5).flush(.threshold)
+        let first = await batchUploader(store, url: server.baseURL, timeout: 2).flush(.threshold)
         guard case .failed = first.stoppedBy else { Issue.record("expected a timeout, got \(first)"); return }
         #expect(try store.pendingCount() == 80, "a timed-out batch stays pending")
         // The server stores the batch once its hang ends; the resend (with a timeout that a loaded
