@@ -1,7 +1,8 @@
 /// The grid cells of a ``RegionIndex``: an open-addressing hash table from cell key to ``GridCell``,
 /// with every cell's entries in one shared array, each cell's in its own block (of power-of-two
-/// capacity while cells grow). Finding a fix's regions reads the cell's table slot, then its entries: two memory
-/// accesses and no reference counting, where a dictionary of arrays needs five.
+/// capacity while cells grow). Finding a fix's regions reads the cell's table slot, then its
+/// entries: two dependent memory accesses and no reference counting, where a map to cells that
+/// each own an array needs three and a retain.
 ///
 /// Keys are never removed: a cell that empties keeps its slot and its block, and is reused when a
 /// region returns.
