@@ -4,13 +4,13 @@
 /// entries: two dependent memory accesses and no reference counting, where a map to cells that
 /// each own an array needs three and a retain.
 ///
-/// Keys are never removed: a cell that empties keeps its slot and its block, and is reused when a
-/// region returns.
+/// Keys are never removed: a cell that empties keeps its table slot (and its block, until
+/// ``shrinkToFit()``), and is reused when a region returns.
 struct CellTable: Sendable {
     private var table: [GridCell]
     private var shift: UInt64
     /// How many cells exist.
-    private(set) var count = 0
+    private var count = 0
     /// The blocks of entries.
     private var entries: [GridEntry] = []
     /// Where unused blocks start, by the base-2 logarithm of their capacity.
