@@ -111,6 +111,25 @@ struct GeofenceEngineTests {
         #expect(engine.insideIDs.isEmpty)
     }
 
+    @Test("inside several regions, OS exits, removals and forgetting keep the inside list right")
+    func insideList() {
+        let radii = [150.0, 200, 300, 400, 500, 600]
+        var engine = GeofenceEngine(regions: radii.enumerated().map { F.region("r\($0.offset)", radius: $0.element) })
+        #expect(engine.evaluate(F.fix(east: 0, at: 0)).map(\.regionID) == ["r0", "r1", "r2", "r3", "r4", "r5"])
+        #expect(engine.osCrossing(id: "r2", state: .outside, at: F.date(1000))?.kind == .exit)
+        engine.remove(["r4"])
+        #expect(engine.insideIDs == ["r0", "r1", "r3", "r5"])
+        let left = engine.evaluate(F.fix(east: 350, at: 1010))
+        #expect(left.map(\.regionID) == ["r0", "r1"] && left.allSatisfy { $0.kind == .exit })
+        #expect(engine.insideIDs == ["r3", "r5"])
+        engine.forgetStates()
+        #expect(engine.insideIDs.isEmpty)
+        let found = engine.evaluate(F.fix(east: 0, at: 1020))
+        #expect(found.map(\.regionID) == ["r0", "r1", "r2", "r3", "r5"] && found.allSatisfy(\.initial))
+        #expect(engine.evaluate(F.fix(east: 5000, at: 1030)).map(\.kind) == Array(repeating: .exit, count: 5))
+        #expect(engine.insideIDs.isEmpty)
+    }
+
     @Test("a fix exactly on the boundary decides nothing")
     func onBoundary() {
         var engine = GeofenceEngine(regions: [F.region("a", radius: 200)])

@@ -59,11 +59,4 @@ public struct LocalFrame: Sendable {
         let b = degrees * .pi / 180
         return max(0, cosLatitude * (1 - b * b / 2) - abs(sinLatitude) * b)
     }
-
-    /// Signed distance in metres from the origin to `region`'s outline: negative inside.
-    @inline(__always)
-    public func signedDistance(to region: Region) -> Double {
-        if case .circle = region.shape { return distance(to: region.center) - region.radius }
-        return region.signedDistance(from: origin)
-    }
 }

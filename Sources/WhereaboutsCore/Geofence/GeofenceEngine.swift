@@ -14,8 +14,6 @@ public struct GeofenceEngine: Sendable {
     /// The device's state in each region by slot, one byte each, so that the states of a million
     /// regions stay in cache while fixes land anywhere.
     private var flags: [SlotFlags] = []
-    /// Where each slot is in `inside`, -1 while outside.
-    private var insidePosition: [Int32] = []
 
     /// The device's state in one region.
     private struct SlotFlags: OptionSet {
@@ -44,6 +42,8 @@ public struct GeofenceEngine: Sendable {
     }
 
     /// The slots the device is inside, in no order, each with when it came inside (epoch seconds).
+    /// Short (the regions around one point), so finding a slot in it outside ``evaluate(_:)``, which
+    /// walks it anyway, is a linear search rather than a per-slot position array of random reads.
     private var inside: [(slot: Int32, since: Double)] = []
     private var undeterminedCount = 0
     private var latestFix: Fix?
@@ -87,7 +87,6 @@ public struct GeofenceEngine: Sendable {
             let slot = Int(index.insert(region))
             if slot >= flags.count {
                 flags += repeatElement([], count: index.slotCapacity - flags.count)
-                insidePosition += repeatElement(-1, count: index.slotCapacity - insidePosition.count)
             }
             reset(slot)
             flags[slot] = .undetermined
@@ -146,13 +145,14 @@ public struct GeofenceEngine: Sendable {
         changes.removeAll(keepingCapacity: true)
         var judged: Set<Int32> = []
         let trackJudged = undeterminedCount > 0
+        let reach = TransitionRule.reach(accuracy: fix.horizontalAccuracy)
         // Backwards, since judging a slot may move the last one into its place.
         var position = inside.count
         while position > 0 {
             position -= 1
             let slot = inside[position].slot
-            let boundary = index.boundary(ofSlot: slot, from: frame)
-            judge(slot, boundary.signedDistance, boundary.radius, fix, &changes)
+            let boundary = index.boundary(ofSlot: slot, from: frame, within: reach)
+            judge(slot, boundary.signedDistance, boundary.radius, fix, &changes, insideAt: position)
             if trackJudged { judged.insert(slot) }
         }
         var near = scratch
@@ -161,13 +161,13 @@ public struct GeofenceEngine: Sendable {
         // Reading each candidate's state as it is found lets those cache misses overlap the scan. The
         // closure sees the states through a local reference, not `self`, so the index is not copied.
         let states = flags
-        index.forEachWithin(TransitionRule.reach(accuracy: fix.horizontalAccuracy), of: frame) {
+        index.forEachWithin(reach, of: frame) {
             near.append(($0, states[Int($0.slot)].contains(.inside)))
         }
         for (candidate, wasInside) in near where !wasInside {
             if trackJudged { judged.insert(candidate.slot) }
-            let distance = candidate.isCircle ? candidate.distance : index.boundary(ofSlot: candidate.slot, from: frame).signedDistance
-            judge(candidate.slot, distance, candidate.radius, fix, &changes)
+            let distance = candidate.isCircle ? candidate.distance : index.boundary(ofSlot: candidate.slot, from: frame, within: reach).signedDistance
+            judge(candidate.slot, distance, candidate.radius, fix, &changes, insideAt: nil)
         }
         scratch = near
         if trackJudged {
@@ -188,11 +188,11 @@ public struct GeofenceEngine: Sendable {
     }
 
     @inline(__always)
-    private mutating func judge(_ slot: Int32, _ s: Double, _ size: Double, _ fix: Fix, _ changes: inout [Change]) {
+    private mutating func judge(_ slot: Int32, _ s: Double, _ size: Double, _ fix: Fix, _ changes: inout [Change], insideAt position: Int?) {
         let evidence = TransitionRule.evidence(signedDistance: s, accuracy: fix.horizontalAccuracy, size: size)
         let settled = flags[Int(slot)].isDisjoint(with: [.undetermined, .pending])
         if settled && evidence == state(atSlot: Int(slot)) { return }
-        if let change = apply(evidence, slot: Int(slot), size: size, signedDistance: s, fix: fix) { changes.append(change) }
+        if let change = apply(evidence, slot: Int(slot), size: size, signedDistance: s, fix: fix, insideAt: position) { changes.append(change) }
         if evidence == nil, let finer = TransitionRule.evidence(signedDistance: s, accuracy: 0, size: size),
             finer != state(atSlot: Int(slot))
         {
@@ -205,7 +205,8 @@ public struct GeofenceEngine: Sendable {
     @inline(__always)
     private func state(atSlot slot: Int) -> RegionState { flags[slot].contains(.inside) ? .inside : .outside }
 
-    private mutating func apply(_ evidence: RegionState?, slot: Int, size: Double, signedDistance s: Double, fix: Fix) -> Change? {
+    /// - Parameter position: where the slot is in `inside`, when the caller knows.
+    private mutating func apply(_ evidence: RegionState?, slot: Int, size: Double, signedDistance s: Double, fix: Fix, insideAt position: Int?) -> Change? {
         if flags[slot].contains(.undetermined) {
             guard let evidence else { return nil }
             flags[slot].remove(.undetermined)
@@ -226,30 +227,23 @@ public struct GeofenceEngine: Sendable {
             flags[slot].insert(SlotFlags.pending(evidence))
             return nil
         }
-        return transition(slot, to: evidence, at: fix.timestamp)
+        return transition(slot, to: evidence, at: fix.timestamp, insideAt: position)
     }
 
+    /// Lists a slot the device was not inside as inside since `time`.
     private mutating func setInside(_ slot: Int, since time: Date) {
         flags[slot].insert(.inside)
-        let position = Int(insidePosition[slot])
-        if position >= 0 {
-            inside[position].since = time.timeIntervalSince1970
-        } else {
-            insidePosition[slot] = Int32(inside.count)
-            inside.append((Int32(slot), time.timeIntervalSince1970))
-        }
+        inside.append((Int32(slot), time.timeIntervalSince1970))
     }
 
-    private mutating func removeInside(_ slot: Int) {
+    /// Unlists a slot, found at `position` in `inside` or searched for, by moving the last entry into
+    /// its place.
+    private mutating func removeInside(_ slot: Int, at position: Int? = nil) {
+        guard flags[slot].contains(.inside) else { return }
         flags[slot].remove(.inside)
-        let position = Int(insidePosition[slot])
-        guard position >= 0 else { return }
-        insidePosition[slot] = -1
+        guard let position = position ?? inside.lastIndex(where: { $0.slot == Int32(slot) }) else { return }
         let last = inside.removeLast()
-        if position < inside.count {
-            inside[position] = last
-            insidePosition[Int(last.slot)] = Int32(position)
-        }
+        if position < inside.count { inside[position] = last }
     }
 
     /// Applies a crossing the OS reported for a monitored region. The OS is trusted (the state flips
@@ -280,14 +274,14 @@ public struct GeofenceEngine: Sendable {
         return event(transition(slot, to: state, at: time), at: time, fix: nil)
     }
 
-    private mutating func transition(_ slot: Int, to state: RegionState, at time: Date) -> Change {
+    private mutating func transition(_ slot: Int, to state: RegionState, at time: Date, insideAt position: Int? = nil) -> Change {
         flags[slot].remove(.dwellFired)
         switch state {
         case .inside:
             setInside(slot, since: time)
             return Change(slot: Int32(slot), kind: .enter, initial: false)
         case .outside:
-            removeInside(slot)
+            removeInside(slot, at: position)
             return Change(slot: Int32(slot), kind: .exit, initial: false)
         }
     }

@@ -68,9 +68,17 @@ public struct RegionIndex: Sendable {
 
     /// Signed distance in metres from the origin of `frame` to the outline of the region in `slot`
     /// (negative inside), and the radius of its circle: read in place, without copying the region.
+    /// An outline more than `reach` metres away is not measured: its distance is given as `reach + 1`,
+    /// which (within the frame's centimetres) it is at least, as its enclosing circle is that far.
     @inline(__always)
-    func boundary(ofSlot slot: Int32, from frame: LocalFrame) -> (signedDistance: Double, radius: Double) {
-        slots.withUnsafeBufferPointer { slots in (frame.signedDistance(to: slots[Int(slot)]!), slots[Int(slot)]!.radius) }
+    func boundary(ofSlot slot: Int32, from frame: LocalFrame, within reach: Double) -> (signedDistance: Double, radius: Double) {
+        slots.withUnsafeBufferPointer { slots in
+            let r = slots[Int(slot)]!.radius, center = slots[Int(slot)]!.center
+            guard let d = frame.distance(toLatitude: center.latitude, longitude: center.longitude, within: r + reach + 1), d - r <= reach + 1
+            else { return (reach + 1, r) }
+            if case .circle = slots[Int(slot)]!.shape { return (d - r, r) }
+            return (slots[Int(slot)]!.signedDistance(from: frame.origin), r)
+        }
     }
 
     /// The id of the region in `slot` if it asks to be told of `kind` (enter or exit), read in place.
