@@ -11,8 +11,11 @@ struct CellTable: Sendable {
     private var shift: UInt64
     /// How many cells exist.
     private var count = 0
-    /// The blocks of entries.
-    private var entries: [GridEntry] = []
+    /// The blocks of entries, then ``padding`` unused ones.
+    private var entries = Array(repeating: GridEntry.unused, count: padding)
+    /// How many entries follow the last block, so that the entries of any cell can be read in groups
+    /// of four from any position: the last group reaches at most three entries past the cell's end.
+    static let padding = 3
     /// Where unused blocks start, by the base-2 logarithm of their capacity.
     private var freeBlocks: [[Int32]] = Array(repeating: [], count: 32)
     private static let smallestBlock: Int32 = 4
@@ -48,7 +51,8 @@ struct CellTable: Sendable {
         position(of: key).map { table[$0] }
     }
 
-    /// Calls `body` with the entries of `cell`, sorted by latitude.
+    /// Calls `body` with the entries of `cell`, sorted by latitude. The ``padding`` entries after the
+    /// buffer's end can be read too (they belong to another cell, or to none).
     @inline(__always)
     func withEntries<R>(of cell: GridCell, _ body: (UnsafeBufferPointer<GridEntry>) -> R) -> R {
         entries.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[Int(cell.start)..<Int(cell.start + cell.count)])) }
@@ -68,13 +72,14 @@ struct CellTable: Sendable {
     /// that grows again moves to a new block.
     mutating func shrinkToFit() {
         var packed: [GridEntry] = []
-        packed.reserveCapacity(table.reduce(0) { $0 + Int($1.count) })
+        packed.reserveCapacity(table.reduce(Self.padding) { $0 + Int($1.count) })
         for position in table.indices where table[position].key != GridCell.vacant {
             let start = Int32(packed.count)
             withEntries(of: table[position]) { packed.append(contentsOf: $0) }
             table[position].start = start
             table[position].capacity = table[position].count
         }
+        packed.append(contentsOf: repeatElement(GridEntry.unused, count: Self.padding))
         entries = packed
         freeBlocks = Array(repeating: [], count: freeBlocks.count)
     }
@@ -144,7 +149,7 @@ struct CellTable: Sendable {
         if let free = freeBlocks[size].popLast() {
             start = free
         } else {
-            start = Int32(entries.count)
+            start = Int32(entries.count - Self.padding)
             entries.append(contentsOf: repeatElement(GridEntry.unused, count: Int(capacity)))
         }
         entries.withUnsafeMutableBufferPointer { entries in

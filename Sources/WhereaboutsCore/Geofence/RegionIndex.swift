@@ -200,31 +200,51 @@ public struct RegionIndex: Sendable {
     /// Calls `body` for the entries of `cell` whose circle comes within `margin` metres of the origin
     /// of `frame`, with the distance to the circle, reading only the band of latitudes that can matter.
     ///
-    /// Most entries in the band are rejected in single precision against a distance that can only be
-    /// shorter than the true one (longitude scaled by the smallest cosine in the band); the few left
-    /// are measured by `frame`.
+    /// Entries are read four at a time, and most in the band are rejected together in single
+    /// precision, against a distance that can only be shorter than the true one (longitude scaled by
+    /// the smallest cosine in the band); the few left are measured by `frame`.
     @inline(__always)
     private func scan(_ cell: GridCell, near frame: LocalFrame, within margin: Double, _ body: (GridEntry, Double) -> Void) {
         let corner = corner(of: cell.key)
         let band = (margin + Double(cell.maxRadius)) / Geodesy.metresPerDegreeLatitude
         let pointOffset = frame.origin.latitude - corner.latitude
+        let first = cell.start(atOrSouthOf: pointOffset - band, stripes)
         let top = Float(pointOffset + band)
         let pointLatitude = Float(pointOffset)
         let pointLongitude = Float(Self.wrapped(frame.origin.longitude - corner.longitude))
         let yScale = Float(Geodesy.metresPerDegreeLatitude), xScale = Float(Geodesy.metresPerDegreeLatitude * frame.smallestCosine(within: band))
         let reach = Float(margin)
+        func measure(_ entry: GridEntry) {
+            let r = Double(entry.radius)
+            let latitude = corner.latitude + Double(entry.latitudeOffset), longitude = corner.longitude + Double(entry.longitudeOffset)
+            if let d = frame.distance(toLatitude: latitude, longitude: longitude, within: margin + r), d - r <= margin { body(entry, d - r) }
+        }
         cells.withEntries(of: cell) { entries in
-            var i = cell.start(atOrSouthOf: pointOffset - band, stripes)
+            guard let base = entries.baseAddress else { return }
+            let size = MemoryLayout<GridEntry>.stride
+            var i = first
+            // Lanes past the cell's end (see CellTable.padding) are masked off.
+            var lanes = SIMD4<Int32>(0, 1, 2, 3) &+ Int32(truncatingIfNeeded: first)
+            let end = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: entries.count))
             while i < entries.count {
-                let entry = entries[i]
-                i += 1
-                if entry.latitudeOffset > top { break }
-                let y = (entry.latitudeOffset - pointLatitude) * yScale, x = (entry.longitudeOffset - pointLongitude) * xScale
-                let limit = (reach + entry.radius) * 1.0001 + 0.01
-                if x * x + y * y > limit * limit { continue }
-                let r = Double(entry.radius)
-                let latitude = corner.latitude + Double(entry.latitudeOffset), longitude = corner.longitude + Double(entry.longitudeOffset)
-                if let d = frame.distance(toLatitude: latitude, longitude: longitude, within: margin + r), d - r <= margin { body(entry, d - r) }
+                // Four entries as rows of latitude offset, longitude offset, radius and slot bits, read
+                // as columns.
+                let group = UnsafeRawPointer(base + i)
+                let a = group.loadUnaligned(as: SIMD4<Float>.self), b = group.loadUnaligned(fromByteOffset: size, as: SIMD4<Float>.self)
+                let c = group.loadUnaligned(fromByteOffset: 2 * size, as: SIMD4<Float>.self)
+                let d = group.loadUnaligned(fromByteOffset: 3 * size, as: SIMD4<Float>.self)
+                let latitude = SIMD4(a.x, b.x, c.x, d.x), longitude = SIMD4(a.y, b.y, c.y, d.y), radius = SIMD4(a.z, b.z, c.z, d.z)
+                let y = (latitude - pointLatitude) * yScale, x = (longitude - pointLongitude) * xScale
+                let limit = (reach + radius) * 1.0001 + 0.01
+                let inBand = latitude .<= top
+                let near = (x * x + y * y .<= limit * limit) .& inBand .& (lanes .< end)
+                // Compared with no lanes rather than `any(near)`: one mask test instead of a reduction.
+                if near != SIMDMask(repeating: false) {
+                    for lane in 0..<4 where near[lane] { measure(entries[i + lane]) }
+                }
+                if !all(inBand) { break }
+                i += 4
+                lanes &+= 4
             }
         }
     }
