@@ -78,6 +78,36 @@ struct RegionIndexTests {
         }
     }
 
+    @Test("huge pages, and cells read four entries at a time, keep every answer")
+    func hugePagesAndGroups() {
+        // 40 000 regions: the region array (about 3 MB) spans whole huge pages.
+        var regions = randomRegions(count: 40_000, around: TestFixtures.origin, spread: 20_000, seed: 16).map {
+            try! Region(id: $0.id, center: $0.center, radius: $0.radius / 10)
+        }
+        var index = RegionIndex()
+        index.reserveCapacity(for: regions)
+        regions.forEach { index.insert($0) }
+        index.shrinkToFit()
+        index.useHugePages()
+        var g = SeededGenerator(seed: 17)
+        func check() {
+            for _ in 0..<60 {
+                let p = Geodesy.destination(from: TestFixtures.origin, distance: Double.random(in: 0...20_000, using: &g), bearing: Double.random(in: 0..<360, using: &g))
+                let accuracy = Double.random(in: 0...75, using: &g)
+                let brute = regions.filter { Geodesy.distance(p, $0.center) - $0.radius <= accuracy }.map(\.id).sorted()
+                #expect(index.containing(p, accuracy: accuracy) == brute)
+            }
+        }
+        check()
+        // Growing afterwards moves cells to blocks on ordinary pages.
+        let added = randomRegions(count: 500, around: TestFixtures.origin, spread: 20_000, seed: 18).map {
+            try! Region(id: "n\($0.id)", center: $0.center, radius: $0.radius / 10)
+        }
+        added.forEach { index.insert($0) }
+        regions += added
+        check()
+    }
+
     @Test("nearest boundaries equal brute force", arguments: [1, 5, 20])
     func nearest(k: Int) {
         let regions = randomRegions(count: 1500, around: TestFixtures.origin, spread: 20_000, seed: 3)

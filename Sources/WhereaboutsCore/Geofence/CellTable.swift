@@ -84,6 +84,12 @@ struct CellTable: Sendable {
         freeBlocks = Array(repeating: [], count: freeBlocks.count)
     }
 
+    /// Asks the system to back the table and the entries with huge pages (see ``RegionIndex/useHugePages()``).
+    mutating func useHugePages() {
+        table.withUnsafeMutableBytes(HugePages.use)
+        entries.withUnsafeMutableBytes(HugePages.use)
+    }
+
     /// Lists `entry` in the cell with `key`, creating the cell when needed.
     mutating func insert(_ entry: GridEntry, key: Int64, _ layout: StripeLayout) {
         let position = position(of: key) ?? create(key)

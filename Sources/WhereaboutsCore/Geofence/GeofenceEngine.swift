@@ -92,7 +92,10 @@ public struct GeofenceEngine: Sendable {
             flags[slot] = .undetermined
             undeterminedCount += 1
         }
-        if bulk { index.shrinkToFit() }
+        if bulk {
+            index.shrinkToFit()
+            index.useHugePages()
+        }
     }
 
     /// `regions` in Z-order of their centres, so that neighbours get neighbouring slots and a query
