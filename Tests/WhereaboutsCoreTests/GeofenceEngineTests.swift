@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WhereaboutsCore
+import WhereaboutsSimulator
 
 @Suite("Geofence engine")
 struct GeofenceEngineTests {
@@ -128,6 +129,21 @@ struct GeofenceEngineTests {
         #expect(found.map(\.regionID) == ["r0", "r1", "r2", "r3", "r5"] && found.allSatisfy(\.initial))
         #expect(engine.evaluate(F.fix(east: 5000, at: 1030)).map(\.kind) == Array(repeating: .exit, count: 5))
         #expect(engine.insideIDs.isEmpty)
+    }
+
+    @Test("the events of one fix come sorted exactly as String sorts their ids")
+    func eventOrder() {
+        // Ids sharing their first eight bytes, ids one begins, NULs, case, and non-ASCII ids where a
+        // combining mark changes the order that the bytes alone would give.
+        let ids = [
+            "b", "a", "ab", "a\u{0}", "a\u{0}b", "Z", "zz", "abcdefgh", "abcdefghi", "abcdefgha", "abcdefgd",
+            "abcdefgc\u{301}", "abc\u{301}", "abd", "poi-00001234", "poi-00001233", "poi-0000123", "Zürich", "Zurich",
+            "\u{1F600}", "r10", "r9", "r100", "ÅB", "A\u{30A}C",
+        ]
+        var g = SeededGenerator(seed: 21)
+        let regions = ids.shuffled(using: &g).map { F.region($0, at: F.point(Double.random(in: 0...50, using: &g), bearing: Double.random(in: 0..<360, using: &g)), radius: 200) }
+        var engine = GeofenceEngine(regions: regions)
+        #expect(engine.evaluate(F.fix(east: 0, at: 0)).map(\.regionID) == ids.sorted())
     }
 
     @Test("a fix exactly on the boundary decides nothing")
