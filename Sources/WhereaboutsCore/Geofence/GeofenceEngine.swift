@@ -39,6 +39,8 @@ public struct GeofenceEngine: Sendable {
         var slot: Int32
         var kind: RegionEventKind
         var initial: Bool
+        /// The region id's sort key, once the changes of the fix are sorted.
+        var order: RegionIDOrder? = nil
     }
 
     /// The slots the device is inside, in no order, each with when it came inside (epoch seconds).
@@ -179,6 +181,7 @@ public struct GeofenceEngine: Sendable {
                 undeterminedCount -= 1
             }
         }
+        sortByID(&changes)
         var events: [RegionEvent] = []
         events.reserveCapacity(changes.count)
         let cause: Fix? = fix
@@ -186,8 +189,27 @@ public struct GeofenceEngine: Sendable {
             if let event = event(change, at: fix.timestamp, fix: cause) { events.append(event) }
         }
         changeScratch = changes
-        if events.count > 1 { events.sort { $0.regionID < $1.regionID } }
         return events
+    }
+
+    /// Sorts the changes of one fix by region id, comparing the ids in full only where their
+    /// ``RegionIDOrder`` cannot tell: an insertion sort of small records, where sorting the events
+    /// afterwards moved large values and compared their strings (a fix in a dense cluster changes
+    /// a dozen regions).
+    private func sortByID(_ changes: inout [Change]) {
+        guard changes.count > 1 else { return }
+        changes.withUnsafeMutableBufferPointer { changes in
+            for i in changes.indices { changes[i].order = index.idOrder(ofSlot: changes[i].slot) }
+            for i in 1..<changes.count {
+                var j = i
+                while j > 0,
+                    changes[j].order!.precedes(changes[j - 1].order!) ?? index.id(ofSlot: changes[j].slot, precedes: changes[j - 1].slot)
+                {
+                    changes.swapAt(j, j - 1)
+                    j -= 1
+                }
+            }
+        }
     }
 
     @inline(__always)

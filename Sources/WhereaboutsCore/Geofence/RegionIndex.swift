@@ -81,6 +81,16 @@ public struct RegionIndex: Sendable {
         }
     }
 
+    /// The sort key of the id of the region in `slot`, read in place.
+    func idOrder(ofSlot slot: Int32) -> RegionIDOrder {
+        slots.withUnsafeBufferPointer { RegionIDOrder($0[Int(slot)]!.id) }
+    }
+
+    /// Whether the id of the region in `slot` sorts before that of the region in `other`, read in place.
+    func id(ofSlot slot: Int32, precedes other: Int32) -> Bool {
+        slots.withUnsafeBufferPointer { $0[Int(slot)]!.id < $0[Int(other)]!.id }
+    }
+
     /// The id of the region in `slot` if it asks to be told of `kind` (enter or exit), read in place.
     @inline(__always)
     func notifiedID(ofSlot slot: Int32, for kind: RegionEventKind) -> String? {
