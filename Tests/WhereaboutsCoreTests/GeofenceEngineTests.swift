@@ -146,6 +146,25 @@ struct GeofenceEngineTests {
         #expect(engine.evaluate(F.fix(east: 0, at: 0)).map(\.regionID) == ids.sorted())
     }
 
+    @Test("regions added since the last fix are settled by the next: far ones outside, ambiguous ones not yet")
+    func settlingAddedRegions() {
+        var engine = GeofenceEngine(regions: [F.region("A", radius: 200)])
+        #expect(engine.evaluate(F.fix(east: 5000, at: 0)).isEmpty)
+        #expect(engine.state(of: "A") == .outside)
+        engine.add([F.region("B", radius: 200)])
+        engine.add([F.region("B", radius: 200)])
+        #expect(engine.state(of: "B") == nil)
+        engine.remove(["A"])
+        engine.add([F.region("C", at: F.point(10_000), radius: 200)])
+        #expect(engine.evaluate(F.fix(east: 5000, at: 10)).isEmpty)
+        #expect(engine.state(of: "B") == .outside && engine.state(of: "C") == .outside)
+        engine.add([F.region("D", radius: 200)])
+        #expect(engine.evaluate(F.fix(east: 200, at: 20)).isEmpty)
+        #expect(engine.state(of: "D") == nil && engine.state(of: "B") == .outside)
+        let entered = engine.evaluate(F.fix(east: 0, at: 30))
+        #expect(entered.map(\.regionID) == ["B", "D"] && entered.map(\.initial) == [false, true])
+    }
+
     @Test("a fix exactly on the boundary decides nothing")
     func onBoundary() {
         var engine = GeofenceEngine(regions: [F.region("a", radius: 200)])

@@ -28,6 +28,10 @@ public struct GeofenceEngine: Sendable {
         static let pendingInside = SlotFlags(rawValue: 1 << 3)
         /// One fix gave evidence of being outside, which awaits a confirming fix.
         static let pendingOutside = SlotFlags(rawValue: 1 << 4)
+        /// The fix being evaluated judged the region while it was undetermined.
+        static let judged = SlotFlags(rawValue: 1 << 5)
+        /// The slot is in `undeterminedSlots`.
+        static let listed = SlotFlags(rawValue: 1 << 6)
         static let pending: SlotFlags = [.pendingInside, .pendingOutside]
 
         static func pending(_ state: RegionState) -> SlotFlags { state == .inside ? .pendingInside : .pendingOutside }
@@ -47,7 +51,9 @@ public struct GeofenceEngine: Sendable {
     /// Short (the regions around one point), so finding a slot in it outside ``evaluate(_:)``, which
     /// walks it anyway, is a linear search rather than a per-slot position array of random reads.
     private var inside: [(slot: Int32, since: Double)] = []
-    private var undeterminedCount = 0
+    /// The slots that may still be undetermined, each once: the next fix settles them, so it costs
+    /// what was added since the last fix rather than a pass over every region.
+    private var undeterminedSlots: [Int32] = []
     private var latestFix: Fix?
     /// Candidates and changes of the fix being judged: reused between fixes.
     private var scratch: [(candidate: RegionIndex.Candidate, inside: Bool)] = []
@@ -91,8 +97,7 @@ public struct GeofenceEngine: Sendable {
                 flags += repeatElement([], count: index.slotCapacity - flags.count)
             }
             reset(slot)
-            flags[slot] = .undetermined
-            undeterminedCount += 1
+            markUndetermined(slot)
         }
         if bulk {
             index.shrinkToFit()
@@ -120,8 +125,7 @@ public struct GeofenceEngine: Sendable {
     public mutating func forgetStates() {
         for slot in 0..<index.slotCapacity where index.region(atSlot: Int32(slot)) != nil {
             reset(slot)
-            flags[slot] = .undetermined
-            undeterminedCount += 1
+            markUndetermined(slot)
         }
     }
 
@@ -133,10 +137,36 @@ public struct GeofenceEngine: Sendable {
         }
     }
 
+    /// Forgets the device's state in `slot`; a listed slot stays listed until the next fix.
     private mutating func reset(_ slot: Int) {
-        if flags[slot].contains(.undetermined) { undeterminedCount -= 1 }
         removeInside(slot)
-        flags[slot] = []
+        flags[slot].formIntersection(.listed)
+    }
+
+    private mutating func markUndetermined(_ slot: Int) {
+        if !flags[slot].contains(.listed) { undeterminedSlots.append(Int32(slot)) }
+        flags[slot] = [.undetermined, .listed]
+    }
+
+    /// After a fix, the listed regions still undetermined that it could not reach are outside (it is
+    /// too far from them); those it judged without evidence either way stay undetermined.
+    private mutating func settleUndetermined() {
+        var kept = 0
+        for i in undeterminedSlots.indices {
+            let slot = Int(undeterminedSlots[i])
+            if flags[slot].isSuperset(of: [.undetermined, .judged]) {
+                flags[slot].remove(.judged)
+                undeterminedSlots[kept] = Int32(slot)
+                kept += 1
+            } else {
+                flags[slot].subtract([.undetermined, .judged, .listed])
+            }
+        }
+        if kept == 0 {
+            undeterminedSlots = []
+        } else {
+            undeterminedSlots.removeLast(undeterminedSlots.count - kept)
+        }
     }
 
     /// Judges one fix against every region it can say something about and returns the events,
@@ -148,8 +178,7 @@ public struct GeofenceEngine: Sendable {
         var changes = changeScratch
         changeScratch = []
         changes.removeAll(keepingCapacity: true)
-        var judged: Set<Int32> = []
-        let trackJudged = undeterminedCount > 0
+        let trackJudged = !undeterminedSlots.isEmpty
         let reach = TransitionRule.reach(accuracy: fix.horizontalAccuracy)
         // Backwards, since judging a slot may move the last one into its place.
         var position = inside.count
@@ -158,7 +187,6 @@ public struct GeofenceEngine: Sendable {
             let slot = inside[position].slot
             let boundary = index.boundary(ofSlot: slot, from: frame, within: reach)
             judge(slot, boundary.signedDistance, boundary.radius, fix, &changes, insideAt: position)
-            if trackJudged { judged.insert(slot) }
         }
         var near = scratch
         scratch = []
@@ -170,17 +198,12 @@ public struct GeofenceEngine: Sendable {
             near.append(($0, states[Int($0.slot)].contains(.inside)))
         }
         for (candidate, wasInside) in near where !wasInside {
-            if trackJudged { judged.insert(candidate.slot) }
+            if trackJudged && flags[Int(candidate.slot)].contains(.undetermined) { flags[Int(candidate.slot)].insert(.judged) }
             let distance = candidate.isCircle ? candidate.distance : index.boundary(ofSlot: candidate.slot, from: frame, within: reach).signedDistance
             judge(candidate.slot, distance, candidate.radius, fix, &changes, insideAt: nil)
         }
         scratch = near
-        if trackJudged {
-            for slot in 0..<flags.count where flags[slot].contains(.undetermined) && !judged.contains(Int32(slot)) {
-                flags[slot].remove(.undetermined)
-                undeterminedCount -= 1
-            }
-        }
+        if trackJudged { settleUndetermined() }
         sortByID(&changes)
         var events: [RegionEvent] = []
         events.reserveCapacity(changes.count)
@@ -235,7 +258,6 @@ public struct GeofenceEngine: Sendable {
         if flags[slot].contains(.undetermined) {
             guard let evidence else { return nil }
             flags[slot].remove(.undetermined)
-            undeterminedCount -= 1
             guard evidence == .inside else { return nil }
             setInside(slot, since: fix.timestamp)
             return Change(slot: Int32(slot), kind: .enter, initial: true)
@@ -290,7 +312,6 @@ public struct GeofenceEngine: Sendable {
         flags[slot].subtract(.pending)
         if flags[slot].contains(.undetermined) {
             flags[slot].remove(.undetermined)
-            undeterminedCount -= 1
             guard state == .inside else { return nil }
             setInside(slot, since: time)
             return event(Change(slot: slot32, kind: .enter, initial: true), at: time, fix: nil)
