@@ -43,8 +43,8 @@ public struct GeofenceEngine: Sendable {
         var slot: Int32
         var kind: RegionEventKind
         var initial: Bool
-        /// The region id's sort key, once the changes of the fix are sorted.
-        var order: RegionIDOrder? = nil
+        /// The region id's ``RegionIDOrder`` key, once the changes of the fix are sorted.
+        var key: UInt64 = 0
     }
 
     /// The slots the device is inside, in no order, each with when it came inside (epoch seconds).
@@ -83,7 +83,7 @@ public struct GeofenceEngine: Sendable {
     /// The state of one region: `nil` while undetermined or unknown.
     public func state(of id: String) -> RegionState? {
         guard let slot = index.slot(of: id), !flags[Int(slot)].contains(.undetermined) else { return nil }
-        return state(atSlot: Int(slot))
+        return Self.state(flags[Int(slot)])
     }
 
     /// Adds regions, replacing those with the same id; their state is determined by the next fix.
@@ -139,8 +139,22 @@ public struct GeofenceEngine: Sendable {
 
     /// Forgets the device's state in `slot`; a listed slot stays listed until the next fix.
     private mutating func reset(_ slot: Int) {
-        removeInside(slot)
-        flags[slot].formIntersection(.listed)
+        withStates { engine, states in
+            engine.removeInside(slot, states)
+            states[slot].formIntersection(.listed)
+        }
+    }
+
+    /// The slot states as one buffer: judging many slots then checks the array's uniqueness once
+    /// rather than at every write.
+    private typealias States = UnsafeMutableBufferPointer<SlotFlags>
+
+    /// Runs `body` with the slot states as ``States``; `flags` is empty meanwhile.
+    private mutating func withStates<R>(_ body: (inout GeofenceEngine, States) -> R) -> R {
+        var states = flags
+        flags = []
+        defer { flags = states }
+        return states.withUnsafeMutableBufferPointer { body(&self, $0) }
     }
 
     private mutating func markUndetermined(_ slot: Int) {
@@ -150,16 +164,16 @@ public struct GeofenceEngine: Sendable {
 
     /// After a fix, the listed regions still undetermined that it could not reach are outside (it is
     /// too far from them); those it judged without evidence either way stay undetermined.
-    private mutating func settleUndetermined() {
+    private mutating func settleUndetermined(_ states: States) {
         var kept = 0
         for i in undeterminedSlots.indices {
             let slot = Int(undeterminedSlots[i])
-            if flags[slot].isSuperset(of: [.undetermined, .judged]) {
-                flags[slot].remove(.judged)
+            if states[slot].isSuperset(of: [.undetermined, .judged]) {
+                states[slot].remove(.judged)
                 undeterminedSlots[kept] = Int32(slot)
                 kept += 1
             } else {
-                flags[slot].subtract([.undetermined, .judged, .listed])
+                states[slot].subtract([.undetermined, .judged, .listed])
             }
         }
         if kept == 0 {
@@ -174,36 +188,10 @@ public struct GeofenceEngine: Sendable {
     public mutating func evaluate(_ fix: Fix) -> [RegionEvent] {
         latestFix = fix
         undecidedCount = 0
-        let frame = LocalFrame(at: fix.coordinate)
         var changes = changeScratch
         changeScratch = []
         changes.removeAll(keepingCapacity: true)
-        let trackJudged = !undeterminedSlots.isEmpty
-        let reach = TransitionRule.reach(accuracy: fix.horizontalAccuracy)
-        // Backwards, since judging a slot may move the last one into its place.
-        var position = inside.count
-        while position > 0 {
-            position -= 1
-            let slot = inside[position].slot
-            let boundary = index.boundary(ofSlot: slot, from: frame, within: reach)
-            judge(slot, boundary.signedDistance, boundary.radius, fix, &changes, insideAt: position)
-        }
-        var near = scratch
-        scratch = []
-        near.removeAll(keepingCapacity: true)
-        // Reading each candidate's state as it is found lets those cache misses overlap the scan. The
-        // closure sees the states through a local reference, not `self`, so the index is not copied.
-        let states = flags
-        index.forEachWithin(reach, of: frame) {
-            near.append(($0, states[Int($0.slot)].contains(.inside)))
-        }
-        for (candidate, wasInside) in near where !wasInside {
-            if trackJudged && flags[Int(candidate.slot)].contains(.undetermined) { flags[Int(candidate.slot)].insert(.judged) }
-            let distance = candidate.isCircle ? candidate.distance : index.boundary(ofSlot: candidate.slot, from: frame, within: reach).signedDistance
-            judge(candidate.slot, distance, candidate.radius, fix, &changes, insideAt: nil)
-        }
-        scratch = near
-        if trackJudged { settleUndetermined() }
+        withStates { engine, states in engine.collectChanges(fix, states, into: &changes) }
         sortByID(&changes)
         var events: [RegionEvent] = []
         events.reserveCapacity(changes.count)
@@ -215,79 +203,121 @@ public struct GeofenceEngine: Sendable {
         return events
     }
 
+    /// Judges `fix` against the regions the device is inside and those within its reach, and
+    /// settles the regions added since the last fix.
+    private mutating func collectChanges(_ fix: Fix, _ states: States, into changes: inout [Change]) {
+        let frame = LocalFrame(at: fix.coordinate)
+        let trackJudged = !undeterminedSlots.isEmpty
+        let reach = TransitionRule.reach(accuracy: fix.horizontalAccuracy)
+        // Backwards, since judging a slot may move the last one into its place.
+        var position = inside.count
+        while position > 0 {
+            position -= 1
+            let slot = inside[position].slot
+            let boundary = index.boundary(ofSlot: slot, from: frame, within: reach)
+            judge(slot, boundary.signedDistance, boundary.radius, fix, &changes, states, insideAt: position)
+        }
+        var near = scratch
+        scratch = []
+        near.removeAll(keepingCapacity: true)
+        // Reading each candidate's state as it is found lets those cache misses overlap the scan.
+        index.forEachWithin(reach, of: frame) {
+            near.append(($0, states[Int($0.slot)].contains(.inside)))
+        }
+        for (candidate, wasInside) in near where !wasInside {
+            if trackJudged && states[Int(candidate.slot)].contains(.undetermined) { states[Int(candidate.slot)].insert(.judged) }
+            let distance = candidate.isCircle ? candidate.distance : index.boundary(ofSlot: candidate.slot, from: frame, within: reach).signedDistance
+            judge(candidate.slot, distance, candidate.radius, fix, &changes, states, insideAt: nil)
+        }
+        scratch = near
+        if trackJudged { settleUndetermined(states) }
+    }
+
     /// Sorts the changes of one fix by region id, comparing the ids in full only where their
-    /// ``RegionIDOrder`` cannot tell: an insertion sort of small records, where sorting the events
+    /// ``RegionIDOrder`` keys cannot tell: an insertion sort of small records, where sorting the events
     /// afterwards moved large values and compared their strings (a fix in a dense cluster changes
     /// a dozen regions).
     private func sortByID(_ changes: inout [Change]) {
         guard changes.count > 1 else { return }
         changes.withUnsafeMutableBufferPointer { changes in
-            for i in changes.indices { changes[i].order = index.idOrder(ofSlot: changes[i].slot) }
+            var keyed = true
+            for i in changes.indices {
+                if let key = index.idKey(ofSlot: changes[i].slot) { changes[i].key = key } else { keyed = false }
+            }
             for i in 1..<changes.count {
+                let change = changes[i]
                 var j = i
-                while j > 0,
-                    changes[j].order!.precedes(changes[j - 1].order!) ?? index.id(ofSlot: changes[j].slot, precedes: changes[j - 1].slot)
-                {
-                    changes.swapAt(j, j - 1)
+                while j > 0 {
+                    let before = changes[j - 1]
+                    let precedes = keyed && change.key != before.key ? change.key < before.key : index.id(ofSlot: change.slot, precedes: before.slot)
+                    guard precedes else { break }
+                    changes[j] = before
                     j -= 1
                 }
+                changes[j] = change
             }
         }
     }
 
     @inline(__always)
-    private mutating func judge(_ slot: Int32, _ s: Double, _ size: Double, _ fix: Fix, _ changes: inout [Change], insideAt position: Int?) {
+    private mutating func judge(
+        _ slot: Int32, _ s: Double, _ size: Double, _ fix: Fix, _ changes: inout [Change], _ states: States, insideAt position: Int?
+    ) {
         let evidence = TransitionRule.evidence(signedDistance: s, accuracy: fix.horizontalAccuracy, size: size)
-        let settled = flags[Int(slot)].isDisjoint(with: [.undetermined, .pending])
-        if settled && evidence == state(atSlot: Int(slot)) { return }
-        if let change = apply(evidence, slot: Int(slot), size: size, signedDistance: s, fix: fix, insideAt: position) { changes.append(change) }
+        let settled = states[Int(slot)].isDisjoint(with: [.undetermined, .pending])
+        if settled && evidence == Self.state(states[Int(slot)]) { return }
+        if let change = apply(evidence, slot: Int(slot), size: size, signedDistance: s, fix: fix, states, insideAt: position) {
+            changes.append(change)
+        }
         if evidence == nil, let finer = TransitionRule.evidence(signedDistance: s, accuracy: 0, size: size),
-            finer != state(atSlot: Int(slot))
+            finer != Self.state(states[Int(slot)])
         {
             undecidedCount += 1
-        } else if !flags[Int(slot)].isDisjoint(with: .pending) {
+        } else if !states[Int(slot)].isDisjoint(with: .pending) {
             undecidedCount += 1
         }
     }
 
     @inline(__always)
-    private func state(atSlot slot: Int) -> RegionState { flags[slot].contains(.inside) ? .inside : .outside }
+    private static func state(_ flags: SlotFlags) -> RegionState { flags.contains(.inside) ? .inside : .outside }
 
     /// - Parameter position: where the slot is in `inside`, when the caller knows.
-    private mutating func apply(_ evidence: RegionState?, slot: Int, size: Double, signedDistance s: Double, fix: Fix, insideAt position: Int?) -> Change? {
-        if flags[slot].contains(.undetermined) {
+    private mutating func apply(
+        _ evidence: RegionState?, slot: Int, size: Double, signedDistance s: Double, fix: Fix, _ states: States, insideAt position: Int?
+    ) -> Change? {
+        if states[slot].contains(.undetermined) {
             guard let evidence else { return nil }
-            flags[slot].remove(.undetermined)
+            states[slot].remove(.undetermined)
             guard evidence == .inside else { return nil }
-            setInside(slot, since: fix.timestamp)
+            setInside(slot, since: fix.timestamp, states)
             return Change(slot: Int32(slot), kind: .enter, initial: true)
         }
-        let current = state(atSlot: slot)
+        let current = Self.state(states[slot])
         guard let evidence, evidence != current else {
-            if evidence == current { flags[slot].subtract(.pending) }
+            if evidence == current { states[slot].subtract(.pending) }
             return nil
         }
         let decisive = TransitionRule.isDecisive(evidence, signedDistance: s, accuracy: fix.horizontalAccuracy, size: size)
-        let confirmed = flags[slot].contains(SlotFlags.pending(evidence))
-        flags[slot].subtract(.pending)
+        let confirmed = states[slot].contains(SlotFlags.pending(evidence))
+        states[slot].subtract(.pending)
         guard decisive || confirmed else {
-            flags[slot].insert(SlotFlags.pending(evidence))
+            states[slot].insert(SlotFlags.pending(evidence))
             return nil
         }
-        return transition(slot, to: evidence, at: fix.timestamp, insideAt: position)
+        return transition(slot, to: evidence, at: fix.timestamp, states, insideAt: position)
     }
 
     /// Lists a slot the device was not inside as inside since `time`.
-    private mutating func setInside(_ slot: Int, since time: Date) {
-        flags[slot].insert(.inside)
+    private mutating func setInside(_ slot: Int, since time: Date, _ states: States) {
+        states[slot].insert(.inside)
         inside.append((Int32(slot), time.timeIntervalSince1970))
     }
 
     /// Unlists a slot, found at `position` in `inside` or searched for, by moving the last entry into
     /// its place.
-    private mutating func removeInside(_ slot: Int, at position: Int? = nil) {
-        guard flags[slot].contains(.inside) else { return }
-        flags[slot].remove(.inside)
+    private mutating func removeInside(_ slot: Int, _ states: States, at position: Int? = nil) {
+        guard states[slot].contains(.inside) else { return }
+        states[slot].remove(.inside)
         guard let position = position ?? inside.lastIndex(where: { $0.slot == Int32(slot) }) else { return }
         let last = inside.removeLast()
         if position < inside.count { inside[position] = last }
@@ -309,25 +339,28 @@ public struct GeofenceEngine: Sendable {
                 signedDistance: region.signedDistance(from: fix.coordinate), accuracy: fix.horizontalAccuracy, size: region.radius)
             if age <= Self.fixPrecedence, let evidence, evidence != state { return nil }
         }
-        flags[slot].subtract(.pending)
-        if flags[slot].contains(.undetermined) {
-            flags[slot].remove(.undetermined)
-            guard state == .inside else { return nil }
-            setInside(slot, since: time)
-            return event(Change(slot: slot32, kind: .enter, initial: true), at: time, fix: nil)
+        let change = withStates { engine, states -> Change? in
+            states[slot].subtract(.pending)
+            if states[slot].contains(.undetermined) {
+                states[slot].remove(.undetermined)
+                guard state == .inside else { return nil }
+                engine.setInside(slot, since: time, states)
+                return Change(slot: slot32, kind: .enter, initial: true)
+            }
+            guard state != Self.state(states[slot]) else { return nil }
+            return engine.transition(slot, to: state, at: time, states)
         }
-        guard state != self.state(atSlot: slot) else { return nil }
-        return event(transition(slot, to: state, at: time), at: time, fix: nil)
+        return change.flatMap { event($0, at: time, fix: nil) }
     }
 
-    private mutating func transition(_ slot: Int, to state: RegionState, at time: Date, insideAt position: Int? = nil) -> Change {
-        flags[slot].remove(.dwellFired)
+    private mutating func transition(_ slot: Int, to state: RegionState, at time: Date, _ states: States, insideAt position: Int? = nil) -> Change {
+        states[slot].remove(.dwellFired)
         switch state {
         case .inside:
-            setInside(slot, since: time)
+            setInside(slot, since: time, states)
             return Change(slot: Int32(slot), kind: .enter, initial: false)
         case .outside:
-            removeInside(slot, at: position)
+            removeInside(slot, states, at: position)
             return Change(slot: Int32(slot), kind: .exit, initial: false)
         }
     }

@@ -81,9 +81,9 @@ public struct RegionIndex: Sendable {
         }
     }
 
-    /// The sort key of the id of the region in `slot`, read in place.
-    func idOrder(ofSlot slot: Int32) -> RegionIDOrder {
-        slots.withUnsafeBufferPointer { RegionIDOrder($0[Int(slot)]!.id) }
+    /// The ``RegionIDOrder`` key of the id of the region in `slot`, read in place.
+    func idKey(ofSlot slot: Int32) -> UInt64? {
+        slots.withUnsafeBufferPointer { RegionIDOrder.key(of: $0[Int(slot)]!.id) }
     }
 
     /// Whether the id of the region in `slot` sorts before that of the region in `other`, read in place.
