@@ -50,6 +50,15 @@ public struct LocalFrame: Sendable {
         return squared > limit * limit ? nil : squared.squareRoot()
     }
 
+    /// Signed distance in metres from the origin to the outline of the circle of `radius` metres
+    /// around (`latitude`, `longitude`), negative inside, or `nil` when the outline is more than
+    /// `margin` metres away outside.
+    @inline(__always)
+    func outlineDistance(toLatitude latitude: Double, longitude: Double, radius: Double, within margin: Double) -> Double? {
+        guard let d = distance(toLatitude: latitude, longitude: longitude, within: margin + radius), d - radius <= margin else { return nil }
+        return d - radius
+    }
+
     /// A lower bound of the cosine of every latitude within `degrees` of the origin's, so that
     /// longitude differences scaled by it never exceed the frame's east-west distances:
     /// cos(|φ| + b) ≥ cos φ·(1 − b²/2) − |sin φ|·b. It is 0 when the span reaches a pole, and near

@@ -74,9 +74,9 @@ public struct RegionIndex: Sendable {
     func boundary(ofSlot slot: Int32, from frame: LocalFrame, within reach: Double) -> (signedDistance: Double, radius: Double) {
         slots.withUnsafeBufferPointer { slots in
             let r = slots[Int(slot)]!.radius, center = slots[Int(slot)]!.center
-            guard let d = frame.distance(toLatitude: center.latitude, longitude: center.longitude, within: r + reach + 1), d - r <= reach + 1
+            guard let s = frame.outlineDistance(toLatitude: center.latitude, longitude: center.longitude, radius: r, within: reach + 1)
             else { return (reach + 1, r) }
-            if case .circle = slots[Int(slot)]!.shape { return (d - r, r) }
+            if case .circle = slots[Int(slot)]!.shape { return (s, r) }
             return (slots[Int(slot)]!.signedDistance(from: frame.origin), r)
         }
     }
@@ -186,11 +186,10 @@ public struct RegionIndex: Sendable {
         @inline(__always) func visit(_ slot: Int32) {
             let region = slots[Int(slot)]!
             let r = region.radius
-            guard let d = frame.distance(toLatitude: region.center.latitude, longitude: region.center.longitude, within: margin + r),
-                d - r <= margin
+            guard let s = frame.outlineDistance(toLatitude: region.center.latitude, longitude: region.center.longitude, radius: r, within: margin)
             else { return }
             let isCircle = if case .circle = region.shape { true } else { false }
-            body(Candidate(slot: slot, distance: d - r, radius: r, isCircle: isCircle))
+            body(Candidate(slot: slot, distance: s, radius: r, isCircle: isCircle))
         }
         let point = frame.origin
         if margin <= Self.registrationMargin {
@@ -234,9 +233,8 @@ public struct RegionIndex: Sendable {
         let yScale = Float(Geodesy.metresPerDegreeLatitude), xScale = Float(Geodesy.metresPerDegreeLatitude * frame.smallestCosine(within: band))
         let reach = Float(margin)
         func measure(_ entry: GridEntry) {
-            let r = Double(entry.radius)
             let latitude = corner.latitude + Double(entry.latitudeOffset), longitude = corner.longitude + Double(entry.longitudeOffset)
-            if let d = frame.distance(toLatitude: latitude, longitude: longitude, within: margin + r), d - r <= margin { body(entry, d - r) }
+            if let s = frame.outlineDistance(toLatitude: latitude, longitude: longitude, radius: Double(entry.radius), within: margin) { body(entry, s) }
         }
         cells.withEntries(of: cell) { entries in
             guard let base = entries.baseAddress else { return }
