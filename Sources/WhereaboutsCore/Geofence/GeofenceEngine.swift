@@ -242,7 +242,8 @@ public struct GeofenceEngine: Sendable {
         changes.withUnsafeMutableBufferPointer { changes in
             var keyed = true
             for i in changes.indices {
-                if let key = index.idKey(ofSlot: changes[i].slot) { changes[i].key = key } else { keyed = false }
+                changes[i].key = index.idKey(ofSlot: changes[i].slot)
+                keyed = keyed && changes[i].key != RegionIDOrder.none
             }
             for i in 1..<changes.count {
                 let change = changes[i]

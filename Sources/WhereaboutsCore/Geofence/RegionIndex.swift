@@ -34,6 +34,9 @@ public struct RegionIndex: Sendable {
         (Double(key >> 32) * cellDegrees, Double(key & 0xFFFF_FFFF) * cellDegrees)
     }
 
+    /// Each slot's ``RegionIDOrder`` key, beside the regions: ordering a fix's changes then reads
+    /// 8 bytes per region and computes nothing.
+    private var idKeys: [UInt64] = []
     private var freeSlots: [Int32] = []
     private var slotByID: [String: Int32] = [:]
     private var cells = CellTable()
@@ -81,10 +84,10 @@ public struct RegionIndex: Sendable {
         }
     }
 
-    /// The ``RegionIDOrder`` key of the id of the region in `slot`, read in place.
-    func idKey(ofSlot slot: Int32) -> UInt64? {
-        slots.withUnsafeBufferPointer { RegionIDOrder.key(of: $0[Int(slot)]!.id) }
-    }
+    /// The ``RegionIDOrder`` key of the id of the region in `slot`: ``RegionIDOrder/none`` when
+    /// the ids must be compared in full.
+    @inline(__always)
+    func idKey(ofSlot slot: Int32) -> UInt64 { idKeys[Int(slot)] }
 
     /// Whether the id of the region in `slot` sorts before that of the region in `other`, read in place.
     func id(ofSlot slot: Int32, precedes other: Int32) -> Bool {
@@ -108,9 +111,11 @@ public struct RegionIndex: Sendable {
         if let free = freeSlots.popLast() {
             slot = free
             slots[Int(slot)] = region
+            idKeys[Int(slot)] = RegionIDOrder.key(of: region.id)
         } else {
             slot = Int32(slots.count)
             slots.append(region)
+            idKeys.append(RegionIDOrder.key(of: region.id))
         }
         slotByID[region.id] = slot
         if let keys = cellKeys(around: region.center, margin: region.radius + Self.registrationMargin, limit: Self.maximumCellsPerRegion) {
@@ -148,6 +153,7 @@ public struct RegionIndex: Sendable {
     public mutating func useHugePages() {
         cells.useHugePages()
         slots.withUnsafeMutableBytes(HugePages.use)
+        idKeys.withUnsafeMutableBytes(HugePages.use)
     }
 
     /// Removes the region with the given id and returns the slot it had; does nothing when absent.
