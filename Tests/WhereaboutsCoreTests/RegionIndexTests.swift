@@ -139,4 +139,35 @@ struct RegionIndexTests {
         index.insert(TestFixtures.region("b", radius: 100))
         #expect(index.candidates(near: TestFixtures.origin, within: 0).map(\.id) == ["b"])
     }
+
+    @Test("a cell listing more regions than its 16-bit stripe starts can count still answers exactly")
+    func overfullCell() throws {
+        // 65 600 circles of 1 m on one line of latitude in the middle of one 0.01° cell, then a few
+        // in the next stripe north, where the cell's 16-bit stripe starts have saturated.
+        var regions = (0..<65_600).map { i in
+            try! Region(id: "l\(i)", center: Coordinate(latitude: 48.135, longitude: 11.5725 + 0.005 * Double(i) / 65_600), radius: 1)
+        }
+        var index = RegionIndex()
+        regions.forEach { index.insert($0) }
+        var g = SeededGenerator(seed: 21)
+        let north = (0..<200).map { i in
+            try! Region(id: "n\(i)", center: Coordinate(latitude: 48.1365, longitude: Double.random(in: 11.5725...11.5775, using: &g)), radius: 30)
+        }
+        north.forEach { index.insert($0) }
+        regions += north
+        func check() throws {
+            for longitude in [11.5725, 11.574, 11.5772, 11.5775, 11.5776] {
+                for latitude in [48.135, 48.13501, 48.1365, 48.1362] {
+                    let p = try Coordinate(latitude: latitude, longitude: longitude)
+                    let brute = regions.filter { Geodesy.distance(p, $0.center) - $0.radius <= 3 }.map(\.id).sorted()
+                    #expect(index.containing(p, accuracy: 3) == brute, "at \(latitude), \(longitude)")
+                }
+            }
+        }
+        try check()
+        // Back under 65 535 entries, the stripe starts are counted exactly again.
+        for region in regions.prefix(300) { index.remove(id: region.id) }
+        regions.removeFirst(300)
+        try check()
+    }
 }
