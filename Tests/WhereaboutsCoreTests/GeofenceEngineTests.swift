@@ -144,6 +144,13 @@ struct GeofenceEngineTests {
         let regions = ids.shuffled(using: &g).map { F.region($0, at: F.point(Double.random(in: 0...50, using: &g), bearing: Double.random(in: 0..<360, using: &g)), radius: 200) }
         var engine = GeofenceEngine(regions: regions)
         #expect(engine.evaluate(F.fix(east: 0, at: 0)).map(\.regionID) == ids.sorted())
+        // ASCII ids, removed and added again so that each lands in a slot another id left: with no
+        // id to compare in full, the order rests on the keys alone.
+        let ascii = ids.filter { $0.utf8.allSatisfy { $0 < 0x80 } }
+        var reused = GeofenceEngine(regions: zip(regions, ascii).map { F.region($1, at: $0.center, radius: 200) })
+        reused.remove(ascii)
+        reused.add(zip(regions, ascii.shuffled(using: &g)).map { F.region($1, at: $0.center, radius: 200) })
+        #expect(reused.evaluate(F.fix(east: 0, at: 10)).map(\.regionID) == ascii.sorted())
     }
 
     @Test("regions added since the last fix are settled by the next: far ones outside, ambiguous ones not yet")
