@@ -91,8 +91,9 @@ public struct GeofenceEngine: Sendable {
         let bulk = regions.count > 1000
         if bulk { index.reserveCapacity(for: regions) }
         for region in bulk ? Self.spatiallySorted(regions) : regions {
-            remove([region.id])
-            let slot = Int(index.insert(region))
+            let (inserted, replaced) = index.insertReplacing(region)
+            if let replaced { reset(Int(replaced)) }
+            let slot = Int(inserted)
             if slot >= flags.count {
                 flags += repeatElement([], count: index.slotCapacity - flags.count)
             }

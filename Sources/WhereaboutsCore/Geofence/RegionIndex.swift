@@ -105,8 +105,12 @@ public struct RegionIndex: Sendable {
 
     /// Adds a region, replacing any region with the same id, and returns its slot.
     @discardableResult
-    public mutating func insert(_ region: Region) -> Int32 {
-        remove(id: region.id)
+    public mutating func insert(_ region: Region) -> Int32 { insertReplacing(region).slot }
+
+    /// Adds a region like ``insert(_:)``, and also returns the slot of the region with the same id
+    /// that it replaced, if any: finding out beforehand would hash the id once more.
+    mutating func insertReplacing(_ region: Region) -> (slot: Int32, replaced: Int32?) {
+        let replaced = remove(id: region.id)
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
@@ -123,21 +127,31 @@ public struct RegionIndex: Sendable {
         } else {
             wide.append(slot)
         }
-        return slot
+        return (slot, replaced)
     }
 
-    /// Makes room for the cell entries of `regions`, about to be inserted, so that the storage all
-    /// cells share grows once instead of doubling step by step: each step would leave its old copy
-    /// behind as free heap memory. Room that is never used is never touched, so it costs no memory.
+    /// Makes room for `regions`, about to be inserted: their ids, their slots and their cell entries,
+    /// so that storage grows once instead of doubling step by step. Each step would copy (and for
+    /// ids, hash) everything again, and leave the old copy behind as free heap memory. Room that is
+    /// never used is never touched, so it costs no memory; room grows at least twofold, so that
+    /// repeated calls cost no more than appending.
     public mutating func reserveCapacity(for regions: some Sequence<Region>) {
-        var entries = 0
+        var entries = 0, count = 0
         for region in regions {
+            count += 1
             guard let span = cellSpan(around: region.center, margin: region.radius + Self.registrationMargin),
                 span.rows.count * span.columns <= Self.maximumCellsPerRegion
             else { continue }
             entries += span.rows.count * span.columns
         }
         cells.reserveCapacity(forAdding: entries)
+        if slotByID.count + count > slotByID.capacity { slotByID.reserveCapacity(max(slotByID.count + count, 2 * slotByID.capacity)) }
+        Self.reserve(&slots, adding: count)
+        Self.reserve(&idKeys, adding: count)
+    }
+
+    private static func reserve<Element>(_ array: inout [Element], adding count: Int) {
+        if array.count + count > array.capacity { array.reserveCapacity(max(array.count + count, 2 * array.capacity)) }
     }
 
     /// Releases the room kept for cells to grow, about a third of the index's cell memory after many
