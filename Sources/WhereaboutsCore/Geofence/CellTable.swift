@@ -63,8 +63,7 @@ struct CellTable: Sendable {
     /// Room already there is kept, and growing at least doubles it, so that repeated calls cost no
     /// more than appending.
     mutating func reserveCapacity(forAdding count: Int) {
-        let needed = entries.count + 2 * count
-        if needed > entries.capacity { entries.reserveCapacity(max(needed, 2 * entries.capacity)) }
+        entries.reserveCapacity(growingTo: entries.count + 2 * count)
     }
 
     /// Moves every cell's entries into one new array without the room blocks keep for growth, and

@@ -146,12 +146,8 @@ public struct RegionIndex: Sendable {
         }
         cells.reserveCapacity(forAdding: entries)
         if slotByID.count + count > slotByID.capacity { slotByID.reserveCapacity(max(slotByID.count + count, 2 * slotByID.capacity)) }
-        Self.reserve(&slots, adding: count)
-        Self.reserve(&idKeys, adding: count)
-    }
-
-    private static func reserve<Element>(_ array: inout [Element], adding count: Int) {
-        if array.count + count > array.capacity { array.reserveCapacity(max(array.count + count, 2 * array.capacity)) }
+        slots.reserveCapacity(growingTo: slots.count + count)
+        idKeys.reserveCapacity(growingTo: idKeys.count + count)
     }
 
     /// Releases the room kept for cells to grow, about a third of the index's cell memory after many
