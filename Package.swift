@@ -23,7 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
-        .target(name: "WhereaboutsCore"),
+        .target(name: "CacheHints"),
+        .target(name: "WhereaboutsCore", dependencies: ["CacheHints"]),
         .target(
             name: "WhereaboutsStore",
             dependencies: ["WhereaboutsCore", .product(name: "GRDB", package: "GRDB.swift")]),

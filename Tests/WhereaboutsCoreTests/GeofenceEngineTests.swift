@@ -86,6 +86,25 @@ struct GeofenceEngineTests {
         #expect(engine.evaluate(F.fix(east: 1000, at: 20)).map(\.kind) == [.exit])
     }
 
+    @Test("among many regions changing at once, only those that asked are reported, still sorted by id")
+    func mixedNotification() throws {
+        var g = SeededGenerator(seed: 5)
+        let regions: [Region] = try (0..<40).map { i in
+            try Region(
+                id: "r\(Int.random(in: 0..<1_000_000, using: &g))-\(i)", center: F.point(Double.random(in: 0...50, using: &g), bearing: Double(i * 9)),
+                radius: 200, notifyOnEntry: i % 3 != 0, notifyOnExit: i % 4 != 0)
+        }
+        var engine = GeofenceEngine(regions: regions)
+        _ = engine.evaluate(F.fix(east: 5000, at: 0))
+        let enters = engine.evaluate(F.fix(east: 0, at: 10))
+        #expect(enters.map(\.regionID) == regions.filter(\.notifyOnEntry).map(\.id).sorted())
+        #expect(enters.allSatisfy { $0.kind == .enter && !$0.initial })
+        #expect(engine.insideIDs == regions.map(\.id).sorted())
+        let exits = engine.evaluate(F.fix(east: 5000, at: 20))
+        #expect(exits.map(\.regionID) == regions.filter(\.notifyOnExit).map(\.id).sorted())
+        #expect(exits.allSatisfy { $0.kind == .exit })
+    }
+
     @Test("dwell fires once, stamped when the delay ended, and an exit cancels it")
     func dwell() {
         var engine = GeofenceEngine(regions: [F.region("a", radius: 200, loitering: 300)])

@@ -56,6 +56,12 @@ public enum Geodesy {
         return destination(from: a, distance: d * t, bearing: bearing(from: a, to: b))
     }
 
+    /// A longitude difference brought into -180...180 (from within -540...540).
+    @inline(__always)
+    static func wrapped(_ degrees: Double) -> Double {
+        degrees > 180 ? degrees - 360 : degrees < -180 ? degrees + 360 : degrees
+    }
+
     /// Metres per degree of latitude (constant on the sphere).
     public static let metresPerDegreeLatitude: Double = earthRadius * .pi / 180
 }

@@ -33,13 +33,17 @@ public struct LocalFrame: Sendable {
     /// `limit` metres.
     @inline(__always)
     func distance(toLatitude latitude: Double, longitude: Double, within limit: Double) -> Double? {
-        let dLat = latitude - origin.latitude
+        distance(latitudeOffset: latitude - origin.latitude, longitudeOffset: Geodesy.wrapped(longitude - origin.longitude), within: limit)
+    }
+
+    /// Distance in metres from the origin to the point `dLat` degrees north and `dLon` degrees east of
+    /// it (`dLon` in -180...180), or `nil` when it is more than `limit` metres.
+    @inline(__always)
+    func distance(latitudeOffset dLat: Double, longitudeOffset dLon: Double, within limit: Double) -> Double? {
         let y = dLat * Geodesy.metresPerDegreeLatitude
         if usable && abs(y) > limit { return nil }
-        var dLon = longitude - origin.longitude
-        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
         guard usable, abs(dLat) < Self.flatLimit, abs(dLon) < Self.flatLimit else {
-            return Geodesy.distance(origin, Coordinate(normalizingLatitude: latitude, longitude: longitude))
+            return Geodesy.distance(origin, Coordinate(normalizingLatitude: origin.latitude + dLat, longitude: origin.longitude + dLon))
         }
         // cos of the middle latitude to second order; the origin's own cos would err by up to 16 m
         // at the flat limit (1 m at 0.05°).
@@ -55,7 +59,15 @@ public struct LocalFrame: Sendable {
     /// `margin` metres away outside.
     @inline(__always)
     func outlineDistance(toLatitude latitude: Double, longitude: Double, radius: Double, within margin: Double) -> Double? {
-        guard let d = distance(toLatitude: latitude, longitude: longitude, within: margin + radius), d - radius <= margin else { return nil }
+        outlineDistance(
+            latitudeOffset: latitude - origin.latitude, longitudeOffset: Geodesy.wrapped(longitude - origin.longitude), radius: radius, within: margin)
+    }
+
+    /// ``outlineDistance(toLatitude:longitude:radius:within:)`` for a centre `dLat` degrees north and
+    /// `dLon` degrees east of the origin (`dLon` in -180...180).
+    @inline(__always)
+    func outlineDistance(latitudeOffset dLat: Double, longitudeOffset dLon: Double, radius: Double, within margin: Double) -> Double? {
+        guard let d = distance(latitudeOffset: dLat, longitudeOffset: dLon, within: margin + radius), d - radius <= margin else { return nil }
         return d - radius
     }
 

@@ -1,3 +1,5 @@
+import CacheHints
+
 /// The grid cells of a ``RegionIndex``: an open-addressing hash table from cell key to ``GridCell``,
 /// with every cell's entries in one shared array, each cell's in its own block (of power-of-two
 /// capacity while cells grow). Finding a fix's regions reads the cell's table slot, then its
@@ -43,6 +45,12 @@ struct CellTable: Sendable {
                 i = (i + 1) & mask
             }
         }
+    }
+
+    /// Starts loading the table slot where `key` would first be looked for, without waiting for it.
+    @inline(__always)
+    func prefetch(_ key: Int64) {
+        table.withUnsafeBufferPointer { cache_hints_prefetch($0.baseAddress! + home(of: key)) }
     }
 
     /// The cell with `key`, if it exists.

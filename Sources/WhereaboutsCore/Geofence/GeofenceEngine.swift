@@ -1,3 +1,4 @@
+import CacheHints
 import Foundation
 
 /// Keeps every region and the device's state in each, and turns fixes and OS crossings into
@@ -43,6 +44,8 @@ public struct GeofenceEngine: Sendable {
         var slot: Int32
         var kind: RegionEventKind
         var initial: Bool
+        /// Whether the region asks to be told of `kind`, once the changes of the fix are sorted.
+        var notified = false
         /// The region id's ``RegionIDOrder`` key, once the changes of the fix are sorted.
         var key: UInt64 = 0
     }
@@ -55,8 +58,9 @@ public struct GeofenceEngine: Sendable {
     /// what was added since the last fix rather than a pass over every region.
     private var undeterminedSlots: [Int32] = []
     private var latestFix: Fix?
-    /// Candidates and changes of the fix being judged: reused between fixes.
-    private var scratch: [(candidate: RegionIndex.Candidate, inside: Bool)] = []
+    /// Candidates and changes of the fix being judged: reused between fixes. The candidates fill the
+    /// first places of `scratch`, which only grows.
+    private var scratch: [RegionIndex.Candidate] = []
     private var changeScratch: [Change] = []
 
     /// How many regions the last evaluated fix left undecided where a more accurate fix would have
@@ -196,9 +200,9 @@ public struct GeofenceEngine: Sendable {
         sortByID(&changes)
         var events: [RegionEvent] = []
         events.reserveCapacity(changes.count)
-        let cause: Fix? = fix
-        for change in changes {
-            if let event = event(change, at: fix.timestamp, fix: cause) { events.append(event) }
+        for change in changes where change.notified {
+            events.append(
+                RegionEvent(regionID: index.id(ofSlot: change.slot), kind: change.kind, timestamp: fix.timestamp, initial: change.initial, fix: fix))
         }
         changeScratch = changes
         return events
@@ -207,6 +211,10 @@ public struct GeofenceEngine: Sendable {
     /// Judges `fix` against the regions the device is inside and those within its reach, and
     /// settles the regions added since the last fix.
     private mutating func collectChanges(_ fix: Fix, _ states: States, into changes: inout [Change]) {
+        // The misses on the fix's cell and on the records of the regions the device is inside are
+        // started together, to overlap each other and the work before the scan.
+        index.prefetchCell(at: fix.coordinate)
+        for (slot, _) in inside { index.prefetchRecord(ofSlot: slot) }
         let frame = LocalFrame(at: fix.coordinate)
         let trackJudged = !undeterminedSlots.isEmpty
         let reach = TransitionRule.reach(accuracy: fix.horizontalAccuracy)
@@ -220,12 +228,12 @@ public struct GeofenceEngine: Sendable {
         }
         var near = scratch
         scratch = []
-        near.removeAll(keepingCapacity: true)
-        // Reading each candidate's state as it is found lets those cache misses overlap the scan.
-        index.forEachWithin(reach, of: frame) {
-            near.append(($0, states[Int($0.slot)].contains(.inside)))
+        var found = Self.gather(index, within: reach, of: frame, states, into: &near)
+        if found > near.count {
+            near = Array(repeating: RegionIndex.Candidate(slot: 0, distance: 0, radius: 0, isCircle: true), count: 2 * found)
+            found = Self.gather(index, within: reach, of: frame, states, into: &near)
         }
-        for (candidate, wasInside) in near where !wasInside {
+        for candidate in near[..<found] where !states[Int(candidate.slot)].contains(.inside) {
             if trackJudged && states[Int(candidate.slot)].contains(.undetermined) { states[Int(candidate.slot)].insert(.judged) }
             let distance = candidate.isCircle ? candidate.distance : index.boundary(ofSlot: candidate.slot, from: frame, within: reach).signedDistance
             judge(candidate.slot, distance, candidate.radius, fix, &changes, states, insideAt: nil)
@@ -234,50 +242,105 @@ public struct GeofenceEngine: Sendable {
         if trackJudged { settleUndetermined(states) }
     }
 
-    /// Sorts the changes of one fix by region id, comparing the ids in full only where their
-    /// ``RegionIDOrder`` keys cannot tell: an insertion sort of small records, where sorting the events
-    /// afterwards moved large values and compared their strings (a fix in a dense cluster changes
-    /// a dozen regions).
+    /// Writes the regions within `reach` of the origin of `frame` into the first places of `near` and
+    /// returns how many there are: when more than the places, only the first are written. Written in
+    /// place rather than appended, which would check the array's uniqueness for every candidate.
+    ///
+    /// A static function of a borrowed index: a closure in a mutating method that reads the index
+    /// copies it, retaining each of its arrays.
+    private static func gather(
+        _ index: borrowing RegionIndex, within reach: Double, of frame: LocalFrame, _ states: States, into near: inout [RegionIndex.Candidate]
+    ) -> Int {
+        var found = 0
+        near.withUnsafeMutableBufferPointer { near in
+            index.forEachWithin(reach, of: frame) {
+                if found < near.count { near[found] = $0 }
+                found += 1
+                // Loading each candidate's state while the scan goes on, to be read when it is judged,
+                // overlaps those cache misses with the scan.
+                cache_hints_prefetch(states.baseAddress! + Int($0.slot))
+            }
+        }
+        return found
+    }
+
+    /// Notes whether each change's region asks to be told of it, and sorts the changes of one fix by
+    /// region id, comparing the ids in full only where their ``RegionIDOrder`` keys cannot tell: an
+    /// insertion sort of small records, where sorting the events afterwards moved large values and
+    /// compared their strings (a fix in a dense cluster changes a dozen regions).
+    ///
+    /// The changed regions' records and keys, loading since each change was found, are read in one
+    /// short loop first, so that any misses left overlap instead of coming one event at a time.
     private func sortByID(_ changes: inout [Change]) {
-        guard changes.count > 1 else { return }
         changes.withUnsafeMutableBufferPointer { changes in
             var keyed = true
             for i in changes.indices {
+                changes[i].notified = index.notifies(ofSlot: changes[i].slot, of: changes[i].kind)
                 changes[i].key = index.idKey(ofSlot: changes[i].slot)
                 keyed = keyed && changes[i].key != RegionIDOrder.none
             }
+            guard changes.count > 1, let base = changes.baseAddress else { return }
+            func precedes(_ change: Change, _ other: Change) -> Bool {
+                keyed && change.key != other.key ? change.key < other.key : index.id(ofSlot: change.slot, precedes: other.slot)
+            }
+            // A binary insertion sort: a dense cluster can change a few dozen regions at once, and
+            // finding each place by halving, then moving the records after it in one block, keeps that
+            // from costing a comparison and a move for every pair.
             for i in 1..<changes.count {
                 let change = changes[i]
-                var j = i
-                while j > 0 {
-                    let before = changes[j - 1]
-                    let precedes = keyed && change.key != before.key ? change.key < before.key : index.id(ofSlot: change.slot, precedes: before.slot)
-                    guard precedes else { break }
-                    changes[j] = before
-                    j -= 1
+                var low = 0, high = i
+                while low < high {
+                    let middle = (low + high) / 2
+                    if precedes(change, changes[middle]) { high = middle } else { low = middle + 1 }
                 }
-                changes[j] = change
+                guard low < i else { continue }
+                (base + low + 1).update(from: base + low, count: i - low)
+                changes[low] = change
             }
         }
     }
 
+    /// Judges one region at signed distance `s` from the fix (its radius `size`). Most regions the
+    /// fix reaches are settled, and the fix either agrees or says nothing about them, so those cases
+    /// are decided here, inline, and the rest in ``judgeFurther(_:_:_:_:_:_:_:insideAt:)``.
     @inline(__always)
     private mutating func judge(
         _ slot: Int32, _ s: Double, _ size: Double, _ fix: Fix, _ changes: inout [Change], _ states: States, insideAt position: Int?
     ) {
         let evidence = TransitionRule.evidence(signedDistance: s, accuracy: fix.horizontalAccuracy, size: size)
-        let settled = states[Int(slot)].isDisjoint(with: [.undetermined, .pending])
-        if settled && evidence == Self.state(states[Int(slot)]) { return }
+        if states[Int(slot)].isDisjoint(with: [.undetermined, .pending]) {
+            let current = Self.state(states[Int(slot)])
+            if evidence == current { return }
+            if evidence == nil {
+                if Self.exactFixWouldChange(current, signedDistance: s, size: size) { undecidedCount += 1 }
+                return
+            }
+        }
+        judgeFurther(evidence, slot, s, size, fix, &changes, states, insideAt: position)
+    }
+
+    @inline(never)
+    private mutating func judgeFurther(
+        _ evidence: RegionState?, _ slot: Int32, _ s: Double, _ size: Double, _ fix: Fix, _ changes: inout [Change], _ states: States,
+        insideAt position: Int?
+    ) {
         if let change = apply(evidence, slot: Int(slot), size: size, signedDistance: s, fix: fix, states, insideAt: position) {
+            index.prefetchRecord(ofSlot: slot)
             changes.append(change)
         }
-        if evidence == nil, let finer = TransitionRule.evidence(signedDistance: s, accuracy: 0, size: size),
-            finer != Self.state(states[Int(slot)])
-        {
+        if evidence == nil && Self.exactFixWouldChange(Self.state(states[Int(slot)]), signedDistance: s, size: size) {
             undecidedCount += 1
         } else if !states[Int(slot)].isDisjoint(with: .pending) {
             undecidedCount += 1
         }
+    }
+
+    /// Whether a fix without accuracy error at signed distance `s` would show a state other than
+    /// `current`: for a fix that said nothing, whether a more accurate one would have.
+    @inline(__always)
+    private static func exactFixWouldChange(_ current: RegionState, signedDistance s: Double, size: Double) -> Bool {
+        guard let exact = TransitionRule.evidence(signedDistance: s, accuracy: 0, size: size) else { return false }
+        return exact != current
     }
 
     @inline(__always)
@@ -352,7 +415,7 @@ public struct GeofenceEngine: Sendable {
             guard state != Self.state(states[slot]) else { return nil }
             return engine.transition(slot, to: state, at: time, states)
         }
-        return change.flatMap { event($0, at: time, fix: nil) }
+        return change.flatMap { event($0, at: time) }
     }
 
     private mutating func transition(_ slot: Int, to state: RegionState, at time: Date, _ states: States, insideAt position: Int? = nil) -> Change {
@@ -367,12 +430,10 @@ public struct GeofenceEngine: Sendable {
         }
     }
 
-    /// The event for `change`, unless its region asked not to be notified of that kind.
-    @inline(__always)
-    private func event(_ change: Change, at time: Date, fix: Fix?) -> RegionEvent? {
-        index.notifiedID(ofSlot: change.slot, for: change.kind).map {
-            RegionEvent(regionID: $0, kind: change.kind, timestamp: time, initial: change.initial, fix: fix)
-        }
+    /// The event for a `change` the OS reported, unless its region asked not to be notified of that kind.
+    private func event(_ change: Change, at time: Date) -> RegionEvent? {
+        guard index.notifies(ofSlot: change.slot, of: change.kind) else { return nil }
+        return RegionEvent(regionID: index.id(ofSlot: change.slot), kind: change.kind, timestamp: time, initial: change.initial, fix: nil)
     }
 
     /// Dwell events whose loitering delay has passed by `now`, each stamped with the moment the delay

@@ -25,7 +25,7 @@ struct GridEntry {
 
     init(_ region: Region, slot: Int32, corner: (latitude: Double, longitude: Double)) {
         latitudeOffset = Float(region.center.latitude - corner.latitude)
-        longitudeOffset = Float(RegionIndex.wrapped(region.center.longitude - corner.longitude))
+        longitudeOffset = Float(Geodesy.wrapped(region.center.longitude - corner.longitude))
         radius = Float(region.radius)
         if case .circle = region.shape { self.slot = slot } else { self.slot = ~slot }
     }

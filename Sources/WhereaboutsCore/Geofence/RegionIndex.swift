@@ -1,3 +1,4 @@
+import CacheHints
 import Foundation
 
 /// A spatial index of regions: a uniform grid of latitude/longitude cells, each listing the regions
@@ -21,12 +22,6 @@ public struct RegionIndex: Sendable {
     private static let maximumCellsPerQuery = 20_000
 
     private var slots: [Region?] = []
-
-    /// A longitude difference brought into -180...180.
-    @inline(__always)
-    static func wrapped(_ degrees: Double) -> Double {
-        degrees > 180 ? degrees - 360 : degrees < -180 ? degrees + 360 : degrees
-    }
 
     /// The south-west corner of the cell with `key`.
     @inline(__always)
@@ -94,13 +89,34 @@ public struct RegionIndex: Sendable {
         slots.withUnsafeBufferPointer { $0[Int(slot)]!.id < $0[Int(other)]!.id }
     }
 
-    /// The id of the region in `slot` if it asks to be told of `kind` (enter or exit), read in place.
+    /// Whether the region in `slot` asks to be told of `kind` (enter or exit), read in place.
     @inline(__always)
-    func notifiedID(ofSlot slot: Int32, for kind: RegionEventKind) -> String? {
-        slots.withUnsafeBufferPointer { slots in
-            let notify = kind == .enter ? slots[Int(slot)]!.notifyOnEntry : slots[Int(slot)]!.notifyOnExit
-            return notify ? slots[Int(slot)]!.id : nil
+    func notifies(ofSlot slot: Int32, of kind: RegionEventKind) -> Bool {
+        slots.withUnsafeBufferPointer { kind == .enter ? $0[Int(slot)]!.notifyOnEntry : $0[Int(slot)]!.notifyOnExit }
+    }
+
+    /// The id of the region in `slot`, read in place.
+    @inline(__always)
+    func id(ofSlot slot: Int32) -> String {
+        slots.withUnsafeBufferPointer { $0[Int(slot)]!.id }
+    }
+
+    /// Starts loading what reporting a change of the region in `slot` reads (its id key and its
+    /// record), without waiting for it.
+    @inline(__always)
+    func prefetchRecord(ofSlot slot: Int32) {
+        idKeys.withUnsafeBufferPointer { cache_hints_prefetch($0.baseAddress! + Int(slot)) }
+        slots.withUnsafeBufferPointer {
+            let record = UnsafeRawPointer($0.baseAddress! + Int(slot))
+            cache_hints_prefetch(record)
+            cache_hints_prefetch(record + MemoryLayout<Region?>.stride - 1)
         }
+    }
+
+    /// Starts loading the table slot of the cell holding `point`, without waiting for it.
+    @inline(__always)
+    func prefetchCell(at point: Coordinate) {
+        cells.prefetch(key(latitude: point.latitude, longitude: point.longitude))
     }
 
     /// Adds a region, replacing any region with the same id, and returns its slot.
@@ -245,39 +261,46 @@ public struct RegionIndex: Sendable {
         let first = cell.start(atOrSouthOf: pointOffset - band, stripes)
         let top = Float(pointOffset + band)
         let pointLatitude = Float(pointOffset)
-        let pointLongitude = Float(Self.wrapped(frame.origin.longitude - corner.longitude))
+        let pointLongitudeOffset = Geodesy.wrapped(frame.origin.longitude - corner.longitude)
+        let pointLongitude = Float(pointLongitudeOffset)
         let yScale = Float(Geodesy.metresPerDegreeLatitude), xScale = Float(Geodesy.metresPerDegreeLatitude * frame.smallestCosine(within: band))
-        let reach = Float(margin)
+        // An entry is near when its centre is within (margin + radius)·1.0001 + 1 cm, which covers the
+        // single-precision rounding: radius·1.0001 + slack.
+        let slack = Float(margin) * 1.0001 + 0.01
+        // Both offsets are from the cell's corner, so their difference needs no wrapping.
         func measure(_ entry: GridEntry) {
-            let latitude = corner.latitude + Double(entry.latitudeOffset), longitude = corner.longitude + Double(entry.longitudeOffset)
-            if let s = frame.outlineDistance(toLatitude: latitude, longitude: longitude, radius: Double(entry.radius), within: margin) { body(entry, s) }
+            let dLat = Double(entry.latitudeOffset) - pointOffset, dLon = Double(entry.longitudeOffset) - pointLongitudeOffset
+            if let s = frame.outlineDistance(latitudeOffset: dLat, longitudeOffset: dLon, radius: Double(entry.radius), within: margin) { body(entry, s) }
         }
         cells.withEntries(of: cell) { entries in
             guard let base = entries.baseAddress else { return }
             let size = MemoryLayout<GridEntry>.stride
             var i = first
-            // Lanes past the cell's end (see CellTable.padding) are masked off.
-            var lanes = SIMD4<Int32>(0, 1, 2, 3) &+ Int32(truncatingIfNeeded: first)
-            let end = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: entries.count))
+            var lanes = SIMDMask<SIMD4<Int32>>(repeating: true)
             while i < entries.count {
-                // Four entries as rows of latitude offset, longitude offset, radius and slot bits, read
-                // as columns.
+                // The last lanes past the cell's end (see CellTable.padding) are masked off.
+                if i + 4 > entries.count { lanes = SIMD4<Int32>(0, 1, 2, 3) .< Int32(truncatingIfNeeded: entries.count - i) }
+                // Four entries as rows of latitude offset, longitude offset, radius and slot bits,
+                // read as columns by taking every other lane twice.
                 let group = UnsafeRawPointer(base + i)
-                let a = group.loadUnaligned(as: SIMD4<Float>.self), b = group.loadUnaligned(fromByteOffset: size, as: SIMD4<Float>.self)
-                let c = group.loadUnaligned(fromByteOffset: 2 * size, as: SIMD4<Float>.self)
-                let d = group.loadUnaligned(fromByteOffset: 3 * size, as: SIMD4<Float>.self)
-                let latitude = SIMD4(a.x, b.x, c.x, d.x), longitude = SIMD4(a.y, b.y, c.y, d.y), radius = SIMD4(a.z, b.z, c.z, d.z)
+                let ab = SIMD8(
+                    lowHalf: group.loadUnaligned(as: SIMD4<Float>.self), highHalf: group.loadUnaligned(fromByteOffset: size, as: SIMD4<Float>.self))
+                let cd = SIMD8(
+                    lowHalf: group.loadUnaligned(fromByteOffset: 2 * size, as: SIMD4<Float>.self),
+                    highHalf: group.loadUnaligned(fromByteOffset: 3 * size, as: SIMD4<Float>.self))
+                let even = SIMD8(lowHalf: ab.evenHalf, highHalf: cd.evenHalf)
+                let latitude = even.evenHalf, radius = even.oddHalf
+                let longitude = SIMD8(lowHalf: ab.oddHalf, highHalf: cd.oddHalf).evenHalf
                 let y = (latitude - pointLatitude) * yScale, x = (longitude - pointLongitude) * xScale
-                let limit = (reach + radius) * 1.0001 + 0.01
+                let limit = radius * 1.0001 + slack
                 let inBand = latitude .<= top
-                let near = (x * x + y * y .<= limit * limit) .& inBand .& (lanes .< end)
+                let near = (x * x + y * y .<= limit * limit) .& inBand .& lanes
                 // Compared with no lanes rather than `any(near)`: one mask test instead of a reduction.
                 if near != SIMDMask(repeating: false) {
                     for lane in 0..<4 where near[lane] { measure(entries[i + lane]) }
                 }
                 if !all(inBand) { break }
                 i += 4
-                lanes &+= 4
             }
         }
     }

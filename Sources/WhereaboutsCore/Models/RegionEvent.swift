@@ -12,6 +12,8 @@ public enum RegionEventKind: String, Sendable, Codable, CaseIterable {
 
 /// A region transition reported by the engine.
 public struct RegionEvent: Sendable, Hashable, Codable {
+    /// The fix that caused the event; `nil` when the OS reported the crossing without a position.
+    public let fix: Fix?
     /// The region's identifier.
     public let regionID: String
     /// Enter, exit or dwell.
@@ -20,8 +22,6 @@ public struct RegionEvent: Sendable, Hashable, Codable {
     public let timestamp: Date
     /// `true` for the state found when monitoring started, rather than a transition seen happen.
     public let initial: Bool
-    /// The fix that caused the event; `nil` when the OS reported the crossing without a position.
-    public let fix: Fix?
 
     /// Creates an event.
     public init(regionID: String, kind: RegionEventKind, timestamp: Date, initial: Bool, fix: Fix?) {
