@@ -40,13 +40,20 @@ struct GeofenceEngineTests {
         #expect(events.isEmpty)
     }
 
-    @Test("Wi-Fi fixes near the band need a second agreeing fix; deep ones act alone")
+    @Test("Wi-Fi fixes near the band need the next fix to agree; deep ones act alone")
     func confirmation() {
         var engine = GeofenceEngine(regions: [F.region("a", radius: 300)])
         _ = engine.evaluate(F.fix(east: 1000, accuracy: 50, at: 0))
         #expect(engine.evaluate(F.fix(east: 240, accuracy: 50, at: 10)).isEmpty)
         #expect(engine.undecidedCount == 1)
         #expect(engine.evaluate(F.fix(east: 235, accuracy: 50, at: 20)).map(\.kind) == [.enter])
+        // Evidence awaits the next fix to reach the region: one far away drops it.
+        var interrupted = GeofenceEngine(regions: [F.region("a", radius: 300)])
+        _ = interrupted.evaluate(F.fix(east: 1000, accuracy: 50, at: 0))
+        #expect(interrupted.evaluate(F.fix(east: 240, accuracy: 50, at: 10)).isEmpty)
+        #expect(interrupted.evaluate(F.fix(east: 5000, accuracy: 50, at: 20)).isEmpty)
+        #expect(interrupted.evaluate(F.fix(east: 235, accuracy: 50, at: 30)).isEmpty)
+        #expect(interrupted.evaluate(F.fix(east: 230, accuracy: 50, at: 40)).map(\.kind) == [.enter])
         var deep = GeofenceEngine(regions: [F.region("b", radius: 300)])
         _ = deep.evaluate(F.fix(east: 1000, accuracy: 50, at: 0))
         #expect(deep.evaluate(F.fix(east: 50, accuracy: 50, at: 10)).map(\.kind) == [.enter])
@@ -103,6 +110,42 @@ struct GeofenceEngineTests {
         let exits = engine.evaluate(F.fix(east: 5000, at: 20))
         #expect(exits.map(\.regionID) == regions.filter(\.notifyOnExit).map(\.id).sorted())
         #expect(exits.allSatisfy { $0.kind == .exit })
+    }
+
+    @Test("judging only the regions a fix lies in, plus those with pending evidence, decides as judging all within reach")
+    func narrowScanMatchesFullReach() throws {
+        // A second engine re-adds a far region before every fix: an undetermined region makes it scan
+        // the whole reach of each fix, as the engine did before it narrowed the scan.
+        var g = SeededGenerator(seed: 17)
+        func place() -> Coordinate { F.point(Double.random(in: 0...600, using: &g), bearing: Double.random(in: 0..<360, using: &g)) }
+        var regions: [Region] = (0..<300).map { F.region("c\($0)", at: place(), radius: Double.random(in: 15...200, using: &g)) }
+        regions += try (0..<20).map { i in
+            let corner = place(), side = Double.random(in: 0.0005...0.002, using: &g)
+            let ring = [(0.0, 0.0), (side, 0), (side, side), (0, side), (0, 0)].map {
+                Coordinate(normalizingLatitude: corner.latitude + $0.0, longitude: corner.longitude + $0.1)
+            }
+            return try Region(id: "p\(i)", polygons: [[ring]])
+        }
+        let far = F.region("far", at: F.point(5_000_000), radius: 100)
+        var narrow = GeofenceEngine(regions: regions), full = GeofenceEngine(regions: regions)
+        var position = F.origin
+        for i in 0..<3000 {
+            // A walk with jumps, and accuracies from decisive to coarse enough to leave evidence pending.
+            position = i % 25 == 0 ? place() : F.point(Double.random(in: 0...30, using: &g), bearing: Double.random(in: 0..<360, using: &g), from: position)
+            let accuracy = [5.0, 12, 35, 60, 90, 150][Int.random(in: 0..<6, using: &g)]
+            let fix = F.fix(position, accuracy: accuracy, at: Double(i) * 10)
+            if i == 1500 {
+                let moved = regions.prefix(40).map { F.region($0.id, at: place(), radius: $0.radius) }
+                narrow.add(moved)
+                full.add(moved)
+                narrow.remove(["c50", "c51", "p3"])
+                full.remove(["c50", "c51", "p3"])
+            }
+            full.add([far])
+            #expect(narrow.evaluate(fix) == full.evaluate(fix), "fix \(i)")
+            #expect(narrow.undecidedCount == full.undecidedCount, "fix \(i)")
+        }
+        #expect(narrow.insideIDs == full.insideIDs)
     }
 
     @Test("dwell fires once, stamped when the delay ended, and an exit cancels it")

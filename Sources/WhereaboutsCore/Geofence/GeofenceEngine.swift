@@ -25,7 +25,8 @@ public struct GeofenceEngine: Sendable {
         static let undetermined = SlotFlags(rawValue: 1 << 1)
         /// The dwell event of the current stay has been reported.
         static let dwellFired = SlotFlags(rawValue: 1 << 2)
-        /// One fix gave evidence of being inside, which awaits a confirming fix.
+        /// One fix gave evidence of being inside, which awaits a confirming fix (the next fix to reach
+        /// the region: one that does not clears it).
         static let pendingInside = SlotFlags(rawValue: 1 << 3)
         /// One fix gave evidence of being outside, which awaits a confirming fix.
         static let pendingOutside = SlotFlags(rawValue: 1 << 4)
@@ -33,6 +34,8 @@ public struct GeofenceEngine: Sendable {
         static let judged = SlotFlags(rawValue: 1 << 5)
         /// The slot is in `undeterminedSlots`.
         static let listed = SlotFlags(rawValue: 1 << 6)
+        /// The slot is in `pendingSlots`.
+        static let pendingListed = SlotFlags(rawValue: 1 << 7)
         static let pending: SlotFlags = [.pendingInside, .pendingOutside]
 
         static func pending(_ state: RegionState) -> SlotFlags { state == .inside ? .pendingInside : .pendingOutside }
@@ -57,6 +60,11 @@ public struct GeofenceEngine: Sendable {
     /// The slots that may still be undetermined, each once: the next fix settles them, so it costs
     /// what was added since the last fix rather than a pass over every region.
     private var undeterminedSlots: [Int32] = []
+    /// The slots that may hold evidence awaiting confirmation, each once. Those the device is outside
+    /// of are judged from here, so that the scan need only find the regions the fix is in (see
+    /// ``collectChanges(_:_:into:)``). Only the regions the last fix reached stay pending, so the
+    /// list stays short.
+    private var pendingSlots: [Int32] = []
     private var latestFix: Fix?
     /// Candidates and changes of the fix being judged: reused between fixes. The candidates fill the
     /// first places of `scratch`, which only grows.
@@ -146,7 +154,7 @@ public struct GeofenceEngine: Sendable {
     private mutating func reset(_ slot: Int) {
         withStates { engine, states in
             engine.removeInside(slot, states)
-            states[slot].formIntersection(.listed)
+            states[slot].formIntersection([.listed, .pendingListed])
         }
     }
 
@@ -164,7 +172,7 @@ public struct GeofenceEngine: Sendable {
 
     private mutating func markUndetermined(_ slot: Int) {
         if !flags[slot].contains(.listed) { undeterminedSlots.append(Int32(slot)) }
-        flags[slot] = [.undetermined, .listed]
+        flags[slot] = flags[slot].intersection(.pendingListed).union([.undetermined, .listed])
     }
 
     /// After a fix, the listed regions still undetermined that it could not reach are outside (it is
@@ -210,6 +218,13 @@ public struct GeofenceEngine: Sendable {
 
     /// Judges `fix` against the regions the device is inside and those within its reach, and
     /// settles the regions added since the last fix.
+    ///
+    /// Of the regions the device is settled outside of, a fix can change or leave undecided only
+    /// those it lies in (see ``TransitionRule``: inside evidence, even from an exact fix, needs a
+    /// negative distance to the outline). So unless regions await settling, the scan looks for
+    /// those alone: a dense cluster holds several times as many regions within reach of a fix as
+    /// regions containing it. The few outside regions with pending evidence, which any fix within
+    /// reach can confirm or clear, are judged first, from `pendingSlots`.
     private mutating func collectChanges(_ fix: Fix, _ states: States, into changes: inout [Change]) {
         // The misses on the fix's cell and on the records of the regions the device is inside are
         // started together, to overlap each other and the work before the scan.
@@ -226,20 +241,48 @@ public struct GeofenceEngine: Sendable {
             let boundary = index.boundary(ofSlot: slot, from: frame, within: reach)
             judge(slot, boundary.signedDistance, boundary.radius, fix, &changes, states, insideAt: position)
         }
+        judgePending(fix, frame, within: reach, states, into: &changes)
+        let scanReach = trackJudged ? reach : 0
         var near = scratch
         scratch = []
-        var found = Self.gather(index, within: reach, of: frame, states, into: &near)
+        var found = Self.gather(index, within: scanReach, of: frame, states, into: &near)
         if found > near.count {
             near = Array(repeating: RegionIndex.Candidate(slot: 0, distance: 0, radius: 0, isCircle: true), count: 2 * found)
-            found = Self.gather(index, within: reach, of: frame, states, into: &near)
+            found = Self.gather(index, within: scanReach, of: frame, states, into: &near)
         }
-        for candidate in near[..<found] where !states[Int(candidate.slot)].contains(.inside) {
+        // Those inside or with pending evidence were judged from their lists.
+        for candidate in near[..<found] where states[Int(candidate.slot)].isDisjoint(with: [.inside, .pending]) {
             if trackJudged && states[Int(candidate.slot)].contains(.undetermined) { states[Int(candidate.slot)].insert(.judged) }
             let distance = candidate.isCircle ? candidate.distance : index.boundary(ofSlot: candidate.slot, from: frame, within: reach).signedDistance
             judge(candidate.slot, distance, candidate.radius, fix, &changes, states, insideAt: nil)
         }
         scratch = near
         if trackJudged { settleUndetermined(states) }
+    }
+
+    /// Judges the regions with pending evidence that the device is outside of and that `fix` reaches
+    /// (their enclosing circle within `reach` metres, as for a scan), drops the evidence of those it
+    /// does not reach, and unlists those no longer pending or now inside (the regions the device is
+    /// inside are judged from `inside`).
+    private mutating func judgePending(_ fix: Fix, _ frame: LocalFrame, within reach: Double, _ states: States, into changes: inout [Change]) {
+        var kept = 0
+        for i in pendingSlots.indices {
+            let slot = pendingSlots[i]
+            if states[Int(slot)].isDisjoint(with: .inside) && !states[Int(slot)].isDisjoint(with: .pending) {
+                if let boundary = index.reachableBoundary(ofSlot: slot, from: frame, within: reach) {
+                    judge(slot, boundary.signedDistance, boundary.radius, fix, &changes, states, insideAt: nil)
+                } else {
+                    states[Int(slot)].subtract(.pending)
+                }
+            }
+            if states[Int(slot)].isDisjoint(with: .pending) || states[Int(slot)].contains(.inside) {
+                states[Int(slot)].remove(.pendingListed)
+            } else {
+                pendingSlots[kept] = slot
+                kept += 1
+            }
+        }
+        pendingSlots.removeLast(pendingSlots.count - kept)
     }
 
     /// Writes the regions within `reach` of the origin of `frame` into the first places of `near` and
@@ -367,6 +410,10 @@ public struct GeofenceEngine: Sendable {
         states[slot].subtract(.pending)
         guard decisive || confirmed else {
             states[slot].insert(SlotFlags.pending(evidence))
+            if !states[slot].contains(.pendingListed) {
+                states[slot].insert(.pendingListed)
+                pendingSlots.append(Int32(slot))
+            }
             return nil
         }
         return transition(slot, to: evidence, at: fix.timestamp, states, insideAt: position)

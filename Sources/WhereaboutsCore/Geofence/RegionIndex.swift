@@ -70,10 +70,16 @@ public struct RegionIndex: Sendable {
     /// which (within the frame's centimetres) it is at least, as its enclosing circle is that far.
     @inline(__always)
     func boundary(ofSlot slot: Int32, from frame: LocalFrame, within reach: Double) -> (signedDistance: Double, radius: Double) {
+        reachableBoundary(ofSlot: slot, from: frame, within: reach + 1) ?? (reach + 1, slots.withUnsafeBufferPointer { $0[Int(slot)]!.radius })
+    }
+
+    /// Like ``boundary(ofSlot:from:within:)``, but `nil` when the region's enclosing circle is more
+    /// than `reach` metres away, where a scan within `reach` would not find it.
+    @inline(__always)
+    func reachableBoundary(ofSlot slot: Int32, from frame: LocalFrame, within reach: Double) -> (signedDistance: Double, radius: Double)? {
         slots.withUnsafeBufferPointer { slots in
             let r = slots[Int(slot)]!.radius, center = slots[Int(slot)]!.center
-            guard let s = frame.outlineDistance(toLatitude: center.latitude, longitude: center.longitude, radius: r, within: reach + 1)
-            else { return (reach + 1, r) }
+            guard let s = frame.outlineDistance(toLatitude: center.latitude, longitude: center.longitude, radius: r, within: reach) else { return nil }
             if case .circle = slots[Int(slot)]!.shape { return (s, r) }
             return (slots[Int(slot)]!.signedDistance(from: frame.origin), r)
         }

@@ -7,7 +7,8 @@ import Foundation
 /// shows *inside* when d ≤ r − h − m and *outside* when d ≥ r + h + m, where the margin m grows with
 /// the accuracy: m = k·max(0, a − 5 m), k = ½ for fixes finer than the region and 1 for coarser
 /// ones. A fix coarser than the region's radius can never show *inside*: a 1 km fix is no evidence of
-/// being in a 150 m region. A coarse fix near the band needs a second agreeing fix (see ``isDecisive``). Between the two lies a band where the fix says nothing, so a fix
+/// being in a 150 m region. A coarse fix near the band needs the next fix that reaches the region to agree
+/// (see ``isDecisive``). Between the two lies a band where the fix says nothing, so a fix
 /// jittering at the boundary cannot make the state flap.
 public enum TransitionRule {
     /// Fixes at least this accurate (metres) count as decisive on their own; coarser ones must be
@@ -40,8 +41,9 @@ public enum TransitionRule {
     }
 
     /// Whether one fix is enough to act on `evidence`: it is, when the fix is fine (at most
-    /// ``decisiveAccuracy`` metres) or lies a further whole accuracy beyond the band. Otherwise a
-    /// second agreeing fix must confirm it.
+    /// ``decisiveAccuracy`` metres) or lies a further whole accuracy beyond the band. Otherwise the
+    /// next fix that reaches the region must agree (``GeofenceEngine`` drops the evidence when a fix
+    /// does not reach it).
     public static func isDecisive(_ evidence: RegionState, signedDistance s: Double, accuracy: Double, size: Double) -> Bool {
         if accuracy <= decisiveAccuracy { return true }
         let h = hysteresis(radius: size)
