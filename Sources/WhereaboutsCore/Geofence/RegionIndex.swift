@@ -113,6 +113,7 @@ public struct RegionIndex: Sendable {
     func prefetchRecord(ofSlot slot: Int32) {
         idKeys.withUnsafeBufferPointer { cache_hints_prefetch($0.baseAddress! + Int(slot)) }
         slots.withUnsafeBufferPointer {
+            // Both cache lines a record may span: its first byte's and its last's.
             let record = UnsafeRawPointer($0.baseAddress! + Int(slot))
             cache_hints_prefetch(record)
             cache_hints_prefetch(record + MemoryLayout<Region?>.stride - 1)
@@ -286,17 +287,13 @@ public struct RegionIndex: Sendable {
             while i < entries.count {
                 // The last lanes past the cell's end (see CellTable.padding) are masked off.
                 if i + 4 > entries.count { lanes = SIMD4<Int32>(0, 1, 2, 3) .< Int32(truncatingIfNeeded: entries.count - i) }
-                // Four entries as rows of latitude offset, longitude offset, radius and slot bits,
-                // read as columns by taking every other lane twice.
+                // Four entries as rows of latitude offset, longitude offset, radius and slot bits, read
+                // as columns.
                 let group = UnsafeRawPointer(base + i)
-                let ab = SIMD8(
-                    lowHalf: group.loadUnaligned(as: SIMD4<Float>.self), highHalf: group.loadUnaligned(fromByteOffset: size, as: SIMD4<Float>.self))
-                let cd = SIMD8(
-                    lowHalf: group.loadUnaligned(fromByteOffset: 2 * size, as: SIMD4<Float>.self),
-                    highHalf: group.loadUnaligned(fromByteOffset: 3 * size, as: SIMD4<Float>.self))
-                let even = SIMD8(lowHalf: ab.evenHalf, highHalf: cd.evenHalf)
-                let latitude = even.evenHalf, radius = even.oddHalf
-                let longitude = SIMD8(lowHalf: ab.oddHalf, highHalf: cd.oddHalf).evenHalf
+                let a = group.loadUnaligned(as: SIMD4<Float>.self), b = group.loadUnaligned(fromByteOffset: size, as: SIMD4<Float>.self)
+                let c = group.loadUnaligned(fromByteOffset: 2 * size, as: SIMD4<Float>.self)
+                let d = group.loadUnaligned(fromByteOffset: 3 * size, as: SIMD4<Float>.self)
+                let latitude = SIMD4(a.x, b.x, c.x, d.x), longitude = SIMD4(a.y, b.y, c.y, d.y), radius = SIMD4(a.z, b.z, c.z, d.z)
                 let y = (latitude - pointLatitude) * yScale, x = (longitude - pointLongitude) * xScale
                 let limit = radius * 1.0001 + slack
                 let inBand = latitude .<= top
