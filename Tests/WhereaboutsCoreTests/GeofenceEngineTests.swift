@@ -141,6 +141,17 @@ struct GeofenceEngineTests {
                 narrow.remove(["c50", "c51", "p3"])
                 full.remove(["c50", "c51", "p3"])
             }
+            if i == 2200 {
+                narrow.forgetStates()
+                full.forgetStates()
+            }
+            if i % 7 == 3 {
+                // An OS crossing, late, for a region near the device: it may clear pending evidence.
+                let id = regions[Int.random(in: 0..<regions.count, using: &g)].id
+                let state: RegionState = Bool.random(using: &g) ? .inside : .outside
+                let time = F.date(Double(i) * 10 - 5)
+                #expect(narrow.osCrossing(id: id, state: state, at: time) == full.osCrossing(id: id, state: state, at: time), "crossing before fix \(i)")
+            }
             full.add([far])
             #expect(narrow.evaluate(fix) == full.evaluate(fix), "fix \(i)")
             #expect(narrow.undecidedCount == full.undecidedCount, "fix \(i)")
