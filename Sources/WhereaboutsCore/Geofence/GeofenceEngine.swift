@@ -60,10 +60,11 @@ public struct GeofenceEngine: Sendable {
     /// The slots that may still be undetermined, each once: the next fix settles them, so it costs
     /// what was added since the last fix rather than a pass over every region.
     private var undeterminedSlots: [Int32] = []
-    /// The slots that may hold evidence awaiting confirmation, each once. Those the device is outside
-    /// of are judged from here, so that the scan need only find the regions the fix is in (see
-    /// ``collectChanges(_:_:into:)``). Only the regions the last fix reached stay pending, so the
-    /// list stays short.
+    /// The slots of regions the device is outside of that may hold evidence of being inside, awaiting
+    /// confirmation, each once. They are judged from here, so that the scan need only find the
+    /// regions the fix is in (see ``collectChanges(_:_:into:)``). Only the regions the last fix
+    /// reached stay pending, so the list stays short. (Inside regions, pending or not, are judged
+    /// from `inside`.)
     private var pendingSlots: [Int32] = []
     private var latestFix: Fix?
     /// Candidates and changes of the fix being judged: reused between fixes. The candidates fill the
@@ -260,10 +261,9 @@ public struct GeofenceEngine: Sendable {
         if trackJudged { settleUndetermined(states) }
     }
 
-    /// Judges the regions with pending evidence that the device is outside of and that `fix` reaches
-    /// (their enclosing circle within `reach` metres, as for a scan), drops the evidence of those it
-    /// does not reach, and unlists those no longer pending or now inside (the regions the device is
-    /// inside are judged from `inside`).
+    /// Judges the listed regions with pending evidence that `fix` reaches (their enclosing circle
+    /// within `reach` metres, as for a scan), drops the evidence of those it does not reach, and
+    /// unlists those no longer pending or now inside.
     private mutating func judgePending(_ fix: Fix, _ frame: LocalFrame, within reach: Double, _ states: States, into changes: inout [Change]) {
         var kept = 0
         for i in pendingSlots.indices {
@@ -410,7 +410,7 @@ public struct GeofenceEngine: Sendable {
         states[slot].subtract(.pending)
         guard decisive || confirmed else {
             states[slot].insert(SlotFlags.pending(evidence))
-            if !states[slot].contains(.pendingListed) {
+            if evidence == .inside && !states[slot].contains(.pendingListed) {
                 states[slot].insert(.pendingListed)
                 pendingSlots.append(Int32(slot))
             }
