@@ -29,7 +29,11 @@ let package = Package(
             name: "WhereaboutsStore",
             dependencies: ["WhereaboutsCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "WhereaboutsDelivery", dependencies: ["WhereaboutsCore"]),
-        .target(name: "WhereaboutsSimulator", dependencies: ["WhereaboutsCore", "Whereabouts"]),
+        .target(
+            name: "WhereaboutsSimulator",
+            dependencies: [
+                "WhereaboutsCore", "Whereabouts", "WhereaboutsStore", "WhereaboutsDelivery", .product(name: "Logging", package: "swift-log"),
+            ]),
         // The runtime: the LocationEngine actor wiring the core to a LocationService, the store and
         // the uploader, and the JSON bridge for React Native and Capacitor.
         .target(

@@ -27,6 +27,9 @@ final class Broadcast<Element: Sendable>: @unchecked Sendable {
         return stream
     }
 
+    /// Whether any stream is subscribed now.
+    var hasSubscribers: Bool { lock.withLock { !subscribers.isEmpty } }
+
     func yield(_ value: Element) {
         for continuation in lock.withLock({ Array(subscribers.values) }) { continuation.yield(value) }
     }

@@ -32,6 +32,18 @@ public struct EngineError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(code.rawValue): \(message)" }
 
+    /// The engine's error for a session's refusal, with the same code and message.
+    public init(_ refusal: Refusal) {
+        let code: Code =
+            switch refusal.code {
+            case .permissionDenied: .permissionDenied
+            case .trackingDisabled: .trackingDisabled
+            case .duplicateRegion: .duplicateRegion
+            case .invalidArgument: .invalidArgument
+            }
+        self.init(code, refusal.message)
+    }
+
     static func store(_ error: any Error, doing action: String) -> EngineError {
         EngineError(.storeFailure, "could not \(action): \(error)")
     }

@@ -11,11 +11,10 @@ extension LocationEngine {
             logger.error("background refresh could not restore the engine: \(error)")
             return .ran(fix: nil, delivered: 0, stillPending: 0)
         }
-        guard trackingEnabled else {
+        do { try request(.backgroundRefresh, doing: "run the background refresh") } catch {
             logger.notice("tracking is disabled; the background refresh is skipped")
             return .trackingDisabled
         }
-        handle(.command(.requestFix))
         let fix = await nextFix(before: deadline)
         if fix == nil { logger.notice("background refresh: no fix before the deadline") }
         let delivered = await uploader?.drain(until: deadline, trigger: .manual).delivered ?? 0
@@ -27,7 +26,7 @@ extension LocationEngine {
     func nextFix(before deadline: Date) async -> Fix? {
         let id = UUID()
         let clock = clock
-        let timeout = Task { [weak self] in
+        let timeout = clock.spawn { [weak self] in
             do { try await clock.sleep(deadline) } catch { return }
             await self?.resumeFixWaiter(id)
         }
@@ -35,16 +34,11 @@ extension LocationEngine {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { fixWaiters[id] = $0 }
         } onCancel: {
-            Task { await self.cancelFixWaiter(id) }
+            Task { await self.resumeFixWaiter(id) }
         }
     }
 
-    private func cancelFixWaiter(_ id: UUID) {
-        fixWaiters.removeValue(forKey: id)?.resume(returning: nil)
-    }
-
     private func resumeFixWaiter(_ id: UUID) {
-        diagnostics.timerWakeups += 1
         fixWaiters.removeValue(forKey: id)?.resume(returning: nil)
     }
 }

@@ -3,11 +3,11 @@ import WhereaboutsCore
 
 extension LocationEngine {
     /// The permission records (each `nil` until it first matters) as the app shows them.
-    public var permissions: Permissions { permissionCoordinator.permissions }
+    public var permissions: Permissions { session.permissions.permissions }
 
     /// What keeps the app from doing its job, most severe first: a denied, restricted, provisional or
     /// approximate permission, each with a code and a message for the user. Empty when all is well.
-    public var permissionProblems: [PermissionProblem] { permissionCoordinator.problems }
+    public var permissionProblems: [PermissionProblem] { session.permissions.problems }
 
     /// Reads both permissions from the OS again and, when foreground is granted but background is
     /// not, asks for background unless the user refused it within the retry delay (2 h by default).
@@ -15,8 +15,7 @@ extension LocationEngine {
     @discardableResult
     public func checkPermissions() throws(EngineError) -> Permissions {
         try launch(.user)
-        runPermissions(.becameActive(service.authorization()), now: clock.now())
-        publish()
+        perform(.checkPermissions(service.authorization()))
         return permissions
     }
 
@@ -26,11 +25,8 @@ extension LocationEngine {
     @discardableResult
     public func locationActionStarted() throws(EngineError) -> PermissionProblem? {
         try launch(.user)
-        let now = clock.now()
-        runPermissions(.authorizationChanged(service.authorization()), now: now)
-        runPermissions(.locationAction, now: now)
-        publish()
-        return permissionCoordinator.problem
+        perform(.locationAction(service.authorization()))
+        return session.permissions.problem
     }
 
     /// Asks for a permission under the same rules: background only once foreground is granted and
@@ -39,22 +35,7 @@ extension LocationEngine {
     @discardableResult
     public func requestPermission(_ kind: PermissionKind) throws(EngineError) -> Permissions {
         try launch(.user)
-        let now = clock.now()
-        runPermissions(.authorizationChanged(service.authorization()), now: now)
-        runPermissions(.request(kind), now: now)
-        publish()
+        perform(.requestPermission(kind, service.authorization()))
         return permissions
-    }
-
-    /// Runs the coordinator and performs its effects.
-    func runPermissions(_ input: PermissionInput, now: Date) {
-        for effect in permissionCoordinator.handle(input, now: now) {
-            switch effect {
-            case .permissionsChanged(let records):
-                do { try store.set(.permissions, records) } catch { logger.error("could not store the permission records: \(error)") }
-            case .requestAuthorization(let kind): service.requestAuthorization(kind)
-            case .openSettings: service.openSettings()
-            }
-        }
     }
 }

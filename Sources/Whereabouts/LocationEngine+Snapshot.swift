@@ -1,36 +1,48 @@
 import Foundation
 import WhereaboutsCore
 
+/// What a published snapshot was built from: its small parts, and the version of the report.
+struct SnapshotKey: Equatable {
+    var lastTriedAt: Date?
+    var lastLocation: LocationPoint?
+    var fence: LocationData.Fence?
+    var permissions: Permissions
+    var pendingVersion: Int
+}
+
 extension LocationEngine {
-    /// The snapshot now: last try, last location, the refresh fence, the pending upload queue (at
-    /// most `snapshotReportLimit` records) and both permission records.
-    public func snapshot() throws(EngineError) -> LocationData {
-        let latest: LocationRecord?
-        let pending: [LocationRecord]
-        do {
-            latest = try store.latestRecord()
-            pending = try store.pendingRecords(limit: snapshotReportLimit)
-        } catch {
-            throw .store(error, doing: "read the snapshot")
-        }
-        let lastLocation = latest.map(LocationPoint.init(record:))
-            ?? tracker.lastFix.map { LocationPoint(id: "unrecorded", fix: $0) }
+    /// The snapshot now, from memory: last try, last location (the newest fix, under the id of the
+    /// record it became or was merged into, else ``LocationPoint/unrecordedID``), the refresh fence, the
+    /// pending upload queue (at most `snapshotReportLimit` records, the newest) and both permission
+    /// records.
+    public func snapshot() -> LocationData {
+        let key = snapshotKey
         return LocationData(
-            lastTriedAt: lastTriedAt, lastLocation: lastLocation,
-            fence: tracker.slotPlan.map { LocationData.Fence(plan: $0, plannedAt: fencePlannedAt ?? clock.now()) }, pending: pending,
-            permissions: permissionCoordinator.permissions)
+            lastTriedAt: key.lastTriedAt, lastLocation: key.lastLocation, fence: key.fence, report: pending.report,
+            foregroundPermission: key.permissions.foreground, backgroundPermission: key.permissions.background)
     }
 
-    /// Republishes the snapshot when it changed.
-    func publish() {
-        guard launched else { return }
-        do {
-            let current = try snapshot()
-            guard current != published else { return }
-            published = current
-            snapshotBroadcast.yield(current)
-        } catch {
-            logger.error("\(error)")
+    private var snapshotKey: SnapshotKey {
+        let tracker = session.tracker
+        let lastLocation: LocationPoint?
+        if let fix = tracker.lastFix {
+            let id = tracker.lastFixRecorded ? newestRecord.map { $0.record.id.uuidString.lowercased() } : nil
+            lastLocation = LocationPoint(id: id ?? LocationPoint.unrecordedID, fix: fix)
+        } else {
+            lastLocation = newestRecord.map { LocationPoint(record: $0.record) }
         }
+        let fence = tracker.slotPlan.map { LocationData.Fence(plan: $0, plannedAt: tracker.fencePlannedAt ?? clock.now()) }
+        return SnapshotKey(
+            lastTriedAt: tracker.lastTriedAt, lastLocation: lastLocation, fence: fence, permissions: session.permissions.permissions,
+            pendingVersion: pendingVersion)
+    }
+
+    /// Republishes the snapshot when it changed and someone listens.
+    func publish() {
+        guard launched, snapshotBroadcast.hasSubscribers else { return }
+        let key = snapshotKey
+        guard key != publishedKey else { return }
+        publishedKey = key
+        snapshotBroadcast.yield(snapshot())
     }
 }

@@ -2,6 +2,7 @@
 import Foundation
 import UIKit
 import Whereabouts
+import WhereaboutsCore
 import os
 
 /// Starts the engine from `application(_:didFinishLaunchingWithOptions:)`, telling a relaunch by the
@@ -24,7 +25,7 @@ import os
 /// delivered to it.
 ///
 /// Apps on the scene life cycle may be launched for a location event without the `location` launch
-/// option; such a launch reads as ``Whereabouts/LaunchReason/user``, which restarts tracking and asks
+/// option; such a launch reads as ``WhereaboutsCore/LaunchReason/user``, which restarts tracking and asks
 /// for a fix just the same when tracking is on.
 public struct RelaunchHandler: Sendable {
     /// The engine to launch.
@@ -33,8 +34,8 @@ public struct RelaunchHandler: Sendable {
     /// Creates a handler for `engine`.
     public init(engine: LocationEngine) { self.engine = engine }
 
-    /// Why the process started: ``Whereabouts/LaunchReason/locationEvent`` when `launchOptions` holds
-    /// `UIApplication.LaunchOptionsKey.location`, else ``Whereabouts/LaunchReason/user``.
+    /// Why the process started: ``WhereaboutsCore/LaunchReason/locationEvent`` when `launchOptions` holds
+    /// `UIApplication.LaunchOptionsKey.location`, else ``WhereaboutsCore/LaunchReason/user``.
     @MainActor
     public static func reason(launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> LaunchReason {
         launchOptions?[.location] != nil ? .locationEvent : .user

@@ -6,7 +6,7 @@ import WhereaboutsCore
 /// `refresh_token` and `expires_in`. A token close to expiry is renewed before use
 /// (``AuthTokens/usableIDToken(at:)``).
 public actor FirebaseTokenProvider: CredentialProvider {
-    private let store: any LocationStore
+    private let store: any SettingStore
     private let apiKey: String
     private let base: URL
     private let transport: any HTTPTransport
@@ -15,7 +15,7 @@ public actor FirebaseTokenProvider: CredentialProvider {
     /// Creates a provider.
     /// - Parameter base: `https://securetoken.googleapis.com` in production; a local server in tests.
     public init(
-        store: any LocationStore, apiKey: String, base: URL = URL(string: "https://securetoken.googleapis.com")!,
+        store: any SettingStore, apiKey: String, base: URL = URL(string: "https://securetoken.googleapis.com")!,
         transport: any HTTPTransport, clock: @escaping @Sendable () -> Date = Date.init
     ) {
         self.store = store

@@ -5,14 +5,18 @@ import WhereaboutsCore
 /// exact bookkeeping: a record leaves the pending state only when a server acknowledged or refused it.
 ///
 /// Flushes are serialised; a flush asked for while one runs is folded into it and returns that
-/// flush's report. After a failure a retry is scheduled at the back-off time.
+/// flush's report. When to flush is the core's decision (``Tracker``); after a failure the uploader
+/// schedules a retry at the back-off time. Time, sleeps and
+/// background tasks come from the ``EngineClock`` the engine shares, so a simulated phone drives the
+/// uploader in virtual time. The first request of a flush tells the server which of its commands the
+/// device has carried out (on endpoints that take acknowledgements).
 public actor Uploader {
     private let queue: any DeliveryQueue
     private let endpoint: any UploadEndpoint
     private let transport: any HTTPTransport
     private let credentials: any CredentialProvider
     private let configuration: UploaderConfiguration
-    private let clock: @Sendable () -> Date
+    private let clock: EngineClock
     private let jitter: @Sendable () -> Double
     private var failures = 0
     private var notBefore: Date?
@@ -21,17 +25,13 @@ public actor Uploader {
     private var rerun: UploadTrigger?
     private var waiters: [CheckedContinuation<FlushReport, Never>] = []
     private var retryTask: Task<Void, Never>?
-    private var intervalTask: Task<Void, Never>?
-    private let reportContinuation: AsyncStream<FlushReport>.Continuation
-
-    /// Every flush's report, as it ends.
-    public nonisolated let reports: AsyncStream<FlushReport>
+    private let reportHandler = ReportHandler()
 
     /// Creates an uploader. `jitter` draws the random share of each back-off delay, in [0, 1).
     public init(
         queue: any DeliveryQueue, endpoint: any UploadEndpoint, transport: any HTTPTransport = URLSessionTransport(),
         credentials: any CredentialProvider = FixedCredential.none, configuration: UploaderConfiguration = .init(),
-        clock: @escaping @Sendable () -> Date = Date.init, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        clock: EngineClock = .system, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
         self.queue = queue
         self.endpoint = endpoint
@@ -40,28 +40,18 @@ public actor Uploader {
         self.configuration = configuration
         self.clock = clock
         self.jitter = jitter
-        (reports, reportContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
     }
 
-    /// Starts the periodic flush (``UploaderConfiguration/interval``).
-    public func start() {
-        guard intervalTask == nil, let interval = configuration.interval else { return }
-        intervalTask = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: UInt64(interval * 1e9))
-                guard !Task.isCancelled else { return }
-                _ = await self?.flush(.interval)
-            }
-        }
+    /// Hands every flush's report to `handler` as the flush ends, within the flush (the engine learns
+    /// which records were settled and which commands arrived), replacing an earlier handler.
+    public nonisolated func setReportHandler(_ handler: @escaping @Sendable (FlushReport) async -> Void) {
+        reportHandler.set(handler)
     }
 
-    /// Stops periodic flushes and scheduled retries; records stay pending on disk.
+    /// Stops a scheduled retry; records stay pending on disk.
     public func stop() {
-        intervalTask?.cancel()
-        intervalTask = nil
         retryTask?.cancel()
         retryTask = nil
-        reportContinuation.finish()
     }
 
     /// Sends pending records until the queue is empty or something stops it.
@@ -75,17 +65,11 @@ public actor Uploader {
         var report = await drain(trigger)
         while let again = rerun, report.stoppedBy == nil {
             rerun = nil
-            let next = await drain(again)
-            report.delivered += next.delivered
-            report.eventsDelivered += next.eventsDelivered
-            report.rejected += next.rejected
-            report.requests += next.requests
-            report.commands += next.commands
-            report.stoppedBy = next.stoppedBy
+            report.add(await drain(again))
         }
         rerun = nil
         flushing = false
-        reportContinuation.yield(report)
+        await reportHandler.current?(report)
         for waiter in waiters { waiter.resume(returning: report) }
         waiters.removeAll()
         return report
@@ -96,26 +80,20 @@ public actor Uploader {
     public func drain(until deadline: Date, trigger: UploadTrigger = .stopped) async -> FlushReport {
         var total = FlushReport(trigger: trigger)
         while true {
-            let report = await flush(trigger)
-            total.delivered += report.delivered
-            total.eventsDelivered += report.eventsDelivered
-            total.rejected += report.rejected
-            total.requests += report.requests
-            total.commands += report.commands
-            total.stoppedBy = report.stoppedBy
+            total.add(await flush(trigger))
             let wakeAt: Date
-            switch report.stoppedBy {
+            switch total.stoppedBy {
             case nil, .signedOut, .storeError: return total
             case .failed(_, let retryAt), .backingOff(let retryAt): wakeAt = retryAt
             }
             guard wakeAt < deadline else { return total }
-            try? await Task.sleep(nanoseconds: UInt64(max(0, wakeAt.timeIntervalSince(clock())) * 1e9))
+            do { try await clock.sleep(wakeAt) } catch { return total }
         }
     }
 
     private func drain(_ trigger: UploadTrigger) async -> FlushReport {
         var report = FlushReport(trigger: trigger)
-        let now = clock()
+        let now = clock.now()
         if let until = serverNotBefore, until > now {
             report.stoppedBy = .backingOff(until: until)
             return report
@@ -125,25 +103,35 @@ public actor Uploader {
             return report
         }
         do {
-            var state = try await credentials.current()
+            var acknowledgements = try queue.commandAcknowledgements()
+            if !endpoint.acceptsAcknowledgements && !acknowledgements.isEmpty {
+                try queue.confirmAcknowledged(acknowledgements)
+                acknowledgements = []
+            }
+            var state: CredentialState
+            do { state = try await credentials.current() } catch {
+                report.stoppedBy = failed("could not get a credential for \(endpoint.name): \(error)", retryAfter: nil)
+                return report
+            }
             let limit = min(configuration.batchSize, endpoint.maxBatchSize)
             let (order, lease) = (configuration.order, configuration.lease)
             let records = Lane<LocationRecord>(
                 kind: "record", claim: { [queue] in try queue.claim(limit: limit, order: order, now: $0, lease: lease) },
-                request: { [endpoint] in try endpoint.request(for: $0, credential: $1) },
+                request: { [endpoint] in try endpoint.request(for: $0, acknowledging: $1, credential: $2) },
                 interpret: { [endpoint] in endpoint.interpret($0, for: $1) }, delivered: queue.markDelivered,
-                rejected: queue.markRejected, release: queue.release)
-            if let stop = try await drain(records, state: &state, report: &report, count: \.delivered) {
+                rejected: queue.markRejected, release: queue.release, settles: true)
+            if let stop = try await drain(records, state: &state, acknowledgements: &acknowledgements, report: &report) {
                 report.stoppedBy = stop
                 return report
             }
             if endpoint.acceptsEvents, let events = queue as? any EventQueue {
                 let lane = Lane<EventRecord>(
                     kind: "event", claim: { try events.claimEvents(limit: limit, now: $0, lease: lease) },
-                    request: { [endpoint] in try endpoint.eventRequest(for: $0, credential: $1) },
+                    request: { [endpoint] in try endpoint.eventRequest(for: $0, credential: $2) },
                     interpret: { [endpoint] in endpoint.interpretEvents($0, for: $1) }, delivered: events.markEventsDelivered,
-                    rejected: events.markEventsRejected, release: events.releaseEvents)
-                if let stop = try await drain(lane, state: &state, report: &report, count: \.eventsDelivered) {
+                    rejected: events.markEventsRejected, release: events.releaseEvents, settles: false)
+                var none: [String] = []
+                if let stop = try await drain(lane, state: &state, acknowledgements: &none, report: &report) {
                     report.stoppedBy = stop
                     return report
                 }
@@ -160,54 +148,61 @@ public actor Uploader {
     private struct Lane<Item: Identifiable> where Item.ID == UUID {
         let kind: String
         let claim: (Date) throws -> [Item]
-        let request: ([Item], Credential?) throws -> OutgoingRequest
+        let request: ([Item], [String], Credential?) throws -> OutgoingRequest
         let interpret: (HTTPReply, [Item]) -> DeliveryOutcome
         let delivered: ([UUID]) throws -> Void
         let rejected: ([UUID: Rejection], Date) throws -> Void
         let release: ([UUID]) throws -> Void
+        /// Whether the report lists the settled items' ids (records do; the engine shows them).
+        let settles: Bool
     }
 
-    /// Sends the lane's pending items batch by batch until none is left or something stops it.
+    /// Sends the lane's pending items batch by batch, the first request carrying the command
+    /// acknowledgements (alone when nothing is pending), until none is left or something stops it.
     private func drain<Item>(
-        _ lane: Lane<Item>, state: inout CredentialState, report: inout FlushReport, count: WritableKeyPath<FlushReport, Int>
+        _ lane: Lane<Item>, state: inout CredentialState, acknowledgements: inout [String], report: inout FlushReport
     ) async throws -> FlushStop? {
         while true {
             if state == .signedOut { return .signedOut }
-            let batch = try lane.claim(clock())
-            guard !batch.isEmpty else { return nil }
-            if let stop = try await send(batch, lane, state: &state, report: &report, count: count) { return stop }
+            let batch = try lane.claim(clock.now())
+            guard !batch.isEmpty || !acknowledgements.isEmpty else { return nil }
+            if let stop = try await send(batch, lane, acknowledging: acknowledgements, state: &state, report: &report) { return stop }
+            acknowledgements = []
         }
     }
 
     /// Sends one batch and settles every item in it. Returns why draining must stop, if it must.
     private func send<Item>(
-        _ batch: [Item], _ lane: Lane<Item>, state: inout CredentialState, report: inout FlushReport, count: WritableKeyPath<FlushReport, Int>
+        _ batch: [Item], _ lane: Lane<Item>, acknowledging acknowledgements: [String], state: inout CredentialState,
+        report: inout FlushReport
     ) async throws -> FlushStop? {
         var refreshed = false
         let ids = batch.map(\.id)
         while true {
             let reply: HTTPReply
             do {
-                let request = try lane.request(batch, state.credential)
+                let request = try lane.request(batch, acknowledgements, state.credential)
                 report.requests += 1
                 reply = try await transport.send(request, timeout: configuration.requestTimeout)
             } catch {
                 try lane.release(ids)
                 return failed("no answer from \(endpoint.name): \(error.localizedDescription)", retryAfter: nil)
             }
-            switch UploadVerdict.classify(reply, now: clock()) {
+            switch UploadVerdict.classify(reply, now: clock.now()) {
             case .delivered:
                 let outcome = lane.interpret(reply, batch)
                 try lane.delivered(outcome.delivered)
-                try lane.rejected(outcome.rejected, clock())
-                try queue.enqueueCommands(outcome.commands, at: clock())
-                report[keyPath: count] += outcome.delivered.count
-                report.rejected += outcome.rejected.count
-                report.commands += outcome.commands
+                try lane.rejected(outcome.rejected, clock.now())
+                try queue.confirmAcknowledged(acknowledgements)
+                try queue.enqueueCommands(outcome.commands, at: clock.now())
+                report.settle(outcome, lane: lane.kind, listingIDs: lane.settles)
                 return nil
             case .refreshCredential where !refreshed:
                 refreshed = true
-                state = try await credentials.refreshed()
+                do { state = try await credentials.refreshed() } catch {
+                    try lane.release(ids)
+                    return failed("could not refresh the credential for \(endpoint.name): \(error)", retryAfter: nil)
+                }
                 if state == .signedOut {
                     try lane.release(ids)
                     return .signedOut
@@ -217,21 +212,24 @@ public actor Uploader {
                 return failed("\(endpoint.name) refused the credential even after a refresh (401)", retryAfter: nil)
             case .split where batch.count > 1:
                 let half = batch.count / 2
-                if let stop = try await send(Array(batch[..<half]), lane, state: &state, report: &report, count: count) {
+                if let stop = try await send(Array(batch[..<half]), lane, acknowledging: acknowledgements, state: &state, report: &report) {
                     try lane.release(Array(ids[half...]))
                     return stop
                 }
-                return try await send(Array(batch[half...]), lane, state: &state, report: &report, count: count)
+                return try await send(Array(batch[half...]), lane, acknowledging: [], state: &state, report: &report)
             case .split:
-                try lane.rejected([ids[0]: Rejection(status: 413, reason: "a single \(lane.kind) is larger than the server accepts: \(reply.bodyPrefix)")], clock())
-                report.rejected += 1
+                guard let only = ids.first else { return failed("\(endpoint.name) refused an empty request as too large (413)", retryAfter: nil) }
+                let rejection = Rejection(status: 413, reason: "a single \(lane.kind) is larger than the server accepts: \(reply.bodyPrefix)")
+                try lane.rejected([only: rejection], clock.now())
+                report.settle(DeliveryOutcome(delivered: [], rejected: [only: rejection]), lane: lane.kind, listingIDs: lane.settles)
                 return nil
             case .retry(let after):
                 try lane.release(ids)
                 return failed("\(endpoint.name) answered \(reply.status)", retryAfter: after)
             case .reject(let rejection):
-                try lane.rejected(Dictionary(uniqueKeysWithValues: ids.map { ($0, rejection) }), clock())
-                report.rejected += batch.count
+                let rejected = Dictionary(uniqueKeysWithValues: ids.map { ($0, rejection) })
+                try lane.rejected(rejected, clock.now())
+                report.settle(DeliveryOutcome(delivered: [], rejected: rejected), lane: lane.kind, listingIDs: lane.settles)
                 return nil
             }
         }
@@ -239,21 +237,30 @@ public actor Uploader {
 
     private func failed(_ message: String, retryAfter: TimeInterval?) -> FlushStop {
         failures += 1
-        let delay = configuration.backoff.delay(
-            afterFailures: failures, retryAfter: retryAfter, unit: jitter())
-        let retryAt = clock().addingTimeInterval(delay)
+        let delay = configuration.backoff.delay(afterFailures: failures, retryAfter: retryAfter, unit: jitter())
+        let retryAt = clock.now().addingTimeInterval(delay)
         notBefore = retryAt
-        serverNotBefore = retryAfter.map { clock().addingTimeInterval($0) }
-        scheduleRetry(after: delay)
+        serverNotBefore = retryAfter.map { clock.now().addingTimeInterval($0) }
+        scheduleRetry(at: retryAt)
         return .failed(message, retryAt: retryAt)
     }
 
-    private func scheduleRetry(after delay: TimeInterval) {
+    private func scheduleRetry(at retryAt: Date) {
         retryTask?.cancel()
-        retryTask = Task { [weak self] in
-            try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
-            guard !Task.isCancelled else { return }
+        let clock = clock
+        retryTask = clock.spawn { [weak self] in
+            do { try await clock.sleep(retryAt) } catch { return }
             _ = await self?.flush(.retry)
         }
     }
+}
+
+/// The uploader's report handler, set from outside the actor (by an engine as it launches).
+private final class ReportHandler: @unchecked Sendable {
+    private let lock = NSLock()
+    private var handler: (@Sendable (FlushReport) async -> Void)?
+
+    func set(_ handler: @escaping @Sendable (FlushReport) async -> Void) { lock.withLock { self.handler = handler } }
+
+    var current: (@Sendable (FlushReport) async -> Void)? { lock.withLock { handler } }
 }

@@ -13,20 +13,17 @@ public struct UploaderConfiguration: Sendable {
     public var requestTimeout: TimeInterval
     /// Back-off after failures.
     public var backoff: Backoff
-    /// A flush starts at least this often while records are pending (`nil`: never by time).
-    public var interval: TimeInterval?
 
     /// Creates a configuration.
     public init(
         batchSize: Int = 500, order: DeliveryOrder = .oldestFirst, lease: TimeInterval = 120, requestTimeout: TimeInterval = 30,
-        backoff: Backoff = Backoff(), interval: TimeInterval? = 900
+        backoff: Backoff = Backoff()
     ) {
         self.batchSize = max(1, batchSize)
         self.order = order
         self.lease = lease
         self.requestTimeout = requestTimeout
         self.backoff = backoff
-        self.interval = interval
     }
 }
 
@@ -34,8 +31,6 @@ public struct UploaderConfiguration: Sendable {
 public enum UploadTrigger: String, Sendable, CaseIterable {
     /// Enough records are pending (the Tracker's count threshold, ``TrackerConfiguration/uploadThreshold``).
     case threshold
-    /// The periodic interval elapsed.
-    case interval
     /// A region event happened.
     case regionEvent
     /// The device stopped or started moving.
@@ -77,13 +72,39 @@ public struct FlushReport: Sendable, Equatable {
     public var rejected = 0
     /// Requests sent.
     public var requests = 0
+    /// The ids of the records acknowledged by the server.
+    public var deliveredIDs: [UUID] = []
+    /// The ids of the records refused for good.
+    public var rejectedIDs: [UUID] = []
     /// Commands received.
-    public var commands: [ServerCommand] = []
+    public var commands: [DeviceCommand] = []
     /// Why the flush stopped before the queue was empty, if it did.
     public var stoppedBy: FlushStop?
 
     /// Creates an empty report.
     public init(trigger: UploadTrigger) { self.trigger = trigger }
+
+    /// Adds what a later flush did; its stop, if any, is the one that counts.
+    mutating func add(_ other: FlushReport) {
+        delivered += other.delivered
+        eventsDelivered += other.eventsDelivered
+        rejected += other.rejected
+        requests += other.requests
+        deliveredIDs += other.deliveredIDs
+        rejectedIDs += other.rejectedIDs
+        commands += other.commands
+        stoppedBy = other.stoppedBy
+    }
+
+    /// Counts what an answer settled for the items of one lane (`record` or `event`).
+    mutating func settle(_ outcome: DeliveryOutcome, lane: String, listingIDs: Bool) {
+        if lane == "record" { delivered += outcome.delivered.count } else { eventsDelivered += outcome.delivered.count }
+        rejected += outcome.rejected.count
+        commands += outcome.commands
+        guard listingIDs else { return }
+        deliveredIDs += outcome.delivered
+        rejectedIDs += outcome.rejected.keys.sorted { $0.uuidString < $1.uuidString }
+    }
 }
 
 /// Why a flush ended with records still pending.

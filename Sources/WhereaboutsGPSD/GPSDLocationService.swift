@@ -11,8 +11,8 @@ import WhereaboutsCore
 /// pending) it sends `?WATCH={"enable":false}` and disconnects.
 ///
 /// Which fixes become ``Whereabouts/LocationServiceEvent/fix(_:)`` events: see the rules of the
-/// configuration in ``configure(_:)``. Region crossings are found from the fixes with the core's
-/// ``WhereaboutsCore/TransitionRule``, as Linux has no OS region monitor (see ``monitor(_:)``).
+/// configuration in ``configure(_:)``. Linux has no OS region monitor: the service emulates the
+/// phone's, as the simulated phone does (see ``monitor(_:)``), and the core judges what it reports.
 ///
 /// When gpsd is not there or goes away, the service reconnects on its own after ``GPSDBackoff``
 /// delays and reports each failure once as ``Whereabouts/LocationServiceEvent/failure(_:)`` naming
@@ -68,7 +68,8 @@ public final class GPSDLocationService: LocationService {
     /// - Standard updates deliver every fix that lies at least `distanceFilter` metres from the
     ///   last delivered one (every fix when the filter is `nil`). The requested accuracy cannot be
     ///   applied to gpsd and is left to the core's fix filter.
-    /// - Significant-change monitoring delivers a fix each time the device has moved 500 m.
+    /// - Significant-change monitoring delivers a fix each time the device has moved 500 m, at most
+    ///   every 5 minutes (``WhereaboutsCore/SignificantChangeMonitor``).
     /// - ``WhereaboutsCore/LocationRequest/off`` stops watching gpsd unless regions are monitored or a
     ///   one-shot is pending.
     ///
@@ -85,10 +86,10 @@ public final class GPSDLocationService: LocationService {
     public func requestOneShot(_ accuracy: LocationAccuracy) { session.requestOneShot() }
 
     /// Monitors exactly these circles, replacing the previous set, and reports
-    /// ``Whereabouts/LocationServiceEvent/regionCrossing(id:state:)`` when the fixes cross one: the
-    /// first fix that shows the device inside or outside a new region reports its state, later ones
-    /// report changes, judged by the core's ``WhereaboutsCore/TransitionRule``. Keeps gpsd watched
-    /// while any region is monitored, even when updates are off.
+    /// ``Whereabouts/LocationServiceEvent/regionCrossing(id:state:)`` as the phone's OS would
+    /// (``WhereaboutsCore/RegionMonitorEmulation``): the next fix reports the state in a new region,
+    /// later fixes report a crossing once they lie beyond the boundary by max(radius/10, 50 m). Keeps
+    /// gpsd watched while any region is monitored, even when updates are off.
     public func monitor(_ regions: [MonitoredRegion]) { session.monitor(regions) }
 
     /// Does nothing: gpsd has no permission dialog.

@@ -60,7 +60,7 @@ final class GPSDSession: @unchecked Sendable {
 
     func requestOneShot() { change { $0.requestOneShot() } }
 
-    func monitor(_ regions: [MonitoredRegion]) { change { $0.monitor(regions) } }
+    func monitor(_ regions: [MonitoredRegion]) { change { $0.monitor(regions, at: Date()) } }
 
     var statistics: GPSDStatistics { locked { decoder.statistics } }
 

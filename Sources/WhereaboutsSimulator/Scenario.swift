@@ -35,15 +35,16 @@ public struct ScenarioResult: Sendable {
 /// Runs strategies over scenarios and scores them.
 public enum ScenarioRunner {
     /// Simulates `strategy` over `scenario` with `pad` still seconds at each end and scores the run.
-    /// The seed is mixed with the scenario's name so every scenario gets its own noise. `observer`
-    /// sees every effect of the run.
+    /// The seed is mixed with the scenario's name so every scenario gets its own noise. The run
+    /// records into `storePath` (a temporary store when `nil`) and uploads to `upload`.
     public static func run(
-        _ scenario: Scenario, strategy: Strategy, pad: Double, seed: UInt64, observer: EffectObserver? = nil
-    ) -> ScenarioResult {
+        _ scenario: Scenario, strategy: Strategy, pad: Double, seed: UInt64, storePath: String? = nil, upload: UploadTarget = .loopback
+    ) async throws -> ScenarioResult {
         let truth = TruthPath(trace: scenario.trace, pad: pad)
         let runSeed = seed ^ stableHash(scenario.name)
-        let outcome = Simulation(
-            truth: truth, regions: scenario.regions, configuration: strategy.configuration, seed: runSeed, observer: observer
+        let outcome = try await Simulation(
+            truth: truth, regions: scenario.regions, configuration: strategy.configuration, seed: runSeed, storePath: storePath,
+            upload: upload
         ).run()
         let report = RunReport.score(
             run: outcome.run, truth: truth, regions: scenario.regions, scenario: scenario.name,

@@ -14,9 +14,8 @@ struct SimulatedLocationService {
     private var cellTravel = 0.0
     private var nextCellChange = 0.0
     private var cellStarted = false
-    private var lastDelivered: Coordinate?
-    private var significant: (position: Coordinate, time: Double)?
-    private var significantPending = false
+    private var filter = DistanceFilter()
+    private var significant = SignificantChangeMonitor()
 
     /// Whether standard updates are on (which keeps the app running).
     var standardOn: Bool { request.standard != nil }
@@ -36,13 +35,11 @@ struct SimulatedLocationService {
         if newSource != oldSource {
             nextWifiScan = newSource == .wifi ? t : nil
             cellStarted = false
-            lastDelivered = nil
         }
-        if new.standard?.distanceFilter != request.standard?.distanceFilter { lastDelivered = nil }
-        if new.significantChange && !request.significantChange {
-            significant = nil
-            significantPending = true
+        if newSource != oldSource || new.standard?.distanceFilter != request.standard?.distanceFilter {
+            filter.reset(metres: new.standard?.distanceFilter)
         }
+        significant.set(on: new.significantChange)
         request = new
     }
 
@@ -86,12 +83,7 @@ struct SimulatedLocationService {
         default:
             break
         }
-        if let fix = standardFix, let filter = request.standard?.distanceFilter, let last = lastDelivered,
-            Geodesy.distance(last, fix.coordinate) < filter
-        {
-            standardFix = nil
-        }
-        if let fix = standardFix { lastDelivered = fix.coordinate }
+        if let fix = standardFix, !filter.admits(fix.coordinate) { standardFix = nil }
 
         var oneShotFix: Fix?
         if let pending = oneShot, t >= pending.readyAt, pending.source != .gps || gpsReady {
@@ -106,22 +98,9 @@ struct SimulatedLocationService {
         }
 
         var significantFix: Fix?
-        if request.significantChange {
-            let due: Bool
-            if significantPending {
-                due = true
-            } else if let last = significant {
-                due = t - last.time >= 300 && Geodesy.distance(last.position, position) >= 500
-            } else {
-                due = false
-            }
-            if due {
-                significantPending = false
-                significant = (position, t)
-                significantFix = Self.noisyFix(
-                    position, sigma: 100, accuracy: random.uniform(100...200), source: .significantChange, speed: nil, t,
-                    &random)
-            }
+        if significant.reports(position, at: Date(timeIntervalSince1970: t)) {
+            significantFix = Self.noisyFix(
+                position, sigma: 100, accuracy: random.uniform(100...200), source: .significantChange, speed: nil, t, &random)
         }
         return (standardFix, oneShotFix, significantFix)
     }

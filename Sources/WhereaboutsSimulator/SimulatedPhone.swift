@@ -1,35 +1,68 @@
 import Foundation
 import Whereabouts
 import WhereaboutsCore
+import WhereaboutsDelivery
 
-/// The simulated iPhone as a ``LocationService`` for a ``LocationEngine``: the same iOS-like
-/// positioning and region monitoring as ``Simulation`` (GPS acquisition, Wi-Fi and cell fixes,
-/// one-shots, significant changes, 20 region slots with late crossings) over a ground-truth path,
-/// driven by hand one second at a time, with a clock the engine shares.
+/// A simulated iPhone over a ground-truth path, as a ``LocationService`` for the ``LocationEngine``
+/// apps run, with the clock that engine and its uploader share.
 ///
-/// The phone outlives the app: ``kill()`` ends the app's event stream and stops standard updates,
-/// as iOS does for a terminated app, but keeps region monitoring and significant changes, whose
-/// events then wait for ``relaunch()`` (the OS relaunching the app in the background).
+/// The phone behaves as `evaluation.md` describes: GPS acquisition, Wi-Fi and cell fixes, one-shots,
+/// significant changes and 20 region slots with late crossings (the emulation of
+/// ``RegionMonitorEmulation`` and ``SignificantChangeMonitor`` that the gpsd service shares), and
+/// the background rule: the app runs while in the foreground, while standard updates are on, or for
+/// 10 s after the OS wakes it for an event (a one-shot fix, a significant change, a region crossing).
+/// A sleep that comes due while the app is suspended ends at the next wake.
+///
+/// Time is virtual: it moves only in ``advance(to:)``, one second at a time. The phone counts the
+/// app's work (tasks started with the clock's `spawn`, sleeps, the engine waiting for its next event)
+/// and hands the app each event, and each sleep that ends, only once the app is done with the one
+/// before: so a run is the same for the same seed, and a ten-hour scenario plays in well under a second.
+///
+/// The phone outlives the app: ``kill()`` ends the app's event stream and stops standard updates, as
+/// iOS does for a terminated app, but keeps region monitoring and significant changes, whose events
+/// then wait for ``relaunch()`` (the OS relaunching the app in the background).
 public final class SimulatedPhone: LocationService, @unchecked Sendable {
+    /// Seconds the app keeps running after the OS wakes it.
+    public static let wakeWindow: Double = 10
+    /// Quiet seconds play without suspending; every this many the player yields to other tasks.
+    private static let secondsBetweenYields = 64
+
     private let lock = NSLock()
     private let truth: TruthPath
     private var random: SeededGenerator
     private var location = SimulatedLocationService()
-    private var regionMonitor = SimulatedRegionMonitor()
+    private var regionMonitor = RegionMonitorEmulation()
     private var timelineRecords: [TimelineRecord] = []
     private var second: Double
-    private var sleepers: [(deadline: Double, continuation: CheckedContinuation<Void, any Error>)] = []
-    private var stream: AsyncStream<LocationServiceEvent>
-    private var continuation: AsyncStream<LocationServiceEvent>.Continuation
+    /// The last second the phone has played; the first played is the path's start.
+    private var played: Double
+    private var foreground = false
+    private var wakeUntil = -Double.infinity
+    private var appRunning = false
+    private var counters = SimulationDiagnostics()
+
+    // The app process.
     private var alive = true
+    private var generation = 0
+    private var stream: AsyncStream<LocationServiceEvent>
+    private var queue: [LocationServiceEvent] = []
+    private var consumer: CheckedContinuation<LocationServiceEvent?, Never>?
     private var heldForLaunch: [LocationServiceEvent] = []
     private var currentAuthorization: PlatformAuthorization
     private var monitored: [MonitoredRegion] = []
 
-    /// Events yielded to the current app process.
-    public private(set) var yielded = 0
-    /// Sleeps of the shared clock that ended, for the current app process.
-    public private(set) var wakeups = 0
+    // The app's work, for the clock.
+    private var active = 0
+    private var sleepers: [Sleeper] = []
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    private var nextSleeper = 0
+
+    private struct Sleeper {
+        let id: Int
+        let deadline: Double
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
     /// Permission dialogs the engine asked for, in order.
     public private(set) var authorizationRequests: [PermissionKind] = []
     /// Times the engine opened the Settings app.
@@ -37,13 +70,16 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
     /// What the user answers to each permission dialog; `nil` leaves the dialog unanswered.
     public var answers: [PermissionKind: PlatformAuthorization] = [:]
 
-    /// Creates a phone at the first second of `truth` with the given authorization.
+    /// Creates a phone at the first second of `truth` with the given authorization. The app is in the
+    /// background until ``setForeground(_:)``.
     public init(truth: TruthPath, seed: UInt64, authorization: PlatformAuthorization = .unrestricted) {
         self.truth = truth
         self.random = SeededGenerator(seed: seed)
         self.second = truth.start
+        self.played = truth.start - 1
         self.currentAuthorization = authorization
-        (stream, continuation) = AsyncStream.makeStream(of: LocationServiceEvent.self)
+        stream = AsyncStream { nil }
+        stream = makeStream()
     }
 
     // MARK: The phone's side
@@ -51,19 +87,30 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
     /// The current second, epoch seconds.
     public var now: Double { lock.withLock { second } }
 
-    /// The clock the engine must use: it reads the phone's second, and its sleeps end when
-    /// ``advance(to:)`` passes their deadline.
+    /// The clock the engine and its uploader must use: it reads the phone's second, its sleeps end
+    /// when ``advance(to:)`` passes their deadline while the app runs, and it counts the tasks it
+    /// starts.
     public var clock: EngineClock {
         EngineClock(
-            now: { Date(timeIntervalSince1970: self.now) },
-            sleep: { deadline in try await self.sleep(until: deadline.timeIntervalSince1970) })
+            now: { [unowned self] in Date(timeIntervalSince1970: now) },
+            sleep: { [unowned self] deadline in try await sleep(until: deadline.timeIntervalSince1970) },
+            spawn: { [unowned self] work in spawn(work) })
     }
 
     /// The regions the OS monitors now.
     public var monitoredRegions: [MonitoredRegion] { lock.withLock { monitored } }
 
-    /// The energy timeline so far (GPS states, Wi-Fi scans, cell fixes).
+    /// The energy timeline so far.
     public var timeline: [TimelineRecord] { lock.withLock { timelineRecords } }
+
+    /// Counters of what happened inside the phone.
+    public var diagnostics: SimulationDiagnostics {
+        lock.withLock {
+            var copy = counters
+            copy.slotOverflows = regionMonitor.overflows
+            return copy
+        }
+    }
 
     /// Whether standard updates are on.
     public var standardUpdatesOn: Bool { lock.withLock { location.standardOn } }
@@ -71,42 +118,87 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
     /// Whether events are waiting for the app to be relaunched.
     public var launchPending: Bool { lock.withLock { !heldForLaunch.isEmpty } }
 
-    /// Plays every second after the current one up to `t`, yielding what the phone produces and
-    /// ending the clock's sleeps that come due.
-    public func advance(to t: Double) {
-        while let step = lock.withLock({ () -> (events: [LocationServiceEvent], woken: [CheckedContinuation<Void, any Error>])? in
-            guard second < min(t, truth.end) else { return nil }
-            second += 1
-            return (produce(at: second), wakeDue(at: second))
-        }) {
-            for event in step.events { deliver(event) }
-            for sleeper in step.woken { sleeper.resume() }
+    /// Brings the app to the foreground (it runs) or sends it to the background.
+    public func setForeground(_ inForeground: Bool) {
+        lock.withLock {
+            foreground = inForeground
+            updateAppState(at: second)
         }
     }
 
-    /// The app is terminated: its stream ends, standard updates stop; region monitoring and
+    /// Plays every second not played yet up to `t` (at most the end of the path; the first is the
+    /// path's start, the second the phone was created at): the phone
+    /// produces what the OS would deliver, hands it to the app, and ends the sleeps that come due
+    /// while the app runs, each only once the app is done with the one before.
+    public func advance(to t: Double) async {
+        await idle()
+        while let events = lock.withLock({ () -> [(event: LocationServiceEvent, waking: Bool)]? in
+            guard played < min(t, truth.end) else { return nil }
+            played += 1
+            second = played
+            return produce(at: second)
+        }) {
+            if Int(second) % Self.secondsBetweenYields == 0 { await Task.yield() }
+            for (event, waking) in events {
+                guard lock.withLock({ admit(waking: waking) }) else { continue }
+                deliver(event)
+                await idle()
+            }
+            while let sleeper = lock.withLock({ takeDueSleeper() }) {
+                sleeper.continuation.resume()
+                await idle()
+            }
+            lock.withLock { updateAppState(at: second) }
+        }
+    }
+
+    /// Returns once the app has nothing left to do at the current second: every task it started has
+    /// ended, sleeps until later or waits for the next event. Returns without suspending when it has
+    /// nothing to do already.
+    public func idle() async {
+        guard lock.withLock({ active > 0 }) else { return }
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let now = lock.withLock { () -> Bool in
+                if active == 0 { return true }
+                idleWaiters.append(waiter)
+                return false
+            }
+            if now { waiter.resume() }
+        }
+    }
+
+    /// The app is terminated: its event stream ends, standard updates stop; region monitoring and
     /// significant changes go on and hold their events for ``relaunch()``.
     public func kill() {
-        let woken = lock.withLock {
+        let (ending, woken) = lock.withLock { () -> (CheckedContinuation<LocationServiceEvent?, Never>?, [Sleeper]) in
             alive = false
+            generation += 1
             location.configure(LocationRequest(standard: nil, significantChange: location.request.significantChange), at: second)
-            continuation.finish()
-            defer { sleepers.removeAll() }
-            return sleepers.map(\.continuation)
+            queue.removeAll()
+            let ending = consumer
+            consumer = nil
+            if ending != nil { active += 1 }
+            let woken = sleepers
+            sleepers.removeAll()
+            active += woken.count
+            updateAppState(at: second)
+            return (ending, woken)
         }
-        for sleeper in woken { sleeper.resume(throwing: CancellationError()) }
+        ending?.resume(returning: nil)
+        for sleeper in woken { sleeper.continuation.resume(throwing: CancellationError()) }
     }
 
     /// The OS starts the app again: a new event stream, which first delivers the events held since
     /// ``kill()``. Read ``events`` again after this.
     public func relaunch() {
         lock.withLock {
-            (stream, continuation) = AsyncStream.makeStream(of: LocationServiceEvent.self)
             alive = true
-            yielded = 0
-            wakeups = 0
+            stream = makeStream()
+            queue = heldForLaunch
+            heldForLaunch.removeAll()
+            wakeUntil = max(wakeUntil, second + Self.wakeWindow)
+            updateAppState(at: second)
         }
-        for event in lock.withLock({ defer { heldForLaunch.removeAll() }; return heldForLaunch }) { deliver(event) }
     }
 
     /// The user changes the app's permission in Settings (or answers a dialog by other means).
@@ -115,46 +207,147 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
         deliver(.authorizationChanged(authorization))
     }
 
+    /// An upload transport that records each request on the timeline (`network` `upload`, with its
+    /// body's bytes) at the phone's second, then sends it through `transport`.
+    public func meteredTransport(_ transport: any HTTPTransport) -> any HTTPTransport {
+        MeteredTransport(phone: self, inner: transport)
+    }
+
+    fileprivate func recordUpload(bytes: Int) {
+        lock.withLock { timelineRecords.append(.upload(t: second, bytes: bytes)) }
+    }
+
+    // MARK: Inside the phone (called with the lock held)
+
+    /// What the OS produces in second `t`, each event with whether it wakes the app.
+    private func produce(at t: Double) -> [(event: LocationServiceEvent, waking: Bool)] {
+        let fixes = location.step(at: t, truth: truth, random: &random, timeline: &timelineRecords)
+        var events: [(LocationServiceEvent, Bool)] = []
+        if let fix = fixes.standard { events.append((.fix(fix), false)) }
+        if let fix = fixes.oneShot { events.append((.fix(fix), true)) }
+        if let fix = fixes.significant { events.append((.fix(fix), true)) }
+        let crossings = regionMonitor.step(
+            at: Date(timeIntervalSince1970: t), position: truth.position(at: t), stateDelay: 1,
+            latency: { random.uniform(20...180).rounded() })
+        events += crossings.map { (.regionCrossing(id: $0.id, state: $0.state), true) }
+        for case (.fix(let fix), _) in events { counters.fixesDelivered[fix.source.rawValue, default: 0] += 1 }
+        return events
+    }
+
+    private var isRunning: Bool { alive && (foreground || location.standardOn || second < wakeUntil) }
+
+    /// Whether an event reaches the app now: a waking one wakes a suspended app (a dead one's waits
+    /// for a relaunch when the OS would relaunch for it); another reaches a running app only.
+    private func admit(waking: Bool) -> Bool {
+        guard waking else { return isRunning }
+        guard alive else { return true }
+        if !isRunning {
+            counters.wakes += 1
+            timelineRecords.append(.wake(t: second))
+        }
+        wakeUntil = max(wakeUntil, second + Self.wakeWindow)
+        updateAppState(at: second)
+        return true
+    }
+
+    private func updateAppState(at t: Double) {
+        guard isRunning != appRunning else { return }
+        appRunning = isRunning
+        timelineRecords.append(.app(t: t, state: appRunning ? .running : .suspended))
+    }
+
+    private func takeDueSleeper() -> Sleeper? {
+        guard isRunning, let index = sleepers.indices.min(by: { (sleepers[$0].deadline, sleepers[$0].id) < (sleepers[$1].deadline, sleepers[$1].id) }),
+            sleepers[index].deadline <= second
+        else { return nil }
+        let sleeper = sleepers.remove(at: index)
+        counters.timersFired += 1
+        if sleeper.deadline < second - 1 { counters.timersFiredLate += 1 }
+        active += 1
+        return sleeper
+    }
+
+    // MARK: Events to the app
+
+    private func makeStream() -> AsyncStream<LocationServiceEvent> {
+        let generation = generation
+        return AsyncStream(unfolding: { [weak self] in await self?.nextEvent(generation: generation) })
+    }
+
+    /// The next event for the app process of `generation`, waiting (idle) while there is none.
+    private func nextEvent(generation: Int) async -> LocationServiceEvent? {
+        await withCheckedContinuation { (waiter: CheckedContinuation<LocationServiceEvent?, Never>) in
+            let (ready, idleNow) = lock.withLock { () -> (LocationServiceEvent??, [CheckedContinuation<Void, Never>]) in
+                guard alive, generation == self.generation else { return (.some(nil), []) }
+                if !queue.isEmpty { return (.some(queue.removeFirst()), []) }
+                consumer = waiter
+                return (nil, becomeIdle())
+            }
+            for idle in idleNow { idle.resume() }
+            if let ready { waiter.resume(returning: ready) }
+        }
+    }
+
     private func deliver(_ event: LocationServiceEvent) {
-        let yield = lock.withLock { () -> AsyncStream<LocationServiceEvent>.Continuation? in
+        let waiting = lock.withLock { () -> CheckedContinuation<LocationServiceEvent?, Never>? in
             guard alive else {
                 if case .fix(let fix) = event, fix.source != .significantChange { return nil }
                 heldForLaunch.append(event)
                 return nil
             }
-            yielded += 1
-            return continuation
+            guard let waiting = consumer else {
+                queue.append(event)
+                return nil
+            }
+            consumer = nil
+            active += 1
+            return waiting
         }
-        yield?.yield(event)
+        waiting?.resume(returning: event)
     }
 
-    private func produce(at t: Double) -> [LocationServiceEvent] {
-        let fixes = location.step(at: t, truth: truth, random: &random, timeline: &timelineRecords)
-        var events = [fixes.standard, fixes.oneShot, fixes.significant].compactMap { $0 }.map(LocationServiceEvent.fix)
-        for crossing in regionMonitor.step(at: t, truth: truth, random: &random) {
-            if case .regionCrossing(let id, let state) = crossing { events.append(.regionCrossing(id: id, state: state)) }
+    // MARK: The clock
+
+    private func spawn(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        lock.withLock { active += 1 }
+        return Task { [self] in
+            await work()
+            for idle in lock.withLock({ becomeIdle() }) { idle.resume() }
         }
-        return events
     }
 
-    private func wakeDue(at t: Double) -> [CheckedContinuation<Void, any Error>] {
-        let due = sleepers.filter { $0.deadline <= t }
-        sleepers.removeAll { $0.deadline <= t }
-        wakeups += due.count
-        return due.map(\.continuation)
+    /// One unit of work ends (a task, or a task going to sleep or waiting): the idle waiters to resume
+    /// when it was the last.
+    private func becomeIdle() -> [CheckedContinuation<Void, Never>] {
+        active -= 1
+        guard active == 0 else { return [] }
+        defer { idleWaiters.removeAll() }
+        return idleWaiters
     }
 
     private func sleep(until deadline: Double) async throws {
-        try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
-            let immediate = lock.withLock { () -> Bool in
-                if deadline <= second {
-                    wakeups += 1
-                    return true
+        let id = lock.withLock { () -> Int in
+            nextSleeper += 1
+            return nextSleeper
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
+                let (outcome, idleNow) = lock.withLock { () -> (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) in
+                    if Task.isCancelled || !alive { return (.failure(CancellationError()), []) }
+                    if deadline <= second && isRunning { return (.success(()), []) }
+                    sleepers.append(Sleeper(id: id, deadline: deadline, continuation: waiter))
+                    return (nil, becomeIdle())
                 }
-                sleepers.append((deadline, waiter))
-                return false
+                for idle in idleNow { idle.resume() }
+                if let outcome { waiter.resume(with: outcome) }
             }
-            if immediate { waiter.resume() }
+        } onCancel: {
+            let cancelled = lock.withLock { () -> Sleeper? in
+                guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                active += 1
+                return sleepers.remove(at: index)
+            }
+            cancelled?.continuation.resume(throwing: CancellationError())
         }
     }
 
@@ -165,7 +358,10 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
     public func authorization() -> PlatformAuthorization { lock.withLock { currentAuthorization } }
 
     public func configure(_ request: LocationRequest) {
-        lock.withLock { location.configure(request, at: second) }
+        lock.withLock {
+            location.configure(request, at: second)
+            updateAppState(at: second)
+        }
     }
 
     public func requestOneShot(_ accuracy: LocationAccuracy) {
@@ -175,7 +371,7 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
     public func monitor(_ regions: [MonitoredRegion]) {
         lock.withLock {
             monitored = regions
-            regionMonitor.monitor(regions, at: second, truth: truth)
+            regionMonitor.monitor(regions, at: Date(timeIntervalSince1970: second), position: truth.position(at: second), stateDelay: 1)
         }
     }
 
@@ -191,5 +387,16 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
 
     public func openSettings() {
         lock.withLock { settingsOpened += 1 }
+    }
+}
+
+/// An ``HTTPTransport`` that puts each request on the phone's timeline before sending it.
+private struct MeteredTransport: HTTPTransport {
+    let phone: SimulatedPhone
+    let inner: any HTTPTransport
+
+    func send(_ request: OutgoingRequest, timeout: TimeInterval) async throws -> HTTPReply {
+        phone.recordUpload(bytes: request.body.count)
+        return try await inner.send(request, timeout: timeout)
     }
 }

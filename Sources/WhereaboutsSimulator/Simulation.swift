@@ -1,17 +1,21 @@
 import Foundation
+import Logging
+import Whereabouts
 import WhereaboutsCore
+import WhereaboutsDelivery
+import WhereaboutsStore
 
 /// Counters of what happened inside the simulated phone, for reports and tests.
 public struct SimulationDiagnostics: Sendable, Equatable, Codable {
-    /// Fixes handed to the Tracker, by source.
+    /// Fixes the OS produced for the app, by source.
     public var fixesDelivered: [String: Int] = [:]
     /// Times the OS woke the suspended app.
     public var wakes = 0
-    /// Timers that fired.
+    /// Sleeps of the app (its timers, the uploader's retries) that ended.
     public var timersFired = 0
-    /// Timers that came due while the app was suspended and fired at the next wake.
+    /// Sleeps that came due while the app was suspended and ended at the next wake.
     public var timersFiredLate = 0
-    /// Times the Tracker asked the OS to monitor more regions than it has slots.
+    /// Times the app asked the OS to monitor more regions than it has slots.
     public var slotOverflows = 0
 }
 
@@ -23,170 +27,119 @@ public struct SimulationOutcome: Sendable {
     public let diagnostics: SimulationDiagnostics
 }
 
-/// Sees each effect the Tracker asks of the simulated phone.
-public typealias EffectObserver = @Sendable (TrackerEffect) -> Void
+/// Where a simulated run's uploads go.
+public enum UploadTarget: Sendable {
+    /// A receiver inside the process that acknowledges everything (``LoopbackReceiver``).
+    case loopback
+    /// A real server: the batch API at `base` for `device`, with a bearer `token` if any, in batches of
+    /// at most `batchSize` records, waiting `requestTimeout` seconds for each answer.
+    case server(base: URL, device: String, token: String?, batchSize: Int, requestTimeout: TimeInterval)
+}
 
-/// A Tracker running on a simulated iPhone over a ground-truth path, second by second.
+/// The engine apps run (``LocationEngine``, with a real SQLite store and the real ``Uploader``) on a
+/// simulated iPhone over a ground-truth path, in virtual time.
 ///
-/// At the first second the app is in the foreground and tracking starts; it goes to the background
-/// after `foregroundSeconds`. From then on the app runs only while standard updates are on or for
-/// 10 s after the OS wakes it (a region crossing, a significant change, a one-shot fix); timers due
-/// while it is suspended fire at the next wake. Everything random comes from the seed.
+/// The app is in the foreground for `foregroundSeconds` at the start (launched by the user, the regions
+/// added, tracking started in the configured mode), then in the background to the end of the path.
+/// Everything random comes from the seed, so a run against the in-process receiver is the same for
+/// the same seed. The run's events and records are read back from the store, the source of truth.
 public struct Simulation: Sendable {
-    /// Seconds the app keeps running after the OS wakes it.
-    public static let wakeWindow: Double = 10
-
     private let truth: TruthPath
     private let regions: [Region]
     private let configuration: TrackerConfiguration
     private let seed: UInt64
     private let foregroundSeconds: Double
-    private let observer: EffectObserver?
+    private let storePath: String?
+    private let upload: UploadTarget
 
-    /// Creates a simulation; call ``run()`` to play it. `observer` sees every effect the Tracker asks
-    /// for, in order, as the simulated phone performs it (to record into a real store, for instance).
+    /// Creates a simulation; call ``run()`` to play it.
+    /// - Parameters:
+    ///   - storePath: the store to record into; `nil` uses a temporary file, removed afterwards.
+    ///   - upload: where uploads go; the in-process receiver by default.
     public init(
-        truth: TruthPath, regions: [Region], configuration: TrackerConfiguration, seed: UInt64,
-        foregroundSeconds: Double = 10, observer: EffectObserver? = nil
+        truth: TruthPath, regions: [Region], configuration: TrackerConfiguration, seed: UInt64, foregroundSeconds: Double = 10,
+        storePath: String? = nil, upload: UploadTarget = .loopback
     ) {
-        self.observer = observer
         self.truth = truth
         self.regions = regions
         self.configuration = configuration
         self.seed = seed
         self.foregroundSeconds = foregroundSeconds
+        self.storePath = storePath
+        self.upload = upload
     }
 
     /// Plays the whole path and returns what the engine did.
-    public func run() -> SimulationOutcome {
-        var state = SimulationState(truth: truth, configuration: configuration, regions: regions, seed: seed)
-        state.observer = observer
-        let start = truth.start
-        state.foregroundUntil = start + foregroundSeconds
-        state.timeline.append(.app(t: start, state: .running))
-        state.appRunning = true
-        state.deliver(.lifecycle(.foreground), at: start)
-        state.deliver(.command(.start), at: start)
-        var t = start
-        while t <= truth.end {
-            if t == state.foregroundUntil { state.deliver(.lifecycle(.background), at: t) }
-            state.step(at: t)
-            t += 1
+    /// - Throws: ``StoreError`` when the store cannot be opened or read, ``EngineError`` when the
+    ///   engine refuses the run's regions or the start.
+    public func run() async throws -> SimulationOutcome {
+        let folder = storePath == nil ? Self.temporaryFolder() : nil
+        defer { if let folder { try? FileManager.default.removeItem(at: folder) } }
+        let path = storePath ?? folder!.appendingPathComponent("run.sqlite").path
+        let store = try SQLiteLocationStore(path: path)
+        let phone = SimulatedPhone(truth: truth, seed: seed)
+        let engine = LocationEngine(
+            store: store, service: phone, uploader: uploader(store: store, phone: phone), configuration: configuration,
+            clock: phone.clock, logger: Self.logger)
+
+        phone.setForeground(true)
+        try await engine.launch(.user)
+        try await engine.addRegions(regions)
+        try await engine.appDidBecomeActive()
+        try await engine.start()
+        await phone.advance(to: truth.start + foregroundSeconds)
+        phone.setForeground(false)
+        try await engine.appDidEnterBackground()
+        await phone.advance(to: truth.end)
+        await phone.idle()
+        await engine.shutdown()
+        phone.kill()
+        await phone.idle()
+
+        let run = SimulationRun(
+            events: try store.allEvents().map(\.record.event),
+            fixes: try store.allRecords().map { StoredFix(fix: $0.record.fix, dwell: $0.record.dwell) },
+            timeline: phone.timeline)
+        try store.close()
+        return SimulationOutcome(run: run, diagnostics: phone.diagnostics)
+    }
+
+    private func uploader(store: SQLiteLocationStore, phone: SimulatedPhone) -> Uploader {
+        let draws = JitterSource(seed: seed ^ 0x9E37_79B9_7F4A_7C15)
+        switch upload {
+        case .loopback:
+            return Uploader(
+                queue: store, endpoint: WhereaboutsBatchEndpoint(base: URL(string: "http://127.0.0.1/")!, device: "simulated-phone"),
+                transport: phone.meteredTransport(LoopbackReceiver()), clock: phone.clock, jitter: draws.next)
+        case .server(let base, let device, let token, let batchSize, let requestTimeout):
+            return Uploader(
+                queue: store, endpoint: WhereaboutsBatchEndpoint(base: base, device: device, maxBatchSize: batchSize),
+                transport: phone.meteredTransport(URLSessionTransport()),
+                credentials: token.map { FixedCredential(.bearer($0)) } ?? FixedCredential.none,
+                configuration: UploaderConfiguration(batchSize: batchSize, requestTimeout: requestTimeout), clock: phone.clock, jitter: draws.next)
         }
-        return SimulationOutcome(
-            run: SimulationRun(events: state.events, fixes: state.fixes, timeline: state.timeline),
-            diagnostics: state.diagnostics)
+    }
+
+    private static let logger: Logger = {
+        var logger = Logger(label: "whereabouts.simulation")
+        logger.logLevel = .error
+        return logger
+    }()
+
+    private static func temporaryFolder() -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("whereabouts-simulation-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
     }
 }
 
-/// The mutable state of one simulated run.
-struct SimulationState {
-    let truth: TruthPath
-    var tracker: Tracker
-    var random: SeededGenerator
-    var location = SimulatedLocationService()
-    var monitor = SimulatedRegionMonitor()
-    var timers: [TimerID: Double] = [:]
-    var foregroundUntil = 0.0
-    var wakeUntil = -Double.infinity
-    var appRunning = false
-    var events: [RegionEvent] = []
-    var fixes: [StoredFix] = []
-    var timeline: [TimelineRecord] = []
-    var diagnostics = SimulationDiagnostics()
-    var observer: EffectObserver?
-    private var pendingUpload: Set<Int> = []
+/// The back-off jitter of a simulated run's uploader: seeded draws, the same for the same seed.
+private final class JitterSource: @unchecked Sendable {
+    private let lock = NSLock()
+    private var generator: SeededGenerator
 
-    init(truth: TruthPath, configuration: TrackerConfiguration, regions: [Region], seed: UInt64) {
-        self.truth = truth
-        self.tracker = Tracker(configuration: configuration, regions: regions)
-        self.random = SeededGenerator(seed: seed)
-    }
+    init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
 
-    var isRunning: Bool { location.standardOn || currentTime < wakeUntil || currentTime < foregroundUntil }
-    private var currentTime = 0.0
-
-    /// One second of the run: the phone produces inputs, the Tracker handles them, due timers fire.
-    mutating func step(at t: Double) {
-        currentTime = t
-        let produced = location.step(at: t, truth: truth, random: &random, timeline: &timeline)
-        if let fix = produced.standard { deliverFix(fix, waking: false, at: t) }
-        if let fix = produced.oneShot { deliverFix(fix, waking: true, at: t) }
-        if let fix = produced.significant { deliverFix(fix, waking: true, at: t) }
-        for crossing in monitor.step(at: t, truth: truth, random: &random) { wakeAndDeliver(crossing, at: t) }
-        fireDueTimers(at: t)
-        updateAppState(at: t)
-    }
-
-    private mutating func deliverFix(_ fix: Fix, waking: Bool, at t: Double) {
-        diagnostics.fixesDelivered[fix.source.rawValue, default: 0] += 1
-        if waking {
-            wakeAndDeliver(.fix(fix), at: t)
-        } else if isRunning {
-            deliver(.fix(fix), at: t)
-        }
-    }
-
-    private mutating func wakeAndDeliver(_ input: TrackerInput, at t: Double) {
-        if !isRunning {
-            diagnostics.wakes += 1
-            timeline.append(.wake(t: t))
-            updateAppState(at: t, forceRunning: true)
-        }
-        wakeUntil = max(wakeUntil, t + Simulation.wakeWindow)
-        deliver(input, at: t)
-        fireDueTimers(at: t)
-    }
-
-    /// Hands one input to the Tracker and performs the effects.
-    mutating func deliver(_ input: TrackerInput, at t: Double) {
-        currentTime = t
-        for effect in tracker.handle(input, now: Date(timeIntervalSince1970: t)) { perform(effect, at: t) }
-    }
-
-    private mutating func fireDueTimers(at t: Double) {
-        guard isRunning else { return }
-        var guardCount = 0
-        while let (id, due) = timers.filter({ $0.value <= t }).min(by: { ($0.value, $0.key.rawValue) < ($1.value, $1.key.rawValue) }),
-            guardCount < 100
-        {
-            guardCount += 1
-            timers[id] = nil
-            diagnostics.timersFired += 1
-            if due < t - 1 { diagnostics.timersFiredLate += 1 }
-            deliver(.timer(id), at: t)
-        }
-    }
-
-    private mutating func updateAppState(at t: Double, forceRunning: Bool = false) {
-        let running = forceRunning || isRunning
-        guard running != appRunning else { return }
-        appRunning = running
-        timeline.append(.app(t: t, state: running ? .running : .suspended))
-    }
-
-    private mutating func perform(_ effect: TrackerEffect, at t: Double) {
-        observer?(effect)
-        switch effect {
-        case .configureLocation(let request): location.configure(request, at: t)
-        case .requestOneShot(let accuracy): location.requestOneShot(accuracy, at: t)
-        case .monitor(let regions):
-            monitor.monitor(regions, at: t, truth: truth)
-            diagnostics.slotOverflows = monitor.overflows
-        case .scheduleTimer(let id, let date): timers[id] = date.timeIntervalSince1970.rounded(.up)
-        case .cancelTimer(let id): timers[id] = nil
-        case .record(let record):
-            fixes.append(StoredFix(fix: record.fix, dwell: 0))
-            pendingUpload.insert(fixes.count - 1)
-        case .extendDwell(let dwell, _):
-            guard !fixes.isEmpty else { return }
-            fixes[fixes.count - 1].dwell = dwell
-            pendingUpload.insert(fixes.count - 1)
-        case .emit(let event): events.append(event)
-        case .flushUploads:
-            guard !pendingUpload.isEmpty else { return }
-            timeline.append(.upload(t: t, bytes: 400 + 180 * pendingUpload.count))
-            pendingUpload.removeAll()
-        }
-    }
+    /// A draw in [0, 1).
+    @Sendable func next() -> Double { lock.withLock { Double.random(in: 0..<1, using: &generator) } }
 }

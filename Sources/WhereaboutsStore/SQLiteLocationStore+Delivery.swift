@@ -66,25 +66,36 @@ extension SQLiteLocationStore {
         }
     }
 
-    public func enqueueCommands(_ commands: [ServerCommand], at date: Date) throws {
+    public func enqueueCommands(_ commands: [DeviceCommand], at date: Date) throws {
         guard !commands.isEmpty else { return }
         let encoder = JSONEncoder()
-        let bodies = try commands.map { try encoder.encode($0) }
+        let rows = try commands.map { ($0.id, try encoder.encode($0.command)) }
         try write { db in
-            for body in bodies {
-                try db.execute(sql: "INSERT INTO command (received_at, body) VALUES (?, ?)", arguments: [date.timeIntervalSince1970, body])
-            }
+            let statement = try db.cachedStatement(sql: "INSERT INTO command (id, received_at, body) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING")
+            for (id, body) in rows { try statement.execute(arguments: [id, date.timeIntervalSince1970, body]) }
         }
     }
 
-    public func takeCommands() throws -> [ServerCommand] {
-        let bodies = try write { db -> [Data] in
-            let bodies = try Data.fetchAll(db, sql: "SELECT body FROM command ORDER BY seq")
-            try db.execute(sql: "DELETE FROM command")
-            return bodies
-        }
+    /// The commands not yet carried out, oldest first. A body this version cannot read (from a newer
+    /// server) is left out.
+    public func unappliedCommands() throws -> [DeviceCommand] {
+        let rows = try read { db in try Row.fetchAll(db, sql: "SELECT id, body FROM command WHERE applied_at IS NULL ORDER BY seq") }
         let decoder = JSONDecoder()
-        return bodies.compactMap { try? decoder.decode(ServerCommand.self, from: $0) }
+        return rows.compactMap { row in
+            (try? decoder.decode(ServerCommand.self, from: row["body"] as Data)).map { DeviceCommand(id: row["id"], command: $0) }
+        }
+    }
+
+    public func commandAcknowledgements() throws -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT id FROM command WHERE applied_at IS NOT NULL ORDER BY seq") }
+    }
+
+    public func confirmAcknowledged(_ ids: [String]) throws {
+        guard !ids.isEmpty else { return }
+        try write { db in
+            let statement = try db.cachedStatement(sql: "DELETE FROM command WHERE id = ? AND applied_at IS NOT NULL")
+            for id in ids { try statement.execute(arguments: [id]) }
+        }
     }
 }
 

@@ -3,11 +3,6 @@ import GRDB
 import WhereaboutsCore
 
 extension SQLiteLocationStore {
-    /// The newest record by append order, or `nil` for an empty store.
-    public func latestRecord() throws -> LocationRecord? {
-        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM location ORDER BY seq DESC LIMIT 1").map(RecordCodes.record) }
-    }
-
     /// Up to `limit` records not yet acknowledged by a server, in the order they would be uploaded.
     public func pendingRecords(order: DeliveryOrder = .oldestFirst, limit: Int = .max) throws -> [LocationRecord] {
         let direction = order == .oldestFirst ? "ASC" : "DESC"
@@ -36,25 +31,26 @@ extension SQLiteLocationStore {
         }
     }
 
-    /// The last known state of each region and when it was judged; regions never judged are left out.
-    public func regionStates() throws -> [String: StoredRegionState] {
-        try read { db in
-            var states: [String: StoredRegionState] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT id, inside, state_at, dwelt FROM region WHERE inside IS NOT NULL AND state_at IS NOT NULL") {
-                states[row["id"]] = StoredRegionState(
-                    inside: row["inside"], since: Date(timeIntervalSince1970: row["state_at"]), dwelt: row["dwelt"])
-            }
-            return states
+    /// The last known state of each region judged since tracking last started, sorted by id.
+    public func regionStates() throws -> [RegionStateRecord] {
+        try read { db in try Self.regionStates(db) }
+    }
+
+    static func regionStates(_ db: Database) throws -> [RegionStateRecord] {
+        try Row.fetchAll(db, sql: "SELECT id, inside, state_at, dwelt FROM region WHERE inside IS NOT NULL AND state_at IS NOT NULL ORDER BY id").map {
+            RegionStateRecord(regionID: $0["id"], inside: $0["inside"], since: Date(timeIntervalSince1970: $0["state_at"]), dwelt: $0["dwelt"])
         }
     }
-}
 
-/// A region's last known state as the store keeps it.
-public struct StoredRegionState: Sendable, Equatable {
-    /// Whether the device was inside.
-    public let inside: Bool
-    /// When the device entered (inside) or was last judged outside.
-    public let since: Date
-    /// Whether the dwell event of this stay was reported.
-    public let dwelt: Bool
+    /// What a relaunched app restores, read in one transaction: configuration, the tracking flag,
+    /// regions with their states, the newest record and the permission records.
+    public func savedSession() throws -> SavedSession {
+        try read { db in
+            SavedSession(
+                configuration: try Self.setting(.configuration, db), trackingEnabled: try Self.setting(.trackingEnabled, db) ?? false,
+                regions: try Self.regions(db), regionStates: try Self.regionStates(db),
+                lastRecord: try Row.fetchOne(db, sql: "SELECT * FROM location ORDER BY seq DESC LIMIT 1").map(RecordCodes.record),
+                permissions: try Self.setting(.permissions, db))
+        }
+    }
 }

@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import WhereaboutsCore
 
-/// The ``LocationStore`` on SQLite through GRDB: WAL mode, versioned migrations, retention limits
+/// The device's store, the single source of truth, on SQLite through GRDB: WAL mode, versioned migrations, retention limits
 /// that never drop an undelivered record silently, recovery from a corrupt file and a clear error on
 /// a full disk.
-public final class SQLiteLocationStore: LocationStore, @unchecked Sendable {
+public final class SQLiteLocationStore: DeliveryQueue, EventQueue, SettingStore, @unchecked Sendable {
     /// The file.
     public let path: String
     /// What happened when the store opened (a corrupt file moved aside, for instance).
@@ -106,27 +106,14 @@ public final class SQLiteLocationStore: LocationStore, @unchecked Sendable {
 
     // MARK: Records
 
+    /// Appends records in one transaction (an import, a benchmark; the engine writes through ``apply(_:)``).
     public func append(_ records: [LocationRecord]) throws {
         guard !records.isEmpty else { return }
-        try write { db in
-            let statement = try db.cachedStatement(
-                sql: """
-                    INSERT INTO location (uuid, t, lat, lon, acc, alt, speed, course, source, trigger, dwell)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
-            for record in records {
-                let fix = record.fix
-                try statement.execute(arguments: [
-                    record.id, fix.timestamp.timeIntervalSince1970, fix.coordinate.latitude, fix.coordinate.longitude,
-                    fix.horizontalAccuracy, fix.altitude, fix.speed, fix.course, RecordCodes.source(fix.source),
-                    RecordCodes.trigger(record.trigger), record.dwell,
-                ])
-            }
-        }
+        try write { db in try Self.insert(records, db) }
         if retentionDue(after: records.count) { _ = try enforceRetention(now: Date()) }
     }
 
-    private func retentionDue(after count: Int) -> Bool {
+    func retentionDue(after count: Int) -> Bool {
         guard retention.isLimited else { return false }
         lock.lock()
         defer { lock.unlock() }
@@ -134,18 +121,6 @@ public final class SQLiteLocationStore: LocationStore, @unchecked Sendable {
         guard appendsSinceRetention >= retention.checkEvery else { return false }
         appendsSinceRetention = 0
         return true
-    }
-
-    public func extendDwell(_ dwell: TimeInterval) throws {
-        try write { db in
-            try db.execute(
-                sql: """
-                    UPDATE location SET dwell = ?,
-                        redo = CASE WHEN state = 0 AND lease IS NOT NULL THEN 1 ELSE redo END,
-                        state = CASE WHEN state = 1 THEN 0 ELSE state END
-                    WHERE seq = (SELECT max(seq) FROM location)
-                    """, arguments: [dwell])
-        }
     }
 
     /// Every record in append order, with its state (for inspection and tests).

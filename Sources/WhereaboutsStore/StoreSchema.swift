@@ -71,6 +71,15 @@ enum StoreSchema {
         migrator.registerMigration("v3-region-dwelt") { db in
             try db.execute(sql: "ALTER TABLE region ADD COLUMN dwelt INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v4-command-ids") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE command ADD COLUMN id TEXT;
+                    ALTER TABLE command ADD COLUMN applied_at REAL;
+                    UPDATE command SET id = lower(hex(randomblob(16))) WHERE id IS NULL;
+                    CREATE UNIQUE INDEX command_id ON command(id);
+                    """)
+        }
         return migrator
     }
 }

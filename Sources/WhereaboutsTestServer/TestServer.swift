@@ -73,7 +73,7 @@ enum TestRoutes {
                     return json(.contentTooLarge, "{\"error\":\"too_large\",\"message\":\"at most \(limit) locations per batch\"}")
                 }
                 var reply = await state.store(batch, now: Date())
-                reply.commands = await state.takeCommands()
+                reply.commands = await state.commands(acknowledging: batch.acknowledged)
                 if drop { throw DroppedConnection() }
                 return json(.ok, String(decoding: try JSONEncoder().encode(reply), as: UTF8.self))
             }

@@ -25,8 +25,11 @@ public actor TestServerState {
     public var basicUsers: Set<String>?
     /// Refresh tokens the token endpoint accepts.
     public var refreshTokens: Set<String> = []
+    /// Command ids the device acknowledged, in order.
+    public private(set) var acknowledged: [String] = []
     private var faults: [Fault] = []
-    private var commands: [ServerCommand] = []
+    private var commands: [DeviceCommand] = []
+    private var commandsQueued = 0
     private var issued = 0
 
     /// Creates an empty state.
@@ -34,8 +37,14 @@ public actor TestServerState {
 
     /// Scripts faults for the next requests, in order.
     public func script(_ faults: [Fault]) { self.faults += faults }
-    /// Queues commands for the next batch answer.
-    public func queue(_ commands: [ServerCommand]) { self.commands += commands }
+    /// Queues commands, each with a new id (`command-1`, `command-2`, …): every batch answer carries
+    /// them until the device acknowledges them.
+    public func queue(_ commands: [ServerCommand]) {
+        for command in commands {
+            commandsQueued += 1
+            self.commands.append(DeviceCommand(id: "command-\(commandsQueued)", command: command))
+        }
+    }
     /// Sets the 413 limit.
     public func setMaxBatch(_ value: Int?) { maxBatch = value }
     /// Sets the accepted bearer tokens.
@@ -50,9 +59,17 @@ public actor TestServerState {
         return faults.isEmpty ? nil : faults.removeFirst()
     }
 
+    /// Forgets the commands the device acknowledged and returns those it has not.
+    func commands(acknowledging ids: [String]) -> [DeviceCommand] {
+        acknowledged += ids
+        commands.removeAll { ids.contains($0.id) }
+        return commands
+    }
+
+    /// Takes every queued command (OwnTracks answers carry commands once: the app has no acknowledgements).
     func takeCommands() -> [ServerCommand] {
         defer { commands.removeAll() }
-        return commands
+        return commands.map(\.command)
     }
 
     /// Stores a batch; returns the reply.

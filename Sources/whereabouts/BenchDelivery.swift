@@ -86,7 +86,7 @@ struct BenchDelivery: AsyncParsableCommand {
     private static func uploadRate(_ store: SQLiteLocationStore, server: TestServer, batchSize: Int, count: Int) async throws -> Double {
         let uploader = Uploader(
             queue: store, endpoint: WhereaboutsBatchEndpoint(base: server.baseURL, device: "bench", maxBatchSize: batchSize),
-            configuration: UploaderConfiguration(batchSize: batchSize, interval: nil))
+            configuration: UploaderConfiguration(batchSize: batchSize))
         let clock = ContinuousClock()
         let start = clock.now
         let report = await uploader.flush(.manual)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WhereaboutsCore
 import WhereaboutsDelivery
+import WhereaboutsSimulator
 import WhereaboutsStore
 
 /// Where and how to upload stored records (our batch API).
@@ -26,7 +27,19 @@ struct UploadOptions: ParsableArguments {
 
     /// An uploader for `store`, or `nil` without `--upload`.
     func uploader(for store: SQLiteLocationStore) throws -> Uploader? {
-        guard let upload else { return nil }
+        guard case .server(let url, let device, let token, let batchSize, let requestTimeout) = try target() else { return nil }
+        // This process is the store's only uploader: leases left by a killed run are handed back now.
+        try store.releaseAllLeases()
+        return Uploader(
+            queue: store, endpoint: WhereaboutsBatchEndpoint(base: url, device: device, maxBatchSize: batchSize),
+            credentials: token.map { FixedCredential(.bearer($0)) } ?? FixedCredential.none,
+            configuration: UploaderConfiguration(
+                batchSize: batchSize, requestTimeout: requestTimeout, backoff: Backoff(initial: 0.5, maximum: 10)))
+    }
+
+    /// Where a simulated run uploads: the server of `--upload`, else the receiver inside the process.
+    func target() throws -> UploadTarget {
+        guard let upload else { return .loopback }
         guard let url = URL(string: upload), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
             throw InputError("--upload \(upload) is not an http(s) URL; give the server's base URL, e.g. http://127.0.0.1:8080")
         }
@@ -36,11 +49,6 @@ struct UploadOptions: ParsableArguments {
             throw InputError("--drain-timeout \(drainTimeout) is not a non-negative number of seconds")
         }
         let token = token ?? ProcessInfo.processInfo.environment["WHEREABOUTS_TOKEN"]
-        // This process is the store's only uploader: leases left by a killed run are handed back now.
-        try store.releaseAllLeases()
-        return Uploader(
-            queue: store, endpoint: WhereaboutsBatchEndpoint(base: url, device: device, maxBatchSize: batchSize),
-            credentials: token.map { FixedCredential(.bearer($0)) } ?? FixedCredential.none,
-            configuration: UploaderConfiguration(batchSize: batchSize, requestTimeout: timeout, backoff: Backoff(initial: 0.5, maximum: 10), interval: nil))
+        return .server(base: url, device: device, token: token, batchSize: batchSize, requestTimeout: timeout)
     }
 }

@@ -181,22 +181,6 @@ extension Array where Element == TrackerEffect {
             return nil
         }
     }
-
-    /// The times `timer` was scheduled at, in order.
-    func scheduled(_ timer: TimerID) -> [Date] {
-        compactMap { effect -> Date? in
-            if case .scheduleTimer(timer, let at) = effect { return at }
-            return nil
-        }
-    }
-
-    /// Every cancelled timer, in order.
-    var cancelled: [TimerID] {
-        compactMap { effect -> TimerID? in
-            if case .cancelTimer(let t) = effect { return t }
-            return nil
-        }
-    }
 }
 
 /// Standard updates at `accuracy` with `filter`, significant change off.
@@ -225,9 +209,9 @@ extension Tracker {
         handle(.fix(fix), now: fix.timestamp)
     }
 
-    /// Fires `timer` at `t` seconds after ``timeOrigin``.
-    mutating func fire(_ timer: TimerID, at t: TimeInterval) -> [TrackerEffect] {
-        handle(.timer(timer), now: time(t))
+    /// Wakes the tracker at `t` seconds after ``timeOrigin``: the timers due by then fire.
+    mutating func wake(at t: TimeInterval) -> [TrackerEffect] {
+        handle(.wake, now: time(t))
     }
 
     /// Sends `command` at `t` seconds after ``timeOrigin``.

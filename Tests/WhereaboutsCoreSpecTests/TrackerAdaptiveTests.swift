@@ -25,21 +25,24 @@ struct TrackerAdaptiveTests {
     private func stationaryTracker(regions: [Region] = []) -> (tracker: Tracker, stopEffects: [TrackerEffect]) {
         var (tracker, _) = startedTracker(.adaptive(), regions: regions)
         for f in stillFixes(around: home, from: 5, through: 145) { _ = tracker.feed(f) }
-        let effects = tracker.fire(.stationaryCheck, at: 155)
+        let effects = tracker.wake(at: 155)
         return (tracker, effects)
     }
 
     @Test func theFirstFixSchedulesTheStillnessCheck() {
         var (tracker, _) = startedTracker(.adaptive())
         let effects = tracker.feed(fix(home, acc: 40, t: 5, speed: 0))
-        #expect(effects.scheduled(.stationaryCheck) == [time(155)])
+        #expect(tracker.timers[.stationaryCheck] == time(155))
         #expect(effects.locationRequests.isEmpty, "still the moving request")
     }
 
     @Test func fixesWithinTheStopRadiusKeepTheAnchor() {
         var (tracker, _) = startedTracker(.adaptive())
         var scheduled: [Date] = []
-        for f in stillFixes(around: home, from: 5, through: 145) { scheduled += tracker.feed(f).scheduled(.stationaryCheck) }
+        for f in stillFixes(around: home, from: 5, through: 145) {
+            _ = tracker.feed(f)
+            if let due = tracker.timers[.stationaryCheck], due != scheduled.last { scheduled.append(due) }
+        }
         #expect(scheduled == [time(155)])
     }
 
@@ -69,15 +72,18 @@ struct TrackerAdaptiveTests {
         var (tracker, _) = startedTracker(.adaptive())
         _ = tracker.feed(fix(home, acc: 40, t: 5, speed: 0))
         let moved = tracker.feed(fix(point(home, metres: 500), acc: 40, t: 100, speed: 5))
-        #expect(moved.scheduled(.stationaryCheck) == [time(250)], "a new anchor")
-        #expect(tracker.fire(.stationaryCheck, at: 155) == [.scheduleTimer(.stationaryCheck, at: time(250))])
+        #expect(moved.locationRequests.isEmpty)
+        #expect(tracker.timers[.stationaryCheck] == time(250), "a new anchor")
+        #expect(tracker.wake(at: 155).isEmpty)
+        #expect(tracker.timers[.stationaryCheck] == time(250))
         #expect(tracker.motion == .moving(anchor: fix(point(home, metres: 500), acc: 40, t: 100, speed: 5)))
     }
 
     @Test func refreshRegionExitTurnsUpdatesBackOn() {
         var (tracker, _) = stationaryTracker()
         let effects = tracker.cross(MonitoredRegion.refreshRegionID, .outside, at: 400)
-        #expect(effects == [.configureLocation(movingRequest), .scheduleTimer(.stationaryCheck, at: time(550))])
+        #expect(effects == [.configureLocation(movingRequest)])
+        #expect(tracker.timers[.stationaryCheck] == time(550))
         #expect(effects.flushes.isEmpty, "the motion-change upload is coalesced with the one when it stopped")
         #expect(tracker.motion == .moving(anchor: nil))
     }
@@ -97,7 +103,7 @@ struct TrackerAdaptiveTests {
         let far = tracker.feed(fix(point(home, metres: 1_500), acc: 100, t: 2_000, source: .significantChange))
         #expect(far.locationRequests == [movingRequest])
         #expect(far.flushes.contains(.motionChange))
-        #expect(far.scheduled(.stationaryCheck).last == time(2_150))
+        #expect(tracker.timers[.stationaryCheck] == time(2_150))
         #expect(far.monitors.first?.last?.radius == 5_000, "re-planned with the moving refresh radius")
     }
 
@@ -105,7 +111,7 @@ struct TrackerAdaptiveTests {
         var (tracker, start) = startedTracker(.adaptive(.stopDetect))
         #expect(start == [.configureLocation(standard(.best, filter: 10))])
         for f in stillFixes(around: home, from: 5, through: 295, spread: 10, acc: 5) { _ = tracker.feed(f) }
-        let effects = tracker.fire(.stationaryCheck, at: 305)
+        let effects = tracker.wake(at: 305)
         #expect(effects.locationRequests == [.off], "no significant change while stationary")
         let fence = try #require(effects.monitors.first)
         #expect(fence.last!.radius <= 200)

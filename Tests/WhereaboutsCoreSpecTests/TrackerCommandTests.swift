@@ -11,28 +11,31 @@ struct TrackerCommandTests {
     @Test func activeSessionSwitchesToContinuousBestAndRevertsAtItsEnd() {
         var (tracker, _) = startedTracker(.significant)
         let effects = tracker.send(.startActiveSession(duration: 600), at: 10)
-        #expect(effects == [.scheduleTimer(.activeSessionEnd, at: time(610)), .configureLocation(standard(.best))])
+        #expect(effects == [.configureLocation(standard(.best))])
+        #expect(tracker.timers[.activeSessionEnd] == time(610))
         #expect(tracker.mode == .continuous(accuracy: .best, distanceFilter: nil))
-        #expect(tracker.fire(.activeSessionEnd, at: 610) == [.configureLocation(significantOnly)])
+        #expect(tracker.wake(at: 610) == [.configureLocation(significantOnly)])
         #expect(tracker.mode == .significant)
     }
 
     @Test func startingASessionAgainExtendsIt() {
         var (tracker, _) = startedTracker(.significant)
         _ = tracker.send(.startActiveSession(duration: 600), at: 10)
-        #expect(tracker.send(.startActiveSession(duration: 900), at: 100) == [.scheduleTimer(.activeSessionEnd, at: time(1_000))])
-        #expect(tracker.fire(.activeSessionEnd, at: 610).isEmpty, "a stale timer does not end the longer session")
+        #expect(tracker.send(.startActiveSession(duration: 900), at: 100).isEmpty)
+        #expect(tracker.timers[.activeSessionEnd] == time(1_000))
+        #expect(tracker.wake(at: 610).isEmpty, "the first end no longer ends the longer session")
         #expect(tracker.mode == .continuous())
-        #expect(tracker.fire(.activeSessionEnd, at: 1_000) == [.configureLocation(significantOnly)])
+        #expect(tracker.wake(at: 1_000) == [.configureLocation(significantOnly)])
         #expect(tracker.mode == .significant)
     }
 
     @Test func aShorterSecondSessionDoesNotShortenTheFirst() {
         var (tracker, _) = startedTracker(.manual)
         _ = tracker.send(.startActiveSession(duration: 600), at: 10)
-        #expect(tracker.send(.startActiveSession(duration: 60), at: 100).scheduled(.activeSessionEnd) == [time(610)])
-        #expect(tracker.fire(.activeSessionEnd, at: 160).isEmpty)
-        #expect(tracker.fire(.activeSessionEnd, at: 610) == [.configureLocation(.off)])
+        #expect(tracker.send(.startActiveSession(duration: 60), at: 100).isEmpty)
+        #expect(tracker.timers[.activeSessionEnd] == time(610))
+        #expect(tracker.wake(at: 160).isEmpty)
+        #expect(tracker.wake(at: 610) == [.configureLocation(.off)])
     }
 
     @Test func setModeDuringASessionChangesTheModeRestoredAfterwards() {
@@ -40,7 +43,7 @@ struct TrackerCommandTests {
         _ = tracker.send(.startActiveSession(duration: 600), at: 10)
         #expect(tracker.send(.setMode(.interval(interval: 60, displacement: 50)), at: 20).isEmpty)
         #expect(tracker.mode == .continuous(), "the session goes on")
-        #expect(tracker.fire(.activeSessionEnd, at: 610) == [.configureLocation(standard(.tenMeters))])
+        #expect(tracker.wake(at: 610) == [.configureLocation(standard(.tenMeters))])
         #expect(tracker.mode == .interval(interval: 60, displacement: 50))
     }
 
@@ -59,22 +62,42 @@ struct TrackerCommandTests {
 
     // MARK: Merging and uploads
 
-    @Test func aFixWithinTheMergeRadiusExtendsTheDwellOfTheLastRecord() {
+    @Test func aStayLastsUntilAFixShowsTheDeviceLeft() {
         var (tracker, _) = startedTracker(.continuous())
         let a = fix(home, acc: 10, t: 0)
         #expect(tracker.feed(a).records == [RecordedFix(fix: a, trigger: .policy)])
-        // Merge radius 25 + ½(10 + 10) = 35 m.
+        // Merge radius 25 + ½(10 + 10) = 35 m: these fixes show the device still there, and write nothing.
         let b = tracker.feed(fix(point(home, metres: 20), acc: 10, t: 30))
-        #expect(b.records.isEmpty)
-        #expect(b.dwellExtensions.map(\.dwell) == [30])
-        #expect(b.dwellExtensions.map(\.lastSeen) == [time(30)])
+        #expect(b.records.isEmpty && b.dwellExtensions.isEmpty)
         let c = tracker.feed(fix(point(home, metres: 34, bearing: 200), acc: 10, t: 90))
-        #expect(c.dwellExtensions.map(\.dwell) == [90], "dwell counts from the record, not the previous merge")
-        #expect(c.records.isEmpty)
+        #expect(c.records.isEmpty && c.dwellExtensions.isEmpty)
+        // 300 m away 30 s later: the device left after the last fix that saw it there.
         let d = tracker.feed(fix(point(home, metres: 300), acc: 10, t: 120))
-        #expect(d.records.count == 1 && d.dwellExtensions.isEmpty)
+        #expect(d.records.count == 1)
+        #expect(d.dwellExtensions.map(\.dwell) == [90], "dwell counts from the record to the last fix there")
+        #expect(d.dwellExtensions.map(\.lastSeen) == [time(90)])
         let e = tracker.feed(fix(point(home, metres: 305), acc: 10, t: 150))
-        #expect(e.dwellExtensions.map(\.dwell) == [30])
+        #expect(e.dwellExtensions.isEmpty)
+        #expect(tracker.send(.stop, at: 160).dwellExtensions.map(\.dwell) == [30], "stopping writes the stay seen so far")
+    }
+
+    @Test func aStaySeenOnlyByADistantFixEndsWhenTheDeviceMustHaveLeftAtWalkingPace() {
+        var (tracker, _) = startedTracker(.significant)
+        _ = tracker.feed(fix(home, acc: 150, t: 0, source: .significantChange))
+        // 1 h later, 1 435 m away: beyond the merge radius (25 + 150 = 175 m) lie 1 260 m, 900 s of walking.
+        let next = tracker.feed(fix(point(home, metres: 1_435), acc: 150, t: 3_600, source: .significantChange))
+        #expect(next.records.count == 1)
+        #expect(next.dwellExtensions.map(\.dwell) == [2_700])
+    }
+
+    @Test func aMovingFixEndsTheStayEvenWithinTheMergeRadius() {
+        var (tracker, _) = startedTracker(.continuous())
+        _ = tracker.feed(fix(home, acc: 5, t: 0, speed: 0))
+        _ = tracker.feed(fix(point(home, metres: 2), acc: 5, t: 60, speed: 0))
+        let walking = tracker.feed(fix(point(home, metres: 4), acc: 5, t: 61, speed: 1.4))
+        #expect(walking.records.isEmpty)
+        #expect(walking.dwellExtensions.map(\.dwell) == [61])
+        #expect(tracker.send(.stop, at: 100).dwellExtensions.isEmpty, "the stay ended when the device walked off")
     }
 
     @Test func mergeRadiusGrowsWithAccuracy() {
@@ -83,7 +106,7 @@ struct TrackerCommandTests {
         #expect(precise.feed(fix(point(home, metres: 32), acc: 5, t: 10)).records.count == 1, "32 m > 30 m")
         var (noisy, _) = startedTracker(.continuous())
         _ = noisy.feed(fix(home, acc: 20, t: 0))
-        #expect(noisy.feed(fix(point(home, metres: 32), acc: 20, t: 10)).dwellExtensions.count == 1, "32 m ≤ 45 m")
+        #expect(noisy.feed(fix(point(home, metres: 32), acc: 20, t: 10)).records.isEmpty, "32 m ≤ 45 m")
     }
 
     @Test func uploadsAreFlushedAtTheThreshold() {
@@ -188,7 +211,8 @@ struct TrackerCommandTests {
         #expect(tracker.cross("shop", .inside, at: 100).isEmpty, "a decisive fix 99 s old outweighs the late OS report")
         let effects = tracker.cross("shop", .inside, at: 200)
         let event = RegionEvent(regionID: "shop", kind: .enter, timestamp: time(200), initial: false, fix: nil)
-        #expect(effects == [.emit(event), .flushUploads(.regionEvent), .requestOneShot(.best)])
+        let state = RegionStateRecord(regionID: "shop", inside: true, since: time(200), dwelt: false)
+        #expect(effects == [.emit(event), .flushUploads(.regionEvent), .requestOneShot(.best), .saveRegionStates([state])])
         #expect(tracker.cross("shop", .inside, at: 210).isEmpty, "deduplicated")
         // 230 s after the last record: the significant policy alone would not record it.
         let next = tracker.feed(fix(shop, acc: 10, t: 231))
@@ -243,11 +267,11 @@ struct TrackerCommandTests {
         var (tracker, _) = startedTracker(.move(), regions: [region("desk", home, radius: 100, loiteringDelay: 60)])
         let first = tracker.feed(fix(home, t: 0))
         #expect(first.events.map(\.kind) == [.enter])
-        #expect(first.scheduled(.dwell) == [time(60)])
-        let fired = tracker.fire(.dwell, at: 75)
+        #expect(tracker.timers[.dwell] == time(60))
+        let fired = tracker.wake(at: 75)
         #expect(fired.events == [RegionEvent(regionID: "desk", kind: .dwell, timestamp: time(60), initial: false, fix: nil)])
         #expect(fired.flushes == [.regionEvent])
-        #expect(tracker.fire(.dwell, at: 80).isEmpty, "once")
+        #expect(tracker.wake(at: 80).isEmpty, "once")
     }
 
     @Test func anExitCancelsThePendingDwellTimer() {
@@ -255,8 +279,8 @@ struct TrackerCommandTests {
         _ = tracker.feed(fix(home, t: 0))
         let exit = tracker.feed(fix(point(home, metres: 300), t: 30))
         #expect(exit.events.map(\.kind) == [.exit])
-        #expect(exit.cancelled == [.dwell])
-        #expect(tracker.fire(.dwell, at: 60).events.isEmpty)
+        #expect(tracker.timers[.dwell] == nil)
+        #expect(tracker.wake(at: 60).events.isEmpty)
     }
 
     @Test func launchByTheOSRestoresConfigurationAndRegions() throws {

@@ -85,6 +85,6 @@ struct GeofenceScaleTests {
         _ = tracker.handle(.regionCrossing(id: "a", state: .inside), now: F.date(7000))
         let exit = tracker.handle(.regionCrossing(id: "a", state: .outside), now: F.date(7100))
         #expect(exit.events.map(\.kind) == [.exit])
-        #expect(tracker.handle(.timer(.dwell), now: F.date(9000)).events.isEmpty)
+        #expect(tracker.handle(.wake, now: F.date(9000)).events.isEmpty)
     }
 }

@@ -12,9 +12,9 @@ struct TrackerAdaptiveTests {
         var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(policy)))
         _ = tracker.handle(.command(.start), now: F.date(0))
         let first = tracker.handle(.fix(F.fix(east: 0, accuracy: 40, at: 1)), now: F.date(1))
-        #expect(first.contains(.scheduleTimer(.stationaryCheck, at: F.date(1 + policy.stopTimeout))))
+        #expect(tracker.timers[.stationaryCheck] == F.date(1 + policy.stopTimeout))
         _ = tracker.handle(.fix(F.fix(east: 20, accuracy: 40, at: 60)), now: F.date(60))
-        let check = tracker.handle(.timer(.stationaryCheck), now: F.date(1 + policy.stopTimeout))
+        let check = tracker.handle(.wake, now: F.date(1 + policy.stopTimeout))
         #expect(check.locationRequests == [LocationRequest(standard: nil, significantChange: true)])
         #expect(check.monitored.last?.last?.radius == policy.stationaryRadius)
         guard case .stationary = tracker.motion else {
@@ -32,8 +32,8 @@ struct TrackerAdaptiveTests {
         _ = tracker.handle(.command(.start), now: F.date(0))
         _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 40, at: 1)), now: F.date(1))
         let moved = tracker.handle(.fix(F.fix(east: 500, accuracy: 40, at: 100)), now: F.date(100))
-        #expect(moved.contains(.scheduleTimer(.stationaryCheck, at: F.date(100 + MotionPolicy.adaptive.stopTimeout))))
-        #expect(tracker.handle(.timer(.stationaryCheck), now: F.date(151)).locationRequests.isEmpty)
+        #expect(tracker.timers[.stationaryCheck] == F.date(100 + MotionPolicy.adaptive.stopTimeout))
+        #expect(tracker.handle(.wake, now: F.date(151)).locationRequests.isEmpty)
     }
 
     @Test("accuracy rises when a Wi-Fi fix leaves a region undecided, and drops after the hold")

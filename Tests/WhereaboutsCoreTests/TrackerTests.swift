@@ -38,7 +38,7 @@ struct TrackerTests {
         let effects = tracker.handle(.command(.stop), now: F.date(2))
         #expect(effects.locationRequests == [.off])
         #expect(effects.monitored == [[]])
-        #expect(TimerID.allCases.allSatisfy { id in effects.contains(.cancelTimer(id)) })
+        #expect(tracker.timers.isEmpty)
         #expect(!tracker.isRunning)
     }
 
@@ -56,26 +56,27 @@ struct TrackerTests {
     func activeSession() {
         var (tracker, _) = started(.significant)
         let effects = tracker.handle(.command(.startActiveSession(duration: 600)), now: F.date(10))
-        #expect(effects.contains(.scheduleTimer(.activeSessionEnd, at: F.date(610))))
+        #expect(tracker.timers[.activeSessionEnd] == F.date(610))
         #expect(effects.locationRequests.last?.standard?.accuracy == .best)
         let extended = tracker.handle(.command(.startActiveSession(duration: 900)), now: F.date(20))
-        #expect(extended.contains(.scheduleTimer(.activeSessionEnd, at: F.date(920))))
+        #expect(tracker.timers[.activeSessionEnd] == F.date(920))
         _ = tracker.handle(.command(.setMode(.manual)), now: F.date(30))
         #expect(tracker.mode == .continuous(accuracy: .best, distanceFilter: nil))
-        #expect(tracker.handle(.timer(.activeSessionEnd), now: F.date(610)).locationRequests.isEmpty)
-        let end = tracker.handle(.timer(.activeSessionEnd), now: F.date(920))
+        #expect(tracker.handle(.wake, now: F.date(610)).locationRequests.isEmpty)
+        let end = tracker.handle(.wake, now: F.date(920))
         #expect(end.locationRequests == [.off])
         #expect(tracker.mode == .manual)
     }
 
-    @Test("a fix within the merge radius extends the last record's dwell")
+    @Test("a fix within the merge radius continues the last record's stay, written when the device leaves")
     func merging() {
         var (tracker, _) = started(.continuous())
         #expect(tracker.handle(.fix(F.fix(east: 0, at: 1)), now: F.date(1)).records.count == 1)
         let merged = tracker.handle(.fix(F.fix(east: 10, at: 61)), now: F.date(61))
-        #expect(merged.contains(.extendDwell(dwell: 60, lastSeen: F.date(61))))
         #expect(merged.records.isEmpty)
-        #expect(tracker.handle(.fix(F.fix(east: 200, at: 80)), now: F.date(80)).records.count == 1)
+        let left = tracker.handle(.fix(F.fix(east: 200, at: 80)), now: F.date(80))
+        #expect(left.records.count == 1)
+        #expect(left.contains(.extendDwell(dwell: 60, lastSeen: F.date(61))))
     }
 
     @Test("slots: planned after the first fix, within K, re-planned on leaving the refresh region")
@@ -139,8 +140,8 @@ struct TrackerLifecycleTests {
         _ = tracker.handle(.command(.start), now: F.date(0))
         _ = tracker.handle(.fix(F.fix(east: 1000, at: 1)), now: F.date(1))
         let enter = tracker.handle(.fix(F.fix(east: 0, at: 50)), now: F.date(50))
-        #expect(enter.contains(.scheduleTimer(.dwell, at: F.date(170))))
-        let fired = tracker.handle(.timer(.dwell), now: F.date(400))
+        #expect(tracker.timers[.dwell] == F.date(170))
+        let fired = tracker.handle(.wake, now: F.date(400))
         #expect(fired.events.map(\.kind) == [.dwell])
         #expect(fired.events.first?.timestamp == F.date(170))
     }

@@ -36,7 +36,7 @@ func batchUploader(
         credentials: credentials,
         configuration: UploaderConfiguration(
             batchSize: batchSize, order: order, lease: 60, requestTimeout: timeout,
-            backoff: Backoff(initial: 0.05, multiplier: 2, maximum: 0.4), interval: nil))
+            backoff: Backoff(initial: 0.05, multiplier: 2, maximum: 0.4)))
 }
 
 /// Every record in the store is on the server exactly once and delivered in the store.
@@ -48,4 +48,11 @@ func exactlyOnce(_ store: SQLiteLocationStore, _ state: TestServerState, rejecte
     guard delivered.count == records.count - rejected else { return false }
     guard Set(delivered.map { $0.record.id.uuidString.lowercased() }) == Set(held.keys) else { return false }
     return receipts.keys.allSatisfy { held[$0] != nil }
+}
+
+/// The reports an uploader handed to its report handler, in order.
+actor ReportLog {
+    private(set) var reports: [FlushReport] = []
+
+    func add(_ report: FlushReport) { reports.append(report) }
 }

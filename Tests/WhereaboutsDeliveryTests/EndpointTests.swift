@@ -10,7 +10,7 @@ struct EndpointTests {
     private func uploader(_ store: SQLiteLocationStore, _ endpoint: any UploadEndpoint, _ credentials: any CredentialProvider) -> Uploader {
         Uploader(
             queue: store, endpoint: endpoint, credentials: credentials,
-            configuration: UploaderConfiguration(requestTimeout: 30, backoff: Backoff(initial: 0.05, maximum: 0.2), interval: nil))
+            configuration: UploaderConfiguration(requestTimeout: 30, backoff: Backoff(initial: 0.05, maximum: 0.2)))
     }
 
     @Test("OwnTracks HTTP: one location per POST with Basic auth and X-Limit headers; cmd answers are kept")
@@ -26,7 +26,8 @@ struct EndpointTests {
         let report = await uploader(store, endpoint, FixedCredential(.basic(user: "alice", password: "secret"))).flush(.manual)
         #expect(report.delivered == 12)
         #expect(report.requests == 12)
-        #expect(report.commands == [.reportLocation])
+        #expect(report.commands.map(\.command) == [.reportLocation])
+        #expect(try store.commandAcknowledgements().isEmpty && store.unappliedCommands().count == 1, "OwnTracks has no acknowledgements")
         let messages = await server.state.ownTracks
         #expect(Set(messages.keys) == Set(records.map { $0.id.uuidString.lowercased() }))
         let first = try #require(messages[records[0].id.uuidString.lowercased()])

@@ -11,7 +11,7 @@ struct StoreTests {
         let store = try makeStore()
         let pool = try DatabasePool(path: store.path)
         #expect(try pool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
-        #expect(try pool.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") } == ["v1", "v2-event-delivery", "v3-region-dwelt"])
+        #expect(try pool.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") } == ["v1", "v2-event-delivery", "v3-region-dwelt", "v4-command-ids"])
         #expect(store.openReport.movedAside == nil)
     }
 
@@ -51,7 +51,7 @@ struct StoreTests {
         let records = sampleRecords(2)
         try store.append(records)
         try store.markDelivered(records.map(\.id))
-        try store.extendDwell(120)
+        try store.apply([.dwell(120)])
         let stored = try store.allRecords()
         #expect(stored[1].record.dwell == 120)
         #expect(stored[1].state == .pending)
@@ -64,7 +64,7 @@ struct StoreTests {
         let records = sampleRecords(1)
         try store.append(records)
         _ = try store.claim(limit: 10, order: .oldestFirst, now: Date(), lease: 60)
-        try store.extendDwell(30)
+        try store.apply([.dwell(30)])
         try store.markDelivered(records.map(\.id))
         #expect(try store.pendingCount() == 1)
         let again = try store.claim(limit: 10, order: .oldestFirst, now: Date(), lease: 60)
@@ -135,14 +135,13 @@ struct StoreTests {
     @Test("a full disk gives a clear error, keeps what was written and resumes when space returns")
     func fullDisk() throws {
         let store = try makeStore(maxPageCount: 40)
-        let recorder = EffectRecorder(store: store)
+        let writer = StoreWriter(store: store)
         var written = 0
         var deferred: StoreError?
         for record in sampleRecords(5000) {
-            switch recorder.perform(.record(RecordedFix(fix: record.fix, trigger: .policy))) {
+            switch writer.write([.record(record)]) {
             case .written: written += 1
             case .deferred(let error): deferred = error
-            case .ignored: break
             }
         }
         let error = try #require(deferred)
@@ -152,11 +151,11 @@ struct StoreTests {
         let kept = try store.allRecords().count
         #expect(kept > 0)
         #expect(try store.integrityCheck() == "ok")
-        #expect(recorder.backlogCount == 5000 - kept)
+        #expect(writer.backlogCount == 5000 - kept)
         try store.setMaxPageCount(nil)
-        #expect(recorder.retry() == .written)
+        #expect(writer.retry() == .written)
         #expect(try store.allRecords().count == 5000)
-        #expect(recorder.overflowed == 0)
+        #expect(writer.overflowed == 0)
     }
 
     @Test("regions, their states, settings and commands persist")
@@ -164,22 +163,26 @@ struct StoreTests {
         let store = try makeStore()
         let home = try Region(id: "home", center: Coordinate(latitude: 52.5, longitude: 13.4), radius: 100, loiteringDelay: 60)
         let work = try Region(id: "work", center: Coordinate(latitude: 52.6, longitude: 13.5), radius: 200)
-        try store.save([home, work])
-        try store.save([home])
-        try store.setRegionState("home", inside: true, at: Date())
-        try store.removeRegions(["work"])
+        try store.apply([.session(.saveRegions([home, work]))])
+        try store.apply([
+            .session(.saveRegions([home])), .regionStates([RegionStateRecord(regionID: "home", inside: true, since: Date(), dwelt: true)]),
+            .session(.removeRegions(["work"])),
+        ])
         try store.set(.trackingEnabled, true)
         try store.set(.configuration, TrackerConfiguration(mode: .move(distance: 50, interval: 120), slotCount: 19))
         try store.set(.authTokens, AuthTokens(idToken: "a", expiresAt: nil, refreshToken: "r", userID: "u"))
-        try store.enqueueCommands([.setRegions([WireRegion(id: "x", latitude: 1, longitude: 2, radius: 50)])], at: Date())
-        try store.append(RegionEvent(regionID: "home", kind: .enter, timestamp: Date(timeIntervalSince1970: 1_700_000_000), initial: false, fix: nil))
+        let command = DeviceCommand(id: "c1", command: .setRegions([WireRegion(id: "x", latitude: 1, longitude: 2, radius: 50)]))
+        try store.enqueueCommands([command], at: Date())
+        try store.enqueueCommands([command], at: Date())
+        try store.apply([.event(EventRecord(event: RegionEvent(regionID: "home", kind: .enter, timestamp: Date(timeIntervalSince1970: 1_700_000_000), initial: false, fix: nil)))])
         let reopened = try SQLiteLocationStore(path: store.path)
         #expect(try reopened.regions() == [home])
-        #expect(try reopened.regionStates()["home"]?.inside == true)
+        #expect(try reopened.regionStates().map(\.regionID) == ["home"])
+        #expect(try reopened.regionStates().first?.inside == true && reopened.regionStates().first?.dwelt == true)
         #expect(try reopened.setting(.trackingEnabled) == true)
         #expect(try reopened.setting(.configuration) == TrackerConfiguration(mode: .move(distance: 50, interval: 120), slotCount: 19))
         #expect(try reopened.setting(.authTokens)?.refreshToken == "r")
-        #expect(try reopened.takeCommands().count == 1)
+        #expect(try reopened.unappliedCommands() == [command])
         #expect(try reopened.allEvents().map(\.record.event.regionID) == ["home"])
         try reopened.set(.trackingEnabled, nil)
         #expect(try reopened.setting(.trackingEnabled) == nil)

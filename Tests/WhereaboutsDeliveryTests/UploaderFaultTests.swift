@@ -15,9 +15,11 @@ struct UploaderFaultTests {
         let store = try makeStore()
         try store.append(sampleRecords(450))
         let uploader = batchUploader(store, url: server.baseURL)
+        let log = ReportLog()
+        uploader.setReportHandler { await log.add($0) }
         let report = await uploader.flush(.manual)
-        var published = uploader.reports.makeAsyncIterator()
-        #expect(await published.next() == report)
+        #expect(await log.reports == [report])
+        #expect(Set(report.deliveredIDs) == Set(try store.allRecords().map(\.record.id)))
         #expect(report.delivered == 450)
         #expect(report.requests == 5)
         #expect(report.stoppedBy == nil)
@@ -178,7 +180,7 @@ struct UploaderFaultTests {
         #expect(during.delivered == 20)
         let later = Uploader(
             queue: store, endpoint: WhereaboutsBatchEndpoint(base: server.baseURL, device: "phone-1"),
-            configuration: UploaderConfiguration(interval: nil), clock: { Date().addingTimeInterval(61) })
+            clock: EngineClock(now: { Date().addingTimeInterval(61) }, sleep: EngineClock.system.sleep, spawn: EngineClock.system.spawn))
         let after = await later.flush(.manual)
         #expect(after.delivered == 30)
         #expect(try await exactlyOnce(store, server.state))
@@ -198,17 +200,31 @@ struct UploaderFaultTests {
         #expect(try await exactlyOnce(store, server.state))
     }
 
-    @Test("commands in the answer are kept in the store")
+    @Test("commands are kept until carried out, sent again until acknowledged, and acknowledged with the next upload")
     func commands() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         await server.state.queue([.reportLocation, .startActiveTracking(minutes: 15)])
         let store = try makeStore()
         try store.append(sampleRecords(5))
-        let report = await batchUploader(store, url: server.baseURL).flush(.manual)
-        #expect(report.commands == [.reportLocation, .startActiveTracking(minutes: 15)])
-        #expect(try store.takeCommands() == [.reportLocation, .startActiveTracking(minutes: 15)])
-        #expect(try store.takeCommands().isEmpty)
+        let uploader = batchUploader(store, url: server.baseURL)
+        let report = await uploader.flush(.manual)
+        #expect(report.commands.map(\.command) == [.reportLocation, .startActiveTracking(minutes: 15)])
+        #expect(try store.unappliedCommands().map(\.id) == ["command-1", "command-2"])
+
+        try store.append(sampleRecords(1))
+        #expect(await uploader.flush(.manual).commands.count == 2, "not acknowledged yet: the server sends them again")
+        #expect(try store.unappliedCommands().count == 2, "a command sent again is kept once")
+
+        try store.apply([.session(.commandsApplied(["command-1", "command-2"]))])
+        #expect(try store.unappliedCommands().isEmpty)
+        #expect(try store.commandAcknowledgements() == ["command-1", "command-2"])
+        let acknowledging = await uploader.flush(.manual)
+        #expect(acknowledging.requests == 1, "with nothing pending, the acknowledgement goes alone")
+        #expect(acknowledging.commands.isEmpty)
+        #expect(await server.state.acknowledged == ["command-1", "command-2"])
+        #expect(try store.commandAcknowledgements().isEmpty)
+        #expect(await uploader.flush(.manual).requests == 0)
     }
 
     @Test("413 then a failure in the first half hands the second half back at once")
@@ -226,25 +242,6 @@ struct UploaderFaultTests {
         #expect(try await exactlyOnce(store, server.state))
     }
 
-    @Test("the interval starts flushes on its own, and stops with the uploader")
-    func interval() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let store = try makeStore()
-        let uploader = Uploader(
-            queue: store, endpoint: WhereaboutsBatchEndpoint(base: server.baseURL, device: "phone-1"),
-            configuration: UploaderConfiguration(interval: 0.2))
-        await uploader.start()
-        try store.append(sampleRecords(3))
-        #expect(try await eventually(within: 3) { try store.pendingCount() == 0 })
-        await uploader.stop()
-        try store.append(sampleRecords(2))
-        try await Task.sleep(nanoseconds: 600_000_000)
-        #expect(try store.pendingCount() == 2)
-        #expect(await uploader.flush(.manual).delivered == 2)
-        #expect(try await exactlyOnce(store, server.state))
-    }
-
     @Test("region events go to the events API under the same rules: exactly once, even after a dropped answer")
     func regionEvents() async throws {
         let server = try await TestServer.start()
@@ -254,7 +251,7 @@ struct UploaderFaultTests {
         let store = try makeStore()
         try store.append(sampleRecords(10))
         for (i, kind) in [RegionEventKind.enter, .dwell, .exit].enumerated() {
-            try store.append(RegionEvent(regionID: "cafe", kind: kind, timestamp: Date(timeIntervalSinceNow: Double(i * 60 - 3600)), initial: false, fix: nil))
+            try store.apply([.event(EventRecord(event: RegionEvent(regionID: "cafe", kind: kind, timestamp: Date(timeIntervalSinceNow: Double(i * 60 - 3600)), initial: false, fix: nil)))])
         }
         let uploader = batchUploader(store, url: server.baseURL)
         _ = await uploader.flush(.regionEvent)
@@ -270,10 +267,10 @@ struct UploaderFaultTests {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let store = try makeStore()
-        try store.append(RegionEvent(regionID: "cafe", kind: .enter, timestamp: Date(), initial: false, fix: nil))
+        try store.apply([.event(EventRecord(event: RegionEvent(regionID: "cafe", kind: .enter, timestamp: Date(), initial: false, fix: nil)))])
         let uploader = Uploader(
             queue: store, endpoint: FirestoreEndpoint(base: server.baseURL, project: "p", userID: nil),
-            configuration: UploaderConfiguration(interval: nil))
+            configuration: UploaderConfiguration())
         #expect(await uploader.flush(.manual).stoppedBy == nil)
         #expect(try store.allEvents().map(\.state) == [.pending])
     }

@@ -9,12 +9,12 @@ import WhereaboutsTestServer
 import WhereaboutsTestSupport
 
 /// An uploader to our batch API on `url` with short timeouts.
-private func uploaderFactory(_ url: URL) -> @Sendable (SQLiteLocationStore) -> Uploader? {
-    { store in
+private func uploaderFactory(_ url: URL) -> EngineHarness.UploaderFactory {
+    { store, clock in
         Uploader(
             queue: store, endpoint: WhereaboutsBatchEndpoint(base: url, device: "phone-1", maxBatchSize: 100),
-            configuration: UploaderConfiguration(
-                batchSize: 100, requestTimeout: 10, backoff: Backoff(initial: 0.05, multiplier: 2, maximum: 0.4), interval: nil))
+            configuration: UploaderConfiguration(batchSize: 100, requestTimeout: 10, backoff: Backoff(initial: 0.05, multiplier: 2, maximum: 0.4)),
+            clock: clock)
     }
 }
 
@@ -29,11 +29,8 @@ struct EngineDeliveryTests {
         await app.play(to: 30)
         #expect(try app.store.allRecords().isEmpty, "manual mode records only what is asked for")
 
-        let engine = app.engine
-        let deadline = Date(timeIntervalSince1970: app.phone.now + 120)
-        let run = Task { await engine.backgroundRefresh(until: deadline) }
-        await app.play(to: 60)
-        let outcome = await run.value
+        let (engine, phone) = (app.engine, app.phone)
+        let outcome = await app.play { await engine.backgroundRefresh(until: Date(timeIntervalSince1970: phone.now + 120)) }
         guard case .ran(let fix, let delivered, let stillPending) = outcome else {
             Issue.record("the refresh did not run: \(outcome)")
             return
@@ -58,8 +55,9 @@ struct EngineDeliveryTests {
         let wire = [WireRegion(id: "office", latitude: 52.53, longitude: 13.41, radius: 120)]
         await server.state.queue([.setRegions(wire), .reportLocation])
         try await app.engine.stop()
-        #expect(try await eventually { try await app.engine.regions().map(\.id) == ["office"] })
-        #expect(try app.store.takeCommands().isEmpty)
+        await app.settle()
+        #expect(try await app.engine.regions().map(\.id) == ["office"])
+        #expect(try app.store.unappliedCommands().isEmpty)
         #expect(try await app.engine.snapshot().lastTriedAt == Date(timeIntervalSince1970: app.phone.now))
         await server.stop()
     }

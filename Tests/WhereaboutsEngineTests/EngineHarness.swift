@@ -15,73 +15,104 @@ func temporaryFolder() -> URL {
 
 /// One app on a simulated phone: a store file that outlives the app, the phone (the OS, which also
 /// outlives it) and the current app process's engine. `kill()` and `relaunch()` play what iOS does.
+/// The user has the app open (in the foreground) unless a test sends it to the background.
 final class EngineHarness: @unchecked Sendable {
+    /// Makes the uploader of each app process, on the phone's clock.
+    typealias UploaderFactory = @Sendable (SQLiteLocationStore, EngineClock) -> Uploader?
+
     let storePath: String
     let phone: SimulatedPhone
     let scenario: Scenario
     let truth: TruthPath
     private(set) var store: SQLiteLocationStore
     private(set) var engine: LocationEngine
-    private let makeUploader: (@Sendable (SQLiteLocationStore) -> Uploader?)?
+    private let makeUploader: UploaderFactory?
     /// What every engine of this app logged.
     let log = LogRecorder()
 
     init(
         scenario: Scenario = SampleScenario.commute(), pad: Double = 120, authorization: PlatformAuthorization = .unrestricted,
-        configuration: TrackerConfiguration = TrackerConfiguration(mode: .adaptive()),
-        uploader: (@Sendable (SQLiteLocationStore) -> Uploader?)? = nil
+        configuration: TrackerConfiguration = TrackerConfiguration(mode: .adaptive()), uploader: UploaderFactory? = nil
     ) throws {
         self.scenario = scenario
         truth = TruthPath(trace: scenario.trace, pad: pad)
         phone = SimulatedPhone(truth: truth, seed: 7, authorization: authorization)
+        phone.setForeground(true)
         storePath = temporaryFolder().appendingPathComponent("app.sqlite").path
         store = try SQLiteLocationStore(path: storePath)
         makeUploader = uploader
         engine = LocationEngine(
-            store: store, service: phone, uploader: uploader?(store), configuration: configuration, clock: phone.clock,
+            store: store, service: phone, uploader: uploader?(store, phone.clock), configuration: configuration, clock: phone.clock,
             logger: log.logger("engine"))
     }
 
     /// Seconds since the start of the truth path.
     var elapsed: Double { phone.now - truth.start }
 
-    /// Plays the phone one second at a time up to `seconds` after the start, letting the engine
-    /// handle everything each second produces before the next.
-    func play(to seconds: Double) async {
-        while phone.now < min(truth.start + seconds, truth.end) {
-            phone.advance(to: phone.now + 1)
-            await settle()
-        }
-    }
+    /// Plays the phone one second at a time up to `seconds` after the start, the engine handling
+    /// everything each second produces before the next.
+    func play(to seconds: Double) async { await phone.advance(to: truth.start + seconds) }
 
     /// Plays to the end of the path.
     func playToEnd() async { await play(to: truth.end - truth.start) }
 
-    /// Waits until the engine has handled every event and timer the phone has handed it.
-    func settle() async {
-        for _ in 0..<10_000 {
-            let diagnostics = await engine.diagnostics
-            if diagnostics.eventsHandled >= phone.yielded && diagnostics.timerWakeups >= phone.wakeups { break }
-            await Task.yield()
+    /// Runs `work` (a call into the engine that waits for the phone, such as a background refresh)
+    /// while playing the phone one second at a time until it returns; `work` must return before the
+    /// path ends. The phone waits for `work` to begin, and lets it run between seconds.
+    func play<T: Sendable>(during work: @escaping @Sendable () async -> T) async -> T {
+        let started = Outcome<Bool>()
+        let result = Outcome<T>()
+        let task = Task {
+            started.set(true)
+            result.set(await work())
         }
-        for _ in 0..<3 { await Task.yield() }
+        while started.value == nil { await Task.yield() }
+        while result.value == nil && phone.now < truth.end {
+            await Task.yield()
+            await phone.advance(to: phone.now + 1)
+        }
+        await task.value
+        return result.value!
+    }
+
+    /// Waits until the engine has handled everything the phone has handed it.
+    func settle() async { await phone.idle() }
+
+    /// The user leaves the app: it goes to the background.
+    func background() async throws {
+        phone.setForeground(false)
+        try await engine.appDidEnterBackground()
     }
 
     /// The app process is killed: the engine stops without a word; the store and the phone go on.
     func kill() async {
         await engine.shutdown()
         phone.kill()
+        await phone.idle()
     }
 
-    /// The OS starts the app again: a new store connection and a new engine on the same files.
+    /// The OS (or, for `.user`, the user) starts the app again: a new store connection and a new
+    /// engine on the same files.
     func relaunch(_ reason: LaunchReason) async throws -> LaunchOutcome {
         phone.relaunch()
+        phone.setForeground(reason == .user)
         store = try SQLiteLocationStore(path: storePath)
-        engine = LocationEngine(store: store, service: phone, uploader: makeUploader?(store), clock: phone.clock, logger: log.logger("engine"))
+        engine = LocationEngine(
+            store: store, service: phone, uploader: makeUploader?(store, phone.clock), clock: phone.clock, logger: log.logger("engine"))
         let outcome = try await engine.launch(reason)
         await settle()
         return outcome
     }
+}
+
+/// A value one task sets and another reads.
+final class Outcome<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: T?
+
+    var value: T? { lock.withLock { stored } }
+
+    func set(_ value: T) { lock.withLock { stored = value } }
 }
 
 /// Keeps every message logged through its loggers, for tests that check a log line.

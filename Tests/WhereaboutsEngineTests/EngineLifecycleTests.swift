@@ -34,7 +34,7 @@ struct EngineLifecycleTests {
         try await app.engine.start(mode: .continuous())
         await app.play(to: 300)
         let beforeBackground = try app.store.allRecords().count
-        try await app.engine.appDidEnterBackground()
+        try await app.background()
         await app.play(to: 600)
 
         let stored = try app.store.allRecords()
@@ -131,7 +131,7 @@ struct EngineLifecycleTests {
         let all = try app.store.allEvents().map(\.record.event)
         #expect(all.map { "\($0.regionID) \($0.kind)" } == ["home enter", "home dwell", "home exit"])
         #expect(all.last?.initial == false)
-        #expect(try app.store.regionStates()["home"]?.inside == false)
+        #expect(try app.store.regionStates().first { $0.regionID == "home" }?.inside == false)
     }
 
     @Test("a dwell due while the app was suspended fires once, stamped when the delay ended")
@@ -167,9 +167,9 @@ struct EngineLifecycleTests {
             #expect(error.message.contains("\"a\""))
         }
         try await app.engine.addRegions([a, b])
-        try app.store.setRegionState("a", inside: true, at: Date(timeIntervalSince1970: 1_714_980_600))
+        try app.store.apply([.regionStates([RegionStateRecord(regionID: "a", inside: true, since: Date(timeIntervalSince1970: 1_714_980_600), dwelt: false)])])
         try await app.engine.addRegions([a])
-        #expect(try app.store.regionStates()["a"] == nil)
+        #expect(try app.store.regionStates().allSatisfy { $0.regionID != "a" })
         try await app.engine.removeRegions(["b", "unknown"])
         #expect(try await app.engine.regions().map(\.id) == ["a"])
     }

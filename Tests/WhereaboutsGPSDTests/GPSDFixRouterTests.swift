@@ -61,12 +61,13 @@ struct GPSDFixRouterTests {
         #expect(router.route(try fix(north: 20)).delivered)
     }
 
-    @Test("significant changes deliver a fix every 500 m")
+    @Test("significant changes deliver a fix every 500 m, at most every 5 minutes, as on the phone")
     func significantChange() throws {
         var router = GPSDFixRouter()
         router.configure(LocationRequest(standard: nil, significantChange: true))
         #expect(router.wantsFixes)
-        let fixes = try [0, 300, 499, 510, 900, 1100].enumerated().map { try fix(north: Double($0.element), index: $0.offset) }
+        let steps: [(metres: Double, second: Int)] = [(0, 0), (300, 120), (510, 240), (520, 360), (900, 480), (1100, 720)]
+        let fixes = try steps.map { try fix(north: $0.metres, index: $0.second) }
         #expect(delivered(&router, fixes) == [true, false, false, true, false, true])
     }
 
@@ -95,25 +96,25 @@ struct GPSDFixRouterTests {
     func regionCrossings() throws {
         var router = GPSDFixRouter()
         let region = MonitoredRegion(id: "office", center: Geodesy.destination(from: origin, distance: 1000, bearing: 0), radius: 200)
-        router.monitor([region])
+        router.monitor([region], at: start)
         #expect(router.wantsFixes, "regions need fixes even with updates off")
         #expect(router.route(try fix(north: 0)).events == [.regionCrossing(id: "office", state: .outside)])
         #expect(router.route(try fix(north: 100, index: 1)).events.isEmpty)
-        #expect(router.route(try fix(north: 800, index: 2)).events.isEmpty, "inside the hysteresis band: no evidence")
+        #expect(router.route(try fix(north: 800, index: 2)).events.isEmpty, "not yet max(r/10, 50 m) inside the boundary")
         #expect(router.route(try fix(north: 1000, index: 3)).events == [.regionCrossing(id: "office", state: .inside)])
         #expect(router.route(try fix(north: 1050, index: 4)).events.isEmpty)
         #expect(router.route(try fix(north: 1500, index: 5)).events == [.regionCrossing(id: "office", state: .outside)])
     }
 
-    @Test("a coarse fix needs a second agreeing fix before a crossing is reported")
-    func coarseFixesConfirm() throws {
+    @Test("a crossing is reported once a fix lies max(r/10, 50 m) beyond the boundary, as the phone's OS does")
+    func osMargin() throws {
         var router = GPSDFixRouter()
-        let region = MonitoredRegion(id: "park", center: origin, radius: 500)
-        router.monitor([region])
-        #expect(router.route(try fix(north: 0, accuracy: 5)).events == [.regionCrossing(id: "park", state: .inside)])
-        let coarse = try fix(north: 560, accuracy: 60, index: 1)
-        #expect(router.route(coarse).events.isEmpty, "one coarse fix just outside is not enough")
-        #expect(router.route(try fix(north: 565, accuracy: 60, index: 2)).events == [.regionCrossing(id: "park", state: .outside)])
+        router.monitor([MonitoredRegion(id: "park", center: origin, radius: 200)], at: start)
+        #expect(router.route(try fix(north: 400)).events == [.regionCrossing(id: "park", state: .outside)])
+        #expect(router.route(try fix(north: 170, index: 1)).events.isEmpty, "30 m inside is within the 50 m margin")
+        #expect(router.route(try fix(north: 140, index: 2)).events == [.regionCrossing(id: "park", state: .inside)])
+        #expect(router.route(try fix(north: 240, index: 3)).events.isEmpty)
+        #expect(router.route(try fix(north: 260, index: 4)).events == [.regionCrossing(id: "park", state: .outside)])
     }
 
     @Test("re-monitoring keeps the state of unchanged regions and starts changed ones afresh")
@@ -121,14 +122,14 @@ struct GPSDFixRouterTests {
         var router = GPSDFixRouter()
         let near = MonitoredRegion(id: "near", center: origin, radius: 300)
         let far = MonitoredRegion(id: "far", center: Geodesy.destination(from: origin, distance: 5000, bearing: 90), radius: 300)
-        router.monitor([near, far])
+        router.monitor([near, far], at: start)
         #expect(router.route(try fix(north: 0)).events == [
             .regionCrossing(id: "near", state: .inside), .regionCrossing(id: "far", state: .outside),
         ])
         let grown = MonitoredRegion(id: "far", center: far.center, radius: 6000)
-        router.monitor([near, grown])
+        router.monitor([near, grown], at: start)
         #expect(router.route(try fix(north: 1, index: 1)).events == [.regionCrossing(id: "far", state: .inside)])
-        router.monitor([])
+        router.monitor([], at: start)
         #expect(!router.wantsFixes)
     }
 
@@ -136,7 +137,7 @@ struct GPSDFixRouterTests {
     func order() throws {
         var router = GPSDFixRouter()
         router.configure(standard(nil))
-        router.monitor([MonitoredRegion(id: "home", center: origin, radius: 100)])
+        router.monitor([MonitoredRegion(id: "home", center: origin, radius: 100)], at: start)
         let here = try fix(north: 0)
         #expect(router.route(here).events == [.fix(here), .regionCrossing(id: "home", state: .inside)])
     }

@@ -76,31 +76,36 @@ struct SimulatedPhoneTests {
     func regionLatency() throws {
         let truth = S.path(speed: 10, moving: 2000)
         for (seed, radius) in [(UInt64(1), 300.0), (2, 40), (3, 300), (4, 1000)] {
-            var monitor = SimulatedRegionMonitor()
+            var monitor = RegionMonitorEmulation()
             var random = SeededGenerator(seed: seed)
             let center = Geodesy.destination(from: S.home, distance: 5000, bearing: 90)
-            monitor.monitor([MonitoredRegion(id: "r", center: center, radius: radius)], at: S.start, truth: truth)
-            var deliveries: [(Double, TrackerInput)] = []
+            let start = Date(timeIntervalSince1970: S.start)
+            monitor.monitor([MonitoredRegion(id: "r", center: center, radius: radius)], at: start, position: truth.position(at: S.start), stateDelay: 1)
+            var deliveries: [(time: Double, state: RegionState)] = []
             for t in 0..<2000 {
-                for input in monitor.step(at: S.start + Double(t), truth: truth, random: &random) { deliveries.append((Double(t), input)) }
+                let at = S.start + Double(t)
+                let crossings = monitor.step(
+                    at: Date(timeIntervalSince1970: at), position: truth.position(at: at), stateDelay: 1,
+                    latency: { random.uniform(20...180).rounded() })
+                for crossing in crossings where crossing.id == "r" { deliveries.append((Double(t), crossing.state)) }
             }
             let effective = max(radius, 100)
             let margin = max(effective / 10, 50)
             #expect(deliveries.count == 3)
-            #expect(deliveries[0] == (1, .regionCrossing(id: "r", state: .outside)))
+            #expect(deliveries.first?.time == 1 && deliveries.first?.state == .outside)
             let enterCrossing = (5000 - effective + margin) / 10
             let exitCrossing = (5000 + effective + margin) / 10
-            #expect(deliveries[1].1 == .regionCrossing(id: "r", state: .inside))
-            #expect(deliveries[1].0 - enterCrossing >= 19 && deliveries[1].0 - enterCrossing <= 181)
-            #expect(deliveries[2].0 - exitCrossing >= 19 && deliveries[2].0 - exitCrossing <= 181)
+            #expect(deliveries[1].state == .inside)
+            #expect(deliveries[1].time - enterCrossing >= 19 && deliveries[1].time - enterCrossing <= 181)
+            #expect(deliveries[2].time - exitCrossing >= 19 && deliveries[2].time - exitCrossing <= 181)
         }
     }
 
     @Test("more than 20 regions overflow the OS")
     func overflow() {
-        var monitor = SimulatedRegionMonitor()
+        var monitor = RegionMonitorEmulation()
         let regions = (0..<25).map { MonitoredRegion(id: "r\($0)", center: S.home, radius: 100) }
-        monitor.monitor(regions, at: S.start, truth: S.path(moving: 10))
+        monitor.monitor(regions, at: Date(timeIntervalSince1970: S.start), position: S.home, stateDelay: 1)
         #expect(monitor.overflows == 1)
     }
 }

@@ -37,7 +37,7 @@ final class Recorder {
             let fixes = engine.locations()
             try await engine.requestLocationUpdate()
             await Self.firstFix(of: fixes, within: .seconds(20))
-            guard let fix = try await engine.currentLocation() else {
+            guard let fix = await engine.currentLocation() else {
                 status = "No position yet; allow location access and try again."
                 return
             }

@@ -82,7 +82,7 @@ public final class Bridge: Sendable {
         case .getLocations:
             return try BridgeJSON.encode(try await engine.pendingLocations().map(LocationData.ReportItem.init(record:)))
         case .getLocationData:
-            return try BridgeJSON.encode(try await engine.snapshot())
+            return try BridgeJSON.encode(await engine.snapshot())
         case .requestLocationUpdate:
             try await engine.requestLocationUpdate()
             return Self.null

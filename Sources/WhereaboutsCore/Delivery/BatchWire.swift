@@ -93,13 +93,36 @@ public struct WireLocation: Sendable, Hashable, Codable {
     }
 }
 
-/// The request body of the batch API: `{"locations": [...]}`.
+/// The request body of the batch API: `{"locations": [...], "acknowledged": [...]}`.
 public struct LocationBatch: Sendable, Hashable, Codable {
-    /// The locations, oldest first unless the device asked for latest first.
+    /// The locations, oldest first unless the device asked for latest first; empty when the request
+    /// only acknowledges commands.
     public var locations: [WireLocation]
+    /// The ids of the server's commands the device has carried out: the server stops sending them.
+    /// Left out when empty.
+    public var acknowledged: [String]
 
     /// Creates a batch.
-    public init(locations: [WireLocation]) { self.locations = locations }
+    public init(locations: [WireLocation], acknowledged: [String] = []) {
+        self.locations = locations
+        self.acknowledged = acknowledged
+    }
+
+    private enum CodingKeys: String, CodingKey { case locations, acknowledged }
+
+    /// Decodes a batch; `acknowledged` may be missing.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        locations = try c.decode([WireLocation].self, forKey: .locations)
+        acknowledged = try c.decodeIfPresent([String].self, forKey: .acknowledged) ?? []
+    }
+
+    /// Encodes the batch, leaving out an empty `acknowledged`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(locations, forKey: .locations)
+        if !acknowledged.isEmpty { try c.encode(acknowledged, forKey: .acknowledged) }
+    }
 }
 
 /// The batch API's answer: how many were stored, how many the server already had, which items it
@@ -111,11 +134,11 @@ public struct BatchReply: Sendable, Hashable, Codable {
     public var duplicate: Int
     /// Items refused, by index in the request.
     public var rejected: [ItemRejection]
-    /// Commands for the device.
-    public var commands: [ServerCommand]
+    /// Commands for the device, each with its id: sent again until the device acknowledges it.
+    public var commands: [DeviceCommand]
 
     /// Creates a reply.
-    public init(accepted: Int, duplicate: Int, rejected: [ItemRejection], commands: [ServerCommand]) {
+    public init(accepted: Int, duplicate: Int, rejected: [ItemRejection], commands: [DeviceCommand]) {
         self.accepted = accepted
         self.duplicate = duplicate
         self.rejected = rejected
@@ -128,7 +151,7 @@ public struct BatchReply: Sendable, Hashable, Codable {
         accepted = try c.decodeIfPresent(Int.self, forKey: .accepted) ?? 0
         duplicate = try c.decodeIfPresent(Int.self, forKey: .duplicate) ?? 0
         rejected = try c.decodeIfPresent([ItemRejection].self, forKey: .rejected) ?? []
-        commands = try c.decodeIfPresent([ServerCommand].self, forKey: .commands) ?? []
+        commands = try c.decodeIfPresent([DeviceCommand].self, forKey: .commands) ?? []
     }
 }
 

@@ -15,7 +15,9 @@ public struct EventRecord: Sendable, Hashable, Identifiable {
 }
 
 /// One region event in `POST {base}/v1/devices/{device}/events`: `{"id", "regionId", "kind":
-/// enter|exit|dwell, "timestamp"}` plus optional `latitude` and `longitude`.
+/// enter|exit|dwell, "timestamp", "initial"}` plus optional `latitude` and `longitude`. `initial` is
+/// `true` for the state found when monitoring started (after each start of tracking), which is not a
+/// transition seen happen; a missing `initial` is `false`.
 public struct WireEvent: Sendable, Codable, Hashable {
     /// UUID string; a resend is recognised by it.
     public var id: String
@@ -29,15 +31,34 @@ public struct WireEvent: Sendable, Codable, Hashable {
     public var latitude: Double?
     /// Where, if known.
     public var longitude: Double?
+    /// Whether this is the state found when monitoring started rather than a transition.
+    public var initial: Bool
 
     /// Creates a wire event field by field.
-    public init(id: String, regionId: String, kind: String, timestamp: String, latitude: Double?, longitude: Double?) {
+    public init(
+        id: String, regionId: String, kind: String, timestamp: String, latitude: Double?, longitude: Double?, initial: Bool = false
+    ) {
         self.id = id
         self.regionId = regionId
         self.kind = kind
         self.timestamp = timestamp
         self.latitude = latitude
         self.longitude = longitude
+        self.initial = initial
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, regionId, kind, timestamp, latitude, longitude, initial }
+
+    /// Decodes an event; a missing `initial` is `false` (a transition).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        regionId = try c.decode(String.self, forKey: .regionId)
+        kind = try c.decode(String.self, forKey: .kind)
+        timestamp = try c.decode(String.self, forKey: .timestamp)
+        latitude = try c.decodeIfPresent(Double.self, forKey: .latitude)
+        longitude = try c.decodeIfPresent(Double.self, forKey: .longitude)
+        initial = try c.decodeIfPresent(Bool.self, forKey: .initial) ?? false
     }
 
     /// The wire form of a stored event.
@@ -45,7 +66,7 @@ public struct WireEvent: Sendable, Codable, Hashable {
         self.init(
             id: record.id.uuidString.lowercased(), regionId: record.event.regionID, kind: record.event.kind.rawValue,
             timestamp: Timestamp.format(record.event.timestamp), latitude: record.event.fix?.coordinate.latitude,
-            longitude: record.event.fix?.coordinate.longitude)
+            longitude: record.event.fix?.coordinate.longitude, initial: record.event.initial)
     }
 
     /// Validates every field.
@@ -69,7 +90,7 @@ public struct WireEvent: Sendable, Codable, Hashable {
         if latitude != nil || longitude != nil {
             _ = try Coordinate(latitude: latitude ?? .nan, longitude: longitude ?? .nan)
         }
-        return ReceivedEvent(id: uuid, regionID: regionId, kind: kind, timestamp: date, latitude: latitude, longitude: longitude)
+        return ReceivedEvent(id: uuid, regionID: regionId, kind: kind, timestamp: date, latitude: latitude, longitude: longitude, initial: initial)
     }
 }
 
@@ -87,15 +108,20 @@ public struct ReceivedEvent: Sendable, Equatable, Codable {
     public let latitude: Double?
     /// Where, if known.
     public let longitude: Double?
+    /// Whether this is the state found when monitoring started rather than a transition.
+    public let initial: Bool
 
     /// Creates an event.
-    public init(id: UUID, regionID: String, kind: RegionEventKind, timestamp: Date, latitude: Double?, longitude: Double?) {
+    public init(
+        id: UUID, regionID: String, kind: RegionEventKind, timestamp: Date, latitude: Double?, longitude: Double?, initial: Bool = false
+    ) {
         self.id = id
         self.regionID = regionID
         self.kind = kind
         self.timestamp = timestamp
         self.latitude = latitude
         self.longitude = longitude
+        self.initial = initial
     }
 }
 

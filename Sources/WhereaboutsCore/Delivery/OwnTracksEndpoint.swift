@@ -32,7 +32,7 @@ public struct OwnTracksEndpoint: UploadEndpoint {
     }
 
     public func interpret(_ reply: HTTPReply, for records: [LocationRecord]) -> DeliveryOutcome {
-        DeliveryOutcome(delivered: records.map(\.id), commands: OwnTracksMessages.commands(in: reply.body))
+        DeliveryOutcome(delivered: records.map(\.id), commands: OwnTracksMessages.commands(in: reply.body).map(DeviceCommand.unidentified))
     }
 
     /// The `_type:"location"` message of a record (`vel` in km/h, `tst` in epoch seconds).

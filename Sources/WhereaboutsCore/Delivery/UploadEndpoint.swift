@@ -11,6 +11,12 @@ public protocol UploadEndpoint: Sendable {
     func request(for records: [LocationRecord], credential: Credential?) throws -> OutgoingRequest
     /// Reads a 2xx answer to the request for `records`.
     func interpret(_ reply: HTTPReply, for records: [LocationRecord]) -> DeliveryOutcome
+    /// Whether requests can carry acknowledgements of the server's commands (by id); when they
+    /// cannot, a command is forgotten as soon as it is carried out.
+    var acceptsAcknowledgements: Bool { get }
+    /// The request carrying `records` (possibly none) and the ids of the commands carried out since
+    /// the last acknowledged request; asked with acknowledgements only when ``acceptsAcknowledgements``.
+    func request(for records: [LocationRecord], acknowledging commands: [String], credential: Credential?) throws -> OutgoingRequest
     /// Whether this endpoint takes region events; when it does not, they stay stored and pending.
     var acceptsEvents: Bool { get }
     /// The request carrying region events; asked only when ``acceptsEvents``.
@@ -21,6 +27,12 @@ public protocol UploadEndpoint: Sendable {
 
 extension UploadEndpoint {
     public var acceptsEvents: Bool { false }
+
+    public var acceptsAcknowledgements: Bool { false }
+
+    public func request(for records: [LocationRecord], acknowledging commands: [String], credential: Credential?) throws -> OutgoingRequest {
+        try request(for: records, credential: credential)
+    }
 
     public func eventRequest(for events: [EventRecord], credential: Credential?) throws -> OutgoingRequest {
         throw ValidationError(
@@ -48,10 +60,10 @@ public struct DeliveryOutcome: Sendable, Equatable {
     /// Refused item by item although the request succeeded.
     public var rejected: [UUID: Rejection]
     /// Commands the server sent back.
-    public var commands: [ServerCommand]
+    public var commands: [DeviceCommand]
 
     /// Creates an outcome.
-    public init(delivered: [UUID], rejected: [UUID: Rejection] = [:], commands: [ServerCommand] = []) {
+    public init(delivered: [UUID], rejected: [UUID: Rejection] = [:], commands: [DeviceCommand] = []) {
         self.delivered = delivered
         self.rejected = rejected
         self.commands = commands
@@ -75,7 +87,15 @@ public struct WhereaboutsBatchEndpoint: UploadEndpoint {
     }
 
     public func request(for records: [LocationRecord], credential: Credential?) throws -> OutgoingRequest {
-        post("locations", try JSONEncoder().encode(LocationBatch(locations: records.map(WireLocation.init))), credential)
+        try request(for: records, acknowledging: [], credential: credential)
+    }
+
+    public var acceptsAcknowledgements: Bool { true }
+
+    /// `POST {base}/v1/devices/{device}/locations` with `{"locations": [...], "acknowledged": [command ids]}`.
+    public func request(for records: [LocationRecord], acknowledging commands: [String], credential: Credential?) throws -> OutgoingRequest {
+        let batch = LocationBatch(locations: records.map(WireLocation.init), acknowledged: commands)
+        return post("locations", try JSONEncoder().encode(batch), credential)
     }
 
     public func interpret(_ reply: HTTPReply, for records: [LocationRecord]) -> DeliveryOutcome {

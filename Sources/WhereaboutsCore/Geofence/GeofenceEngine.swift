@@ -67,6 +67,10 @@ public struct GeofenceEngine: Sendable {
     /// from `inside`.)
     private var pendingSlots: [Int32] = []
     private var latestFix: Fix?
+    /// The slots whose determined state (inside since, outside, dwell reported) changed since
+    /// ``takeStateChanges(at:)`` last ran, with repeats: what a store must learn so that a relaunched
+    /// app restores the states, outside ones included.
+    private var changedSlots: [Int32] = []
     /// Candidates and changes of the fix being judged: reused between fixes. The candidates fill the
     /// first places of `scratch`, which only grows.
     private var scratch: [RegionIndex.Candidate] = []
@@ -187,6 +191,7 @@ public struct GeofenceEngine: Sendable {
                 undeterminedSlots[kept] = Int32(slot)
                 kept += 1
             } else {
+                if states[slot].contains(.undetermined) { changedSlots.append(Int32(slot)) }
                 states[slot].subtract([.undetermined, .judged, .listed])
             }
         }
@@ -396,6 +401,7 @@ public struct GeofenceEngine: Sendable {
         if states[slot].contains(.undetermined) {
             guard let evidence else { return nil }
             states[slot].remove(.undetermined)
+            changedSlots.append(Int32(slot))
             guard evidence == .inside else { return nil }
             setInside(slot, since: fix.timestamp, states)
             return Change(slot: Int32(slot), kind: .enter, initial: true)
@@ -455,6 +461,7 @@ public struct GeofenceEngine: Sendable {
             states[slot].subtract(.pending)
             if states[slot].contains(.undetermined) {
                 states[slot].remove(.undetermined)
+                engine.changedSlots.append(slot32)
                 guard state == .inside else { return nil }
                 engine.setInside(slot, since: time, states)
                 return Change(slot: slot32, kind: .enter, initial: true)
@@ -467,6 +474,7 @@ public struct GeofenceEngine: Sendable {
 
     private mutating func transition(_ slot: Int, to state: RegionState, at time: Date, _ states: States, insideAt position: Int? = nil) -> Change {
         states[slot].remove(.dwellFired)
+        changedSlots.append(Int32(slot))
         switch state {
         case .inside:
             setInside(slot, since: time, states)
@@ -483,6 +491,49 @@ public struct GeofenceEngine: Sendable {
         return RegionEvent(regionID: index.id(ofSlot: change.slot), kind: change.kind, timestamp: time, initial: change.initial, fix: nil)
     }
 
+    /// The states that changed since the last call, sorted by region id, and forgets them: each
+    /// region now inside (since when, dwell reported or not) or outside (judged so at `now`). Regions
+    /// still undetermined, and regions removed since, are left out. A store saving these (with
+    /// ``forgetStates()`` mirrored as forgetting every state) holds what ``restore(_:)`` needs.
+    public mutating func takeStateChanges(at now: Date) -> [RegionStateRecord] {
+        guard !changedSlots.isEmpty else { return [] }
+        let slots = Set(changedSlots)
+        changedSlots = []
+        var records: [RegionStateRecord] = []
+        records.reserveCapacity(slots.count)
+        for slot in slots {
+            guard let region = index.region(atSlot: slot), !flags[Int(slot)].contains(.undetermined) else { continue }
+            if let entry = inside.first(where: { $0.slot == slot }) {
+                records.append(
+                    RegionStateRecord(
+                        regionID: region.id, inside: true, since: Date(timeIntervalSince1970: entry.since),
+                        dwelt: flags[Int(slot)].contains(.dwellFired)))
+            } else {
+                records.append(RegionStateRecord(regionID: region.id, inside: false, since: now, dwelt: false))
+            }
+        }
+        return records.sorted { $0.regionID < $1.regionID }
+    }
+
+    /// Sets the states a store kept (``takeStateChanges(at:)``), as a relaunched app does before
+    /// tracking resumes: a region restored inside keeps its entry time and whether its dwell was
+    /// reported; one restored outside is settled, so a later fix inside it is a real entry. Regions
+    /// without a record stay undetermined; records of unknown regions are ignored.
+    public mutating func restore(_ records: [RegionStateRecord]) {
+        withStates { engine, states in
+            for record in records {
+                guard let slot32 = engine.index.slot(of: record.regionID) else { continue }
+                let slot = Int(slot32)
+                engine.removeInside(slot, states)
+                states[slot].subtract([.undetermined, .pending, .dwellFired])
+                guard record.inside else { continue }
+                engine.setInside(slot, since: record.since, states)
+                if record.dwelt { states[slot].insert(.dwellFired) }
+            }
+        }
+        changedSlots = []
+    }
+
     /// Dwell events whose loitering delay has passed by `now`, each stamped with the moment the delay
     /// ended (not `now`), so a dwell noticed late after a suspension still carries the right time.
     public mutating func dueDwells(at now: Date) -> [RegionEvent] {
@@ -492,6 +543,7 @@ public struct GeofenceEngine: Sendable {
             let due = Date(timeIntervalSince1970: since + delay)
             if due <= now {
                 flags[Int(slot)].insert(.dwellFired)
+                changedSlots.append(slot)
                 events.append(RegionEvent(regionID: region.id, kind: .dwell, timestamp: due, initial: false, fix: nil))
             }
         }

@@ -20,6 +20,10 @@ public struct LocationPoint: Sendable, Hashable, Codable {
         self.timestamp = timestamp
     }
 
+    /// The id of a newest location that was not recorded (the mode's policy or its accuracy kept it
+    /// out of the store).
+    public static let unrecordedID = "unrecorded"
+
     /// The point of a fix, under `id`.
     public init(id: String, fix: Fix) {
         self.init(id: id, latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude, timestamp: fix.timestamp)

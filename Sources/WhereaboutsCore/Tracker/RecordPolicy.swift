@@ -22,6 +22,18 @@ public enum RecordPolicy {
         }
     }
 
+    /// The speed in metres per second from which a fix shows the device moving: it ends a stay even
+    /// within the merge radius (walking is about 1.4 m/s; a still receiver's speed noise stays below).
+    public static let stillSpeed: Double = 1
+
+    /// The pace in metres per second assumed for a device seen leaving only by a distant fix without
+    /// a speed: walking, the slowest common way to travel, so the stay it leaves is never claimed
+    /// longer than the evidence allows.
+    public static let walkingSpeed: Double = 1.4
+
+    /// Whether `fix` reports a speed of at least ``stillSpeed`` (a fix without a speed does not).
+    public static func isMoving(_ fix: Fix) -> Bool { (fix.speed ?? 0) >= stillSpeed }
+
     /// The merge radius in metres between two fixes: the base radius grown by half of each accuracy,
     /// so noisy fixes of a still device merge and precise fixes of a moving one do not.
     public static func mergeRadius(base: Double, _ a: Fix, _ b: Fix) -> Double {

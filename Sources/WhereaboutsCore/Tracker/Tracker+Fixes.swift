@@ -1,7 +1,8 @@
 import Foundation
 
 extension Tracker {
-    /// The fix pipeline: filter, judge regions, re-plan slots, follow motion, record or merge.
+    /// The fix pipeline: filter, follow the stay, judge regions, re-plan slots, follow motion,
+    /// record or merge.
     mutating func handleFix(_ fix: Fix, now: Date, into effects: inout [TrackerEffect]) {
         guard isRunning || recordNextFix != nil else { return }
         if let reason = FixFilter.rejection(of: fix, after: lastFix, now: now, maxSpeed: configuration.maxSpeed) {
@@ -10,6 +11,8 @@ extension Tracker {
         }
         statistics.accepted += 1
         lastFix = fix
+        lastFixRecorded = false
+        followStay(fix, into: &effects)
         var trigger = recordNextFix
         recordNextFix = nil
         if isRunning {
@@ -23,20 +26,54 @@ extension Tracker {
         if let trigger { store(fix, trigger: trigger, now: now, into: &effects) }
     }
 
-    /// Records `fix`, or merges it into the last record when the device has not moved.
+    /// Follows the stay at the last record. A still fix within the merge radius shows the device
+    /// there, and the stay goes on (or resumes). A fix beyond it, or moving (``RecordPolicy/stillSpeed``),
+    /// shows the device left: the stay lasted until the later of the last moment the device was seen
+    /// there and the moment it must have left to reach this fix at its speed (at walking pace,
+    /// ``RecordPolicy/walkingSpeed``, when the fix has none), so a distant fix after hours without
+    /// positions records the stay without claiming the trip.
+    private mutating func followStay(_ fix: Fix, into effects: inout [TrackerEffect]) {
+        guard let last = lastRecord else { return }
+        let distance = Geodesy.distance(last.coordinate, fix.coordinate)
+        let radius = RecordPolicy.mergeRadius(base: configuration.mergeRadius, last, fix)
+        if distance <= radius && !RecordPolicy.isMoving(fix) {
+            stay.lastThere = max(stay.lastThere, fix.timestamp)
+            stay.open = true
+            return
+        }
+        guard stay.open else { return }
+        let pace = RecordPolicy.isMoving(fix) ? fix.speed! : RecordPolicy.walkingSpeed
+        let left = fix.timestamp.addingTimeInterval(-max(0, distance - radius) / pace)
+        extendStay(until: max(stay.lastThere, left), into: &effects)
+        stay.open = false
+    }
+
+    /// Writes the stay at the last record as lasting until `time`, when that is longer than written.
+    mutating func extendStay(until time: Date, into effects: inout [TrackerEffect]) {
+        guard let last = lastRecord else { return }
+        let dwell = time.timeIntervalSince(last.timestamp)
+        guard dwell > stay.written else { return }
+        stay.written = dwell
+        effects.append(.extendDwell(dwell: dwell, lastSeen: time))
+    }
+
+    /// Whether `fix` is close enough to `record` to count as the same place (``RecordPolicy/mergeRadius(base:_:_:)``).
+    private static func merges(_ fix: Fix, into record: Fix, base: Double) -> Bool {
+        Geodesy.distance(record.coordinate, fix.coordinate) <= RecordPolicy.mergeRadius(base: base, record, fix)
+    }
+
+    /// Records `fix`, or merges it into the last record when the device has not moved (the stay is
+    /// written when something shows the device left, before an upload and when tracking stops). A
+    /// new record starts a stay unless it was taken moving.
     private mutating func store(_ fix: Fix, trigger: RecordTrigger, now: Date, into effects: inout [TrackerEffect]) {
         guard fix.horizontalAccuracy <= configuration.maxRecordAccuracy else {
             statistics.tooCoarseToRecord += 1
             return
         }
-        if let last = lastRecord,
-            Geodesy.distance(last.coordinate, fix.coordinate)
-                <= RecordPolicy.mergeRadius(base: configuration.mergeRadius, last, fix)
-        {
-            effects.append(.extendDwell(dwell: fix.timestamp.timeIntervalSince(last.timestamp), lastSeen: fix.timestamp))
-            return
-        }
+        lastFixRecorded = true
+        if let last = lastRecord, Self.merges(fix, into: last, base: configuration.mergeRadius) { return }
         lastRecord = fix
+        stay = Stay(lastThere: fix.timestamp, written: 0, open: !RecordPolicy.isMoving(fix))
         effects.append(.record(RecordedFix(fix: fix, trigger: trigger)))
         recordsSinceFlush += 1
         if recordsSinceFlush >= configuration.uploadThreshold { flush(.threshold, now: now, into: &effects) }

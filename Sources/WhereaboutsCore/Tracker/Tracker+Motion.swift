@@ -30,8 +30,10 @@ extension Tracker {
         return max(policy.distanceFilter, stretched)
     }
 
-    /// Forgets the motion state and any raised accuracy: the mode (re)starts moving.
-    mutating func resetMotion() {
+    /// Forgets the motion state and any raised accuracy: the mode (re)starts moving. A device judged
+    /// still was at the stay's place until `now`.
+    mutating func resetMotion(at now: Date) {
+        if isStationary && stay.open { stay.lastThere = max(stay.lastThere, now) }
         motion = .moving(anchor: nil)
         raisedAccuracyUntil = nil
     }
@@ -53,7 +55,7 @@ extension Tracker {
             guard moved > policy.stopRadius + 0.5 * (fix.horizontalAccuracy + anchor.horizontalAccuracy) else { return }
             startMoving(at: now, into: &effects)
             motion = .moving(anchor: fix)
-            effects.append(.scheduleTimer(.stationaryCheck, at: fix.timestamp.addingTimeInterval(policy.stopTimeout)))
+            timers[.stationaryCheck] = fix.timestamp.addingTimeInterval(policy.stopTimeout)
         case .moving(let anchor):
             if let anchor,
                 Geodesy.distance(anchor.coordinate, fix.coordinate) <= policy.stopRadius + 0.5 * fix.horizontalAccuracy
@@ -61,7 +63,7 @@ extension Tracker {
                 break
             } else {
                 motion = .moving(anchor: fix)
-                effects.append(.scheduleTimer(.stationaryCheck, at: fix.timestamp.addingTimeInterval(policy.stopTimeout)))
+                timers[.stationaryCheck] = fix.timestamp.addingTimeInterval(policy.stopTimeout)
             }
         }
         updateRaisedAccuracy(policy, fix: fix)
@@ -89,22 +91,25 @@ extension Tracker {
         guard case .adaptive(let policy) = mode, case .moving(let anchor?) = motion else { return }
         let stillSince = anchor.timestamp
         guard now.timeIntervalSince(stillSince) >= policy.stopTimeout else {
-            effects.append(.scheduleTimer(.stationaryCheck, at: stillSince.addingTimeInterval(policy.stopTimeout)))
+            timers[.stationaryCheck] = stillSince.addingTimeInterval(policy.stopTimeout)
             return
         }
         motion = .stationary(anchor: lastFix ?? anchor)
+        if stay.open { stay.lastThere = max(stay.lastThere, now) }
         raisedAccuracyUntil = nil
         applyLocationRequest(into: &effects)
         plan(at: (lastFix ?? anchor).coordinate, into: &effects)
         flush(.motionChange, now: now, into: &effects)
     }
 
-    /// Leaves the stationary state: positioning back on.
+    /// Leaves the stationary state: positioning back on. The device was at the stay's place until
+    /// this moment, when the OS noticed it move.
     mutating func startMoving(at now: Date, into effects: inout [TrackerEffect]) {
         guard case .adaptive(let policy) = mode, case .stationary = motion else { return }
+        if stay.open { stay.lastThere = max(stay.lastThere, now) }
         motion = .moving(anchor: nil)
         applyLocationRequest(into: &effects)
-        effects.append(.scheduleTimer(.stationaryCheck, at: now.addingTimeInterval(policy.stopTimeout)))
+        timers[.stationaryCheck] = now.addingTimeInterval(policy.stopTimeout)
         flush(.motionChange, now: now, into: &effects)
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 
 extension Tracker {
-    /// Asks the shell to upload. Stopping and coming to the foreground flush at once; the other
+    /// Asks the shell to upload, after writing the stay at the last record as far as it is known (the
+    /// upload then carries it): until now while the device is judged still with positioning off,
+    /// else until the last fix that showed it there. Stopping and coming to the foreground flush at once; the other
     /// triggers (threshold, region event, motion change) are coalesced so that at most one upload
     /// starts per ``TrackerConfiguration/minimumFlushInterval``: each upload wakes the radio for
     /// about 12 J, far more than the bytes cost.
@@ -11,6 +13,7 @@ extension Tracker {
             deferredFlush = deferredFlush ?? reason
             return
         }
+        if stay.open { extendStay(until: isStationary ? now : stay.lastThere, into: &effects) }
         effects.append(.flushUploads(reason))
         lastFlush = now
         deferredFlush = nil

@@ -23,6 +23,16 @@ public struct Tracker: Sendable {
     public internal(set) var statistics = TrackerStatistics()
     /// Whether the stop-detecting modes consider the device still.
     public internal(set) var motion: MotionState = .moving(anchor: nil)
+    /// When the Tracker last asked the platform for positions (a configuration other than off, or a
+    /// one-shot), or `nil` if it never did.
+    public internal(set) var lastTriedAt: Date?
+    /// When the slots were last handed to the OS.
+    public internal(set) var fencePlannedAt: Date?
+    /// The Tracker's timers and when each comes due. Due timers fire at the start of the next
+    /// ``handle(_:now:)``, whatever its input: a shell wakes the Tracker at ``nextDeadline`` with
+    /// ``TrackerInput/wake``, and a timer that came due while the app was suspended fires with the
+    /// first input after it resumes.
+    public internal(set) var timers: [TimerID: Date] = [:]
 
     var activeSession: (previous: TrackingMode, end: Date)?
     var appliedRequest: LocationRequest?
@@ -30,8 +40,10 @@ public struct Tracker: Sendable {
     var recordsSinceFlush = 0
     var lastFlush: Date?
     var deferredFlush: FlushReason?
-    var scheduledDwell: Date?
     var raisedAccuracyUntil: Date?
+    /// The stay at ``lastRecord``: the last moment something showed the device there, the dwell last
+    /// handed to the store, and whether the stay still lasts (nothing has shown the device left).
+    var stay = Stay(lastThere: .distantPast, written: 0, open: false)
 
     /// Creates a stopped tracker watching `regions` (a later duplicate id replaces an earlier one).
     public init(configuration: TrackerConfiguration, regions: [Region] = []) {
@@ -42,19 +54,53 @@ public struct Tracker: Sendable {
     /// The mode in force, which differs from the configured one during an active session.
     public var mode: TrackingMode { configuration.mode }
 
+    /// The mode the app configured: the one in force, or during an active session the one it returns to.
+    public var configuredMode: TrackingMode { activeSession?.previous ?? configuration.mode }
+
+    /// Whether the device is judged still with positioning off (the stop-detecting modes).
+    var isStationary: Bool {
+        if case .stationary = motion { true } else { false }
+    }
+
+    /// Whether the last fix became the last record or was merged into it (rather than left unrecorded
+    /// by the mode's policy or for its accuracy).
+    public internal(set) var lastFixRecorded = false
+
+    /// When the next timer comes due, if any is scheduled.
+    public var nextDeadline: Date? { timers.values.min() }
+
     /// Handles one input that happened at `now` and returns what the shell must do.
     public mutating func handle(_ input: TrackerInput, now: Date) -> [TrackerEffect] {
         var effects: [TrackerEffect] = []
+        fireDueTimers(now: now, into: &effects)
         switch input {
         case .fix(let fix): handleFix(fix, now: now, into: &effects)
         case .regionCrossing(let id, let state): handleCrossing(id: id, state: state, now: now, into: &effects)
-        case .timer(let timer): handleTimer(timer, now: now, into: &effects)
+        case .wake: break
         case .lifecycle(let lifecycle): handleLifecycle(lifecycle, now: now, into: &effects)
         case .command(let command): handleCommand(command, now: now, into: &effects)
         }
         if isRunning { emitDueDwells(now: now, into: &effects) }
         flushIfDue(now: now, into: &effects)
+        let changed = geofences.takeStateChanges(at: now)
+        if !changed.isEmpty { effects.append(.saveRegionStates(changed)) }
+        for effect in effects {
+            switch effect {
+            case .configureLocation(let request) where request != .off: lastTriedAt = now
+            case .requestOneShot: lastTriedAt = now
+            case .monitor: fencePlannedAt = now
+            default: break
+            }
+        }
         return effects
+    }
+
+    /// Fires the timers due by `now`, earliest first.
+    private mutating func fireDueTimers(now: Date, into effects: inout [TrackerEffect]) {
+        while let id = timers.filter({ $0.value <= now }).min(by: { ($0.value, $0.key.rawValue) < ($1.value, $1.key.rawValue) })?.key {
+            timers[id] = nil
+            handleTimer(id, now: now, into: &effects)
+        }
     }
 
     private mutating func handleCommand(_ command: TrackerCommand, now: Date, into effects: inout [TrackerEffect]) {
@@ -62,28 +108,27 @@ public struct Tracker: Sendable {
         case .start:
             guard !isRunning else { return }
             isRunning = true
-            resetMotion()
+            resetMotion(at: now)
             applyLocationRequest(into: &effects)
             requestPosition(into: &effects)
         case .stop:
             guard isRunning else { return }
             isRunning = false
-            resetMotion()
+            resetMotion(at: now)
             geofences.forgetStates()
             activeSession.map { configuration.mode = $0.previous }
             activeSession = nil
             appliedRequest = nil
             slotPlan = nil
-            effects += [.configureLocation(.off), .monitor([])]
-            effects += TimerID.allCases.map { .cancelTimer($0) }
-            scheduledDwell = nil
+            effects += [.configureLocation(.off), .monitor([]), .forgetRegionStates]
+            timers = [:]
             flush(.stopped, now: now, into: &effects)
         case .setMode(let newMode):
             if activeSession != nil {
                 activeSession!.previous = newMode
             } else {
                 configuration.mode = newMode
-                resetMotion()
+                resetMotion(at: now)
                 if isRunning { applyLocationRequest(into: &effects) }
             }
         case .requestFix:
@@ -97,7 +142,7 @@ public struct Tracker: Sendable {
                 activeSession = (configuration.mode, end)
                 configuration.mode = .continuous(accuracy: .best, distanceFilter: nil)
             }
-            effects.append(.scheduleTimer(.activeSessionEnd, at: activeSession!.end))
+            timers[.activeSessionEnd] = activeSession!.end
             if isRunning { applyLocationRequest(into: &effects) }
         case .addRegions(let regions):
             geofences.add(regions)
@@ -135,13 +180,13 @@ public struct Tracker: Sendable {
             guard let session = activeSession, now >= session.end else { return }
             activeSession = nil
             configuration.mode = session.previous
-            resetMotion()
+            resetMotion(at: now)
             if isRunning { applyLocationRequest(into: &effects) }
         case .stationaryCheck:
             guard isRunning else { return }
             checkStillness(now: now, into: &effects)
         case .dwell:
-            scheduledDwell = nil
+            break
         }
     }
 
@@ -170,10 +215,7 @@ public struct Tracker: Sendable {
 
     private mutating func emitDueDwells(now: Date, into effects: inout [TrackerEffect]) {
         emit(geofences.dueDwells(at: now), now: now, into: &effects)
-        let next = geofences.nextDwellDue
-        guard next != scheduledDwell else { return }
-        scheduledDwell = next
-        effects.append(next.map { .scheduleTimer(.dwell, at: $0) } ?? .cancelTimer(.dwell))
+        timers[.dwell] = geofences.nextDwellDue
     }
 
     /// Asks for one fix unless standard updates are already delivering them.
@@ -211,4 +253,14 @@ public struct TrackerStatistics: Sendable, Equatable {
     public internal(set) var tooCoarseToRecord = 0
     /// Fixes accepted.
     public internal(set) var accepted = 0
+}
+
+/// The stay at the last record.
+struct Stay: Sendable {
+    /// The last moment a fix (or the stationary state) showed the device at the record's place.
+    var lastThere: Date
+    /// The dwell in seconds last handed to the store.
+    var written: TimeInterval
+    /// Whether the stay still lasts: nothing has shown the device left.
+    var open: Bool
 }

@@ -8,16 +8,18 @@ public enum TrackerEffect: Sendable, Equatable {
     case requestOneShot(LocationAccuracy)
     /// Monitor exactly this set of OS regions (the planned slots), replacing the previous set.
     case monitor([MonitoredRegion])
-    /// Schedule `timer` to fire at the given time, replacing an earlier schedule of the same timer.
-    case scheduleTimer(TimerID, at: Date)
-    /// Cancel a timer.
-    case cancelTimer(TimerID)
     /// Append a fix to the store as a new record.
     case record(RecordedFix)
-    /// The device has not moved: the last record's dwell time is now `dwell` seconds.
+    /// The stay at the last record lasts `dwell` seconds, until `lastSeen`: a fix showed the device
+    /// left then, or it is still there (written before an upload and when tracking stops).
     case extendDwell(dwell: TimeInterval, lastSeen: Date)
     /// Report a region transition.
     case emit(RegionEvent)
+    /// Remember these regions' states (what a relaunched app restores); each is written with the
+    /// events of the same input.
+    case saveRegionStates([RegionStateRecord])
+    /// Forget every region's state: tracking stopped, so what happens meanwhile is not known.
+    case forgetRegionStates
     /// Send pending records now.
     case flushUploads(FlushReason)
 }

@@ -7,20 +7,13 @@ public enum TrackerInput: Sendable, Equatable {
     /// The OS reports that the device crossed a monitored region's boundary (or, after monitoring
     /// started, in which state it found the device).
     case regionCrossing(id: String, state: RegionState)
-    /// A timer the Tracker scheduled has come due.
-    case timer(TimerID)
+    /// Time has passed and nothing else happened: the shell's wake-up at ``Tracker/nextDeadline``.
+    /// Like every input, it first fires the timers that came due.
+    case wake
     /// The app's lifecycle changed.
     case lifecycle(AppLifecycle)
     /// The app or a server asked for something.
     case command(TrackerCommand)
-}
-
-/// Which side of a region boundary the device is on.
-public enum RegionState: String, Sendable, Codable, Equatable {
-    /// Inside the region.
-    case inside
-    /// Outside the region.
-    case outside
 }
 
 /// App lifecycle transitions the Tracker cares about.
@@ -52,14 +45,4 @@ public enum TrackerCommand: Sendable, Equatable {
     case addRegions([Region])
     /// Remove regions by id.
     case removeRegions([String])
-}
-
-/// Identifies one of the Tracker's timers.
-public enum TimerID: String, Sendable, Hashable, CaseIterable {
-    /// The moving/stationary decision of the stop-detecting modes.
-    case stationaryCheck
-    /// The end of an active session.
-    case activeSessionEnd
-    /// A region's loitering delay ends.
-    case dwell
 }

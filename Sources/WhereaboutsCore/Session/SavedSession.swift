@@ -1,0 +1,31 @@
+/// What the store keeps of a ``Session`` across app processes, read once when the app launches.
+public struct SavedSession: Sendable, Equatable {
+    /// The configuration, with the mode the app configured; `nil` on first launch.
+    public var configuration: TrackerConfiguration?
+    /// Whether tracking was on.
+    public var trackingEnabled: Bool
+    /// Every region.
+    public var regions: [Region]
+    /// The regions' last known states (only those judged since tracking last started).
+    public var regionStates: [RegionStateRecord]
+    /// The newest record.
+    public var lastRecord: LocationRecord?
+    /// The permission records; `nil` on first launch.
+    public var permissions: Permissions?
+
+    /// Creates a saved session.
+    public init(
+        configuration: TrackerConfiguration? = nil, trackingEnabled: Bool = false, regions: [Region] = [],
+        regionStates: [RegionStateRecord] = [], lastRecord: LocationRecord? = nil, permissions: Permissions? = nil
+    ) {
+        self.configuration = configuration
+        self.trackingEnabled = trackingEnabled
+        self.regions = regions
+        self.regionStates = regionStates
+        self.lastRecord = lastRecord
+        self.permissions = permissions
+    }
+
+    /// A first launch: nothing saved.
+    public static let empty = SavedSession()
+}

@@ -1,0 +1,232 @@
+import Foundation
+
+/// The app's location session as one pure state machine: `(input, now) → [effect]`.
+///
+/// A session owns the ``Tracker`` (tracking on or off, the mode, regions and their states, motion,
+/// timers, records and flushes) and the ``PermissionCoordinator``, and makes every decision the app's
+/// calls need: when permission blocks a start, which configuration is remembered, when a newly
+/// allowed location restarts the services, which server commands apply, how a new set of regions
+/// differs from the current one, which durations an active session accepts. What must outlive the
+/// process comes out as ``SessionEffect/store(_:)`` effects; a ``SavedSession`` read at launch brings
+/// it back.
+///
+/// A shell (``LocationEngine`` in an app, for `whereabouts track` and for `whereabouts simulate`)
+/// performs the effects and wakes the session at ``nextDeadline``.
+public struct Session: Sendable {
+    /// The tracking state machine.
+    public private(set) var tracker: Tracker
+    /// The permission rules and records.
+    public private(set) var permissions: PermissionCoordinator
+    /// Whether the app process has launched (``SessionInput/launch(_:_:)``).
+    public private(set) var isLaunched = false
+    /// Whether tracking was on when the saved session was written; it restarts at launch.
+    private var resumeTracking: Bool
+
+    /// The longest active session, in seconds.
+    public static let maximumActiveTracking: TimeInterval = 86_400
+
+    /// Restores a session from what the store kept (``SavedSession/empty`` on first launch), before
+    /// launch. Region states are restored only when tracking was on: after a stop they are unknown.
+    public init(
+        restoring saved: SavedSession, defaults: TrackerConfiguration, permissionRules: PermissionCoordinator.Configuration = .init()
+    ) {
+        tracker = Tracker(configuration: saved.configuration ?? defaults, regions: saved.regions)
+        tracker.restore(lastRecord: saved.lastRecord, regionStates: saved.trackingEnabled ? saved.regionStates : [])
+        permissions = PermissionCoordinator(permissions: saved.permissions ?? Permissions(), configuration: permissionRules)
+        resumeTracking = saved.trackingEnabled
+    }
+
+    /// Whether tracking is on (it stays on across relaunches until stopped).
+    public var isTracking: Bool { tracker.isRunning }
+
+    /// When the session must be woken with ``SessionInput/wake`` (its next timer), if ever.
+    public var nextDeadline: Date? { tracker.nextDeadline }
+
+    /// The configuration the app set: the one in force, with the configured mode during an active session.
+    public var configuration: TrackerConfiguration {
+        var configuration = tracker.configuration
+        configuration.mode = tracker.configuredMode
+        return configuration
+    }
+
+    /// Handles one input that happened at `now` and returns what the shell must do, in order.
+    public mutating func handle(_ input: SessionInput, now: Date) -> [SessionEffect] {
+        var effects: [SessionEffect] = []
+        switch input {
+        case .launch(_, let authorization):
+            guard !isLaunched else { break }
+            isLaunched = true
+            permit(.authorizationChanged(authorization), now: now, into: &effects)
+            if resumeTracking { startTracking(now: now, into: &effects) }
+        case .start(let mode, let authorization):
+            start(mode: mode, authorization: authorization, now: now, into: &effects)
+        case .stop:
+            effects.append(.store(.trackingEnabled(false)))
+            track(.command(.stop), now: now, into: &effects)
+        case .setMode(let mode):
+            track(.command(.setMode(mode)), now: now, into: &effects)
+            effects.append(.store(.configuration(configuration)))
+        case .becameActive(let authorization):
+            permit(.becameActive(authorization), now: now, into: &effects)
+            track(.lifecycle(.foreground), now: now, into: &effects)
+        case .enteredBackground:
+            track(.lifecycle(.background), now: now, into: &effects)
+        case .checkPermissions(let authorization):
+            permit(.becameActive(authorization), now: now, into: &effects)
+        case .locationAction(let authorization):
+            permit(.authorizationChanged(authorization), now: now, into: &effects)
+            permit(.locationAction, now: now, into: &effects)
+        case .requestPermission(let kind, let authorization):
+            permit(.authorizationChanged(authorization), now: now, into: &effects)
+            permit(.request(kind), now: now, into: &effects)
+        case .authorizationChanged(let authorization):
+            let wasAllowed = permissions.authorization?.grantsForeground ?? false
+            permit(.authorizationChanged(authorization), now: now, into: &effects)
+            if authorization.grantsForeground && !wasAllowed && isTracking {
+                track(.lifecycle(.locationAllowed), now: now, into: &effects)
+            }
+        case .fix(let fix):
+            track(.fix(fix), now: now, into: &effects)
+        case .regionCrossing(let id, let state):
+            track(.regionCrossing(id: id, state: state), now: now, into: &effects)
+        case .wake:
+            track(.wake, now: now, into: &effects)
+        case .requestFix:
+            track(.command(.requestFix), now: now, into: &effects)
+        case .backgroundRefresh:
+            if isTracking {
+                track(.command(.requestFix), now: now, into: &effects)
+            } else {
+                effects.append(.refuse(Refusal(.trackingDisabled, "the background refresh needs tracking on; it is skipped")))
+            }
+        case .startActiveTracking(let duration):
+            if let refusal = Self.activeTrackingRefusal(duration: duration, tracking: isTracking) {
+                effects.append(.refuse(refusal))
+            } else {
+                track(.command(.startActiveSession(duration: duration)), now: now, into: &effects)
+            }
+        case .addRegions(let regions):
+            if let refusal = Self.duplicateRefusal(regions) {
+                effects.append(.refuse(refusal))
+            } else {
+                add(regions, now: now, into: &effects)
+            }
+        case .removeRegions(let ids):
+            remove(ids, now: now, into: &effects)
+        case .setRegions(let regions):
+            if let refusal = Self.duplicateRefusal(regions) {
+                effects.append(.refuse(refusal))
+            } else {
+                replaceRegions(with: regions, now: now, into: &effects)
+            }
+        case .serverCommands(let commands):
+            for command in commands { apply(command, now: now, into: &effects) }
+            if !commands.isEmpty { effects.append(.store(.commandsApplied(commands.map(\.id)))) }
+        }
+        return effects
+    }
+
+    // MARK: Tracking
+
+    private mutating func start(mode: TrackingMode?, authorization: PlatformAuthorization, now: Date, into effects: inout [SessionEffect]) {
+        permit(.authorizationChanged(authorization), now: now, into: &effects)
+        permit(authorization.grantsForeground ? .request(.background) : .locationAction, now: now, into: &effects)
+        if !authorization.grantsForeground && !authorization.canPrompt {
+            effects.append(.refuse(Refusal(.permissionDenied, permissions.problem?.message ?? "location is not allowed for this app")))
+            return
+        }
+        if let mode { track(.command(.setMode(mode)), now: now, into: &effects) }
+        effects.append(.store(.configuration(configuration)))
+        effects.append(.store(.trackingEnabled(true)))
+        startTracking(now: now, into: &effects)
+    }
+
+    private mutating func startTracking(now: Date, into effects: inout [SessionEffect]) {
+        resumeTracking = false
+        track(.command(.start), now: now, into: &effects)
+    }
+
+    private mutating func track(_ input: TrackerInput, now: Date, into effects: inout [SessionEffect]) {
+        effects += tracker.handle(input, now: now).map(SessionEffect.track)
+    }
+
+    private mutating func permit(_ input: PermissionInput, now: Date, into effects: inout [SessionEffect]) {
+        for effect in permissions.handle(input, now: now) {
+            switch effect {
+            case .permissionsChanged(let records): effects.append(.store(.permissions(records)))
+            case .requestAuthorization(let kind): effects.append(.requestAuthorization(kind))
+            case .openSettings: effects.append(.openSettings)
+            }
+        }
+    }
+
+    private static func activeTrackingRefusal(duration: TimeInterval, tracking: Bool) -> Refusal? {
+        guard duration.isFinite, duration >= 1, duration <= maximumActiveTracking else {
+            return Refusal(.invalidArgument, "active tracking for \(duration) s is not in 1 s ... 24 h; pass a duration in that range")
+        }
+        guard tracking else { return Refusal(.trackingDisabled, "active tracking needs tracking on; call start first") }
+        return nil
+    }
+
+    // MARK: Regions
+
+    private mutating func add(_ regions: [Region], now: Date, into effects: inout [SessionEffect]) {
+        guard !regions.isEmpty else { return }
+        effects.append(.store(.saveRegions(regions)))
+        track(.command(.addRegions(regions)), now: now, into: &effects)
+    }
+
+    private mutating func remove(_ ids: [String], now: Date, into effects: inout [SessionEffect]) {
+        guard !ids.isEmpty else { return }
+        effects.append(.store(.removeRegions(ids)))
+        track(.command(.removeRegions(ids)), now: now, into: &effects)
+    }
+
+    /// Makes `regions` the whole set: regions not in it are removed, new or changed ones added (a
+    /// changed one's state is forgotten without an exit), unchanged ones keep their state.
+    private mutating func replaceRegions(with regions: [Region], now: Date, into effects: inout [SessionEffect]) {
+        let index = tracker.geofences.index
+        let kept = Set(regions.map(\.id))
+        remove(index.regions.map(\.id).filter { !kept.contains($0) }, now: now, into: &effects)
+        add(regions.filter { index[$0.id] != $0 }, now: now, into: &effects)
+    }
+
+    /// A refusal when an id appears twice in `regions` (nothing is then changed).
+    private static func duplicateRefusal(_ regions: [Region]) -> Refusal? {
+        var seen: [String: Int] = [:]
+        for (position, region) in regions.enumerated() {
+            if let first = seen.updateValue(position, forKey: region.id) {
+                return Refusal(
+                    .duplicateRegion,
+                    "regions \(first) and \(position) both have the id \"\(region.id)\"; give each region its own id (nothing was changed)")
+            }
+        }
+        return nil
+    }
+
+    // MARK: Server commands
+
+    /// Carries out one server command, or says why not. Every command is idempotent: a report
+    /// takes one more fix, an active session ends at the later of the two ends, a region set is the
+    /// same set.
+    private mutating func apply(_ command: DeviceCommand, now: Date, into effects: inout [SessionEffect]) {
+        switch command.command {
+        case .reportLocation:
+            track(.command(.requestFix), now: now, into: &effects)
+        case .startActiveTracking(let minutes):
+            if let refusal = Self.activeTrackingRefusal(duration: Double(minutes) * 60, tracking: isTracking) {
+                effects.append(.notice("server command \(command.id) (startActiveTracking) was not carried out: \(refusal.message)"))
+            } else {
+                track(.command(.startActiveSession(duration: Double(minutes) * 60)), now: now, into: &effects)
+            }
+        case .setRegions(let wire):
+            do {
+                let regions = try wire.map { region throws(ValidationError) in try region.region() }
+                if let refusal = Self.duplicateRefusal(regions) { throw refusal }
+                replaceRegions(with: regions, now: now, into: &effects)
+            } catch {
+                effects.append(.notice("server command \(command.id) (setRegions) was refused: \(error)"))
+            }
+        }
+    }
+}

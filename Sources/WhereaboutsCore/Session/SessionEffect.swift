@@ -1,0 +1,35 @@
+/// What a ``Session`` asks its shell to do.
+///
+/// The shell writes every ``store(_:)`` effect of one input in one transaction, before it performs
+/// the others in order, so that nothing is reported or uploaded before it is stored.
+public enum SessionEffect: Sendable, Equatable {
+    /// What the Tracker asks for (location service, store, uploads).
+    case track(TrackerEffect)
+    /// Show the OS's permission dialog for this kind.
+    case requestAuthorization(PermissionKind)
+    /// Open the app's page in the Settings app: the OS will not show its dialog again.
+    case openSettings
+    /// A session value to store.
+    case store(SessionWrite)
+    /// Tell the app's developer why a request was not carried out (a log line).
+    case notice(String)
+    /// Refuse the app's request: the shell throws this after performing the other effects.
+    case refuse(Refusal)
+}
+
+/// A session value the store keeps, so that a relaunched app restores it (``SavedSession``).
+public enum SessionWrite: Sendable, Equatable {
+    /// The configuration, with the mode the app configured (never an active session's).
+    case configuration(TrackerConfiguration)
+    /// Whether tracking is on.
+    case trackingEnabled(Bool)
+    /// The permission records.
+    case permissions(Permissions)
+    /// Regions to store, replacing those with the same ids (their state is forgotten).
+    case saveRegions([Region])
+    /// Regions to remove by id.
+    case removeRegions([String])
+    /// Server commands carried out (or refused) by id: never carried out again, and acknowledged to
+    /// the server with the next upload.
+    case commandsApplied([String])
+}

@@ -1,0 +1,9 @@
+/// Identifies one of the Tracker's timers.
+public enum TimerID: String, Sendable, Hashable, CaseIterable {
+    /// The moving/stationary decision of the stop-detecting modes.
+    case stationaryCheck
+    /// The end of an active session.
+    case activeSessionEnd
+    /// A region's loitering delay ends.
+    case dwell
+}

@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+import WhereaboutsCore
+
+extension SQLiteLocationStore {
+    /// Writes `writes` in order in one transaction: all of them or, when the store refuses (a full
+    /// disk), none.
+    /// - Throws: ``StoreError``; nothing of `writes` is then stored.
+    public func apply(_ writes: [StoreWrite]) throws {
+        guard !writes.isEmpty else { return }
+        let now = Date()
+        try write { db in
+            for change in writes { try Self.apply(change, db, now: now) }
+        }
+        let records = writes.reduce(0) { count, change in if case .record = change { count + 1 } else { count } }
+        if records > 0, retentionDue(after: records) { _ = try enforceRetention(now: now) }
+    }
+
+    private static func apply(_ change: StoreWrite, _ db: Database, now: Date) throws {
+        switch change {
+        case .record(let record): try insert([record], db)
+        case .dwell(let dwell): try setNewestDwell(dwell, db)
+        case .event(let record): try insert(record, db)
+        case .regionStates(let states):
+            let statement = try db.cachedStatement(sql: "UPDATE region SET inside = ?, state_at = ?, dwelt = ? WHERE id = ?")
+            for state in states {
+                try statement.execute(arguments: [state.inside, state.since.timeIntervalSince1970, state.dwelt, state.regionID])
+            }
+        case .forgetRegionStates:
+            try db.execute(sql: "UPDATE region SET inside = NULL, state_at = NULL, dwelt = 0 WHERE inside IS NOT NULL OR dwelt != 0")
+        case .session(let value): try apply(value, db, now: now)
+        }
+    }
+
+    private static func apply(_ value: SessionWrite, _ db: Database, now: Date) throws {
+        switch value {
+        case .configuration(let configuration): try setSetting(.configuration, configuration, db)
+        case .trackingEnabled(let enabled): try setSetting(.trackingEnabled, enabled, db)
+        case .permissions(let permissions): try setSetting(.permissions, permissions, db)
+        case .saveRegions(let regions): try save(regions, db)
+        case .removeRegions(let ids):
+            let statement = try db.cachedStatement(sql: "DELETE FROM region WHERE id = ?")
+            for id in ids { try statement.execute(arguments: [id]) }
+        case .commandsApplied(let ids):
+            let statement = try db.cachedStatement(sql: "UPDATE command SET applied_at = ? WHERE id = ? AND applied_at IS NULL")
+            for id in ids { try statement.execute(arguments: [now.timeIntervalSince1970, id]) }
+        }
+    }
+
+    /// Inserts records in the order given.
+    static func insert(_ records: [LocationRecord], _ db: Database) throws {
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO location (uuid, t, lat, lon, acc, alt, speed, course, source, trigger, dwell)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        for record in records {
+            let fix = record.fix
+            try statement.execute(arguments: [
+                record.id, fix.timestamp.timeIntervalSince1970, fix.coordinate.latitude, fix.coordinate.longitude,
+                fix.horizontalAccuracy, fix.altitude, fix.speed, fix.course, RecordCodes.source(fix.source),
+                RecordCodes.trigger(record.trigger), record.dwell,
+            ])
+        }
+    }
+
+    /// Sets the newest record's dwell; a delivered record becomes pending again, one in flight is
+    /// marked to be sent again once its upload settles.
+    static func setNewestDwell(_ dwell: TimeInterval, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE location SET dwell = ?,
+                    redo = CASE WHEN state = 0 AND lease IS NOT NULL THEN 1 ELSE redo END,
+                    state = CASE WHEN state = 1 THEN 0 ELSE state END
+                WHERE seq = (SELECT max(seq) FROM location)
+                """, arguments: [dwell])
+    }
+
+    /// Inserts a region event, pending upload.
+    static func insert(_ record: EventRecord, _ db: Database) throws {
+        let event = record.event
+        let fix = try event.fix.map { try JSONEncoder().encode($0) }
+        try db.execute(
+            sql: "INSERT INTO event (uuid, region_id, kind, t, initial, fix) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [record.id, event.regionID, event.kind.rawValue, event.timestamp.timeIntervalSince1970, event.initial, fix])
+    }
+
+    /// Stores regions, replacing those with the same id and forgetting their state.
+    static func save(_ regions: [Region], _ db: Database) throws {
+        let encoder = JSONEncoder()
+        let statement = try db.cachedStatement(
+            sql: "INSERT INTO region (id, definition) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET definition = excluded.definition, inside = NULL, state_at = NULL, dwelt = 0")
+        for region in regions { try statement.execute(arguments: [region.id, try encoder.encode(region)]) }
+    }
+
+    /// Stores a setting (or removes it, for `nil`).
+    static func setSetting<Value: Codable>(_ key: SettingKey<Value>, _ value: Value?, _ db: Database) throws {
+        if let value {
+            try db.execute(
+                sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [key.name, try JSONEncoder().encode(value)])
+        } else {
+            try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key.name])
+        }
+    }
+}
