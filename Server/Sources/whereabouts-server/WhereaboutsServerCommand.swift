@@ -72,14 +72,14 @@ struct DeviceCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a device and print its token once, as the last line. Only the token's SHA-256 is stored.")
 
-        @Argument(help: "The device id: 1 to 64 letters, digits, '.', '_' or '-'.")
+        @Argument(help: "The device id: 1 to 64 letters, digits, '.', '_' or '-', and not . or ..")
         var name: String
 
         @OptionGroup var database: DatabaseOption
 
         func run() async throws {
-            guard Tokens.isValidDeviceID(name) else {
-                throw ValidationError("device id \"\(name)\" must be 1 to 64 letters, digits, '.', '_' or '-'")
+            if let problem = DeviceID.problem(with: name) {
+                throw ValidationError(DeviceID.message(for: name, problem: problem))
             }
             let token = Tokens.generate()
             let name = name

@@ -149,8 +149,11 @@ struct OwnTracksAndPagesTests {
     }
 }
 
-/// Runs a program off the cooperative threads and returns its exit status.
-func runProcess(_ path: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> Int32 {
+/// Runs a program off the cooperative threads and returns its exit status; its standard error goes
+/// to `standardError` when given.
+func runProcess(
+    _ path: String, _ arguments: [String], environment: [String: String]? = nil, standardError: FileHandle = .nullDevice
+) async throws -> Int32 {
     try await withCheckedThrowingContinuation { done in
         Thread {
             let process = Process()
@@ -158,7 +161,7 @@ func runProcess(_ path: String, _ arguments: [String], environment: [String: Str
             process.arguments = arguments
             if let environment { process.environment = environment }
             process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            process.standardError = standardError
             do {
                 try process.run()
                 process.waitUntilExit()

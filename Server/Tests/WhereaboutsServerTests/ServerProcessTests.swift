@@ -65,6 +65,15 @@ final class ServerProcess: @unchecked Sendable {
         }
     }
 
+    /// Runs the executable to its end; returns its exit status and standard error.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> (Int32, String) {
+        let errors = try outputFile()
+        let status = try await runProcess(
+            executable, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            standardError: try FileHandle(forWritingTo: errors))
+        return (status, String(decoding: try Data(contentsOf: errors), as: UTF8.self))
+    }
+
     /// `whereabouts-server device add NAME`; returns the token (the last line).
     static func addDevice(_ name: String, database: String) async throws -> String {
         let output = try outputFile()
@@ -104,6 +113,17 @@ struct ServerProcessTests {
         #expect(reply.status == 404)
         await server.signal(SIGTERM)
         #expect(server.process.terminationStatus == 0)
+    }
+
+    @Test("device add refuses ids no upload could reach, saying why", arguments: [
+        (".", "path step"), ("..", "path step"), ("", "is empty"), ("a/b", #"contains "/""#), ("ph\u{1}one", #"contains "\u{01}""#),
+        (String(repeating: "x", count: 65), "65 bytes long"),
+    ])
+    func deviceAddRefuses(name: String, words: String) async throws {
+        let (status, message) = try await ServerProcess.run(["device", "add", name, "--database", database()])
+        #expect(status != 0)
+        #expect(message.contains("device id") && message.contains(words), "\(message)")
+        #expect(message.contains("such as my-phone"))
     }
 
     @Test("SIGKILL while batches stream in, restart, resend: nothing acknowledged lost, nothing duplicated")

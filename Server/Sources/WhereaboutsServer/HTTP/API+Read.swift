@@ -77,11 +77,17 @@ extension API {
         }
     }
 
-    /// A `from`/`to` query value: RFC 3339 or epoch seconds.
+    /// A `from`/`to` query value: epoch seconds, or an RFC 3339 time that exists.
     static func time(_ text: String?, name: String) throws -> Date? {
         guard let text else { return nil }
-        if let date = Timestamp.parse(text) { return date }
-        if let seconds = Double(text), seconds.isFinite { return Date(timeIntervalSince1970: seconds) }
-        throw APIError.badRequest("bad_time", "\(name)=\(text.prefix(40)) is neither RFC 3339 (2024-05-06T07:30:00Z) nor epoch seconds")
+        if let seconds = Double(text) {
+            guard seconds.isFinite else { throw APIError.badRequest("bad_time", "\(name)=\(text.prefix(40)) is not a finite number of epoch seconds") }
+            return Date(timeIntervalSince1970: seconds)
+        }
+        do {
+            return try Timestamp.validated(text, field: name)
+        } catch {
+            throw APIError.badRequest("bad_time", "\(error) (or send epoch seconds)")
+        }
     }
 }

@@ -38,8 +38,8 @@ public struct API: Sendable {
     /// The path's device id, checked for shape.
     func deviceID(_ context: BasicRequestContext) throws -> String {
         let id = context.parameters.get("device") ?? ""
-        guard Tokens.isValidDeviceID(id) else {
-            throw APIError.badRequest("bad_device_id", "device id \"\(id.prefix(80))\" must be 1 to 64 letters, digits, '.', '_' or '-'")
+        if let problem = DeviceID.problem(with: id) {
+            throw APIError.badRequest("bad_device_id", DeviceID.message(for: id, problem: problem))
         }
         return id
     }
