@@ -188,10 +188,22 @@ struct IngestAPITests {
             _ = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batch)
             let health = try await server.send("GET", "/health", token: nil)
             #expect(server.json(health)["status"] as? String == "ok")
-            let metrics = String(decoding: try await server.send("GET", "/metrics", token: nil).body, as: UTF8.self)
+            #expect(try await server.send("GET", "/metrics", token: nil).status == 401)
+            #expect(try await server.send("GET", "/metrics", token: server.token).status == 403)
+            let metrics = String(decoding: try await server.send("GET", "/metrics", token: LiveServer.adminToken).body, as: UTF8.self)
             #expect(metrics.contains("whereabouts_locations_ingested_total 7"))
             #expect(metrics.contains("whereabouts_locations_duplicate_total 7"))
             #expect(metrics.contains("whereabouts_http_request_duration_seconds_bucket{le=\"+Inf\"}"))
+            #expect(metrics.contains("whereabouts_http_request_timeouts_total 0"))
+        }
+    }
+
+    @Test("with publicMetrics, /metrics answers without a token")
+    func publicMetrics() async throws {
+        try await withLiveServer(.sqlite, settings: ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, publicMetrics: true)) { server in
+            let reply = try await server.send("GET", "/metrics", token: nil)
+            #expect(reply.status == 200)
+            #expect(String(decoding: reply.body, as: UTF8.self).contains("whereabouts_http_requests_total"))
         }
     }
 

@@ -126,6 +126,27 @@ struct ServerProcessTests {
         #expect(message.contains("such as my-phone"))
     }
 
+    @Test("serve takes its limits from the environment, and refuses unusable ones naming the setting")
+    func limitsFromEnvironment() async throws {
+        let database = database()
+        let server = try await ServerProcess(database: database, environment: ["WHEREABOUTS_PUBLIC_METRICS": "1", "WHEREABOUTS_HEADER_TIMEOUT": "1"])
+        let metrics = try await RawSession.with(port: server.port) { await $0.sendAndRead(rawRequest("GET", "/metrics"), timeout: 10) }
+        #expect(metrics?.status == 200)
+        let slow = try await RawSession.with(port: server.port) { await $0.sendAndAwaitClose(Array("GET /health HTTP/1.1\r\nHost: x\r\n".utf8), timeout: 30) }
+        #expect(slow.closed && slow.text.hasPrefix("HTTP/1.1 408"), "\(slow)")
+        await server.signal(SIGTERM)
+        for (arguments, environment, words) in [
+            (["--header-timeout", "0"], [:], "--header-timeout 0.0 is not a number of seconds"),
+            (["--max-connections", "0"], [:], "--max-connections 0 must be at least 1"),
+            ([], ["WHEREABOUTS_MAX_CONNECTIONS": "lots"], "WHEREABOUTS_MAX_CONNECTIONS=lots is not a whole number"),
+            ([], ["WHEREABOUTS_IDLE_TIMEOUT": "1e999"], "--idle-timeout inf is not a number of seconds"),
+        ] {
+            let (status, message) = try await ServerProcess.run(["serve", "--port", "0", "--database", database] + arguments, environment: environment)
+            #expect(status != 0)
+            #expect(message.contains(words), "\(message)")
+        }
+    }
+
     @Test("SIGKILL while batches stream in, restart, resend: nothing acknowledged lost, nothing duplicated")
     func crashAndResend() async throws {
         let database = database()

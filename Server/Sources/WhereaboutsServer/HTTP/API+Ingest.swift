@@ -3,7 +3,7 @@ import Hummingbird
 import WhereaboutsCore
 
 extension API {
-    func addIngestRoutes(to router: Router<BasicRequestContext>) {
+    func addIngestRoutes(to router: Router<ServerRequestContext>) {
         router.post("/v1/devices/:device/locations") { request, context -> Response in
             let device = try deviceID(context)
             _ = try await authenticator.authorize(request, device: device, allowAdmin: false)

@@ -8,7 +8,7 @@ extension API {
     /// `X-Limit-D` with a Bearer token. Stores `_type` location, transition, waypoint and waypoints as
     /// records, and card, lwt and status as they came; refuses every other type (``OwnTracksMessage/kind(of:)``),
     /// so a 200 always means stored. Answers with an array of `cmd` messages.
-    func addOwnTracksRoutes(to router: Router<BasicRequestContext>) {
+    func addOwnTracksRoutes(to router: Router<ServerRequestContext>) {
         router.post("/pub") { request, context -> Response in
             let (device, token) = ownTracksIdentity(request)
             guard let device else {

@@ -6,7 +6,7 @@ import WhereaboutsCore
 extension API {
     /// `GET /` lists devices; `GET /devices/{id}?date=YYYY-MM-DD` draws a UTC day. Both take the token
     /// as a Bearer header or, so a browser can open them, as `?token=`.
-    func addPageRoutes(to router: Router<BasicRequestContext>) {
+    func addPageRoutes(to router: Router<ServerRequestContext>) {
         router.get("/") { request, _ -> Response in
             try await authenticator.requireAdmin(request, allowQuery: true, for: "the device list")
             return html(TrackPage.deviceList(try await storage.devices(), tokenQuery: Self.tokenQuery(request)))

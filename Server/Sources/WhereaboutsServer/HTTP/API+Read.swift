@@ -4,17 +4,12 @@ import NIOCore
 import WhereaboutsCore
 
 extension API {
-    func addReadRoutes(to router: Router<BasicRequestContext>) {
-        router.get("/health") { _, _ -> Response in
-            do {
-                try await storage.ping()
-                return JSONResponse.make(.ok, ["status": "ok", "storage": storage.kind])
-            } catch {
-                return JSONResponse.make(.serviceUnavailable, ["status": "unavailable", "storage": storage.kind, "message": "\(error)"])
-            }
-        }
-        router.get("/metrics") { _, _ -> Response in
-            Response(
+    func addReadRoutes(to router: Router<ServerRequestContext>) {
+        router.get("/health") { _, _ -> Response in try await health(withBody: true) }
+        router.head("/health") { _, _ -> Response in try await health(withBody: false) }
+        router.get("/metrics") { request, _ -> Response in
+            if !settings.publicMetrics { try await authenticator.requireAdmin(request, for: "reading the metrics") }
+            return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render())))
         }
@@ -75,6 +70,19 @@ extension API {
             try await storage.queue(command, device: device, at: Date())
             return JSONResponse.make(.accepted, ["queued": 1])
         }
+    }
+
+    /// Liveness with a database ping: 200, or 503 when the database does not answer; HEAD gets the
+    /// status alone.
+    private func health(withBody: Bool) async throws -> Response {
+        let (status, answer): (HTTPResponse.Status, [String: String])
+        do {
+            try await storage.ping()
+            (status, answer) = (.ok, ["status": "ok", "storage": storage.kind])
+        } catch {
+            (status, answer) = (.serviceUnavailable, ["status": "unavailable", "storage": storage.kind, "message": "\(error)"])
+        }
+        return withBody ? JSONResponse.make(status, answer) : Response(status: status)
     }
 
     /// A `from`/`to` query value: epoch seconds, or an RFC 3339 time that exists.
