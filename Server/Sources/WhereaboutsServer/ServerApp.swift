@@ -46,7 +46,7 @@ public enum ServerApp {
     ) async throws {
         let settings = try settings.validated()
         let api = API(storage: storage, settings: settings, logger: logger)
-        let connections = ConnectionCounter(limit: settings.maxConnections)
+        let connections = ConnectionCounter(limit: settings.maxConnections, perAddress: settings.maxConnectionsPerAddress)
         let app = Application(
             router: api.router(),
             server: HTTPServerBuilder { responder in

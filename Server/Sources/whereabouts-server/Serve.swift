@@ -20,6 +20,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds from a request's header to the end of its body, else 408 (env WHEREABOUTS_BODY_TIMEOUT; default 60).") var bodyTimeout: Double?
     @Option(help: "Seconds a connection may stay open with no request under way (env WHEREABOUTS_IDLE_TIMEOUT; default 60).") var idleTimeout: Double?
     @Option(help: "Connections served at once; more are answered 503 (env WHEREABOUTS_MAX_CONNECTIONS; default 1000).") var maxConnections: Int?
+    @Option(help: "Connections served at once to one client address; 0: no such limit; not applied with --trust-forwarded-for (env WHEREABOUTS_MAX_CONNECTIONS_PER_ADDRESS; default 100).") var maxConnectionsPerAddress: Int?
     @Option(help: "Failed logins per client address and minute before 429; 0 turns throttling off (env WHEREABOUTS_LOGIN_FAILURES_PER_MINUTE; default 10).") var loginFailuresPerMinute: Int?
     @Flag(help: "Throttle logins by the last X-Forwarded-For address; only behind a reverse proxy (env WHEREABOUTS_TRUST_FORWARDED_FOR=1).") var trustForwardedFor = false
 
@@ -40,6 +41,8 @@ struct Serve: AsyncParsableCommand {
                 bodyTimeout: Self.value(bodyTimeout, "WHEREABOUTS_BODY_TIMEOUT", default: defaults.bodyTimeout),
                 idleTimeout: Self.value(idleTimeout, "WHEREABOUTS_IDLE_TIMEOUT", default: defaults.idleTimeout),
                 maxConnections: Self.value(maxConnections, "WHEREABOUTS_MAX_CONNECTIONS", default: defaults.maxConnections),
+                maxConnectionsPerAddress: Self.value(
+                    maxConnectionsPerAddress, "WHEREABOUTS_MAX_CONNECTIONS_PER_ADDRESS", default: defaults.maxConnectionsPerAddress),
                 loginFailuresPerMinute: Self.value(loginFailuresPerMinute, "WHEREABOUTS_LOGIN_FAILURES_PER_MINUTE", default: defaults.loginFailuresPerMinute),
                 trustForwardedFor: trustForwardedFor || Self.environment["WHEREABOUTS_TRUST_FORWARDED_FOR"] == "1"
             ).validated()

@@ -7,7 +7,8 @@ import WhereaboutsServer
 /// 2 s must be enforced within 10 s, and not before it passed.
 @Suite("Timeouts, the connection limit and login throttling on a live server")
 struct ConnectionLimitsTests {
-    private static let quick = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, headerTimeout: 1, bodyTimeout: 2, idleTimeout: 30)
+    private static let quick = ServerSettings(
+        rateLimit: 0, adminToken: LiveServer.adminToken, headerTimeout: 1, bodyTimeout: 2, idleTimeout: 30, maxConnectionsPerAddress: 0)
     private static let margin = 9.0
 
     @Test("200 half-sent requests are each answered 408 and closed after the header timeout; /health answers throughout")
@@ -84,9 +85,11 @@ struct ConnectionLimitsTests {
         }
     }
 
-    @Test("over the connection limit, a connection is answered 503 with Retry-After and closed at once; the slot frees on close")
-    func connectionLimit() async throws {
-        let settings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, headerTimeout: 30, idleTimeout: 30, maxConnections: 4)
+    @Test("over a connection limit, a connection is answered 503 with Retry-After and closed at once; the slot frees on close",
+          arguments: [(4, 100, "the server is serving its limit of 4 connections"), (10, 4, "your address holds its limit of 4 connections")])
+    func connectionLimit(total: Int, perAddress: Int, message: String) async throws {
+        let settings = ServerSettings(
+            rateLimit: 0, adminToken: LiveServer.adminToken, headerTimeout: 30, idleTimeout: 30, maxConnections: total, maxConnectionsPerAddress: perAddress)
         try await withLiveServer(.sqlite, settings: settings) { server in
             let (ready, readyIn) = AsyncStream<Int>.makeStream()
             let (release, releaseIn) = AsyncStream<Void>.makeStream()
@@ -118,8 +121,13 @@ struct ConnectionLimitsTests {
             #expect(refused?.status == 503)
             #expect(refused?.headers["retry-after"] == "1")
             #expect(refused?.json["error"] as? String == "too_many_connections")
+            #expect((refused?.json["message"] as? String)?.hasPrefix(message) == true, "\(refused?.text ?? "")")
             #expect(closed)
             #expect((ContinuousClock.now - start).seconds <= Self.margin)
+            let otherClient = try await RawSession.with(port: server.port, from: "127.0.0.2") {
+                await $0.sendAndRead(rawRequest("GET", "/health"), timeout: 10)?.status
+            }
+            #expect(otherClient == (perAddress < total ? 200 : 503), "another address, while this one is full")
             releaseIn.finish()
             try await holders.value
             var status = 0

@@ -28,9 +28,11 @@ final class RawSession {
         self.channel = channel
     }
 
-    /// Connects to 127.0.0.1:`port`, runs `body`, and closes the connection.
-    static func with<T: Sendable>(port: Int, _ body: (RawSession) async throws -> T) async throws -> T {
+    /// Connects from `source` (another loopback address stands for another client) to
+    /// 127.0.0.1:`port`, runs `body`, and closes the connection.
+    static func with<T: Sendable>(port: Int, from source: String = "127.0.0.1", _ body: (RawSession) async throws -> T) async throws -> T {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(to: try SocketAddress(ipAddress: source, port: 0))
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)

@@ -3,14 +3,17 @@ import Logging
 import NIOCore
 
 /// HTTP/1.1 with the server's connection limits: ``RequestDeadlines`` (header and body timeouts),
-/// Hummingbird's idle timeout, and at most ``ServerSettings/maxConnections`` connections, one more
-/// being answered 503 and closed at once.
+/// Hummingbird's idle timeout, and at most ``ServerSettings/maxConnections`` connections in all and
+/// ``ServerSettings/maxConnectionsPerAddress`` from one address (none behind a trusted proxy), one
+/// more being answered 503 and closed at once.
 struct GuardedHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
     private let http1: HTTP1Channel
     private let connections: ConnectionCounter
     private let metrics: ServerMetrics
+    /// The peer is a reverse proxy, so its address says nothing of the client's.
+    private let trustForwardedFor: Bool
 
     init(responder: @escaping HTTPChannelHandler.Responder, settings: ServerSettings, connections: ConnectionCounter, metrics: ServerMetrics) {
         let deadlines = RequestDeadlines(headerTimeout: TimeAmount(seconds: settings.headerTimeout), bodyTimeout: TimeAmount(seconds: settings.bodyTimeout))
@@ -21,16 +24,18 @@ struct GuardedHTTP1Channel: ServerChildChannel {
                 idleTimeout: TimeAmount(seconds: settings.idleTimeout)))
         self.connections = connections
         self.metrics = metrics
+        trustForwardedFor = settings.trustForwardedFor
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let address = trustForwardedFor ? nil : channel.remoteAddress?.ipAddress
         do {
-            if connections.admit() {
-                channel.closeFuture.whenComplete { [connections] _ in connections.release() }
-                try channel.pipeline.syncOperations.addHandler(RequestStartDetector())
-            } else {
+            if let refusal = connections.admit(address) {
                 metrics.countRefusedConnection()
-                try channel.pipeline.syncOperations.addHandler(ConnectionRefusal(limit: connections.limit))
+                try channel.pipeline.syncOperations.addHandler(ConnectionRefusal(refusal))
+            } else {
+                channel.closeFuture.whenComplete { [connections] _ in connections.release(address) }
+                try channel.pipeline.syncOperations.addHandler(RequestStartDetector())
             }
         } catch {
             return channel.eventLoop.makeFailedFuture(error)

@@ -25,6 +25,9 @@ public struct ServerSettings: Sendable {
     public var idleTimeout: Double
     /// Connections served at once; one more is answered 503 and closed at once.
     public var maxConnections: Int
+    /// Connections served at once to one client address, so one client cannot take them all; 0 for
+    /// no such limit. Not applied with ``trustForwardedFor``, where every connection is the proxy's.
+    public var maxConnectionsPerAddress: Int
     /// Failed logins (401 answers to requests carrying a token) a client address may have per minute,
     /// in a burst of as many; after that its requests carrying a token get 429 with `Retry-After`
     /// until it has earned another try (0 turns throttling off).
@@ -38,7 +41,7 @@ public struct ServerSettings: Sendable {
     public init(
         maxBodyBytes: Int = 1 << 20, maxBatch: Int = 1000, rateLimit: Double = 50, rateBurst: Double = 100, adminToken: String? = nil,
         publicMetrics: Bool = false, headerTimeout: Double = 10, bodyTimeout: Double = 60, idleTimeout: Double = 60,
-        maxConnections: Int = 1000, loginFailuresPerMinute: Int = 10, trustForwardedFor: Bool = false
+        maxConnections: Int = 1000, maxConnectionsPerAddress: Int = 100, loginFailuresPerMinute: Int = 10, trustForwardedFor: Bool = false
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.maxBatch = maxBatch
@@ -50,6 +53,7 @@ public struct ServerSettings: Sendable {
         self.bodyTimeout = bodyTimeout
         self.idleTimeout = idleTimeout
         self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.loginFailuresPerMinute = loginFailuresPerMinute
         self.trustForwardedFor = trustForwardedFor
     }
@@ -63,6 +67,9 @@ public struct ServerSettings: Sendable {
             }
         }
         guard maxConnections >= 1 else { throw ServerError.usage("--max-connections \(maxConnections) must be at least 1") }
+        guard maxConnectionsPerAddress >= 0 else {
+            throw ServerError.usage("--max-connections-per-address \(maxConnectionsPerAddress) must be 0 (no such limit) or more")
+        }
         guard maxBodyBytes >= 1 else { throw ServerError.usage("--max-body-bytes \(maxBodyBytes) must be at least 1") }
         guard loginFailuresPerMinute >= 0 else {
             throw ServerError.usage("--login-failures-per-minute \(loginFailuresPerMinute) must be 0 (no throttling) or more")
