@@ -32,7 +32,11 @@ struct DeliveryWireTests {
     @Test("validation names the field, the problem and the fix", arguments: [
         ("id", "not-a-uuid", 1.0, 2.0, 5.0, "2025-06-15T00:00:00.000Z"),
         ("latitude", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 91.0, 2.0, 5.0, "2025-06-15T00:00:00.000Z"),
-        ("horizontalAccuracy", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, -1.0, "2025-06-15T00:00:00.000Z"),
+        ("accuracy", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, -1.0, "2025-06-15T00:00:00.000Z"),
+        ("accuracy", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 1.7e308, "2025-06-15T00:00:00.000Z"),
+        ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "2025-02-30T00:00:00.000Z"),
+        ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "2025-06-15T23:59:60.000Z"),
+        ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "2025-06-15T10:00:00+99:99"),
         ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "1970-01-01T00:00:00.000Z"),
         ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "2100-01-01T00:00:00.000Z"),
         ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "yesterday"),
@@ -50,6 +54,58 @@ struct DeliveryWireTests {
             guard let error = error as? ValidationError else { return false }
             return error.field == field && !error.fix.isEmpty
         }
+    }
+
+    @Test("altitude, speed and dwell have bounds; the error names the field, the value and the range",
+          arguments: [("altitude", 1.7e308), ("altitude", -1_001), ("speed", 1_000.5), ("speed", 1e300), ("dwell", 1.7e308), ("dwell", 31_622_401)])
+    func bounds(field: String, value: Double) throws {
+        var wire = WireLocation(try record())
+        switch field {
+        case "altitude": wire.altitude = value
+        case "speed": wire.speed = value
+        default: wire.dwell = value
+        }
+        #expect {
+            try wire.validated(now: now)
+        } throws: { error in
+            guard let error = error as? ValidationError else { return false }
+            return error.field == field && error.value == "\(value)" && error.problem.contains(" to ")
+        }
+    }
+
+    @Test("the edges of the bounds are accepted")
+    func boundEdges() throws {
+        var wire = WireLocation(try record())
+        (wire.accuracy, wire.altitude, wire.speed, wire.dwell) = (100_000, -1_000, 1_000, 31_622_400)
+        _ = try wire.validated(now: now)
+        (wire.accuracy, wire.altitude, wire.speed, wire.dwell) = (0, 100_000, 0, 0)
+        _ = try wire.validated(now: now)
+        _ = try WireRegion(id: String(repeating: "é", count: 200), latitude: 1, longitude: 2, radius: 1).region()
+        _ = try WireRegion(id: "r", latitude: 1, longitude: 2, radius: 1_000_000).region()
+    }
+
+    @Test("regions: radius 1 m to 1000 km, ids of at most 200 characters; events share the id rule",
+          arguments: [("radius", 0.5, "r"), ("radius", 1.7e308, "r"), ("id", 50.0, String(repeating: "w", count: 100_000)), ("id", 50.0, "")])
+    func regionBounds(field: String, radius: Double, id: String) {
+        #expect {
+            try WireRegion(id: id, latitude: 1, longitude: 2, radius: radius).region()
+        } throws: { error in (error as? ValidationError)?.field == field }
+        #expect {
+            try OwnTracksMessages.waypoint(["desc": id, "lat": NSNumber(value: 1), "lon": NSNumber(value: 2), "rad": NSNumber(value: radius)])
+        } throws: { error in (error as? ValidationError)?.field == field }
+        let event = WireEvent(
+            id: "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", regionId: String(repeating: "w", count: 201), kind: "enter", timestamp: "2025-06-15T00:00:00.000Z",
+            latitude: nil, longitude: nil)
+        #expect(throws: ValidationError.self) { try event.validated(now: now) }
+    }
+
+    @Test("OwnTracks numbers: true and false are not numbers")
+    func ownTracksNumbers() throws {
+        let message = try #require(try JSONSerialization.jsonObject(with: Data(#"{"a":true,"b":1,"c":-2.5,"d":"3"}"#.utf8)) as? [String: Any])
+        #expect(OwnTracksMessages.number(message["a"]) == nil)
+        #expect(OwnTracksMessages.number(message["b"]) == 1)
+        #expect(OwnTracksMessages.number(message["c"]) == -2.5)
+        #expect(OwnTracksMessages.number(message["d"]) == nil)
     }
 
     @Test("answers are classified as the issue prescribes")

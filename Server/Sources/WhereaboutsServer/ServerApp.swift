@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 
@@ -38,13 +39,19 @@ public enum ServerApp {
 
     /// Serves the API on `host:port` (0 picks a free port) until SIGTERM or SIGINT, then finishes the
     /// requests in flight and returns. `onRunning` receives the bound port.
+    /// - Throws: ``ServerError/usage(_:)`` for unusable settings.
     public static func serve(
         storage: any TrackStorage, host: String, port: Int, settings: ServerSettings, logger: Logger,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
+        let settings = try settings.validated()
         let api = API(storage: storage, settings: settings, logger: logger)
+        let connections = ConnectionCounter(limit: settings.maxConnections, perAddress: settings.maxConnectionsPerAddress)
         let app = Application(
             router: api.router(),
+            server: HTTPServerBuilder { responder in
+                GuardedHTTP1Channel(responder: responder, settings: settings, connections: connections, metrics: api.metrics)
+            },
             configuration: .init(address: .hostname(host, port: port), serverName: "whereabouts-server"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)

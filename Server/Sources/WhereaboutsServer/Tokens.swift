@@ -21,12 +21,4 @@ public enum Tokens {
         for (x, y) in zip(a, b) { difference |= x ^ y }
         return difference == 0
     }
-
-    /// A device id: 1 to 64 letters, digits, `.`, `_` or `-`.
-    public static func isValidDeviceID(_ id: String) -> Bool {
-        (1...64).contains(id.utf8.count)
-            && id.utf8.allSatisfy { c in
-                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2E || c == 0x5F || c == 0x2D
-            }
-    }
 }

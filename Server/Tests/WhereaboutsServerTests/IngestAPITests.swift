@@ -92,7 +92,8 @@ struct IngestAPITests {
                 ("{\"locations\": [\(item { $0.latitude = 91 })]}", 422, "latitude"),
                 ("{\"locations\": [\(item { $0.timestamp = "1970-01-01T00:00:00.000Z" })]}", 422, "timestamp"),
                 ("{\"locations\": [\(item { $0.timestamp = "2100-01-01T00:00:00.000Z" })]}", 422, "timestamp"),
-                ("{\"locations\": [\(item { $0.accuracy = -3 })]}", 422, "horizontalAccuracy"),
+                ("{\"locations\": [\(item { $0.accuracy = -3 })]}", 422, "accuracy -3.0 is not within 0 to 100000 m"),
+                ("{\"locations\": []}", 400, "the batch holds no locations"),
                 ("{\"locations\": [\(item { $0.id = "12345" })]}", 422, "UUID"),
             ]
             for (text, status, words) in cases {
@@ -111,6 +112,27 @@ struct IngestAPITests {
             #expect(huge.status == 413)
             #expect(try await server.send("POST", "/v1/devices/bad%20id!/locations", token: server.token, body: batchBody(valid)).status == 400)
             #expect(try await server.send("GET", "/health", token: nil).status == 200)
+        }
+    }
+
+    @Test("numbers out of bounds and impossible times are refused, naming the field, the value and the range; nothing is stored",
+          arguments: [
+            ("altitude", "1.7e308", "altitude 1.7e+308 is not within -1000 to 100000 m"), ("speed", "5000", "speed 5000.0 is not within 0 to 1000 m/s"),
+            ("dwell", "1e12", "dwell 1000000000000.0 is not within 0 to 31622400 s"), ("accuracy", "1e300", "accuracy 1e+300 is not within 0 to 100000 m"),
+            ("timestamp", #""2026-02-30T10:00:00.000Z""#, "has day 30, but month 2 of 2026 has 28 days"),
+            ("timestamp", #""2025-06-01T23:59:60.000Z""#, "no leap seconds"), ("timestamp", #""2025-06-01T10:00:00+99:99""#, "offsets are -23:59 to +23:59"),
+          ])
+    func outOfBounds(field: String, value: String, words: String) async throws {
+        try await withLiveServer(.sqlite) { server in
+            var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(wireLocations(1)[0])) as? [String: Any])
+            object[field] = nil
+            let item = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self).dropLast() + ",\"\(field)\":\(value)}"
+            let reply = try await server.send(
+                "POST", "/v1/devices/\(server.device)/locations", token: server.token, body: Data("{\"locations\":[\(item)]}".utf8))
+            #expect(reply.status == 422)
+            let reasons = (server.json(reply)["items"] as? [[String: Any]])?.compactMap { $0["reason"] as? String } ?? []
+            #expect(reasons.first?.contains(words) == true, "\(reasons)")
+            #expect(try await server.storage.last(device: server.device) == nil)
         }
     }
 
@@ -148,6 +170,10 @@ struct IngestAPITests {
             #expect(server.json(events)["accepted"] as? Int == 1)
             let again = try await server.send("POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(event.utf8))
             #expect(server.json(again)["duplicate"] as? Int == 1)
+            let emptyEvents = try await server.send("POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(#"{"events":[]}"#.utf8))
+            #expect(emptyEvents.status == 400)
+            let longRegion = event.replacingOccurrences(of: "\"home\"", with: "\"\(String(repeating: "h", count: 201))\"")
+            #expect(try await server.send("POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(longRegion.utf8)).status == 422)
             let badKind = try await server.send(
                 "POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(event.replacingOccurrences(of: "enter", with: "arrive").utf8))
             #expect(badKind.status == 422)
@@ -162,10 +188,38 @@ struct IngestAPITests {
             _ = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batch)
             let health = try await server.send("GET", "/health", token: nil)
             #expect(server.json(health)["status"] as? String == "ok")
-            let metrics = String(decoding: try await server.send("GET", "/metrics", token: nil).body, as: UTF8.self)
+            #expect(try await server.send("GET", "/metrics", token: nil).status == 401)
+            #expect(try await server.send("GET", "/metrics", token: server.token).status == 403)
+            let metrics = String(decoding: try await server.send("GET", "/metrics", token: LiveServer.adminToken).body, as: UTF8.self)
             #expect(metrics.contains("whereabouts_locations_ingested_total 7"))
             #expect(metrics.contains("whereabouts_locations_duplicate_total 7"))
             #expect(metrics.contains("whereabouts_http_request_duration_seconds_bucket{le=\"+Inf\"}"))
+            #expect(metrics.contains("whereabouts_http_request_timeouts_total 0"))
+        }
+    }
+
+    @Test("with publicMetrics, /metrics answers without a token")
+    func publicMetrics() async throws {
+        try await withLiveServer(.sqlite, settings: ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, publicMetrics: true)) { server in
+            let reply = try await server.send("GET", "/metrics", token: nil)
+            #expect(reply.status == 200)
+            #expect(String(decoding: reply.body, as: UTF8.self).contains("whereabouts_http_requests_total"))
+        }
+    }
+
+    @Test("history bounds and the day page refuse impossible dates, naming the value")
+    func impossibleQueryDates() async throws {
+        try await withLiveServer(.sqlite) { server in
+            for (path, words) in [
+                ("/v1/devices/\(server.device)/locations?from=2026-02-30T00:00:00Z", "from \"2026-02-30T00:00:00Z\" has day 30"),
+                ("/v1/devices/\(server.device)/locations?to=2026-01-01T10:00:00%2B99:99", "offsets are -23:59 to +23:59"),
+                ("/v1/devices/\(server.device)/locations?from=1e400", "not a finite number"),
+                ("/devices/\(server.device)?date=2026-02-30", "has day 30"),
+            ] {
+                let reply = try await server.send("GET", path, token: server.token)
+                #expect(reply.status == 400, "\(path)")
+                #expect((server.json(reply)["message"] as? String)?.contains(words) == true, "\(path): \(server.json(reply))")
+            }
         }
     }
 }

@@ -42,6 +42,69 @@ struct OwnTracksAndPagesTests {
         }
     }
 
+    @Test("nothing is acknowledged that was not stored: a refused message gets a 4xx saying why, and nothing is kept",
+          arguments: [
+            (#"{"_type":"location","lat":1,"lon":1,"tst":1e16}"#, 400, "tst 1e+16 is not between"),
+            (#"{"_type":"location","lat":1,"lon":1,"tst":-1e16}"#, 400, "tst -1e+16 is not between"),
+            (#"{"_type":"transition","event":"enter","rid":"home","tst":1e16}"#, 400, "tst 1e+16 is not between"),
+            (#"{"_type":"encrypted","data":"c2VjcmV0"}"#, 422, "cannot decrypt"),
+            (#"{"_type":"LOCATION","lat":1,"lon":1,"tst":1700000000}"#, 400, #"_type "LOCATION" is not one this server stores"#),
+            (#"{"_type":"beacon","uuid":"x"}"#, 400, "send one of location, transition, waypoint, waypoints, card, lwt, status"),
+            (#"{"lat":1,"lon":1,"tst":1700000000}"#, 400, #"no "_type""#),
+            (#"{"_type":5}"#, 400, #"no "_type" string"#),
+            (#"{"_type":"waypoints","waypoints":{"desc":"Home","lat":1,"lon":2,"rad":50}}"#, 400, "non-empty array"),
+            (#"{"_type":"waypoints","waypoints":[]}"#, 400, "non-empty array"),
+            (#"{"_type":"waypoints","waypoints":[{"desc":"A","lat":1,"lon":2,"rad":50},{"desc":"B","lat":1,"lon":2,"rad":-1}]}"#, 400, "waypoints[1]"),
+            (#"{"_type":"waypoint","desc":"Sea","lat":1,"lon":2,"rad":1.7e308}"#, 400, "radius 1.7e+308 is not within 1 to 1000000 m"),
+            (#"{"_type":"location","lat":1,"lon":1,"tst":1700000000,"alt":1.7e308}"#, 400, "altitude 1.7e+308"),
+            (#"{"_type":"location","lat":1,"lon":1,"tst":1700000000,"acc":1e6}"#, 400, "accuracy 1000000.0"),
+            (#"{"_type":"location","lat":1,"lon":1,"tst":1700000000,"vel":1e6}"#, 400, "speed"),
+            (#"{"_type":"location","lat":true,"lon":1,"tst":1700000000}"#, 400, "numeric lat"),
+          ])
+    func refused(body: String, status: Int, words: String) async throws {
+        try await withLiveServer(.sqlite) { server in
+            let reply = try await server.send("POST", "/pub", token: nil, body: Data(body.utf8), headers: basic(server.device, server.token))
+            #expect(reply.status == status)
+            #expect((server.json(reply)["message"] as? String)?.contains(words) == true, "\(server.json(reply))")
+            #expect(try await server.storage.last(device: server.device) == nil)
+            #expect(try await server.storage.events(device: server.device, from: .distantPast, to: .distantFuture).isEmpty)
+            #expect(try await server.storage.regions(device: server.device).isEmpty)
+            #expect(try await server.storage.messages(device: server.device).isEmpty)
+            #expect(try await server.send("GET", "/health", token: nil).status == 200)
+        }
+    }
+
+    @Test("a waypoint id of 100 KB is refused, naming the limit")
+    func longWaypointID() async throws {
+        try await withLiveServer(.sqlite) { server in
+            let body = #"{"_type":"waypoint","desc":"\#(String(repeating: "w", count: 100_000))","lat":1,"lon":2,"rad":50}"#
+            let reply = try await server.send("POST", "/pub", token: nil, body: Data(body.utf8), headers: basic(server.device, server.token))
+            #expect(reply.status == 400)
+            #expect((server.json(reply)["message"] as? String)?.contains("longer than 200 characters") == true)
+            #expect(try await server.storage.regions(device: server.device).isEmpty)
+        }
+    }
+
+    @Test("card, lwt and status are stored as they came, and only then acknowledged", arguments: StorageKind.available)
+    func keptAsTheyCame(_ kind: StorageKind) async throws {
+        try await withLiveServer(kind) { server in
+            let messages = [
+                #"{"_type":"card","name":"Ada","tid":"ad","face":"iVBORw0KGgo="}"#, #"{"_type":"lwt","tst":1700000000}"#,
+                #"{"_type":"status","android":{"hib":1,"bo":0}}"#,
+            ]
+            for message in messages {
+                let reply = try await server.send("POST", "/pub", token: nil, body: Data(message.utf8), headers: basic(server.device, server.token))
+                #expect(reply.status == 200)
+            }
+            let kept = try await server.storage.messages(device: server.device)
+            #expect(kept.map(\.type) == ["card", "lwt", "status"])
+            for (message, stored) in zip(messages, kept) {
+                let sent = try JSONSerialization.jsonObject(with: Data(message.utf8)) as? NSDictionary
+                #expect(try JSONSerialization.jsonObject(with: Data(stored.body.utf8)) as? NSDictionary == sent)
+            }
+        }
+    }
+
     @Test("the device list and the day page render; headless Chromium takes a screenshot")
     func pages() async throws {
         try await withLiveServer(.sqlite) { server in
@@ -86,8 +149,11 @@ struct OwnTracksAndPagesTests {
     }
 }
 
-/// Runs a program off the cooperative threads and returns its exit status.
-func runProcess(_ path: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> Int32 {
+/// Runs a program off the cooperative threads and returns its exit status; its standard error goes
+/// to `standardError` when given.
+func runProcess(
+    _ path: String, _ arguments: [String], environment: [String: String]? = nil, standardError: FileHandle = .nullDevice
+) async throws -> Int32 {
     try await withCheckedThrowingContinuation { done in
         Thread {
             let process = Process()
@@ -95,7 +161,7 @@ func runProcess(_ path: String, _ arguments: [String], environment: [String: Str
             process.arguments = arguments
             if let environment { process.environment = environment }
             process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            process.standardError = standardError
             do {
                 try process.run()
                 process.waitUntilExit()

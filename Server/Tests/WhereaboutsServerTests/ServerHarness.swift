@@ -56,6 +56,9 @@ struct LiveServer: Sendable {
     let token: String
     static let adminToken = "admin-secret-token"
 
+    /// The port the server listens on.
+    var port: Int { base.port! }
+
     /// Sends a request; `token` nil sends none.
     func send(
         _ method: String, _ path: String, token: String?, body: Data = Data(), headers: [String: String] = [:]

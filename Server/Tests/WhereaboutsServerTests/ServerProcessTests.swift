@@ -65,6 +65,15 @@ final class ServerProcess: @unchecked Sendable {
         }
     }
 
+    /// Runs the executable to its end; returns its exit status and standard error.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> (Int32, String) {
+        let errors = try outputFile()
+        let status = try await runProcess(
+            executable, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            standardError: try FileHandle(forWritingTo: errors))
+        return (status, String(decoding: try Data(contentsOf: errors), as: UTF8.self))
+    }
+
     /// `whereabouts-server device add NAME`; returns the token (the last line).
     static func addDevice(_ name: String, database: String) async throws -> String {
         let output = try outputFile()
@@ -104,6 +113,38 @@ struct ServerProcessTests {
         #expect(reply.status == 404)
         await server.signal(SIGTERM)
         #expect(server.process.terminationStatus == 0)
+    }
+
+    @Test("device add refuses ids no upload could reach, saying why", arguments: [
+        (".", "path step"), ("..", "path step"), ("", "is empty"), ("a/b", #"contains "/""#), ("ph\u{1}one", #"contains "\u{01}""#),
+        (String(repeating: "x", count: 65), "65 bytes long"),
+    ])
+    func deviceAddRefuses(name: String, words: String) async throws {
+        let (status, message) = try await ServerProcess.run(["device", "add", name, "--database", database()])
+        #expect(status != 0)
+        #expect(message.contains("device id") && message.contains(words), "\(message)")
+        #expect(message.contains("such as my-phone"))
+    }
+
+    @Test("serve takes its limits from the environment, and refuses unusable ones naming the setting")
+    func limitsFromEnvironment() async throws {
+        let database = database()
+        let server = try await ServerProcess(database: database, environment: ["WHEREABOUTS_PUBLIC_METRICS": "1", "WHEREABOUTS_HEADER_TIMEOUT": "1"])
+        let metrics = try await RawSession.with(port: server.port) { await $0.sendAndRead(rawRequest("GET", "/metrics"), timeout: 10) }
+        #expect(metrics?.status == 200)
+        let slow = try await RawSession.with(port: server.port) { await $0.sendAndAwaitClose(Array("GET /health HTTP/1.1\r\nHost: x\r\n".utf8), timeout: 30) }
+        #expect(slow.closed && slow.text.hasPrefix("HTTP/1.1 408"), "\(slow)")
+        await server.signal(SIGTERM)
+        for (arguments, environment, words) in [
+            (["--header-timeout", "0"], [:], "--header-timeout 0.0 is not a number of seconds"),
+            (["--max-connections", "0"], [:], "--max-connections 0 must be at least 1"),
+            ([], ["WHEREABOUTS_MAX_CONNECTIONS": "lots"], "WHEREABOUTS_MAX_CONNECTIONS=lots is not a whole number"),
+            ([], ["WHEREABOUTS_IDLE_TIMEOUT": "1e999"], "--idle-timeout inf is not a number of seconds"),
+        ] {
+            let (status, message) = try await ServerProcess.run(["serve", "--port", "0", "--database", database] + arguments, environment: environment)
+            #expect(status != 0)
+            #expect(message.contains(words), "\(message)")
+        }
     }
 
     @Test("SIGKILL while batches stream in, restart, resend: nothing acknowledged lost, nothing duplicated")

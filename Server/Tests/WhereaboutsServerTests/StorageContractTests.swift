@@ -81,4 +81,21 @@ struct StorageContractTests {
             #expect(try await storage.takeCommands(device: device).isEmpty)
         }
     }
+
+    @Test("messages are kept in order, per device; regions sent twice in one call keep the last", arguments: StorageKind.available)
+    func messagesAndRegions(_ kind: StorageKind) async throws {
+        try await withStorage(kind) { storage in
+            let device = uniqueDevice()
+            let at = Date(timeIntervalSince1970: 1_700_000_000)
+            try await storage.saveMessage("card", body: #"{"_type":"card","name":"Ada"}"#, device: device, at: at)
+            try await storage.saveMessage("lwt", body: #"{"_type":"lwt","tst":1}"#, device: device, at: at)
+            #expect(try await storage.messages(device: device).map(\.type) == ["card", "lwt"])
+            #expect(try await storage.messages(device: device).first?.body == #"{"_type":"card","name":"Ada"}"#)
+            #expect(try await storage.messages(device: uniqueDevice()).isEmpty)
+            try await storage.saveRegions(
+                [WireRegion(id: "home", latitude: 1, longitude: 2, radius: 50), WireRegion(id: "home", latitude: 3, longitude: 4, radius: 60)],
+                device: device, at: at)
+            #expect(try await storage.regions(device: device) == [WireRegion(id: "home", latitude: 3, longitude: 4, radius: 60)])
+        }
+    }
 }

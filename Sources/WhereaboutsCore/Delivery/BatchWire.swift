@@ -58,33 +58,31 @@ public struct WireLocation: Sendable, Hashable, Codable {
         dwell = record.dwell > 0 ? record.dwell : nil
     }
 
-    /// The earliest timestamp a server accepts.
-    public static let earliest = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01
-    /// How far ahead of the server's clock a timestamp may be.
-    public static let futureTolerance: TimeInterval = 86_400
+    /// The earliest timestamp a server accepts (``WireLimits/earliest``).
+    public static let earliest = WireLimits.earliest
+    /// How far ahead of the server's clock a timestamp may be (``WireLimits/futureTolerance``).
+    public static let futureTolerance = WireLimits.futureTolerance
 
-    /// Validates every field and returns the record.
-    /// - Throws: ``ValidationError`` naming the field, its value, the problem and the fix.
+    /// Validates every field against ``WireLimits`` and returns the record.
+    /// - Throws: ``ValidationError`` naming the field, its value, the problem (with the allowed range) and the fix.
     public func validated(now: Date) throws(ValidationError) -> LocationRecord {
         guard let uuid = UUID(uuidString: id) else {
             throw ValidationError(field: "id", value: "\"\(id.prefix(60))\"", problem: "is not a UUID", fix: "send a UUID string such as 6f1c…-…")
         }
-        guard let date = Timestamp.parse(timestamp) else {
-            throw ValidationError(
-                field: "timestamp", value: "\"\(timestamp.prefix(60))\"", problem: "is not an RFC 3339 timestamp",
-                fix: "send UTC with milliseconds, e.g. 2024-05-06T07:30:00.000Z")
-        }
-        guard date >= Self.earliest, date <= now.addingTimeInterval(Self.futureTolerance) else {
-            throw ValidationError(
-                field: "timestamp", value: timestamp, problem: "is before 2000 or more than a day in the future",
-                fix: "check the device clock; send the time the position was measured")
-        }
+        let date = try WireLimits.time(timestamp, field: "timestamp", now: now)
         if let trigger, RecordTrigger(rawValue: trigger) == nil {
             throw ValidationError(
                 field: "trigger", value: "\"\(trigger.prefix(60))\"", problem: "is not a trigger", fix: "send policy, region or request, or leave it out")
         }
-        if let dwell, !(dwell.isFinite && dwell >= 0) {
-            throw ValidationError(field: "dwell", value: "\(dwell)", problem: "is not a non-negative number of seconds", fix: "send 0 or leave it out")
+        try WireLimits.check(accuracy, field: "accuracy", in: WireLimits.accuracy, unit: "m", fix: "send the 68 % confidence radius in metres")
+        if let altitude {
+            try WireLimits.check(altitude, field: "altitude", in: WireLimits.altitude, unit: "m", fix: "send metres above sea level, or leave it out")
+        }
+        if let speed {
+            try WireLimits.check(speed, field: "speed", in: WireLimits.speed, unit: "m/s", fix: "send metres per second, or leave it out")
+        }
+        if let dwell {
+            try WireLimits.check(dwell, field: "dwell", in: WireLimits.dwell, unit: "s", fix: "send the seconds spent there, or leave it out")
         }
         let fix = try Fix(
             coordinate: Coordinate(latitude: latitude, longitude: longitude), horizontalAccuracy: accuracy,

@@ -69,24 +69,17 @@ public struct WireEvent: Sendable, Codable, Hashable {
             longitude: record.event.fix?.coordinate.longitude, initial: record.event.initial)
     }
 
-    /// Validates every field.
+    /// Validates every field against ``WireLimits``.
     /// - Throws: ``ValidationError`` naming the field, its value, the problem and the fix.
     public func validated(now: Date) throws(ValidationError) -> ReceivedEvent {
         guard let uuid = UUID(uuidString: id) else {
             throw ValidationError(field: "id", value: "\"\(id.prefix(60))\"", problem: "is not a UUID", fix: "send a UUID string")
         }
-        guard !regionId.isEmpty, regionId.count <= 200 else {
-            throw ValidationError(
-                field: "regionId", value: "\"\(regionId.prefix(60))\"", problem: "is empty or longer than 200 characters", fix: "send the region's id")
-        }
+        try WireLimits.checkRegionID(regionId, field: "regionId")
         guard let kind = RegionEventKind(rawValue: kind) else {
             throw ValidationError(field: "kind", value: "\"\(kind.prefix(60))\"", problem: "is not an event kind", fix: "send enter, exit or dwell")
         }
-        guard let date = Timestamp.parse(timestamp), date >= WireLocation.earliest, date <= now.addingTimeInterval(WireLocation.futureTolerance) else {
-            throw ValidationError(
-                field: "timestamp", value: "\"\(timestamp.prefix(60))\"", problem: "is not an RFC 3339 time between 2000 and tomorrow",
-                fix: "send UTC with milliseconds, e.g. 2024-05-06T07:30:00.000Z")
-        }
+        let date = try WireLimits.time(timestamp, field: "timestamp", now: now)
         if latitude != nil || longitude != nil {
             _ = try Coordinate(latitude: latitude ?? .nan, longitude: longitude ?? .nan)
         }

@@ -21,8 +21,14 @@ public enum OwnTracksMessages {
         }
     }
 
-    /// A JSON number from `JSONSerialization`, or `nil`.
-    public static func number(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue }
+    /// A JSON number from `JSONSerialization`, or `nil` for anything else (`true` and `false` included,
+    /// which Foundation also hands over as `NSNumber`).
+    public static func number(_ value: Any?) -> Double? {
+        guard let number = value as? NSNumber, type(of: number) != booleanType else { return nil }
+        return number.doubleValue
+    }
+
+    private static let booleanType = type(of: NSNumber(value: true))
 
     /// A `_type:"waypoint"` object as a region; its id is `rid` when present, else `desc`.
     /// - Throws: ``ValidationError`` for a missing field or an invalid centre or radius.

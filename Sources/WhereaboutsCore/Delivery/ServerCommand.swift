@@ -66,8 +66,12 @@ public struct WireRegion: Sendable, Hashable, Codable {
         self.radius = radius
     }
 
-    /// The validated region.
+    /// The validated region: an id of 1 to ``WireLimits/regionIDLength`` characters, a valid centre and a
+    /// radius within ``WireLimits/radius``.
+    /// - Throws: ``ValidationError`` naming the field, its value and the allowed range.
     public func region() throws(ValidationError) -> Region {
-        try Region(id: id, center: Coordinate(latitude: latitude, longitude: longitude), radius: radius)
+        try WireLimits.checkRegionID(id, field: "id")
+        try WireLimits.check(radius, field: "radius", in: WireLimits.radius, unit: "m", fix: "give the radius in metres")
+        return try Region(id: id, center: Coordinate(latitude: latitude, longitude: longitude), radius: radius)
     }
 }

@@ -3,7 +3,7 @@ import Hummingbird
 import WhereaboutsCore
 
 extension API {
-    func addIngestRoutes(to router: Router<BasicRequestContext>) {
+    func addIngestRoutes(to router: Router<ServerRequestContext>) {
         router.post("/v1/devices/:device/locations") { request, context -> Response in
             let device = try deviceID(context)
             _ = try await authenticator.authorize(request, device: device, allowAdmin: false)
@@ -52,7 +52,12 @@ extension API {
         return (valid, rejected)
     }
 
+    /// A batch holds 1 to ``ServerSettings/maxBatch`` items: an empty one would be acknowledged with
+    /// nothing stored.
     private func checkSize(_ count: Int, what: String) throws {
+        guard count > 0 else {
+            throw APIError.badRequest("empty_batch", "the batch holds no \(what); send 1 to \(settings.maxBatch)")
+        }
         guard count <= settings.maxBatch else {
             throw APIError(.contentTooLarge, "batch_too_large", "\(count) \(what) in one batch; send at most \(settings.maxBatch)")
         }

@@ -6,7 +6,7 @@ import WhereaboutsCore
 extension API {
     /// `GET /` lists devices; `GET /devices/{id}?date=YYYY-MM-DD` draws a UTC day. Both take the token
     /// as a Bearer header or, so a browser can open them, as `?token=`.
-    func addPageRoutes(to router: Router<BasicRequestContext>) {
+    func addPageRoutes(to router: Router<ServerRequestContext>) {
         router.get("/") { request, _ -> Response in
             try await authenticator.requireAdmin(request, allowQuery: true, for: "the device list")
             return html(TrackPage.deviceList(try await storage.devices(), tokenQuery: Self.tokenQuery(request)))
@@ -17,10 +17,11 @@ extension API {
             guard principal == .admin || principal == .device(device) else { throw APIError.forbidden("this token belongs to another device") }
             let day: Date
             if let text = request.uri.queryParameters.get("date") {
-                guard let parsed = Timestamp.parse("\(text)T00:00:00Z") else {
-                    throw APIError.badRequest("bad_date", "date=\(text.prefix(20)) is not YYYY-MM-DD")
+                do {
+                    day = try Timestamp.validated("\(text)T00:00:00Z", field: "date")
+                } catch {
+                    throw APIError.badRequest("bad_date", "\(error) (send the day as date=YYYY-MM-DD)")
                 }
-                day = parsed
             } else {
                 let last = try await storage.last(device: device)?.fix.timestamp ?? Date()
                 day = Date(timeIntervalSince1970: (last.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)

@@ -4,17 +4,12 @@ import NIOCore
 import WhereaboutsCore
 
 extension API {
-    func addReadRoutes(to router: Router<BasicRequestContext>) {
-        router.get("/health") { _, _ -> Response in
-            do {
-                try await storage.ping()
-                return JSONResponse.make(.ok, ["status": "ok", "storage": storage.kind])
-            } catch {
-                return JSONResponse.make(.serviceUnavailable, ["status": "unavailable", "storage": storage.kind, "message": "\(error)"])
-            }
-        }
-        router.get("/metrics") { _, _ -> Response in
-            Response(
+    func addReadRoutes(to router: Router<ServerRequestContext>) {
+        router.get("/health") { _, _ -> Response in try await health(withBody: true) }
+        router.head("/health") { _, _ -> Response in try await health(withBody: false) }
+        router.get("/metrics") { request, _ -> Response in
+            if !settings.publicMetrics { try await authenticator.requireAdmin(request, for: "reading the metrics") }
+            return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render())))
         }
@@ -77,11 +72,30 @@ extension API {
         }
     }
 
-    /// A `from`/`to` query value: RFC 3339 or epoch seconds.
+    /// Liveness with a database ping: 200, or 503 when the database does not answer; HEAD gets the
+    /// status alone.
+    private func health(withBody: Bool) async throws -> Response {
+        let (status, answer): (HTTPResponse.Status, [String: String])
+        do {
+            try await storage.ping()
+            (status, answer) = (.ok, ["status": "ok", "storage": storage.kind])
+        } catch {
+            (status, answer) = (.serviceUnavailable, ["status": "unavailable", "storage": storage.kind, "message": "\(error)"])
+        }
+        return withBody ? JSONResponse.make(status, answer) : Response(status: status)
+    }
+
+    /// A `from`/`to` query value: epoch seconds, or an RFC 3339 time that exists.
     static func time(_ text: String?, name: String) throws -> Date? {
         guard let text else { return nil }
-        if let date = Timestamp.parse(text) { return date }
-        if let seconds = Double(text), seconds.isFinite { return Date(timeIntervalSince1970: seconds) }
-        throw APIError.badRequest("bad_time", "\(name)=\(text.prefix(40)) is neither RFC 3339 (2024-05-06T07:30:00Z) nor epoch seconds")
+        if let seconds = Double(text) {
+            guard seconds.isFinite else { throw APIError.badRequest("bad_time", "\(name)=\(text.prefix(40)) is not a finite number of epoch seconds") }
+            return Date(timeIntervalSince1970: seconds)
+        }
+        do {
+            return try Timestamp.validated(text, field: name)
+        } catch {
+            throw APIError.badRequest("bad_time", "\(error) (or send epoch seconds)")
+        }
     }
 }

@@ -24,10 +24,12 @@ public struct API: Sendable {
         self.logger = logger
     }
 
-    /// Every route, behind the metrics middleware.
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    /// Every route, behind the metrics middleware, the method guard and login throttling.
+    public func router() -> Router<ServerRequestContext> {
+        let router = Router(context: ServerRequestContext.self)
         router.add(middleware: MetricsMiddleware(metrics: metrics, logger: logger))
+        router.add(middleware: MethodGuardMiddleware())
+        router.add(middleware: LoginThrottleMiddleware(settings: settings))
         addIngestRoutes(to: router)
         addOwnTracksRoutes(to: router)
         addReadRoutes(to: router)
@@ -36,10 +38,10 @@ public struct API: Sendable {
     }
 
     /// The path's device id, checked for shape.
-    func deviceID(_ context: BasicRequestContext) throws -> String {
+    func deviceID(_ context: ServerRequestContext) throws -> String {
         let id = context.parameters.get("device") ?? ""
-        guard Tokens.isValidDeviceID(id) else {
-            throw APIError.badRequest("bad_device_id", "device id \"\(id.prefix(80))\" must be 1 to 64 letters, digits, '.', '_' or '-'")
+        if let problem = DeviceID.problem(with: id) {
+            throw APIError.badRequest("bad_device_id", DeviceID.message(for: id, problem: problem))
         }
         return id
     }
@@ -78,7 +80,7 @@ public struct API: Sendable {
 
 /// Counts every answer and its latency, and logs failures.
 struct MetricsMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = ServerRequestContext
     let metrics: ServerMetrics
     let logger: Logger
 

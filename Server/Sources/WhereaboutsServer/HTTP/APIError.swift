@@ -15,19 +15,25 @@ public struct APIError: HTTPResponseError, Sendable {
     public let items: [ItemRejection]
     /// Seconds to wait, for 429 and 503.
     public let retryAfter: Int?
+    /// The methods a path serves, for 405.
+    public let allow: String?
 
     /// Creates an error.
-    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String, items: [ItemRejection] = [], retryAfter: Int? = nil) {
+    public init(
+        _ status: HTTPResponse.Status, _ code: String, _ message: String, items: [ItemRejection] = [], retryAfter: Int? = nil, allow: String? = nil
+    ) {
         self.status = status
         self.code = code
         self.message = message
         self.items = items
         self.retryAfter = retryAfter
+        self.allow = allow
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var response = JSONResponse.make(status, Body(error: code, message: message, items: items.isEmpty ? nil : items))
         if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        if let allow { response.headers[.allow] = allow }
         return response
     }
 

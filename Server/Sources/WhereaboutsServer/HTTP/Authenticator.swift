@@ -23,7 +23,7 @@ struct Authenticator: Sendable {
         }
         let digest = Tokens.hash(token)
         if let adminTokenHash, Tokens.equal(digest, adminTokenHash) { return .admin }
-        if let claimedDevice, Tokens.isValidDeviceID(claimedDevice), let stored = try await storage.tokenHash(device: claimedDevice),
+        if let claimedDevice, DeviceID.isValid(claimedDevice), let stored = try await storage.tokenHash(device: claimedDevice),
             Tokens.equal(digest, stored)
         {
             return .device(claimedDevice)

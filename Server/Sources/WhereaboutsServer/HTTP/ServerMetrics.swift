@@ -8,6 +8,8 @@ final class ServerMetrics: Sendable {
         var duplicates = 0
         var rejected = 0
         var events = 0
+        var timeouts = 0
+        var refusedConnections = 0
         var requests: [String: Int] = [:]
         var buckets = [Int](repeating: 0, count: ServerMetrics.bounds.count)
         var latencyCount = 0
@@ -26,6 +28,12 @@ final class ServerMetrics: Sendable {
     }
 
     func countEvents(_ n: Int) { state.withLockedValue { $0.events += n } }
+
+    /// A request read too slowly: answered 408 or cut off.
+    func countTimeout() { state.withLockedValue { $0.timeouts += 1 } }
+
+    /// A connection over the limit, answered 503.
+    func countRefusedConnection() { state.withLockedValue { $0.refusedConnections += 1 } }
 
     func observe(status: Int, seconds: Double) {
         state.withLockedValue { state in
@@ -48,6 +56,10 @@ final class ServerMetrics: Sendable {
             "# TYPE whereabouts_locations_rejected_total counter", "whereabouts_locations_rejected_total \(s.rejected)",
             "# HELP whereabouts_events_ingested_total Region events stored.",
             "# TYPE whereabouts_events_ingested_total counter", "whereabouts_events_ingested_total \(s.events)",
+            "# HELP whereabouts_http_request_timeouts_total Requests not sent in time (header, body), answered 408 or cut off.",
+            "# TYPE whereabouts_http_request_timeouts_total counter", "whereabouts_http_request_timeouts_total \(s.timeouts)",
+            "# HELP whereabouts_http_connections_refused_total Connections over the limit, answered 503.",
+            "# TYPE whereabouts_http_connections_refused_total counter", "whereabouts_http_connections_refused_total \(s.refusedConnections)",
             "# HELP whereabouts_http_requests_total Requests answered, by status.", "# TYPE whereabouts_http_requests_total counter",
         ]
         for (status, count) in s.requests.sorted(by: { $0.key < $1.key }) {

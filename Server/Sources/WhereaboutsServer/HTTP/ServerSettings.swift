@@ -1,8 +1,9 @@
 import Foundation
 
-/// Limits and secrets of a running server.
+/// Limits, timeouts and secrets of a running server. The defaults are safe for a server on the open
+/// internet behind a TLS proxy.
 public struct ServerSettings: Sendable {
-    /// The largest request body, in bytes.
+    /// The largest request body, in bytes; a larger one is answered 413 before it is read.
     public var maxBodyBytes: Int
     /// The most locations (or events) per batch.
     public var maxBatch: Int
@@ -12,13 +13,67 @@ public struct ServerSettings: Sendable {
     public var rateBurst: Double
     /// The admin token, which reads every device and queues commands; `nil` disables admin access.
     public var adminToken: String?
+    /// Whether `/metrics` answers without the admin token (it needs it by default).
+    public var publicMetrics: Bool
+    /// Seconds from a request's first byte until its header must be complete; then 408 and the
+    /// connection is closed.
+    public var headerTimeout: Double
+    /// Seconds from a request's header until its body must be complete; then 408 and the connection
+    /// is closed.
+    public var bodyTimeout: Double
+    /// Seconds a connection may stay open with no request under way before it is closed.
+    public var idleTimeout: Double
+    /// Connections served at once; one more is answered 503 and closed at once.
+    public var maxConnections: Int
+    /// Connections served at once to one client address, so one client cannot take them all; 0 for
+    /// no such limit. Not applied with ``trustForwardedFor``, where every connection is the proxy's.
+    public var maxConnectionsPerAddress: Int
+    /// Failed logins (401 answers to requests carrying a token) a client address may have per minute,
+    /// in a burst of as many; after that its requests carrying a token get 429 with `Retry-After`
+    /// until it has earned another try (0 turns throttling off).
+    public var loginFailuresPerMinute: Int
+    /// Whether the client address for login throttling is the last `X-Forwarded-For` entry, as a
+    /// reverse proxy in front of the server writes it. Only set this behind such a proxy: otherwise
+    /// a client chooses its own address.
+    public var trustForwardedFor: Bool
 
     /// Creates settings.
-    public init(maxBodyBytes: Int = 1 << 20, maxBatch: Int = 1000, rateLimit: Double = 50, rateBurst: Double = 100, adminToken: String? = nil) {
+    public init(
+        maxBodyBytes: Int = 1 << 20, maxBatch: Int = 1000, rateLimit: Double = 50, rateBurst: Double = 100, adminToken: String? = nil,
+        publicMetrics: Bool = false, headerTimeout: Double = 10, bodyTimeout: Double = 60, idleTimeout: Double = 60,
+        maxConnections: Int = 1000, maxConnectionsPerAddress: Int = 100, loginFailuresPerMinute: Int = 10, trustForwardedFor: Bool = false
+    ) {
         self.maxBodyBytes = maxBodyBytes
         self.maxBatch = maxBatch
         self.rateLimit = rateLimit
         self.rateBurst = rateBurst
         self.adminToken = adminToken
+        self.publicMetrics = publicMetrics
+        self.headerTimeout = headerTimeout
+        self.bodyTimeout = bodyTimeout
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.loginFailuresPerMinute = loginFailuresPerMinute
+        self.trustForwardedFor = trustForwardedFor
+    }
+
+    /// Checks every limit is usable.
+    /// - Throws: ``ServerError/usage(_:)`` naming the setting, its value and the allowed range.
+    public func validated() throws -> ServerSettings {
+        for (name, value) in [("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout), ("--idle-timeout", idleTimeout)] {
+            guard value.isFinite, value > 0, value <= 86_400 else {
+                throw ServerError.usage("\(name) \(value) is not a number of seconds from 0 (exclusive) to 86400")
+            }
+        }
+        guard maxConnections >= 1 else { throw ServerError.usage("--max-connections \(maxConnections) must be at least 1") }
+        guard maxConnectionsPerAddress >= 0 else {
+            throw ServerError.usage("--max-connections-per-address \(maxConnectionsPerAddress) must be 0 (no such limit) or more")
+        }
+        guard maxBodyBytes >= 1 else { throw ServerError.usage("--max-body-bytes \(maxBodyBytes) must be at least 1") }
+        guard loginFailuresPerMinute >= 0 else {
+            throw ServerError.usage("--login-failures-per-minute \(loginFailuresPerMinute) must be 0 (no throttling) or more")
+        }
+        return self
     }
 }

@@ -40,7 +40,17 @@ public final class PostgresTrackStorage: TrackStorage {
     }
 
     /// Versioned migrations, applied in order; never edit one that has shipped.
-    private static let migrations = [schemaV1, schemaV2]
+    private static let migrations = [schemaV1, schemaV2, schemaV3]
+
+    private static let schemaV3 = [
+        """
+        CREATE TABLE message (
+            seq BIGSERIAL PRIMARY KEY, device_id TEXT NOT NULL, type TEXT NOT NULL, body TEXT NOT NULL,
+            received_at DOUBLE PRECISION NOT NULL
+        )
+        """,
+        "CREATE INDEX message_device ON message (device_id, seq)",
+    ]
 
     private static let schemaV2 = [
         """
@@ -209,6 +219,10 @@ public final class PostgresTrackStorage: TrackStorage {
 
     public func saveRegions(_ regions: [WireRegion], device: String, at date: Date) async throws {
         guard !regions.isEmpty else { return }
+        // One statement may not update a row twice: keep the last region of each id, as SQLite does.
+        var lastByID: [String: Int] = [:]
+        for (index, region) in regions.enumerated() { lastByID[region.id] = index }
+        let regions = regions.enumerated().filter { lastByID[$0.element.id] == $0.offset }.map(\.element)
         try await client.query(
             """
             INSERT INTO region (device_id, id, lat, lon, radius, updated_at)
@@ -226,6 +240,20 @@ public final class PostgresTrackStorage: TrackStorage {
             regions.append(WireRegion(id: id, latitude: lat, longitude: lon, radius: radius))
         }
         return regions
+    }
+
+    public func saveMessage(_ type: String, body: String, device: String, at date: Date) async throws {
+        try await client.query(
+            "INSERT INTO message (device_id, type, body, received_at) VALUES (\(device), \(type), \(body), \(date.timeIntervalSince1970))", logger: logger)
+    }
+
+    public func messages(device: String) async throws -> [DeviceMessage] {
+        let rows = try await client.query("SELECT type, body, received_at FROM message WHERE device_id = \(device) ORDER BY seq", logger: logger)
+        var messages: [DeviceMessage] = []
+        for try await (type, body, received) in rows.decode((String, String, Double).self) {
+            messages.append(DeviceMessage(type: type, body: body, receivedAt: Date(timeIntervalSince1970: received)))
+        }
+        return messages
     }
 
     public func queue(_ command: ServerCommand, device: String, at date: Date) async throws {

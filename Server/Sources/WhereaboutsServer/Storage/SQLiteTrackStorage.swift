@@ -51,6 +51,15 @@ public final class SQLiteTrackStorage: TrackStorage {
                     ) WITHOUT ROWID
                     """)
         }
+        migrator.registerMigration("v3-messages") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE message (
+                        seq INTEGER PRIMARY KEY, device_id TEXT NOT NULL, type TEXT NOT NULL, body TEXT NOT NULL, received_at REAL NOT NULL
+                    );
+                    CREATE INDEX message_device ON message(device_id, seq);
+                    """)
+        }
         try migrator.migrate(pool)
     }
 
@@ -72,6 +81,22 @@ public final class SQLiteTrackStorage: TrackStorage {
         try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT id, lat, lon, radius FROM region WHERE device_id = ? ORDER BY id", arguments: [device]).map {
                 WireRegion(id: $0["id"], latitude: $0["lat"], longitude: $0["lon"], radius: $0["radius"])
+            }
+        }
+    }
+
+    public func saveMessage(_ type: String, body: String, device: String, at date: Date) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO message (device_id, type, body, received_at) VALUES (?, ?, ?, ?)",
+                arguments: [device, type, body, date.timeIntervalSince1970])
+        }
+    }
+
+    public func messages(device: String) async throws -> [DeviceMessage] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT type, body, received_at FROM message WHERE device_id = ? ORDER BY seq", arguments: [device]).map {
+                DeviceMessage(type: $0["type"], body: $0["body"], receivedAt: Date(timeIntervalSince1970: $0["received_at"]))
             }
         }
     }

@@ -13,6 +13,16 @@ public struct DeviceInfo: Sendable, Equatable, Codable {
     public let lastSeen: Date?
 }
 
+/// A message an OwnTracks app sent that the server keeps as it came: `card`, `lwt` or `status`.
+public struct DeviceMessage: Sendable, Equatable, Codable {
+    /// The OwnTracks `_type`.
+    public let type: String
+    /// The message as sorted-key JSON.
+    public let body: String
+    /// When the server stored it.
+    public let receivedAt: Date
+}
+
 /// How a batch was taken.
 public struct IngestCounts: Sendable, Equatable {
     /// Newly stored.
@@ -53,10 +63,15 @@ public protocol TrackStorage: Sendable {
     func history(device: String, from: Date, to: Date, page: Int, _ body: ([LocationRecord]) async throws -> Void) async throws
     /// Events with `from <= timestamp < to`, sorted by timestamp.
     func events(device: String, from: Date, to: Date) async throws -> [ReceivedEvent]
-    /// Stores regions the device defined (OwnTracks waypoints), replacing any with the same id.
+    /// Stores regions the device defined (OwnTracks waypoints), replacing any with the same id; of
+    /// several with one id in `regions`, the last is kept.
     func saveRegions(_ regions: [WireRegion], device: String, at date: Date) async throws
     /// The regions the device defined, by id.
     func regions(device: String) async throws -> [WireRegion]
+    /// Keeps a message as it came (OwnTracks `card`, `lwt`, `status`); every call stores one more.
+    func saveMessage(_ type: String, body: String, device: String, at date: Date) async throws
+    /// The device's kept messages, oldest first.
+    func messages(device: String) async throws -> [DeviceMessage]
     /// Queues a command for the device's next upload answer.
     func queue(_ command: ServerCommand, device: String, at date: Date) async throws
     /// Takes the device's queued commands, oldest first.

@@ -1,0 +1,243 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+import WhereaboutsServer
+
+/// Timeouts are the feature here, so these tests measure time, with wide margins: a deadline of 1 or
+/// 2 s must be enforced within 10 s, and not before it passed.
+@Suite("Timeouts, the connection limit and login throttling on a live server")
+struct ConnectionLimitsTests {
+    private static let quick = ServerSettings(
+        rateLimit: 0, adminToken: LiveServer.adminToken, headerTimeout: 1, bodyTimeout: 2, idleTimeout: 30, maxConnectionsPerAddress: 0)
+    private static let margin = 9.0
+
+    @Test("200 half-sent requests are each answered 408 and closed after the header timeout; /health answers throughout")
+    func halfSentRequests() async throws {
+        try await withLiveServer(.sqlite, settings: Self.quick) { server in
+            let probe = Task {
+                var statuses: [Int] = []
+                for _ in 0..<15 {
+                    let reply = try await RawSession.with(port: server.port) { await $0.sendAndRead(rawRequest("GET", "/health"), timeout: 5) }
+                    statuses.append(reply?.status ?? 0)
+                    try await Task.sleep(nanoseconds: 200_000_000)
+                }
+                return statuses
+            }
+            let results = try await withThrowingTaskGroup(of: RawSession.Ending.self) { group in
+                for index in 0..<200 {
+                    group.addTask {
+                        try await RawSession.with(port: server.port) { session in
+                            await session.sendAndAwaitClose(Array("POST /pub HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow-\(index): ".utf8), timeout: 30)
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.count == 200)
+            let open = results.filter { !$0.closed }.count
+            let unanswered = results.filter { !$0.text.hasPrefix("HTTP/1.1 408") }
+            #expect(open == 0, "\(open) connections were still open after 30 s")
+            #expect(unanswered.isEmpty, "\(unanswered.count) not answered 408, e.g. \(unanswered.first?.text.prefix(200) ?? "")")
+            let slowest = results.map(\.seconds).max() ?? 0, fastest = results.map(\.seconds).min() ?? 0
+            #expect(fastest >= 0.9 && slowest <= 1 + Self.margin, "closed after \(fastest)–\(slowest) s; the header timeout is 1 s")
+            let statuses = try await probe.value
+            #expect(statuses.allSatisfy { $0 == 200 }, "/health answered \(statuses)")
+        }
+    }
+
+    @Test("a body sent a byte at a time is answered 408 and closed after the body timeout")
+    func tricklingBody() async throws {
+        try await withLiveServer(.sqlite, settings: Self.quick) { server in
+            let ending = try await RawSession.with(port: server.port) { session in
+                await session.send(server.uploadHead([("Content-Length", "400")]))
+                return await session.sendAndAwaitClose(Array("{".utf8), timeout: 30, repeating: 100, gap: 0.3)
+            }
+            let (elapsed, text) = (ending.seconds, ending.text)
+            #expect(text.hasPrefix("HTTP/1.1 408"), "\(text.prefix(200))")
+            #expect(elapsed >= 1.9 && elapsed <= 2 + Self.margin, "closed after \(elapsed) s; the body timeout is 2 s")
+        }
+    }
+
+    @Test("a chunked body announcing 0xFFFFFFFFFFFFFFFF bytes does not hold the connection", arguments: [true, false])
+    func absurdChunk(authorized: Bool) async throws {
+        try await withLiveServer(.sqlite, settings: Self.quick) { server in
+            let request = server.uploadHead([("Transfer-Encoding", "chunked")], authorized: authorized) + Array("FFFFFFFFFFFFFFFF\r\n{\"locations\":[".utf8)
+            let (closed, elapsed, text) = try await RawSession.with(port: server.port) { await $0.sendAndAwaitClose(request, timeout: 30) }
+            #expect(closed)
+            // Unauthorized: 401 at once, and the body is never read. Authorized: the body timeout.
+            #expect(text.hasPrefix(authorized ? "HTTP/1.1 408" : "HTTP/1.1 401"), "\(text.prefix(200))")
+            #expect(elapsed <= 2 + Self.margin, "closed after \(elapsed) s")
+            #expect(try await server.send("GET", "/health", token: nil).status == 200)
+        }
+    }
+
+    @Test("a body announced larger than the limit is answered 413 before it is sent, and the connection closes")
+    func oversizedBody() async throws {
+        try await withLiveServer(.sqlite, settings: Self.quick) { server in
+            let (reply, closed) = try await RawSession.with(port: server.port) { session in
+                await session.send(server.uploadHead([("Content-Length", "99999999999")]) + Array("{\"locations\":[".utf8))
+                let reply = await session.readResponse(timeout: 10)
+                return (reply, await session.readUntilClose(timeout: 10))
+            }
+            #expect(reply?.status == 413)
+            #expect(reply?.headers["connection"] == "close")
+            #expect(closed)
+        }
+    }
+
+    @Test("over a connection limit, a connection is answered 503 with Retry-After and closed at once; the slot frees on close",
+          arguments: [(4, 100, "the server is serving its limit of 4 connections"), (10, 4, "your address holds its limit of 4 connections")])
+    func connectionLimit(total: Int, perAddress: Int, message: String) async throws {
+        let settings = ServerSettings(
+            rateLimit: 0, adminToken: LiveServer.adminToken, headerTimeout: 30, idleTimeout: 30, maxConnections: total, maxConnectionsPerAddress: perAddress)
+        try await withLiveServer(.sqlite, settings: settings) { server in
+            let (ready, readyIn) = AsyncStream<Int>.makeStream()
+            let (release, releaseIn) = AsyncStream<Void>.makeStream()
+            let holders = Task {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<4 {
+                        group.addTask {
+                            try await RawSession.with(port: server.port) { session in
+                                let reply = await session.sendAndRead(rawRequest("GET", "/health", keepAlive: true), timeout: 10)
+                                readyIn.yield(reply?.status ?? 0)
+                                for await _ in release { break }
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            var held: [Int] = []
+            for await status in ready {
+                held.append(status)
+                if held.count == 4 { break }
+            }
+            #expect(held == [200, 200, 200, 200])
+            let start = ContinuousClock.now
+            let (refused, closed) = try await RawSession.with(port: server.port) { session in
+                let reply = await session.sendAndRead(rawRequest("GET", "/health", keepAlive: true), timeout: 10)
+                return (reply, await session.readUntilClose(timeout: 10))
+            }
+            #expect(refused?.status == 503)
+            #expect(refused?.headers["retry-after"] == "1")
+            #expect(refused?.json["error"] as? String == "too_many_connections")
+            #expect((refused?.json["message"] as? String)?.hasPrefix(message) == true, "\(refused?.text ?? "")")
+            #expect(closed)
+            #expect((ContinuousClock.now - start).seconds <= Self.margin)
+            let otherClient = try await RawSession.with(port: server.port, from: "127.0.0.2") {
+                await $0.sendAndRead(rawRequest("GET", "/health"), timeout: 10)?.status
+            }
+            #expect(otherClient == (perAddress < total ? 200 : 503), "another address, while this one is full")
+            releaseIn.finish()
+            try await holders.value
+            var status = 0
+            for _ in 0..<50 where status != 200 {
+                status = try await RawSession.with(port: server.port) { await $0.sendAndRead(rawRequest("GET", "/health"), timeout: 10)?.status ?? 0 }
+                if status != 200 { try await Task.sleep(nanoseconds: 100_000_000) }
+            }
+            #expect(status == 200)
+        }
+    }
+
+    @Test("a connection with nothing under way is closed after the idle timeout")
+    func idle() async throws {
+        let settings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, idleTimeout: 1)
+        try await withLiveServer(.sqlite, settings: settings) { server in
+            let (status, closed, elapsed) = try await RawSession.with(port: server.port) { session in
+                let reply = await session.sendAndRead(rawRequest("GET", "/health", keepAlive: true), timeout: 10)
+                let start = ContinuousClock.now
+                let closed = await session.readUntilClose(timeout: 30)
+                return (reply?.status, closed, (ContinuousClock.now - start).seconds)
+            }
+            #expect(status == 200)
+            #expect(closed)
+            #expect(elapsed >= 0.9 && elapsed <= 1 + Self.margin, "closed after \(elapsed) s; the idle timeout is 1 s")
+        }
+    }
+
+    @Test("HEAD /health is 200 without a body; CONNECT and other methods get 405 at once, CONNECT also a close")
+    func methods() async throws {
+        try await withLiveServer(.sqlite) { server in
+            let head = try await RawSession.with(port: server.port) { session in
+                await session.send(rawRequest("HEAD", "/health"))
+                return await session.readResponse(timeout: 10, head: true)
+            }
+            #expect(head?.status == 200)
+            #expect(head?.body.isEmpty == true)
+            let (connect, closed) = try await RawSession.with(port: server.port) { session in
+                let reply = await session.sendAndRead(rawRequest("CONNECT", "example.com:443", keepAlive: true), timeout: 10)
+                return (reply, await session.readUntilClose(timeout: 10))
+            }
+            #expect(connect?.status == 405)
+            #expect(connect?.headers["connection"] == "close")
+            #expect(closed)
+            for (method, path) in [("PUT", "/health"), ("DELETE", "/v1/devices/\(server.device)/locations"), ("TRACE", "/"), ("OPTIONS", "*"), ("PROPFIND", "/")] {
+                let reply = try await RawSession.with(port: server.port) { await $0.sendAndRead(rawRequest(method, path), timeout: 10) }
+                #expect(reply?.status == 405, "\(method) \(path)")
+                #expect(reply?.headers["allow"] == "GET, HEAD, POST", "\(method) \(path)")
+                #expect((reply?.json["message"] as? String)?.contains(method) == true, "\(method) \(path)")
+            }
+        }
+    }
+
+    @Test("failed logins from one address are throttled with 429 and Retry-After, even with the right token next")
+    func loginThrottling() async throws {
+        let settings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, loginFailuresPerMinute: 3)
+        try await withLiveServer(.sqlite, settings: settings) { server in
+            let path = "/v1/devices/\(server.device)/last"
+            var statuses: [Int] = []
+            for _ in 0..<3 { statuses.append(try await server.send("GET", path, token: "guess").status) }
+            let throttled = try await server.send("GET", path, token: server.token)
+            #expect(statuses == [401, 401, 401])
+            #expect(throttled.status == 429)
+            #expect(Int(throttled.headers["retry-after"] ?? "").map { (1...60).contains($0) } == true, "\(throttled.headers)")
+            #expect((server.json(throttled)["message"] as? String)?.contains("failed logins") == true)
+            #expect(try await server.send("GET", "/health", token: nil).status == 200)
+        }
+    }
+
+    @Test("behind a trusted proxy, throttling keys on the last X-Forwarded-For address")
+    func forwardedFor() async throws {
+        let settings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, loginFailuresPerMinute: 2, trustForwardedFor: true)
+        try await withLiveServer(.sqlite, settings: settings) { server in
+            let path = "/v1/devices/\(server.device)/last"
+            let guesser = ["X-Forwarded-For": "203.0.113.9, 198.51.100.7"]
+            for _ in 0..<2 { _ = try await server.send("GET", path, token: "guess", headers: guesser) }
+            #expect(try await server.send("GET", path, token: "guess", headers: guesser).status == 429)
+            #expect(try await server.send("GET", path, token: server.token, headers: ["X-Forwarded-For": "198.51.100.8"]).status == 404)
+        }
+    }
+}
+
+extension LiveServer {
+    /// The head of a batch upload with `headers` (and the device's token when `authorized`) that
+    /// keeps the connection open.
+    func uploadHead(_ headers: [(String, String)], authorized: Bool = true) -> [UInt8] {
+        rawRequest(
+            "POST", "/v1/devices/\(device)/locations", headers: headers + (authorized ? [("Authorization", "Bearer \(token)")] : []), keepAlive: true)
+    }
+}
+
+extension RawSession {
+    /// How a connection ended: closed by the server (or still open after the timeout), how many
+    /// seconds after the first byte was sent, and what came back.
+    typealias Ending = (closed: Bool, seconds: Double, text: String)
+
+    /// Sends `request` and reads one answer.
+    func sendAndRead(_ request: [UInt8], timeout: Double) async -> RawResponse? {
+        await send(request)
+        return await readResponse(timeout: timeout)
+    }
+
+    /// Sends `bytes` (`repeating` times, `gap` seconds apart, while the server takes them), then
+    /// waits for the server to close the connection.
+    func sendAndAwaitClose(_ bytes: [UInt8], timeout: Double, repeating: Int = 1, gap: Double = 0) async -> Ending {
+        let start = ContinuousClock.now
+        for round in 0..<repeating {
+            guard await send(bytes) else { break }
+            if round < repeating - 1 { try? await Task.sleep(nanoseconds: UInt64(gap * 1e9)) }
+        }
+        let closed = await readUntilClose(timeout: timeout)
+        return (closed, (ContinuousClock.now - start).seconds, received)
+    }
+}

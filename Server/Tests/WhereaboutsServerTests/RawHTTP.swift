@@ -1,0 +1,175 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// One HTTP answer as it came off the wire.
+struct RawResponse: Sendable {
+    let status: Int
+    /// Header names in lower case.
+    let headers: [String: String]
+    let body: Data
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body) as? [String: Any]) ?? [:] }
+}
+
+/// A TCP connection to the server that sends exactly the bytes a test gives it (half-sent requests,
+/// absurd chunk sizes, any method), for what URLSession cannot send.
+final class RawSession {
+    private var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+    private let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    private let channel: any Channel
+    private var buffer: [UInt8] = []
+    private var ended = false
+
+    private init(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, channel: any Channel) {
+        iterator = inbound.makeAsyncIterator()
+        self.outbound = outbound
+        self.channel = channel
+    }
+
+    /// Connects from `source` (another loopback address stands for another client) to
+    /// 127.0.0.1:`port`, runs `body`, and closes the connection.
+    static func with<T: Sendable>(port: Int, from source: String = "127.0.0.1", _ body: (RawSession) async throws -> T) async throws -> T {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(to: try SocketAddress(ipAddress: source, port: 0))
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        return try await channel.executeThenClose { inbound, outbound in
+            try await body(RawSession(inbound, outbound, channel: channel.channel))
+        }
+    }
+
+    /// Sends `bytes`; `false` when the server has closed the connection.
+    @discardableResult
+    func send(_ bytes: some Collection<UInt8>) async -> Bool {
+        do {
+            try await outbound.write(ByteBuffer(bytes: Array(bytes)))
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Reads one whole answer (its body by `Content-Length`, chunks, or up to the close), or `nil`
+    /// when the connection ended first or `timeout` seconds passed. `head`: the request was HEAD, so
+    /// the answer has no body.
+    func readResponse(timeout: Double, head: Bool = false) async -> RawResponse? {
+        await withDeadline(timeout) {
+            while true {
+                if let response = self.parse(head: head) { return response }
+                guard await self.fill() else { return self.ended ? self.parse(head: head, atEnd: true) : nil }
+            }
+        }
+    }
+
+    /// Reads until the server closes the connection (`true`) or `timeout` seconds pass (`false`).
+    func readUntilClose(timeout: Double) async -> Bool {
+        await withDeadline(timeout) {
+            while await self.fill() {}
+            return self.ended
+        } ?? false
+    }
+
+    /// Every byte received so far, as text.
+    var received: String { String(decoding: buffer, as: UTF8.self) }
+
+    /// Runs `body` with the connection closed by us after `seconds`; `nil` when that happened first.
+    private func withDeadline<T>(_ seconds: Double, _ body: () async -> T?) async -> T? {
+        let expired = Flag()
+        let timer = channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { [channel] in
+            expired.set()
+            channel.close(promise: nil)
+        }
+        let result = await body()
+        timer.cancel()
+        return expired.value ? nil : result
+    }
+
+    /// Appends the next chunk; `false` at the end of the stream.
+    private func fill() async -> Bool {
+        guard !ended else { return false }
+        do {
+            if let chunk = try await iterator.next() {
+                buffer += chunk.readableBytesView
+                return true
+            }
+        } catch {}
+        ended = true
+        return false
+    }
+
+    /// One answer from the front of the buffer, removed from it.
+    private func parse(head: Bool, atEnd: Bool = false) -> RawResponse? {
+        guard let split = buffer.firstRange(of: Array("\r\n\r\n".utf8)) else { return nil }
+        let lines = String(decoding: buffer[..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        let parts = lines[0].split(separator: " ")
+        guard parts.count >= 2, let status = Int(parts[1]) else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        var rest = Array(buffer[split.upperBound...])
+        let body: [UInt8]
+        if head || status == 204 || status == 304 {
+            body = []
+        } else if let length = headers["content-length"].flatMap(Int.init) {
+            guard rest.count >= length else { return nil }
+            body = Array(rest[..<length])
+            rest.removeFirst(length)
+        } else if headers["transfer-encoding"]?.lowercased() == "chunked" {
+            guard let (decoded, used) = Self.dechunk(rest) else { return nil }
+            body = decoded
+            rest.removeFirst(used)
+        } else {
+            guard atEnd else { return nil }
+            body = rest
+            rest = []
+        }
+        buffer = rest
+        return RawResponse(status: status, headers: headers, body: Data(body))
+    }
+
+    /// A whole chunked body and the bytes it took, or `nil` when more must arrive.
+    private static func dechunk(_ bytes: [UInt8]) -> ([UInt8], Int)? {
+        var body: [UInt8] = []
+        var index = 0
+        while true {
+            guard let lineEnd = bytes[index...].firstRange(of: Array("\r\n".utf8)) else { return nil }
+            let sizeText = String(decoding: bytes[index..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
+            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else { return nil }
+            let start = lineEnd.upperBound
+            if size == 0 {
+                guard bytes.count >= start + 2 else { return nil }
+                return (body, start + 2)
+            }
+            guard bytes.count >= start + size + 2 else { return nil }
+            body += bytes[start..<start + size]
+            index = start + size + 2
+        }
+    }
+}
+
+/// A flag set from the event loop and read from the test.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isSet = false
+
+    func set() { lock.withLock { isSet = true } }
+    var value: Bool { lock.withLock { isSet } }
+}
+
+/// An HTTP/1.1 request as bytes, with `Host` and `Connection: close` unless `headers` say otherwise.
+func rawRequest(_ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8] = [], keepAlive: Bool = false) -> [UInt8] {
+    var lines = ["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1"]
+    if !keepAlive { lines.append("Connection: close") }
+    lines += headers.map { "\($0.0): \($0.1)" }
+    if !body.isEmpty, !headers.contains(where: { $0.0.lowercased() == "transfer-encoding" || $0.0.lowercased() == "content-length" }) {
+        lines.append("Content-Length: \(body.count)")
+    }
+    return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8) + body
+}
