@@ -6,17 +6,7 @@ import WhereaboutsServer
 import WhereaboutsSimulator
 import WhereaboutsStore
 
-/// Serialises the simulation thread's writes into the store.
-private final class LockedRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private let recorder: EffectRecorder
-
-    init(store: SQLiteLocationStore) { recorder = EffectRecorder(store: store) }
-
-    func perform(_ effect: TrackerEffect) { lock.withLock { _ = recorder.perform(effect) } }
-}
-
-@Suite("End to end: the simulator records a shared scenario and uploads it to the server")
+@Suite("End to end: the engine on the simulated phone records a shared scenario and uploads it to the server as it runs")
 struct EndToEndTests {
     /// `../shared/scenarios/d00` when present, else the bundled synthetic commute.
     private func scenario() throws -> Scenario {
@@ -35,13 +25,16 @@ struct EndToEndTests {
         try await withLiveServer(kind) { server in
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let store = try SQLiteLocationStore(path: folder.appendingPathComponent("phone.sqlite").path)
-            let recorder = LockedRecorder(store: store)
+            let path = folder.appendingPathComponent("phone.sqlite").path
             let strategy = try #require(Strategy.named("continuous"))
-            _ = ScenarioRunner.run(scenario, strategy: strategy, pad: 600, seed: 1, observer: recorder.perform)
+            let target = UploadTarget.server(base: server.base, device: server.device, token: server.token, batchSize: 250, requestTimeout: 30)
+            _ = try await ScenarioRunner.run(scenario, strategy: strategy, pad: 600, seed: 1, storePath: path, upload: target)
+            let store = try SQLiteLocationStore(path: path)
+            let deliveredDuringTheRun = try store.allRecords().filter { $0.state == .delivered }.count
+            #expect(deliveredDuringTheRun > 0, "the engine uploads while the scenario plays")
             let uploader = Uploader(
                 queue: store, endpoint: WhereaboutsBatchEndpoint(base: server.base, device: server.device, maxBatchSize: 250),
-                credentials: FixedCredential(.bearer(server.token)), configuration: UploaderConfiguration(batchSize: 250, interval: nil))
+                credentials: FixedCredential(.bearer(server.token)), configuration: UploaderConfiguration(batchSize: 250))
             let report = await uploader.drain(until: Date().addingTimeInterval(60))
             #expect(report.stoppedBy == nil)
             let recorded = try store.allRecords().map(\.record).sorted { ($0.fix.timestamp, $0.id.uuidString) < ($1.fix.timestamp, $1.id.uuidString) }
@@ -56,7 +49,10 @@ struct EndToEndTests {
             #expect(!storedEvents.isEmpty)
             let heldEvents = try await server.storage.events(device: server.device, from: .distantPast, to: .distantFuture)
             #expect(Set(heldEvents.map(\.id)) == Set(storedEvents.map(\.id)))
-            #expect(Set(heldEvents.map { "\($0.regionID) \($0.kind)" }) == Set(storedEvents.map { "\($0.event.regionID) \($0.event.kind)" }))
+            #expect(
+                Set(heldEvents.map { "\($0.regionID) \($0.kind) \($0.initial)" })
+                    == Set(storedEvents.map { "\($0.event.regionID) \($0.event.kind) \($0.event.initial)" }))
+            #expect(heldEvents.contains { $0.initial }, "the states found when tracking started arrive marked initial")
         }
     }
 }

@@ -164,7 +164,15 @@ struct IngestAPITests {
             #expect(try await server.send("POST", "/v1/devices/\(server.device)/commands", token: LiveServer.adminToken, body: Data(#"{"type":"explode"}"#.utf8)).status == 400)
             let reply = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(wireLocations(1)))
             let commands = try JSONDecoder().decode(BatchReply.self, from: reply.body).commands
-            #expect(commands == [.startActiveTracking(minutes: 20)])
+            #expect(commands.map(\.command) == [.startActiveTracking(minutes: 20)])
+            let queuedID = try JSONDecoder().decode(DeviceCommand.self, from: command.body).id
+            #expect(commands.map(\.id) == [queuedID])
+            let resent = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(wireLocations(1)))
+            #expect(try JSONDecoder().decode(BatchReply.self, from: resent.body).commands.map(\.id) == [queuedID], "sent again until acknowledged")
+            let acknowledgement = try JSONEncoder().encode(LocationBatch(locations: [], acknowledged: [queuedID]))
+            let acknowledged = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: acknowledgement)
+            #expect(acknowledged.status == 200)
+            #expect(try JSONDecoder().decode(BatchReply.self, from: acknowledged.body).commands.isEmpty)
             let event = #"{"events":[{"id":"6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a","regionId":"home","kind":"enter","timestamp":"2025-06-01T10:00:00.000Z","latitude":47.3,"longitude":8.5}]}"#
             let events = try await server.send("POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(event.utf8))
             #expect(server.json(events)["accepted"] as? Int == 1)

@@ -119,6 +119,8 @@ struct OwnTracksAndPagesTests {
             _ = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(track))
             let event = #"{"events":[{"id":"\#(UUID().uuidString)","regionId":"lake","kind":"enter","timestamp":"\#(track[100].timestamp)","latitude":\#(track[100].latitude),"longitude":\#(track[100].longitude)}]}"#
             _ = try await server.send("POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(event.utf8))
+            let found = #"{"events":[{"id":"\#(UUID().uuidString)","regionId":"home","kind":"enter","initial":true,"timestamp":"\#(track[0].timestamp)"}]}"#
+            _ = try await server.send("POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(found.utf8))
             try await server.storage.saveRegions(
                 [WireRegion(id: "lake", latitude: track[100].latitude, longitude: track[100].longitude, radius: 150)], device: server.device, at: Date())
             let list = String(decoding: try await server.send("GET", "/?token=\(LiveServer.adminToken)", token: nil).body, as: UTF8.self)
@@ -129,6 +131,8 @@ struct OwnTracksAndPagesTests {
             #expect(page.contains("<svg"))
             #expect(page.contains("<polyline"))
             #expect(page.contains("enter lake"))
+            #expect(page.contains("1 region events"), "the state found at start is no transition")
+            #expect(page.contains("inside home when tracking started") && !page.contains("enter home"))
             let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/test-output")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let screenshot = folder.appendingPathComponent("device-day.png")

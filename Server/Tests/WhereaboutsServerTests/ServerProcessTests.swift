@@ -165,7 +165,7 @@ struct ServerProcessTests {
         let uploader = Uploader(
             queue: store, endpoint: WhereaboutsBatchEndpoint(base: server.base, device: "crashy", maxBatchSize: 100),
             credentials: FixedCredential(.bearer(token)),
-            configuration: UploaderConfiguration(batchSize: 100, lease: 5, requestTimeout: 2, backoff: Backoff(initial: 0.1, maximum: 0.5), interval: nil))
+            configuration: UploaderConfiguration(batchSize: 100, lease: 5, requestTimeout: 2, backoff: Backoff(initial: 0.1, maximum: 0.5)))
         for round in 0..<3 {
             let flush = Task { await uploader.flush(.manual) }
             try await Task.sleep(nanoseconds: UInt64(150 + round * 100) * 1_000_000)

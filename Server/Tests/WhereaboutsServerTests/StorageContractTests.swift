@@ -67,17 +67,25 @@ struct StorageContractTests {
         }
     }
 
-    @Test("events are deduplicated and commands come back once, in order", arguments: StorageKind.available)
+    @Test("events are deduplicated and keep their initial flag; commands stay until acknowledged, in order", arguments: StorageKind.available)
     func eventsAndCommands(_ kind: StorageKind) async throws {
         try await withStorage(kind) { storage in
             let device = uniqueDevice()
             let event = ReceivedEvent(id: UUID(), regionID: "home", kind: .enter, timestamp: Date(timeIntervalSince1970: 1_700_000_000), latitude: 1, longitude: 2)
-            #expect(try await storage.ingest([event], device: device, at: Date()) == IngestCounts(accepted: 1))
+            let found = ReceivedEvent(
+                id: UUID(), regionID: "work", kind: .enter, timestamp: Date(timeIntervalSince1970: 1_700_000_100), latitude: nil, longitude: nil,
+                initial: true)
+            #expect(try await storage.ingest([event, found], device: device, at: Date()) == IngestCounts(accepted: 2))
             #expect(try await storage.ingest([event], device: device, at: Date()) == IngestCounts(duplicate: 1))
-            #expect(try await storage.events(device: device, from: .distantPast, to: .distantFuture) == [event])
-            try await storage.queue(.reportLocation, device: device, at: Date())
-            try await storage.queue(.startActiveTracking(minutes: 10), device: device, at: Date())
-            #expect(try await storage.takeCommands(device: device) == [.reportLocation, .startActiveTracking(minutes: 10)])
+            #expect(try await storage.events(device: device, from: .distantPast, to: .distantFuture) == [event, found])
+            let report = try await storage.queue(.reportLocation, device: device, at: Date())
+            let track = try await storage.queue(.startActiveTracking(minutes: 10), device: device, at: Date())
+            #expect(report.id != track.id)
+            #expect(try await storage.commands(device: device, acknowledging: []) == [report, track])
+            #expect(try await storage.commands(device: device, acknowledging: []) == [report, track], "kept until acknowledged")
+            #expect(try await storage.commands(device: device, acknowledging: [report.id, "unknown"]) == [track])
+            #expect(try await storage.commands(device: uniqueDevice(), acknowledging: [track.id]).isEmpty)
+            #expect(try await storage.takeCommands(device: device) == [.startActiveTracking(minutes: 10)])
             #expect(try await storage.takeCommands(device: device).isEmpty)
         }
     }

@@ -20,6 +20,8 @@ enum TrackPage {
                 """)
     }
 
+    /// One device's day: the track, the region transitions on the map and in a list, and the states
+    /// found when tracking started listed apart (they are not transitions).
     static func day(
         device: String, day: Date, records: [LocationRecord], events: [ReceivedEvent], regions: [WireRegion], tokenQuery: String
     ) -> String {
@@ -28,16 +30,20 @@ enum TrackPage {
         let next = String(Timestamp.format(day.addingTimeInterval(86_400)).prefix(10))
         let separator = tokenQuery.isEmpty ? "?" : "&"
         let link = { (date: String) in "/devices/\(escape(device))\(tokenQuery)\(separator)date=\(date)" }
-        let listing = events.map { event in
-            "<li>\(Timestamp.format(event.timestamp).dropFirst(11).prefix(8)) \(event.kind.rawValue) \(escape(event.regionID))</li>"
+        let transitions = events.filter { !$0.initial }
+        let listing = events.map { event -> String in
+            let time = Timestamp.format(event.timestamp).dropFirst(11).prefix(8)
+            return event.initial
+                ? "<li class=\"initial\">\(time) inside \(escape(event.regionID)) when tracking started</li>"
+                : "<li>\(time) \(event.kind.rawValue) \(escape(event.regionID))</li>"
         }.joined()
         return page(
             title: "\(device) on \(dayText)",
             body: """
                 <h1>\(escape(device)) — \(dayText)</h1>
                 <p><a href="/\(tokenQuery)">all devices</a> · <a href="\(link(previous))">\(previous)</a> · <a href="\(link(next))">\(next)</a></p>
-                <p>\(records.count) locations, \(events.count) region events (times UTC)</p>
-                \(svg(records: records, events: events, regions: regions))
+                <p>\(records.count) locations, \(transitions.count) region events (times UTC)</p>
+                \(svg(records: records, events: transitions, regions: regions))
                 <ul class="events">\(listing)</ul>
                 """)
     }

@@ -8,7 +8,13 @@ extension API {
             let device = try deviceID(context)
             _ = try await authenticator.authorize(request, device: device, allowAdmin: false)
             try await admit(device)
-            let batch = try decode(LenientLocationBatch.self, from: try await body(request), shape: "{\"locations\": [...]}")
+            let batch = try decode(
+                LenientLocationBatch.self, from: try await body(request), shape: "{\"locations\": [...], \"acknowledged\": [command ids]}")
+            let acknowledged = batch.acknowledged ?? []
+            if batch.locations.isEmpty && !acknowledged.isEmpty {
+                let commands = try await storage.commands(device: device, acknowledging: acknowledged)
+                return JSONResponse.make(.ok, BatchReply(accepted: 0, duplicate: 0, rejected: [], commands: commands))
+            }
             try checkSize(batch.locations.count, what: "locations")
             let now = Date()
             let (valid, rejected) = Self.validate(batch.locations) { try $0.validated(now: now) }
@@ -18,7 +24,7 @@ extension API {
             }
             let counts = try await storage.ingest(valid, device: device, at: now)
             metrics.countIngest(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected.count)
-            let commands = try await storage.takeCommands(device: device)
+            let commands = try await storage.commands(device: device, acknowledging: acknowledged)
             return JSONResponse.make(.ok, BatchReply(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected, commands: commands))
         }
         router.post("/v1/devices/:device/events") { request, context -> Response in

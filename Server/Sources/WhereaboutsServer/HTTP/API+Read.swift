@@ -67,8 +67,8 @@ extension API {
                     }
                 }
             }
-            try await storage.queue(command, device: device, at: Date())
-            return JSONResponse.make(.accepted, ["queued": 1])
+            let queued = try await storage.queue(command, device: device, at: Date())
+            return JSONResponse.make(.accepted, queued)
         }
     }
 

@@ -14,9 +14,11 @@ struct Lenient<Item: Decodable>: Decodable {
     }
 }
 
-/// `{"locations": [...]}` read leniently.
+/// `{"locations": [...], "acknowledged": [command ids]}` read leniently.
 struct LenientLocationBatch: Decodable {
     let locations: [Lenient<WireLocation>]
+    /// The ids of the commands the device has carried out; missing when none.
+    let acknowledged: [String]?
 }
 
 /// `{"events": [...]}` read leniently.

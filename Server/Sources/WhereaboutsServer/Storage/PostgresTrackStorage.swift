@@ -40,7 +40,15 @@ public final class PostgresTrackStorage: TrackStorage {
     }
 
     /// Versioned migrations, applied in order; never edit one that has shipped.
-    private static let migrations = [schemaV1, schemaV2, schemaV3]
+    private static let migrations = [schemaV1, schemaV2, schemaV3, schemaV4]
+
+    private static let schemaV4 = [
+        "ALTER TABLE command ADD COLUMN id TEXT",
+        "UPDATE command SET id = md5(random()::text || seq::text) WHERE id IS NULL",
+        "ALTER TABLE command ALTER COLUMN id SET NOT NULL",
+        "CREATE UNIQUE INDEX command_id ON command (device_id, id)",
+        "ALTER TABLE event ADD COLUMN initial BOOLEAN NOT NULL DEFAULT false",
+    ]
 
     private static let schemaV3 = [
         """
@@ -154,11 +162,11 @@ public final class PostgresTrackStorage: TrackStorage {
         guard !events.isEmpty else { return IngestCounts() }
         let rows = try await client.query(
             """
-            INSERT INTO event (device_id, id, region_id, kind, t, lat, lon, received_at)
-            SELECT \(device), u.id, u.region, u.kind, u.t, NULLIF(u.lat, 'NaN'), NULLIF(u.lon, 'NaN'), \(date.timeIntervalSince1970)
+            INSERT INTO event (device_id, id, region_id, kind, t, lat, lon, received_at, initial)
+            SELECT \(device), u.id, u.region, u.kind, u.t, NULLIF(u.lat, 'NaN'), NULLIF(u.lon, 'NaN'), \(date.timeIntervalSince1970), u.initial
             FROM unnest(\(events.map(\.id))::uuid[], \(events.map(\.regionID))::text[], \(events.map(\.kind.rawValue))::text[],
                 \(events.map { $0.timestamp.timeIntervalSince1970 })::float8[], \(events.map { $0.latitude ?? .nan })::float8[],
-                \(events.map { $0.longitude ?? .nan })::float8[]) AS u(id, region, kind, t, lat, lon)
+                \(events.map { $0.longitude ?? .nan })::float8[], \(events.map(\.initial))::bool[]) AS u(id, region, kind, t, lat, lon, initial)
             ON CONFLICT (device_id, id) DO NOTHING RETURNING id
             """, logger: logger)
         var accepted = 0
@@ -204,15 +212,15 @@ public final class PostgresTrackStorage: TrackStorage {
     public func events(device: String, from: Date, to: Date) async throws -> [ReceivedEvent] {
         let rows = try await client.query(
             """
-            SELECT id, region_id, kind, t, lat, lon FROM event
+            SELECT id, region_id, kind, t, lat, lon, initial FROM event
             WHERE device_id = \(device) AND t >= \(from.timeIntervalSince1970) AND t < \(to.timeIntervalSince1970) ORDER BY t, id
             """, logger: logger)
         var events: [ReceivedEvent] = []
-        for try await (id, region, kind, t, lat, lon) in rows.decode((UUID, String, String, Double, Double?, Double?).self) {
+        for try await (id, region, kind, t, lat, lon, initial) in rows.decode((UUID, String, String, Double, Double?, Double?, Bool).self) {
             events.append(
                 ReceivedEvent(
                     id: id, regionID: region, kind: RegionEventKind(rawValue: kind) ?? .enter, timestamp: Date(timeIntervalSince1970: t),
-                    latitude: lat, longitude: lon))
+                    latitude: lat, longitude: lon, initial: initial))
         }
         return events
     }
@@ -256,10 +264,29 @@ public final class PostgresTrackStorage: TrackStorage {
         return messages
     }
 
-    public func queue(_ command: ServerCommand, device: String, at date: Date) async throws {
+    public func queue(_ command: ServerCommand, device: String, at date: Date) async throws -> DeviceCommand {
+        let queued = DeviceCommand(id: UUID().uuidString.lowercased(), command: command)
         let body = String(decoding: try JSONEncoder().encode(command), as: UTF8.self)
         try await client.query(
-            "INSERT INTO command (device_id, body, created_at) VALUES (\(device), \(body), \(date.timeIntervalSince1970))", logger: logger)
+            "INSERT INTO command (device_id, id, body, created_at) VALUES (\(device), \(queued.id), \(body), \(date.timeIntervalSince1970))",
+            logger: logger)
+        return queued
+    }
+
+    public func commands(device: String, acknowledging acknowledged: [String]) async throws -> [DeviceCommand] {
+        try await client.withTransaction(logger: logger) { connection in
+            if !acknowledged.isEmpty {
+                try await connection.query("DELETE FROM command WHERE device_id = \(device) AND id = ANY(\(acknowledged)::text[])", logger: logger)
+            }
+            let rows = try await connection.query("SELECT id, body FROM command WHERE device_id = \(device) ORDER BY seq", logger: logger)
+            var commands: [DeviceCommand] = []
+            for try await (id, body) in rows.decode((String, String).self) {
+                if let command = try? JSONDecoder().decode(ServerCommand.self, from: Data(body.utf8)) {
+                    commands.append(DeviceCommand(id: id, command: command))
+                }
+            }
+            return commands
+        }
     }
 
     public func takeCommands(device: String) async throws -> [ServerCommand] {

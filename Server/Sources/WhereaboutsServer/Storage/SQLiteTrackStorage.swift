@@ -60,6 +60,15 @@ public final class SQLiteTrackStorage: TrackStorage {
                     CREATE INDEX message_device ON message(device_id, seq);
                     """)
         }
+        migrator.registerMigration("v4-command-ids-initial-events") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE command ADD COLUMN id TEXT;
+                    UPDATE command SET id = lower(hex(randomblob(16))) WHERE id IS NULL;
+                    CREATE UNIQUE INDEX command_id ON command(device_id, id);
+                    ALTER TABLE event ADD COLUMN initial INTEGER NOT NULL DEFAULT 0;
+                    """)
+        }
         try migrator.migrate(pool)
     }
 
@@ -163,13 +172,13 @@ public final class SQLiteTrackStorage: TrackStorage {
             var counts = IngestCounts()
             let insert = try db.cachedStatement(
                 sql: """
-                    INSERT INTO event (device_id, id, region_id, kind, t, lat, lon, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO event (device_id, id, region_id, kind, t, lat, lon, received_at, initial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(device_id, id) DO NOTHING
                     """)
             for event in events {
                 try insert.execute(arguments: [
                     device, event.id, event.regionID, event.kind.rawValue, event.timestamp.timeIntervalSince1970, event.latitude,
-                    event.longitude, date.timeIntervalSince1970,
+                    event.longitude, date.timeIntervalSince1970, event.initial,
                 ])
                 if db.changesCount == 1 { counts.accepted += 1 } else { counts.duplicate += 1 }
             }
@@ -215,16 +224,30 @@ public final class SQLiteTrackStorage: TrackStorage {
             ).map { row in
                 ReceivedEvent(
                     id: row["id"], regionID: row["region_id"], kind: RegionEventKind(rawValue: row["kind"]) ?? .enter,
-                    timestamp: Date(timeIntervalSince1970: row["t"]), latitude: row["lat"], longitude: row["lon"])
+                    timestamp: Date(timeIntervalSince1970: row["t"]), latitude: row["lat"], longitude: row["lon"], initial: row["initial"])
             }
         }
     }
 
-    public func queue(_ command: ServerCommand, device: String, at date: Date) async throws {
+    public func queue(_ command: ServerCommand, device: String, at date: Date) async throws -> DeviceCommand {
+        let queued = DeviceCommand(id: UUID().uuidString.lowercased(), command: command)
         let body = try JSONEncoder().encode(command)
         try await pool.write { db in
             try db.execute(
-                sql: "INSERT INTO command (device_id, body, created_at) VALUES (?, ?, ?)", arguments: [device, body, date.timeIntervalSince1970])
+                sql: "INSERT INTO command (device_id, id, body, created_at) VALUES (?, ?, ?, ?)",
+                arguments: [device, queued.id, body, date.timeIntervalSince1970])
+        }
+        return queued
+    }
+
+    public func commands(device: String, acknowledging acknowledged: [String]) async throws -> [DeviceCommand] {
+        let rows = try await pool.write { db -> [Row] in
+            let forget = try db.cachedStatement(sql: "DELETE FROM command WHERE device_id = ? AND id = ?")
+            for id in acknowledged { try forget.execute(arguments: [device, id]) }
+            return try Row.fetchAll(db, sql: "SELECT id, body FROM command WHERE device_id = ? ORDER BY seq", arguments: [device])
+        }
+        return rows.compactMap { row in
+            (try? JSONDecoder().decode(ServerCommand.self, from: row["body"] as Data)).map { DeviceCommand(id: row["id"], command: $0) }
         }
     }
 

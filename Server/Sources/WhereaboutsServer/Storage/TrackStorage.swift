@@ -72,9 +72,14 @@ public protocol TrackStorage: Sendable {
     func saveMessage(_ type: String, body: String, device: String, at date: Date) async throws
     /// The device's kept messages, oldest first.
     func messages(device: String) async throws -> [DeviceMessage]
-    /// Queues a command for the device's next upload answer.
-    func queue(_ command: ServerCommand, device: String, at date: Date) async throws
-    /// Takes the device's queued commands, oldest first.
+    /// Queues a command, with a new id, for the device's upload answers.
+    func queue(_ command: ServerCommand, device: String, at date: Date) async throws -> DeviceCommand
+    /// Forgets the device's commands it `acknowledged` (carried out) and returns those still queued,
+    /// oldest first: a command goes out with every batch answer until the device acknowledges it,
+    /// so a lost answer or a crash on either side loses none.
+    func commands(device: String, acknowledging acknowledged: [String]) async throws -> [DeviceCommand]
+    /// Takes the device's queued commands, oldest first, forgetting them: for OwnTracks answers, whose
+    /// apps cannot acknowledge.
     func takeCommands(device: String) async throws -> [ServerCommand]
     /// Checks the database answers.
     func ping() async throws

@@ -113,11 +113,12 @@ struct FuzzOracle {
         }
     }
 
-    /// A queued command is the one sent (taking it empties the queue, as the next upload would).
+    /// A queued command is the one sent (then the device acknowledges every command, as it would).
     private func command(_ body: Data) async throws -> [String] {
         guard let sent = try? JSONDecoder().decode(ServerCommand.self, from: body) else { return ["202 for a command that does not decode"] }
-        let queued = try await storage.takeCommands(device: device)
-        return queued.last == sent ? [] : ["command \(sent) acknowledged but \(queued) queued"]
+        let queued = try await storage.commands(device: device, acknowledging: [])
+        _ = try await storage.commands(device: device, acknowledging: queued.map(\.id))
+        return queued.last?.command == sent ? [] : ["command \(sent) acknowledged but \(queued) queued"]
     }
 
     /// Everything the device has stored lies within the ranges the README documents. The ranges are
