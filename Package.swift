@@ -76,7 +76,8 @@ let package = Package(
         .target(name: "WhereaboutsTestSupport", path: "Tests/WhereaboutsTestSupport"),
         .testTarget(name: "WhereaboutsCoreTests", dependencies: ["WhereaboutsCore", "WhereaboutsSimulator"]),
         .testTarget(name: "WhereaboutsCoreSpecTests", dependencies: ["WhereaboutsCore", "WhereaboutsSimulator"]),
-        .testTarget(name: "WhereaboutsSimulatorTests", dependencies: ["WhereaboutsSimulator", "WhereaboutsCore"]),
+        .testTarget(
+            name: "WhereaboutsSimulatorTests", dependencies: ["WhereaboutsSimulator", "WhereaboutsCore", "Whereabouts", "WhereaboutsStore"]),
         .testTarget(
             name: "WhereaboutsDeliveryTests",
             dependencies: [

@@ -161,6 +161,32 @@ struct DeliveryWireTests {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(ServerCommand.self, from: Data(#"{"type":"startActiveTracking","minutes":0}"#.utf8)) }
     }
 
+    @Test("a command carries its id both ways; one without an id gets a fresh one")
+    func commandIDs() throws {
+        let sent = DeviceCommand(id: "c-7", command: .startActiveTracking(minutes: 5))
+        let text = String(decoding: try JSONEncoder().encode(sent), as: UTF8.self)
+        #expect(text.contains(#""id":"c-7""#) && text.contains(#""type":"startActiveTracking""#))
+        #expect(try JSONDecoder().decode(DeviceCommand.self, from: Data(text.utf8)) == sent)
+        let bare = try JSONDecoder().decode([DeviceCommand].self, from: Data(#"[{"type":"reportLocation"},{"type":"reportLocation"}]"#.utf8))
+        #expect(bare.map(\.command) == [.reportLocation, .reportLocation])
+        #expect(bare[0].id != bare[1].id, "two commands without ids are two commands")
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(DeviceCommand.self, from: Data(#"{"id":"","type":"reportLocation"}"#.utf8)) }
+        let batch = LocationBatch(locations: [], acknowledged: ["c-7"])
+        #expect(String(decoding: try JSONEncoder().encode(batch), as: UTF8.self).contains(#""acknowledged":["c-7"]"#))
+        #expect(String(decoding: try JSONEncoder().encode(LocationBatch(locations: [])), as: UTF8.self) == #"{"locations":[]}"#)
+    }
+
+    @Test("an event's initial flag travels on the wire; a missing one is a transition")
+    func initialOnTheWire() throws {
+        let found = RegionEvent(regionID: "home", kind: .enter, timestamp: now, initial: true, fix: nil)
+        let wire = WireEvent(EventRecord(event: found))
+        let text = String(decoding: try JSONEncoder().encode(wire), as: UTF8.self)
+        #expect(text.contains(#""initial":true"#))
+        #expect(try JSONDecoder().decode(WireEvent.self, from: Data(text.utf8)).validated(now: now).initial)
+        let older = #"{"id":"6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a","regionId":"home","kind":"exit","timestamp":"2025-06-15T14:50:00.123Z"}"#
+        #expect(try !JSONDecoder().decode(WireEvent.self, from: Data(older.utf8)).initial)
+    }
+
     @Test("an ID token is used until a minute before it expires; a renewal keeps what the answer leaves out")
     func tokenFreshness() {
         let tokens = AuthTokens(idToken: "id", expiresAt: now.addingTimeInterval(120), refreshToken: "r", userID: "u")

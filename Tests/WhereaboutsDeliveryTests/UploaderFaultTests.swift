@@ -227,6 +227,29 @@ struct UploaderFaultTests {
         #expect(await uploader.flush(.manual).requests == 0)
     }
 
+    @Test("a credential that cannot be refreshed offline is a failure with back-off, and nothing stays leased", arguments: [false, true])
+    func refreshOffline(failsAtStart: Bool) async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        await server.state.setValidTokens(["fresh"])
+        let store = try makeStore()
+        try store.append(sampleRecords(20))
+        let uploader = batchUploader(store, url: server.baseURL, credentials: OfflineRefresh(failsAtStart: failsAtStart))
+        let report = await uploader.flush(.manual)
+        guard case .failed(let message, let retryAt) = report.stoppedBy else {
+            Issue.record("expected a failure to retry, got \(String(describing: report.stoppedBy))")
+            return
+        }
+        #expect(message.contains("credential"))
+        #expect(retryAt > Date())
+        #expect(try store.summary().leased == 0, "the batch is handed back at once")
+        #expect(try store.pendingCount() == 20)
+        guard case .backingOff = await uploader.flush(.threshold).stoppedBy else {
+            Issue.record("a flush before the retry time should wait")
+            return
+        }
+    }
+
     @Test("413 then a failure in the first half hands the second half back at once")
     func splitThenFailure() async throws {
         let server = try await TestServer.start()
@@ -274,4 +297,16 @@ struct UploaderFaultTests {
         #expect(await uploader.flush(.manual).stoppedBy == nil)
         #expect(try store.allEvents().map(\.state) == [.pending])
     }
+}
+
+/// A credential whose renewal needs the network, which is down.
+private struct OfflineRefresh: CredentialProvider {
+    let failsAtStart: Bool
+
+    func current() async throws -> CredentialState {
+        if failsAtStart { throw URLError(.notConnectedToInternet) }
+        return .present(.bearer("expired"))
+    }
+
+    func refreshed() async throws -> CredentialState { throw URLError(.notConnectedToInternet) }
 }

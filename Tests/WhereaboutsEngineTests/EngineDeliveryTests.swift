@@ -58,6 +58,11 @@ struct EngineDeliveryTests {
         await app.settle()
         #expect(try await app.engine.regions().map(\.id) == ["office"])
         #expect(try app.store.unappliedCommands().isEmpty)
+        #expect(await server.state.acknowledged.isEmpty, "carried out, then acknowledged with the next upload")
+        try await app.engine.appDidBecomeActive()
+        await app.settle()
+        #expect(await server.state.acknowledged == ["command-1", "command-2"])
+        #expect(try app.store.commandAcknowledgements().isEmpty)
         #expect(try await app.engine.snapshot().lastTriedAt == Date(timeIntervalSince1970: app.phone.now))
         await server.stop()
     }

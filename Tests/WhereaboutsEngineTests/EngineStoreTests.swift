@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import Whereabouts
+import WhereaboutsCore
+import WhereaboutsSimulator
+import WhereaboutsStore
+
+@Suite("LocationEngine and its store: one write path, the snapshot in memory")
+struct EngineStoreTests {
+    @Test("on a full disk, a region's event and its state wait together: a kill meanwhile loses neither transition")
+    func fullDiskKeepsEventsAndStatesTogether() async throws {
+        let app = try EngineHarness(scenario: walkOutScenario(stay: 300, walk: 400), pad: 0)
+        try await app.engine.launch(.user)
+        try await app.engine.addRegions(app.scenario.regions)
+        try await app.engine.start(mode: .continuous())
+        await app.play(to: 200)
+        try app.store.setMaxPageCount(1)
+        let filler = try #require(await app.engine.currentLocation())
+        while (try? app.store.append([LocationRecord(fix: filler, trigger: .request)])) != nil {}
+        await app.play(to: 600)
+        #expect(await app.engine.diagnostics.storeBacklog > 0, "the exit waits for space")
+        #expect(try app.store.allEvents().map(\.record.event.kind) == [.enter, .dwell])
+        #expect(try app.store.regionStates().first { $0.regionID == "home" }?.inside == true, "and so does the state it changes")
+
+        await app.kill()
+        try app.store.setMaxPageCount(nil)
+        _ = try await app.relaunch(.user)
+        await app.play(to: 640)
+        let events = try app.store.allEvents().map(\.record.event)
+        #expect(events.map(\.kind) == [.enter, .dwell, .exit], "the exit is found again after the relaunch")
+        #expect(events.last?.initial == false)
+        #expect(try app.store.regionStates().first { $0.regionID == "home" }?.inside == false)
+    }
+
+    @Test("the newest location is the newest fix: a fix at the same place moves its time on")
+    func newestFixNotNewestRecord() async throws {
+        let app = try EngineHarness(pad: 600)
+        try await app.engine.launch(.user)
+        try await app.engine.start(mode: .manual)
+        try await app.engine.requestLocationUpdate()
+        await app.play(to: 60)
+        let record = try #require(try app.store.allRecords().last?.record)
+        try await app.engine.requestLocationUpdate()
+        await app.play(to: 200)
+        #expect(try app.store.allRecords().count == 1, "the second fix merged into the first record")
+        let current = try #require(await app.engine.currentLocation())
+        #expect(current.timestamp > record.fix.timestamp)
+        let last = try #require(await app.engine.snapshot().lastLocation)
+        #expect(last.timestamp == current.timestamp)
+        #expect(last.id == record.id.uuidString.lowercased(), "still the record the fix merged into")
+    }
+
+    @Test("the snapshot is kept in memory: publishing reads nothing from the store")
+    func snapshotWithoutTheStore() async throws {
+        let app = try EngineHarness()
+        try await app.engine.launch(.user)
+        try await app.engine.addRegions(app.scenario.regions)
+        try await app.engine.start(mode: .continuous())
+        await app.play(to: 300)
+        let before = await app.engine.snapshot()
+        #expect(before.report.order.count == (try app.store.pendingRecords().count))
+        try app.store.close()
+        #expect(await app.engine.snapshot() == before, "answered with the store closed")
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import Whereabouts
+import WhereaboutsCore
+import WhereaboutsStore
+@testable import WhereaboutsSimulator
+
+@Suite("A simulated run: the engine apps run, on the simulated phone")
+struct SimulationRunTests {
+    private static let scenario = SampleScenario.commute()
+
+    private static func files(_ outcome: SimulationOutcome) -> [String] {
+        [RunFiles.events(outcome.run.events), RunFiles.fixes(outcome.run.fixes), RunFiles.timeline(outcome.run.timeline)]
+    }
+
+    @Test("the same seed gives byte-identical events, fixes and timeline; another seed does not", arguments: [Strategy.adaptive, .continuous])
+    func deterministic(_ strategy: Strategy) async throws {
+        let truth = TruthPath(trace: Self.scenario.trace, pad: 600)
+        let run = { (seed: UInt64) in
+            try await Simulation(truth: truth, regions: Self.scenario.regions, configuration: strategy.configuration, seed: seed).run()
+        }
+        let first = Self.files(try await run(5))
+        #expect(Self.files(try await run(5)) == first)
+        #expect(Self.files(try await run(6)) != first)
+        #expect(first[2].contains("\"event\":\"upload\""), "the real uploader's requests are on the timeline")
+    }
+
+    @Test("a run recorded into a store leaves what a relaunched app restores")
+    func storeForARelaunch() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("simulation-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("phone.sqlite").path
+        let result = try await ScenarioRunner.run(Self.scenario, strategy: .adaptive, pad: 600, seed: 2, storePath: path)
+        let fixes = result.outcome.run.fixes, events = result.outcome.run.events
+
+        let store = try SQLiteLocationStore(path: path)
+        let states = try store.regionStates()
+        #expect(states.count == Self.scenario.regions.count, "every region has its decided state")
+        var inside: Set<String> = []
+        for event in events where event.kind != .dwell {
+            if event.kind == .enter { inside.insert(event.regionID) } else { inside.remove(event.regionID) }
+        }
+        #expect(Set(states.filter(\.inside).map(\.regionID)) == inside, "the states agree with the events")
+
+        let phone = SimulatedPhone(truth: result.truth, seed: 2)
+        let engine = LocationEngine(store: store, service: phone, clock: phone.clock)
+        #expect(try await engine.launch(.locationEvent) == .tracking(Strategy.adaptive.configuration.mode))
+        let records = try await engine.recordedLocations(limit: fixes.count + 1)
+        #expect(records.map { StoredFix(fix: $0.fix, dwell: $0.dwell) }.map(\.fix.timestamp) == fixes.map(\.fix.timestamp))
+        #expect(records.map(\.dwell) == fixes.map(\.dwell))
+        #expect(try await engine.recordedRegionEvents(limit: events.count + 1) == events)
+        #expect(Set(await engine.insideRegionIDs) == inside)
+        #expect(try await engine.regions().count == Self.scenario.regions.count)
+        await engine.shutdown()
+        phone.kill()
+    }
+}
