@@ -38,7 +38,7 @@ extension LocationEngine {
 
     /// Hands an app's request to the session and performs what it asks, its store effects written
     /// through: when the store refuses, nothing changes and the request fails.
-    /// - Throws: the session's refusal, or ``EngineError/Code/storeFailure`` naming what could not be done.
+    /// - Throws: the session's refusal, or ``WhereaboutsCore/Refusal/Code/storeFailure`` naming what could not be done.
     func request(_ input: SessionInput, doing action: String) throws(EngineError) {
         let before = session
         let effects = session.handle(input, now: clock.now())
@@ -51,7 +51,7 @@ extension LocationEngine {
         }
         noteBacklog()
         carryOut(effects, writes: writes)
-        for case .refuse(let refusal) in effects { throw EngineError(refusal) }
+        for case .refuse(let refusal) in effects { throw refusal }
     }
 
     /// The store writes of one input, in order, with the records and events built for them.

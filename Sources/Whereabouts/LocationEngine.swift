@@ -139,8 +139,8 @@ public actor LocationEngine {
 
     /// Turns tracking on (in `mode`, or the configured one) and remembers that it is on, across
     /// relaunches.
-    /// - Throws: ``EngineError/Code/permissionDenied`` when the OS denies location and will not ask
-    ///   again (the app should offer Settings); tracking stays off. ``EngineError/Code/storeFailure``
+    /// - Throws: ``WhereaboutsCore/Refusal/Code/permissionDenied`` when the OS denies location and will not ask
+    ///   again (the app should offer Settings); tracking stays off. ``WhereaboutsCore/Refusal/Code/storeFailure``
     ///   when the store cannot remember it; nothing changes.
     public func start(mode: TrackingMode? = nil) throws(EngineError) {
         try launch(.user)
@@ -229,8 +229,8 @@ public actor LocationEngine {
     }
 
     /// Tracks at full accuracy for `duration` seconds, then returns to the configured mode.
-    /// - Throws: ``EngineError/Code/trackingDisabled`` while tracking is off, and
-    ///   ``EngineError/Code/invalidArgument`` for a duration outside 1 s ... 24 h.
+    /// - Throws: ``WhereaboutsCore/Refusal/Code/trackingDisabled`` while tracking is off, and
+    ///   ``WhereaboutsCore/Refusal/Code/invalidArgument`` for a duration outside 1 s ... 24 h.
     public func startActiveTracking(for duration: TimeInterval) throws(EngineError) {
         try launch(.user)
         try request(.startActiveTracking(duration: duration), doing: "start active tracking")

@@ -46,6 +46,13 @@ final class EngineHarness: @unchecked Sendable {
             logger: log.logger("engine"))
     }
 
+    /// Launches the app, adds the scenario's regions and starts tracking in `mode`.
+    func startTracking(_ mode: TrackingMode) async throws {
+        try await engine.launch(.user)
+        try await engine.addRegions(scenario.regions)
+        try await engine.start(mode: mode)
+    }
+
     /// Seconds since the start of the truth path.
     var elapsed: Double { phone.now - truth.start }
 

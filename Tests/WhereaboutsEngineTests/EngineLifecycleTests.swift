@@ -66,9 +66,7 @@ struct EngineLifecycleTests {
     @Test("killed and relaunched by the OS, the engine restores itself from the store, restarts and asks for a fix")
     func killAndRelaunch() async throws {
         let app = try EngineHarness()
-        try await app.engine.launch(.user)
-        try await app.engine.addRegions(app.scenario.regions)
-        try await app.engine.start(mode: .move(distance: 100, interval: 300))
+        try await app.startTracking(.move(distance: 100, interval: 300))
         await app.play(to: 900)
         let before = try app.store.pendingRecords().map(\.id)
         #expect(!before.isEmpty)
@@ -91,9 +89,7 @@ struct EngineLifecycleTests {
     @Test("a background launch with tracking off starts nothing and exits")
     func trackingDisabledRespected() async throws {
         let app = try EngineHarness()
-        try await app.engine.launch(.user)
-        try await app.engine.addRegions(app.scenario.regions)
-        try await app.engine.start(mode: .continuous())
+        try await app.startTracking(.continuous())
         await app.play(to: 300)
         try await app.engine.stop()
         await app.settle()
@@ -115,9 +111,7 @@ struct EngineLifecycleTests {
     @Test("a region left while the app was dead is reported as an exit after the relaunch, and its dwell is not repeated")
     func exitWhileKilled() async throws {
         let app = try EngineHarness(scenario: walkOutScenario(), pad: 0)
-        try await app.engine.launch(.user)
-        try await app.engine.addRegions(app.scenario.regions)
-        try await app.engine.start(mode: .continuous())
+        try await app.startTracking(.continuous())
         await app.play(to: 300)
         let early = try app.store.allEvents().map { "\($0.record.event.regionID) \($0.record.event.kind)" }
         #expect(early == ["home enter", "home dwell"])
@@ -137,9 +131,7 @@ struct EngineLifecycleTests {
     @Test("a dwell due while the app was suspended fires once, stamped when the delay ended")
     func dwellAcrossRelaunch() async throws {
         let app = try EngineHarness(scenario: walkOutScenario(stay: 600, loiteringDelay: 300), pad: 0)
-        try await app.engine.launch(.user)
-        try await app.engine.addRegions(app.scenario.regions)
-        try await app.engine.start(mode: .continuous())
+        try await app.startTracking(.continuous())
         await app.play(to: 60)
         let entered = try #require(try app.store.allEvents().first?.record.event)
         #expect(entered.kind == .enter)

@@ -25,9 +25,7 @@ struct EngineRestartTests {
     @Test("a region entered while the app was dead, last judged outside, is a real entry after the relaunch")
     func entryWhileKilled() async throws {
         let app = try EngineHarness(scenario: walkInScenario(), pad: 0)
-        try await app.engine.launch(.user)
-        try await app.engine.addRegions(app.scenario.regions)
-        try await app.engine.start(mode: .continuous())
+        try await app.startTracking(.continuous())
         await app.play(to: 120)
         let judged = try app.store.regionStates()
         #expect(judged.map(\.regionID) == ["cafe"] && judged.first?.inside == false, "the outside state is stored too")

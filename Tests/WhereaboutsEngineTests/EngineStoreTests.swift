@@ -10,9 +10,7 @@ struct EngineStoreTests {
     @Test("on a full disk, a region's event and its state wait together: a kill meanwhile loses neither transition")
     func fullDiskKeepsEventsAndStatesTogether() async throws {
         let app = try EngineHarness(scenario: walkOutScenario(stay: 300, walk: 400), pad: 0)
-        try await app.engine.launch(.user)
-        try await app.engine.addRegions(app.scenario.regions)
-        try await app.engine.start(mode: .continuous())
+        try await app.startTracking(.continuous())
         await app.play(to: 200)
         try app.store.setMaxPageCount(1)
         let filler = try #require(await app.engine.currentLocation())
@@ -53,9 +51,7 @@ struct EngineStoreTests {
     @Test("the snapshot is kept in memory: publishing reads nothing from the store")
     func snapshotWithoutTheStore() async throws {
         let app = try EngineHarness()
-        try await app.engine.launch(.user)
-        try await app.engine.addRegions(app.scenario.regions)
-        try await app.engine.start(mode: .continuous())
+        try await app.startTracking(.continuous())
         await app.play(to: 300)
         let before = await app.engine.snapshot()
         #expect(before.report.order.count == (try app.store.pendingRecords().count))

@@ -4,7 +4,7 @@ import Foundation
 /// `message` naming the method, the problem and the fix. Capacitor rejects the call with them, React
 /// Native rejects its promise with them.
 public struct BridgeError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
-    /// `unknownMethod`, `invalidArguments`, or one of ``EngineError/Code``'s raw values
+    /// `unknownMethod`, `invalidArguments`, or one of ``WhereaboutsCore/Refusal/Code``'s raw values
     /// (`permissionDenied`, `trackingDisabled`, `duplicateRegion`, `invalidArgument`, `storeFailure`).
     public let code: String
     /// What went wrong and what to do.

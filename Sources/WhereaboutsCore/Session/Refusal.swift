@@ -1,5 +1,6 @@
-/// Why the ``Session`` refused an app's request: a stable ``code`` an app (or JavaScript) can switch
-/// on, and a message naming the input, the problem and the fix.
+/// Why a request was refused: a stable ``code`` an app (or JavaScript) can switch on, and a message
+/// naming the input, the problem and the fix. The ``Session`` refuses what its rules forbid; the
+/// engine refuses what its store cannot keep (the engine's `EngineError` is this type).
 public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
     /// A stable, machine-readable name of the problem.
     public let code: Code
@@ -8,7 +9,7 @@ public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The kinds of refusal.
     public enum Code: String, Sendable, Codable, CaseIterable {
-        /// The OS denies location to the app and will not ask again: only Settings can help.
+        /// The OS denies location to the app; the message says whether Settings is the only way back.
         case permissionDenied
         /// The request needs tracking to be on.
         case trackingDisabled
@@ -16,6 +17,8 @@ public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
         case duplicateRegion
         /// A value is out of range or malformed.
         case invalidArgument
+        /// The store could not be read or could not keep the change; nothing was changed.
+        case storeFailure
     }
 
     /// Creates a refusal.
