@@ -31,9 +31,17 @@ extension LocationEngine {
         let now = clock.now()
         let effects = session.handle(input, now: now)
         let writes = Self.storeWrites(effects)
-        if case .deferred(let error) = writer.write(writes.all) { logger.error("\(error)") }
+        let lost = writer.overflowed
+        switch writer.write(writes.all) {
+        case .written:
+            announce(unannounced + writes.stored)
+            unannounced = []
+        case .deferred(let error):
+            logger.error("\(error)")
+            if writer.overflowed == lost { unannounced += writes.stored }
+        }
         noteBacklog()
-        carryOut(effects, writes: writes)
+        carryOut(effects)
     }
 
     /// Hands an app's request to the session and performs what it asks, its store effects written
@@ -49,16 +57,24 @@ extension LocationEngine {
             session = before
             throw .store(error, doing: action)
         }
+        announce(unannounced + writes.stored)
+        unannounced = []
         noteBacklog()
-        carryOut(effects, writes: writes)
+        carryOut(effects)
         for case .refuse(let refusal) in effects { throw refusal }
     }
 
-    /// The store writes of one input, in order, with the records and events built for them.
+    /// The store writes of one input, in order, and what the engine announces once they are stored.
     struct Writes {
         var all: [StoreWrite] = []
-        var records: [LocationRecord] = []
-        var events: [RegionEvent] = []
+        var stored: [Stored] = []
+    }
+
+    /// Something the streams and the snapshot learn only once it is stored.
+    enum Stored {
+        case record(LocationRecord)
+        case dwell(TimeInterval)
+        case event(RegionEvent)
     }
 
     private static func storeWrites(_ effects: [SessionEffect]) -> Writes {
@@ -67,11 +83,13 @@ extension LocationEngine {
             switch effect {
             case .track(.record(let recorded)):
                 let record = LocationRecord(fix: recorded.fix, trigger: recorded.trigger)
-                writes.records.append(record)
+                writes.stored.append(.record(record))
                 writes.all.append(.record(record))
-            case .track(.extendDwell(let dwell, _)): writes.all.append(.dwell(dwell))
+            case .track(.extendDwell(let dwell, _)):
+                writes.stored.append(.dwell(dwell))
+                writes.all.append(.dwell(dwell))
             case .track(.emit(let event)):
-                writes.events.append(event)
+                writes.stored.append(.event(event))
                 writes.all.append(.event(EventRecord(event: event)))
             case .track(.saveRegionStates(let states)): writes.all.append(.regionStates(states))
             case .track(.forgetRegionStates): writes.all.append(.forgetRegionStates)
@@ -82,36 +100,40 @@ extension LocationEngine {
         return writes
     }
 
+    /// Tells the streams and the snapshot what is now stored, in order.
+    private func announce(_ stored: [Stored]) {
+        for item in stored {
+            switch item {
+            case .record(let record):
+                newestRecord = (record, false)
+                pending.append(record)
+                locationBroadcast.yield(record)
+            case .dwell(let dwell):
+                guard var newest = newestRecord else { continue }
+                newest.record.dwell = dwell
+                newestRecord = newest
+                if !newest.rejected { pending.update(newest: newest.record) }
+            case .event(let event): eventBroadcast.yield(event)
+            }
+        }
+        if !stored.isEmpty { pendingVersion += 1 }
+    }
+
     /// Performs everything but the store writes, in order, once they are written: the location
-    /// service, the uploader, the streams and the in-memory snapshot.
-    private func carryOut(_ effects: [SessionEffect], writes: Writes) {
-        var records = writes.records.makeIterator()
-        var events = writes.events.makeIterator()
+    /// service, the uploader and the log; then republishes the snapshot and sleeps until the next
+    /// deadline.
+    private func carryOut(_ effects: [SessionEffect]) {
         for effect in effects {
             switch effect {
             case .track(.configureLocation(let request)): service.configure(request)
             case .track(.requestOneShot(let accuracy)): service.requestOneShot(accuracy)
             case .track(.monitor(let regions)): service.monitor(regions)
-            case .track(.record):
-                guard let record = records.next() else { continue }
-                newestRecord = (record, false)
-                pending.append(record)
-                pendingVersion += 1
-                locationBroadcast.yield(record)
-            case .track(.extendDwell(let dwell, _)):
-                guard var newest = newestRecord else { continue }
-                newest.record.dwell = dwell
-                newestRecord = newest
-                if !newest.rejected {
-                    pending.update(newest: newest.record)
-                    pendingVersion += 1
-                }
-            case .track(.emit):
-                if let event = events.next() { eventBroadcast.yield(event) }
             case .track(.flushUploads(let reason)):
                 guard let uploader else { continue }
                 _ = clock.spawn { await uploader.flush(UploadTrigger(reason)) }
-            case .track(.saveRegionStates), .track(.forgetRegionStates), .store, .refuse: break
+            case .track(.record), .track(.extendDwell), .track(.emit), .track(.saveRegionStates), .track(.forgetRegionStates), .store,
+                .refuse:
+                break
             case .requestAuthorization(let kind): service.requestAuthorization(kind)
             case .openSettings: service.openSettings()
             case .notice(let message): logger.notice("\(message)")

@@ -19,7 +19,8 @@ public final class StoreWriter {
     private let store: SQLiteLocationStore
     private let backlogLimit: Int
     private var backlog: [StoreWrite] = []
-    /// Writes that did not fit in the backlog while the store refused: lost, and counted here.
+    /// Writes that did not fit in the backlog while the store refused: lost (an input's writes whole),
+    /// and counted here.
     public private(set) var overflowed = 0
 
     /// Creates a writer to `store`; at most `backlogLimit` writes wait while it refuses.
@@ -31,7 +32,8 @@ public final class StoreWriter {
     /// Writes waiting for the store.
     public var backlogCount: Int { backlog.count }
 
-    /// Stores `writes` after the backlog, or keeps them in the backlog when the store refuses.
+    /// Stores `writes` after the backlog, or keeps them in the backlog when the store refuses (all of
+    /// them, or none when the backlog is full).
     @discardableResult
     public func write(_ writes: [StoreWrite]) -> Outcome {
         guard !writes.isEmpty || !backlog.isEmpty else { return .written }
@@ -40,9 +42,11 @@ public final class StoreWriter {
             backlog = []
             return .written
         } catch {
-            let room = max(0, backlogLimit - backlog.count)
-            backlog += writes.prefix(room)
-            overflowed += writes.count - min(room, writes.count)
+            if backlog.count + writes.count <= backlogLimit {
+                backlog += writes
+            } else {
+                overflowed += writes.count
+            }
             return .deferred(Self.storeError(error, path: store.path))
         }
     }

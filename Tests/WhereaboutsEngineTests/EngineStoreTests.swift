@@ -10,7 +10,10 @@ struct EngineStoreTests {
     @Test("on a full disk, a region's event and its state wait together: a kill meanwhile loses neither transition")
     func fullDiskKeepsEventsAndStatesTogether() async throws {
         let app = try EngineHarness(scenario: walkOutScenario(stay: 300, walk: 400), pad: 0)
-        try await app.startTracking(.continuous())
+        try await app.engine.launch(.user)
+        let streamed = app.engine.regionEvents()
+        try await app.engine.addRegions(app.scenario.regions)
+        try await app.engine.start(mode: .continuous())
         await app.play(to: 200)
         try app.store.setMaxPageCount(1)
         let filler = try #require(await app.engine.currentLocation())
@@ -21,6 +24,9 @@ struct EngineStoreTests {
         #expect(try app.store.regionStates().first { $0.regionID == "home" }?.inside == true, "and so does the state it changes")
 
         await app.kill()
+        var announced: [RegionEventKind] = []
+        for await event in streamed { announced.append(event.kind) }
+        #expect(announced == [.enter, .dwell], "an event is streamed once stored, not before")
         try app.store.setMaxPageCount(nil)
         _ = try await app.relaunch(.user)
         await app.play(to: 640)

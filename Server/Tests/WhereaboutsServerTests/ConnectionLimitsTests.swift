@@ -144,8 +144,10 @@ struct ConnectionLimitsTests {
         let settings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, idleTimeout: 1)
         try await withLiveServer(.sqlite, settings: settings) { server in
             let (status, closed, elapsed) = try await RawSession.with(port: server.port) { session in
-                let reply = await session.sendAndRead(rawRequest("GET", "/health", keepAlive: true), timeout: 10)
+                // Timed from before the request: the server's idle timer starts after its answer, so
+                // a client slow to read the answer cannot see the close early.
                 let start = ContinuousClock.now
+                let reply = await session.sendAndRead(rawRequest("GET", "/health", keepAlive: true), timeout: 10)
                 let closed = await session.readUntilClose(timeout: 30)
                 return (reply?.status, closed, (ContinuousClock.now - start).seconds)
             }
