@@ -47,7 +47,10 @@ let package = Package(
             name: "WhereaboutsGPSD",
             dependencies: ["WhereaboutsCore", "Whereabouts", .product(name: "Logging", package: "swift-log")]),
         // CoreLocation, BGTaskScheduler and background URLSession; empty where CoreLocation is absent.
-        .target(name: "WhereaboutsApple", dependencies: ["WhereaboutsCore", "Whereabouts", "WhereaboutsDelivery"]),
+        // Its privacy manifest declares the UserDefaults access and the precise location it records.
+        .target(
+            name: "WhereaboutsApple", dependencies: ["WhereaboutsCore", "Whereabouts", "WhereaboutsDelivery"],
+            resources: [.copy("PrivacyInfo.xcprivacy")]),
         .executableTarget(
             name: "whereabouts",
             dependencies: [
