@@ -52,6 +52,7 @@ public actor LocationEngine {
     let locationBroadcast = Broadcast<LocationRecord>()
     let eventBroadcast = Broadcast<RegionEvent>()
     let snapshotBroadcast = Broadcast<LocationData>()
+    let uploadBroadcast = Broadcast<FlushReport>()
 
     /// Creates an engine; call ``launch(_:)`` next.
     /// - Parameters:
@@ -91,6 +92,8 @@ public actor LocationEngine {
     public nonisolated func regionEvents() -> AsyncStream<RegionEvent> { eventBroadcast.subscribe() }
     /// The ``LocationData`` snapshot, each time it changes.
     public nonisolated func snapshots() -> AsyncStream<LocationData> { snapshotBroadcast.subscribe() }
+    /// The report of every flush the uploader finishes, once the engine has acted on it.
+    public nonisolated func uploads() -> AsyncStream<FlushReport> { uploadBroadcast.subscribe() }
 
     // MARK: Lifecycle
 
@@ -137,7 +140,10 @@ public actor LocationEngine {
         listener = clock.spawn { [weak self] in
             for await event in events { await self?.receive(event) }
         }
-        uploader?.setReportHandler { [weak self] report in await self?.uploaded(report) }
+        uploader?.setReportHandler { [weak self] report in
+            await self?.uploaded(report)
+            self?.uploadBroadcast.yield(report)
+        }
     }
 
     /// Turns tracking on (in `mode`, or the configured one) and remembers that it is on, across
@@ -175,6 +181,7 @@ public actor LocationEngine {
         locationBroadcast.finish()
         eventBroadcast.finish()
         snapshotBroadcast.finish()
+        uploadBroadcast.finish()
         launched = false
     }
 

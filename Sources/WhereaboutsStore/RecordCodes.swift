@@ -10,6 +10,11 @@ enum RecordCodes {
     static func source(_ source: FixSource) -> Int { sources.firstIndex(of: source)! }
     static func trigger(_ trigger: RecordTrigger) -> Int { triggers.firstIndex(of: trigger)! }
 
+    /// The record in a `location` row with its delivery state.
+    static func recordState(_ row: Row) -> (record: LocationRecord, state: DeliveryState) {
+        (record(row), DeliveryState(rawValue: row["state"]) ?? .pending)
+    }
+
     /// The record in a `location` row.
     static func record(_ row: Row) -> LocationRecord {
         let sourceCode: Int = row["source"]

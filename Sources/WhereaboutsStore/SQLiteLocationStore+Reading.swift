@@ -16,10 +16,25 @@ extension SQLiteLocationStore {
 
     /// The newest `limit` records whatever their delivery state, oldest first.
     public func recentRecords(limit: Int) throws -> [LocationRecord] {
+        try recentRecordStates(limit: limit).map(\.record)
+    }
+
+    /// The newest `limit` records with their delivery state, oldest first.
+    public func recentRecordStates(limit: Int) throws -> [(record: LocationRecord, state: DeliveryState)] {
         try read { db in
             try Row.fetchAll(
                 db, sql: "SELECT * FROM (SELECT * FROM location ORDER BY seq DESC LIMIT ?) ORDER BY seq", arguments: [limit]
-            ).map(RecordCodes.record)
+            ).map(RecordCodes.recordState)
+        }
+    }
+
+    /// Deletes every record, whatever its delivery state (the user cleared the app's history), and
+    /// returns how many there were. Region events and settings stay.
+    @discardableResult
+    public func deleteAllRecords() throws -> Int {
+        try write { db in
+            try db.execute(sql: "DELETE FROM location")
+            return db.changesCount
         }
     }
 

@@ -126,7 +126,7 @@ public final class SQLiteLocationStore: DeliveryQueue, EventQueue, SettingStore,
     /// Every record in append order, with its state (for inspection and tests).
     public func allRecords() throws -> [(record: LocationRecord, state: DeliveryState)] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM location ORDER BY seq").map { (RecordCodes.record($0), DeliveryState(rawValue: $0["state"]) ?? .pending) }
+            try Row.fetchAll(db, sql: "SELECT * FROM location ORDER BY seq").map(RecordCodes.recordState)
         }
     }
 

@@ -74,7 +74,7 @@ struct BridgeTests {
 
         let pending = try #require(await answer(bridge, "getLocations")["result"] as? [[String: Any]])
         #expect(pending.count == (try app.store.pendingRecords().count))
-        #expect(pending.first.map { Set($0.keys) } == ["id", "latitude", "longitude", "timestamp", "accuracy", "dwell"])
+        #expect(pending.first.map { Set($0.keys) } == ["id", "latitude", "longitude", "timestamp", "accuracy", "dwell", "uploaded"])
         #expect(await errorCode(bridge, "getLocations", "[]") == "invalidArguments")
     }
 

@@ -97,3 +97,44 @@ struct ArgumentProblem: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// `configure`'s arguments: `{upload: {kind, …} | null}`; `null` stops uploading.
+struct ConfigureArguments: Decodable {
+    var upload: UploadSettings?
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        guard c.contains(.upload) else { throw ArgumentProblem("\"upload\" is missing (null stops uploading)") }
+        upload = try c.decodeIfPresent(UploadSettings.self, forKey: .upload)?.validated()
+    }
+
+    private enum CodingKeys: String, CodingKey { case upload }
+}
+
+/// `setAuth`'s arguments: the token uploads present, and for Firebase the refresh token that renews it.
+struct SetAuthArguments: Decodable {
+    var token: String?
+    var refreshToken: String?
+    /// JavaScript milliseconds.
+    var expiresAt: Double?
+    var userId: String?
+
+    func tokens() throws(ArgumentProblem) -> AuthTokens {
+        guard token != nil || refreshToken != nil else { throw ArgumentProblem("neither \"token\" nor \"refreshToken\" is given") }
+        return AuthTokens(
+            idToken: token, expiresAt: expiresAt.map { Date(timeIntervalSince1970: $0 / 1000) }, refreshToken: refreshToken, userID: userId)
+    }
+}
+
+/// `getLocations`' arguments.
+struct GetLocationsArguments: Decodable {
+    var includeUploaded: Bool?
+    var limit: Int?
+
+    /// How many records at most: 1000 by default, at most 100 000.
+    func validLimit() throws(ArgumentProblem) -> Int {
+        let limit = limit ?? 1000
+        guard (1...100_000).contains(limit) else { throw ArgumentProblem("limit \(limit) is not in 1...100000") }
+        return limit
+    }
+}

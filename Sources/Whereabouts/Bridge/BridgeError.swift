@@ -1,11 +1,11 @@
 import Foundation
+import WhereaboutsCore
 
 /// What a bridge call answers instead of a result: a stable `code` for JavaScript to switch on and a
 /// `message` naming the method, the problem and the fix. Capacitor rejects the call with them, React
 /// Native rejects its promise with them.
 public struct BridgeError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
-    /// `unknownMethod`, `invalidArguments`, or one of ``WhereaboutsCore/Refusal/Code``'s raw values
-    /// (`permissionDenied`, `trackingDisabled`, `duplicateRegion`, `invalidArgument`, `storeFailure`).
+    /// One of ``codes``.
     public let code: String
     /// What went wrong and what to do.
     public let message: String
@@ -17,6 +17,19 @@ public struct BridgeError: Error, Sendable, Hashable, Codable, CustomStringConve
     }
 
     public var description: String { "\(code): \(message)" }
+
+    /// Every code a call can fail with: `unknownMethod`, `invalidArguments`, `notConfigured` (a
+    /// method that needs `configure` first, or glue without a bridge), `internal` (an answer that
+    /// could not be encoded), and ``WhereaboutsCore/Refusal/Code``'s raw values.
+    public static let codes: [String] = ["unknownMethod", "invalidArguments", "notConfigured", "internal"] + Refusal.Code.allCases.map(\.rawValue)
+
+    static func notConfigured(_ method: BridgeMethod, _ problem: String) -> BridgeError {
+        BridgeError(code: "notConfigured", message: "\(method.rawValue): \(problem)")
+    }
+
+    static func internalError(_ method: BridgeMethod, _ error: any Error) -> BridgeError {
+        BridgeError(code: "internal", message: "\(method.rawValue): the answer could not be encoded (\(error)); please report it")
+    }
 
     static func unknownMethod(_ name: String) -> BridgeError {
         BridgeError(

@@ -8,8 +8,23 @@ public enum BridgeMethod: String, Sendable, CaseIterable {
     case stopTracking
     /// The newest position: `{}` → `{lat, lng, timestamp}` or `null`.
     case getCurrentLocation
-    /// Every record not yet uploaded: `{}` → `[{id, latitude, longitude, timestamp, accuracy, dwell, …}]`.
+    /// Where uploads go: `{upload: {kind: "whereabouts", url, device} | {kind: "owntracks", url, user, device,
+    /// password?, trackerId?} | {kind: "firestore", project, apiKey, collection?, url?, tokenUrl?} | null}` → `null`.
+    case configure
+    /// The credential uploads present: `{token?, refreshToken?, expiresAt?, userId?}` → `null`.
+    case setAuth
+    /// Forgets the credential; records wait on disk until the next `setAuth`: `{}` → `null`.
+    case signOut
+    /// Changes the mode, now and for later launches: `{mode, distance?, interval?, displacement?, accuracy?}` → `null`.
+    case setMode
+    /// The newest stored records, oldest first, pending only unless `includeUploaded`:
+    /// `{includeUploaded?, limit?}` → `[{id, latitude, longitude, timestamp, accuracy, dwell, uploaded}]`.
     case getLocations
+    /// Uploads pending records now: `{}` → `{trigger, delivered, eventsDelivered, rejected, requests, stoppedBy,
+    /// message, retryAt}`; `notConfigured` before `configure`.
+    case flush
+    /// Deletes every stored record, uploaded or not: `{}` → `{removed}`.
+    case clearLocations
     /// The snapshot: `{}` → `LocationData`.
     case getLocationData
     /// Takes one fix now: `{}` → `null`.
@@ -17,7 +32,7 @@ public enum BridgeMethod: String, Sendable, CaseIterable {
     /// Tracks at full accuracy for a while: `{minutes}` (1…1440) → `null`.
     case startActiveTracking
     /// Reads both permissions again (and asks for background when the rules allow):
-    /// `{}` → `{foregroundPermission, backgroundPermission, problems}`.
+    /// `{}` → `{location, backgroundLocation, status, granted, canAskAgain, foregroundPermission, backgroundPermission, problems}`.
     case checkPermissions
     /// Asks for a permission: `{kind: "foreground" | "background"}` → as ``checkPermissions``.
     case requestPermission
@@ -28,22 +43,30 @@ public enum BridgeMethod: String, Sendable, CaseIterable {
     case addRegions
     /// Removes regions: `{ids: [string]}` → `null`.
     case removeRegions
-    /// Every region: `{}` → `[{id, latitude, longitude, radius, loiteringDelay, notifyOnEntry, notifyOnExit, shape}]`.
+    /// Replaces every region: as ``addRegions`` → `{count}`.
+    case setRegions
+    /// Every region and whether the device is inside:
+    /// `{}` → `[{id, latitude, longitude, radius, loiteringDelay, notifyOnEntry, notifyOnExit, shape, inside}]`.
     case getRegions
 
     /// The arguments the method takes, as an error message shows them.
     var expectedArguments: String {
         switch self {
-        case .startTracking:
-            "{\"mode\"?: \"manual\" | \"significant\" | \"move\" | \"interval\" | \"continuous\" | \"adaptive\" | \"stop-detect\", "
+        case .startTracking, .setMode:
+            "{\"mode\"\(self == .setMode ? "" : "?"): \"manual\" | \"significant\" | \"move\" | \"interval\" | \"continuous\" | \"adaptive\" | \"stop-detect\", "
                 + "\"distance\"?: metres, \"interval\"?: seconds, \"displacement\"?: metres, \"accuracy\"?: \"best\" | \"tenMeters\" | "
                 + "\"hundredMeters\" | \"kilometer\" | \"threeKilometers\"}"
         case .startActiveTracking: "{\"minutes\": a number from 1 to 1440}"
         case .requestPermission: "{\"kind\": \"foreground\" | \"background\"}"
-        case .addRegions:
+        case .addRegions, .setRegions:
             "{\"regions\": [{\"id\": string, \"latitude\": degrees, \"longitude\": degrees, \"radius\": metres, "
                 + "\"loiteringDelay\"?: seconds, \"notifyOnEntry\"?: bool, \"notifyOnExit\"?: bool}]} or {\"geojson\": string}"
         case .removeRegions: "{\"ids\": [string]}"
+        case .configure:
+            "{\"upload\": {\"kind\": \"whereabouts\", \"url\", \"device\"} | {\"kind\": \"owntracks\", \"url\", \"user\", \"device\", "
+                + "\"password\"?, \"trackerId\"?} | {\"kind\": \"firestore\", \"project\", \"apiKey\", \"collection\"?, \"url\"?, \"tokenUrl\"?} | null}"
+        case .setAuth: "{\"token\"?: string, \"refreshToken\"?: string, \"expiresAt\"?: milliseconds, \"userId\"?: string}"
+        case .getLocations: "{\"includeUploaded\"?: bool, \"limit\"?: 1 to 100000}"
         default: "{} (no arguments)"
         }
     }
@@ -55,6 +78,10 @@ public enum BridgeEventName: String, Sendable, CaseIterable {
     case locationData
     /// A record was stored; the body is `{id, latitude, longitude, timestamp, accuracy, …}`.
     case location
-    /// A region event happened; the body is `{regionId, kind, timestamp, latitude, longitude}`.
+    /// A region event happened; the body is `{regionId, kind, timestamp, initial, latitude, longitude}`.
     case region
+    /// A flush ended; the body is as ``BridgeMethod/flush`` answers.
+    case upload
+    /// A permission's state changed; the body is as ``BridgeMethod/checkPermissions`` answers.
+    case permission
 }

@@ -14,13 +14,26 @@ struct CurrentLocationValue: Encodable {
     }
 }
 
-/// The permission calls' answer: both records and the problems to show.
+/// The permission calls' answer: both records, the problems to show, and the permission in each
+/// platform's convention: Capacitor's `location` and `backgroundLocation` (`granted`, `denied`,
+/// `prompt`), and Expo's `status` (`granted`, `denied`, `undetermined`), `granted` and `canAskAgain`
+/// for the foreground permission.
 struct PermissionsValue: Encodable {
+    let location: PermissionState
+    let backgroundLocation: PermissionState
+    let status: String
+    let granted: Bool
+    let canAskAgain: Bool
     let foregroundPermission: PermissionRecord?
     let backgroundPermission: PermissionRecord?
     let problems: [ProblemValue]
 
     init(_ permissions: Permissions, problems: [PermissionProblem]) {
+        location = PermissionState(permissions.foreground)
+        backgroundLocation = PermissionState(permissions.background)
+        status = ["granted": "granted", "denied": "denied"][location.rawValue] ?? "undetermined"
+        granted = location == .granted
+        canAskAgain = location != .denied
         foregroundPermission = permissions.foreground
         backgroundPermission = permissions.background
         self.problems = problems.map(ProblemValue.init)
@@ -28,12 +41,37 @@ struct PermissionsValue: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(location, forKey: .location)
+        try c.encode(backgroundLocation, forKey: .backgroundLocation)
+        try c.encode(status, forKey: .status)
+        try c.encode(granted, forKey: .granted)
+        try c.encode(canAskAgain, forKey: .canAskAgain)
         try c.encode(foregroundPermission, forKey: .foregroundPermission)
         try c.encode(backgroundPermission, forKey: .backgroundPermission)
         try c.encode(problems, forKey: .problems)
     }
 
-    private enum CodingKeys: String, CodingKey { case foregroundPermission, backgroundPermission, problems }
+    private enum CodingKeys: String, CodingKey {
+        case location, backgroundLocation, status, granted, canAskAgain, foregroundPermission, backgroundPermission, problems
+    }
+}
+
+/// A permission as Capacitor states it.
+enum PermissionState: String, Encodable {
+    case granted, denied, prompt
+
+    /// Granted; denied once the user was asked and refused, or only Settings can grant it; else the
+    /// dialog can still be shown.
+    init(_ record: PermissionRecord?) {
+        guard let record else { self = .prompt; return }
+        if record.isGranted {
+            self = .granted
+        } else if record.canAskAgain == false || record.requestedAt != nil {
+            self = .denied
+        } else {
+            self = .prompt
+        }
+    }
 }
 
 /// A permission problem as JavaScript sees it.
@@ -51,7 +89,8 @@ struct ProblemValue: Encodable {
     }
 }
 
-/// A region as `getRegions` lists it; polygons give their enclosing circle and `"shape": "polygon"`.
+/// A region as `getRegions` lists it, with whether the device is inside; polygons give their
+/// enclosing circle and `"shape": "polygon"`.
 struct RegionValue: Encodable {
     let id: String
     let latitude: Double
@@ -61,8 +100,9 @@ struct RegionValue: Encodable {
     let notifyOnEntry: Bool
     let notifyOnExit: Bool
     let shape: String
+    let inside: Bool
 
-    init(_ region: Region) {
+    init(_ region: Region, inside: Bool) {
         id = region.id
         latitude = region.center.latitude
         longitude = region.center.longitude
@@ -71,6 +111,7 @@ struct RegionValue: Encodable {
         notifyOnEntry = region.notifyOnEntry
         notifyOnExit = region.notifyOnExit
         if case .circle = region.shape { shape = "circle" } else { shape = "polygon" }
+        self.inside = inside
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -83,9 +124,12 @@ struct RegionValue: Encodable {
         try c.encode(notifyOnEntry, forKey: .notifyOnEntry)
         try c.encode(notifyOnExit, forKey: .notifyOnExit)
         try c.encode(shape, forKey: .shape)
+        try c.encode(inside, forKey: .inside)
     }
 
-    private enum CodingKeys: String, CodingKey { case id, latitude, longitude, radius, loiteringDelay, notifyOnEntry, notifyOnExit, shape }
+    private enum CodingKeys: String, CodingKey {
+        case id, latitude, longitude, radius, loiteringDelay, notifyOnEntry, notifyOnExit, shape, inside
+    }
 }
 
 /// A region event as the `region` event pushes it.

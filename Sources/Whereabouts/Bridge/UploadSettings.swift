@@ -1,0 +1,76 @@
+import Foundation
+import WhereaboutsCore
+
+/// Where uploads go, as JavaScript's `configure` sets them: our server, an OwnTracks HTTP endpoint or
+/// Firestore. Kept in the store (``WhereaboutsCore/SettingKey/uploadSettings``), so an app relaunched
+/// by the OS uploads to the same place; an uploader made by ``Bridge/uploader(store:transport:clock:)``
+/// reads it before every request.
+public struct UploadSettings: Sendable, Hashable, Codable {
+    /// The kinds of server.
+    public enum Kind: String, Sendable, Codable, CaseIterable {
+        /// Our batch API (``WhereaboutsCore/WhereaboutsBatchEndpoint``); `url` and `device`, a bearer token from `setAuth`.
+        case whereabouts
+        /// OwnTracks HTTP mode (``WhereaboutsCore/OwnTracksEndpoint``); `url`, `user`, `device`, optional `password`, `trackerId`.
+        case owntracks
+        /// Firestore REST (``WhereaboutsCore/FirestoreEndpoint``); `project`, `apiKey`, optional `collection`, `url`,
+        /// `tokenUrl`, and Firebase tokens from `setAuth`.
+        case firestore
+    }
+
+    /// Which server.
+    public var kind: Kind
+    /// Our server's base URL, OwnTracks' publish URL, or Firestore's base URL (optional).
+    public var url: URL?
+    /// The device id (our server, OwnTracks' `X-Limit-D`).
+    public var device: String?
+    /// OwnTracks' user (`X-Limit-U`, and the Basic auth user).
+    public var user: String?
+    /// OwnTracks' Basic auth password, kept in the store; `nil` sends no credential.
+    public var password: String?
+    /// OwnTracks' two-character tracker id; the device's last two characters when `nil`.
+    public var trackerId: String?
+    /// The Firebase project id.
+    public var project: String?
+    /// The Firestore collection; `locations` when `nil`.
+    public var collection: String?
+    /// The Firebase Web API key that renews ID tokens.
+    public var apiKey: String?
+    /// The Firebase token service's base URL; Google's when `nil`.
+    public var tokenUrl: URL?
+
+    /// The settings when every field `kind` needs is there and every URL is http or https.
+    func validated() throws(ArgumentProblem) -> UploadSettings {
+        for (name, value) in [("url", url), ("tokenUrl", tokenUrl)] {
+            if let value, !["http", "https"].contains(value.scheme?.lowercased() ?? "") {
+                throw ArgumentProblem("upload.\(name) \"\(value.absoluteString)\" is not an http or https URL")
+            }
+        }
+        let required: [(String, Any?)] =
+            switch kind {
+            case .whereabouts: [("url", url), ("device", device)]
+            case .owntracks: [("url", url), ("user", user), ("device", device)]
+            case .firestore: [("project", project), ("apiKey", apiKey)]
+            }
+        if let missing = required.first(where: { $0.1 == nil }) {
+            throw ArgumentProblem("upload.\(missing.0) is missing, and \(kind.rawValue) uploads need it")
+        }
+        return self
+    }
+
+    /// The endpoint these settings describe; `userID` is the signed-in user Firestore documents name.
+    func endpoint(userID: String?) -> any UploadEndpoint {
+        switch kind {
+        case .whereabouts: WhereaboutsBatchEndpoint(base: url!, device: device!)
+        case .owntracks: OwnTracksEndpoint(url: url!, user: user!, device: device!, trackerID: trackerId)
+        case .firestore:
+            FirestoreEndpoint(
+                base: url ?? URL(string: "https://firestore.googleapis.com")!, project: project!, collection: collection ?? "locations",
+                userID: userID)
+        }
+    }
+}
+
+extension SettingKey where Value == UploadSettings {
+    /// Where uploads go, as JavaScript configured it.
+    public static var uploadSettings: SettingKey<UploadSettings> { .init("uploadSettings") }
+}
