@@ -80,10 +80,15 @@ indirect enum Shape: Decodable, Equatable {
         }
     }
 
-    /// Arrays stand for their first element (`[]` when empty), except `calls`, whose every element counts.
+    /// Arrays stand for their first element (`[]` when empty), except `calls`, whose every element
+    /// counts; members keyed by record ids (the report's `items`) stand for one member keyed `<id>`.
     func reduced(every: Bool = false) -> Shape {
         switch self {
-        case .object(let members): .object(members.reduce(into: [:]) { $0[$1.key] = $1.value.reduced(every: $1.key == "calls") })
+        case .object(let members):
+            .object(
+                members.sorted { $0.key < $1.key }.reduce(into: [:]) {
+                    $0[UUID(uuidString: $1.key) == nil ? $1.key : "<id>"] = $1.value.reduced(every: $1.key == "calls")
+                })
         case .array(let elements) where every: .array(elements.map { $0.reduced() })
         case .array(let elements): .array(elements.prefix(1).map { $0.reduced() })
         default: self

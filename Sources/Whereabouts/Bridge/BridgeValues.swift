@@ -60,13 +60,14 @@ struct PermissionsValue: Encodable {
 enum PermissionState: String, Encodable {
     case granted, denied, prompt
 
-    /// Granted; denied once the user was asked and refused, or only Settings can grant it; else the
-    /// dialog can still be shown.
+    /// Granted; denied when only Settings can grant it (the foreground record's `canAskAgain` is
+    /// `false`, or background was asked for and refused: iOS shows that dialog once); else the dialog
+    /// can still be shown.
     init(_ record: PermissionRecord?) {
         guard let record else { self = .prompt; return }
         if record.isGranted {
             self = .granted
-        } else if record.canAskAgain == false || record.requestedAt != nil {
+        } else if record.canAskAgain.map({ !$0 }) ?? (record.requestedAt != nil) {
             self = .denied
         } else {
             self = .prompt

@@ -1,11 +1,7 @@
 /**
- * Whereabouts for JavaScript: the types of every bridge method, result, event and error, exactly as
- * the native `Bridge` encodes them. Times are JavaScript milliseconds since 1970 (`Date.now()`); a
- * value the native side does not know is `null`, never left out, unless the type marks it optional.
- *
- * The native glue (the Capacitor plugin, the React Native module) answers every call with the
- * bridge's envelope `{ result }` and rejects failures with a `BridgeError`'s `code` and `message`;
- * `createWhereabouts` in `index.ts` unwraps the envelope into the `Whereabouts` interface below.
+ * Whereabouts for JavaScript: the types of every method, result, event and error, exactly as the
+ * native `Bridge` encodes them. Times are JavaScript milliseconds since 1970 (`Date.now()`); a value
+ * the native side does not know is `null`, never left out, unless the type marks it optional.
  */
 
 /** Milliseconds since 1970-01-01T00:00:00Z. */
@@ -31,6 +27,20 @@ export interface ReportItem extends LocationPoint {
   accuracy: number;
   /** Seconds the device stayed there after the fix. */
   dwell: number;
+}
+
+/** A stored record as `getLocations` lists it. */
+export interface StoredLocation extends ReportItem {
+  /** Whether a server acknowledged it. */
+  uploaded: boolean;
+}
+
+/** `getLocations`' options. */
+export interface GetLocationsOptions {
+  /** List uploaded records too (the whole breadcrumb trail), not only those waiting; `false` by default. */
+  includeUploaded?: boolean;
+  /** At most this many, the newest (1 to 100000; 1000 by default). */
+  limit?: number;
 }
 
 /** `getCurrentLocation`'s answer: the travel app's shape. */
@@ -81,14 +91,31 @@ export interface PermissionProblem {
   settingsCanFix: boolean;
 }
 
-/** The answer of `checkPermissions`, `requestPermission` and `locationAction`. */
-export interface PermissionsResult {
+/** A permission as Capacitor states it. */
+export type PermissionState = 'granted' | 'denied' | 'prompt';
+
+/**
+ * The permission calls' answer and the `permission` event: Capacitor's convention (`location`,
+ * `backgroundLocation`), Expo's (`status`, `granted`, `canAskAgain`, for the foreground permission),
+ * and the records and problems behind them.
+ */
+export interface PermissionStatus {
+  location: PermissionState;
+  backgroundLocation: PermissionState;
+  status: 'granted' | 'denied' | 'undetermined';
+  granted: boolean;
+  canAskAgain: boolean;
   /** `null` until first requested or answered; `canAskAgain` is present once known. */
-  foregroundPermission: (PermissionRecord & { canAskAgain?: boolean }) | null;
+  foregroundPermission: (PermissionRecord & { canAskAgain?: boolean | null }) | null;
   /** `null` until first requested or granted. */
   backgroundPermission: PermissionRecord | null;
   /** Most severe first; empty when all is well. */
   problems: PermissionProblem[];
+}
+
+/** `requestPermissions`' options, as Capacitor's: which permission to ask for (`location` by default). */
+export interface RequestPermissionsOptions {
+  permissions?: ('location' | 'backgroundLocation')[];
 }
 
 // MARK: LocationData
@@ -147,6 +174,11 @@ export interface AddRegionsResult {
   added: number;
 }
 
+/** `setRegions`' answer. */
+export interface SetRegionsResult {
+  count: number;
+}
+
 /** `removeRegions`'s options. */
 export interface RemoveRegionsOptions {
   ids: string[];
@@ -162,6 +194,8 @@ export interface RegionInfo {
   notifyOnEntry: boolean;
   notifyOnExit: boolean;
   shape: 'circle' | 'polygon';
+  /** Whether the device is inside now. */
+  inside: boolean;
 }
 
 // MARK: Tracking
@@ -202,9 +236,42 @@ export interface StartActiveTrackingOptions {
   minutes: number;
 }
 
-/** `requestPermission`'s options. */
-export interface RequestPermissionOptions {
-  kind: PermissionKind;
+/** Where uploads go: our server, an OwnTracks HTTP endpoint, or Firestore. */
+export type UploadSettings =
+  | { kind: 'whereabouts'; url: string; device: string }
+  | { kind: 'owntracks'; url: string; user: string; device: string; password?: string; trackerId?: string }
+  | { kind: 'firestore'; project: string; apiKey: string; collection?: string; url?: string; tokenUrl?: string };
+
+/** `configure`'s options; `upload: null` stops uploading. */
+export interface ConfigureOptions {
+  upload: UploadSettings | null;
+}
+
+/** `setAuth`'s options: our server's token, or Firebase's ID and refresh tokens. */
+export interface AuthOptions {
+  token?: string;
+  refreshToken?: string;
+  expiresAt?: Milliseconds;
+  userId?: string;
+}
+
+/** A flush's report (`flush`, the `upload` event). */
+export interface UploadResult {
+  trigger: string;
+  delivered: number;
+  eventsDelivered: number;
+  rejected: number;
+  requests: number;
+  /** Why records are still pending; `null` when the flush emptied the queue. */
+  stoppedBy: 'signedOut' | 'failed' | 'backingOff' | 'storeError' | null;
+  message: string | null;
+  /** When the next attempt may go out. */
+  retryAt: Milliseconds | null;
+}
+
+/** `clearLocations`' answer. */
+export interface ClearLocationsResult {
+  removed: number;
 }
 
 /** The options of a method that takes none. */
@@ -212,24 +279,31 @@ export type NoOptions = Record<string, never>;
 
 // MARK: Methods
 
-/** Every bridge method: what it takes and what it answers. */
+/** Every native method: what it takes and what it answers. */
 export interface WhereaboutsMethods {
+  configure: { options: ConfigureOptions; result: null };
+  setAuth: { options: AuthOptions; result: null };
+  signOut: { options: NoOptions; result: null };
   startTracking: { options: StartTrackingOptions; result: null };
   stopTracking: { options: NoOptions; result: null };
+  setMode: { options: { mode: TrackingModeName } & TrackingModeParameters; result: null };
   getCurrentLocation: { options: NoOptions; result: CurrentLocation | null };
-  getLocations: { options: NoOptions; result: ReportItem[] };
+  getLocations: { options: GetLocationsOptions; result: StoredLocation[] };
   getLocationData: { options: NoOptions; result: LocationData };
   requestLocationUpdate: { options: NoOptions; result: null };
   startActiveTracking: { options: StartActiveTrackingOptions; result: null };
-  checkPermissions: { options: NoOptions; result: PermissionsResult };
-  requestPermission: { options: RequestPermissionOptions; result: PermissionsResult };
-  locationAction: { options: NoOptions; result: PermissionsResult };
+  flush: { options: NoOptions; result: UploadResult };
+  clearLocations: { options: NoOptions; result: ClearLocationsResult };
+  checkPermissions: { options: NoOptions; result: PermissionStatus };
+  requestPermission: { options: { kind: PermissionKind }; result: PermissionStatus };
+  locationAction: { options: NoOptions; result: PermissionStatus };
   addRegions: { options: AddRegionsOptions; result: AddRegionsResult };
+  setRegions: { options: AddRegionsOptions; result: SetRegionsResult };
   removeRegions: { options: RemoveRegionsOptions; result: null };
   getRegions: { options: NoOptions; result: RegionInfo[] };
 }
 
-/** A bridge method's name. */
+/** A native method's name. */
 export type WhereaboutsMethodName = keyof WhereaboutsMethods;
 
 // MARK: Events
@@ -254,95 +328,65 @@ export interface WhereaboutsEvents {
   location: ReportItem;
   /** A region event happened. */
   region: RegionEventBody;
+  /** A flush ended. */
+  upload: UploadResult;
+  /** A permission's state changed. */
+  permission: PermissionStatus;
 }
 
 /** A pushed event's name. */
 export type WhereaboutsEventName = keyof WhereaboutsEvents;
-
-// MARK: Errors
-
-/** The stable codes a failed call is rejected with. */
-export type BridgeErrorCode =
-  | 'unknownMethod'
-  | 'invalidArguments'
-  | 'permissionDenied'
-  | 'trackingDisabled'
-  | 'duplicateRegion'
-  | 'invalidArgument'
-  | 'storeFailure';
-
-/** What a failed call is rejected with: a code to switch on and a message naming the problem and the fix. */
-export interface BridgeError {
-  code: BridgeErrorCode;
-  message: string;
-}
-
-// MARK: The API
 
 /** A listener registration; `remove()` stops it. */
 export interface WhereaboutsSubscription {
   remove(): Promise<void>;
 }
 
-/** Whereabouts as JavaScript uses it; every failed call rejects with a `BridgeError`. */
+/** Whereabouts as JavaScript uses it; every failed call rejects with a `WhereaboutsError`. */
 export interface Whereabouts {
+  /** Where uploads go (kept across launches); `{ upload: null }` stops uploading. */
+  configure(options: ConfigureOptions): Promise<void>;
+  /** The credential uploads present (kept across launches). */
+  setAuth(options: AuthOptions): Promise<void>;
+  /** Forgets the credential; records wait on the device until the next `setAuth`. */
+  signOut(): Promise<void>;
   /** Turns tracking on, in the given mode or the configured one; it stays on across relaunches. */
-  startTracking(options?: StartTrackingOptions): Promise<null>;
+  start(options?: StartTrackingOptions): Promise<void>;
   /** Turns tracking off. */
-  stopTracking(): Promise<null>;
-  /** The last stored location, else the last one in memory, else `null`. */
+  stop(): Promise<void>;
+  /** Changes the mode, now and for later launches. */
+  setMode(options: { mode: TrackingModeName } & TrackingModeParameters): Promise<void>;
+  /** The newest position, or `null`. */
   getCurrentLocation(): Promise<CurrentLocation | null>;
-  /** Every record not yet uploaded, in upload order. */
-  getLocations(): Promise<ReportItem[]>;
+  /** The newest stored records, oldest first; only those waiting for upload unless `includeUploaded`. */
+  getLocations(options?: GetLocationsOptions): Promise<StoredLocation[]>;
   /** The snapshot now. */
   getLocationData(): Promise<LocationData>;
   /** Takes one fix now; it arrives as `location` and `locationData` events. */
-  requestLocationUpdate(): Promise<null>;
+  requestLocationUpdate(): Promise<void>;
   /** Tracks at full accuracy for a while (tracking must be on). */
-  startActiveTracking(options: StartActiveTrackingOptions): Promise<null>;
+  startActiveTracking(options: StartActiveTrackingOptions): Promise<void>;
+  /** Uploads pending records now. Rejects with `notConfigured` before `configure`. */
+  flush(): Promise<UploadResult>;
+  /** Deletes every stored record, uploaded or not. */
+  clearLocations(): Promise<ClearLocationsResult>;
   /** Reads both permissions again, and asks for background when the rules allow. */
-  checkPermissions(): Promise<PermissionsResult>;
-  /** Asks for a permission under the same rules. */
-  requestPermission(options: RequestPermissionOptions): Promise<PermissionsResult>;
+  checkPermissions(): Promise<PermissionStatus>;
+  /** Asks for `location` (foreground, the default) or `backgroundLocation`. */
+  requestPermissions(options?: RequestPermissionsOptions): Promise<PermissionStatus>;
   /** The user started something that needs a position: asks for foreground, or opens Settings. */
-  locationAction(): Promise<PermissionsResult>;
+  locationAction(): Promise<PermissionStatus>;
   /** Adds regions (any number; only the nearest are handed to the OS). */
   addRegions(options: AddRegionsOptions): Promise<AddRegionsResult>;
+  /** Replaces every region. */
+  setRegions(options: AddRegionsOptions): Promise<SetRegionsResult>;
   /** Removes regions by id; unknown ids are ignored. */
-  removeRegions(options: RemoveRegionsOptions): Promise<null>;
-  /** Every region, sorted by id. */
+  removeRegions(options: RemoveRegionsOptions): Promise<void>;
+  /** Every region, sorted by id, with whether the device is inside. */
   getRegions(): Promise<RegionInfo[]>;
   /** Listens to a pushed event. */
   addListener<E extends WhereaboutsEventName>(
     event: E,
     listener: (body: WhereaboutsEvents[E]) => void,
   ): Promise<WhereaboutsSubscription>;
-}
-
-// MARK: The native modules
-
-/**
- * The native module's methods as the Capacitor plugin and the React Native module expose them: each
- * takes the method's options and resolves with the bridge's envelope `{ result }`.
- */
-export type WhereaboutsNative = {
-  [M in WhereaboutsMethodName]: (
-    options: WhereaboutsMethods[M]['options'],
-  ) => Promise<{ result: WhereaboutsMethods[M]['result'] }>;
-};
-
-/** A listener handle as Capacitor (`PluginListenerHandle`) and React Native (`EmitterSubscription`) return it. */
-export interface NativeListenerHandle {
-  remove(): void | Promise<void>;
-}
-
-/**
- * Where pushed events come from: the Capacitor plugin itself, or a React Native
- * `NativeEventEmitter` over the module.
- */
-export interface NativeEventSource {
-  addListener(
-    eventName: WhereaboutsEventName,
-    listener: (body: any) => void,
-  ): NativeListenerHandle | Promise<NativeListenerHandle>;
 }

@@ -1,0 +1,25 @@
+"use strict";
+var __createBinding = (this && this.__createBinding) || (Object.create ? (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    var desc = Object.getOwnPropertyDescriptor(m, k);
+    if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+      desc = { enumerable: true, get: function() { return m[k]; } };
+    }
+    Object.defineProperty(o, k2, desc);
+}) : (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    o[k2] = m[k];
+}));
+var __exportStar = (this && this.__exportStar) || function(m, exports) {
+    for (var p in m) if (p !== "default" && !Object.prototype.hasOwnProperty.call(exports, p)) __createBinding(exports, m, p);
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.toWhereaboutsError = exports.isWhereaboutsError = exports.errorCodes = exports.WhereaboutsError = exports.createWhereabouts = void 0;
+var api_js_1 = require("./api.js");
+Object.defineProperty(exports, "createWhereabouts", { enumerable: true, get: function () { return api_js_1.createWhereabouts; } });
+var errors_js_1 = require("./errors.js");
+Object.defineProperty(exports, "WhereaboutsError", { enumerable: true, get: function () { return errors_js_1.WhereaboutsError; } });
+Object.defineProperty(exports, "errorCodes", { enumerable: true, get: function () { return errors_js_1.errorCodes; } });
+Object.defineProperty(exports, "isWhereaboutsError", { enumerable: true, get: function () { return errors_js_1.isWhereaboutsError; } });
+Object.defineProperty(exports, "toWhereaboutsError", { enumerable: true, get: function () { return errors_js_1.toWhereaboutsError; } });
+__exportStar(require("./types.js"), exports);

@@ -1,0 +1,415 @@
+/**
+ * Whereabouts for JavaScript: the types of every method, result, event and error, exactly as the
+ * native `Bridge` encodes them. Times are JavaScript milliseconds since 1970 (`Date.now()`); a value
+ * the native side does not know is `null`, never left out, unless the type marks it optional.
+ */
+/** Milliseconds since 1970-01-01T00:00:00Z. */
+export declare type Milliseconds = number;
+/** A position: `{id, latitude, longitude, timestamp}`. */
+export interface LocationPoint {
+    /** A stored record's UUID in lower case, or the refresh region's id for the fence. */
+    id: string;
+    /** Degrees, −90…90. */
+    latitude: number;
+    /** Degrees, −180…180. */
+    longitude: number;
+    /** When the position was measured. */
+    timestamp: Milliseconds;
+}
+/** A stored record waiting for upload (`getLocations`, the `location` event, `report.items`). */
+export interface ReportItem extends LocationPoint {
+    /** Horizontal accuracy in metres (68 % confidence radius). */
+    accuracy: number;
+    /** Seconds the device stayed there after the fix. */
+    dwell: number;
+}
+/** A stored record as `getLocations` lists it. */
+export interface StoredLocation extends ReportItem {
+    /** Whether a server acknowledged it. */
+    uploaded: boolean;
+}
+/** `getLocations`' options. */
+export interface GetLocationsOptions {
+    /** List uploaded records too (the whole breadcrumb trail), not only those waiting; `false` by default. */
+    includeUploaded?: boolean;
+    /** At most this many, the newest (1 to 100000; 1000 by default). */
+    limit?: number;
+}
+/** `getCurrentLocation`'s answer: the travel app's shape. */
+export interface CurrentLocation {
+    lat: number;
+    lng: number;
+    timestamp: Milliseconds;
+}
+/** Which permission: while in use (iOS When In Use), or in the background (iOS Always). */
+export declare type PermissionKind = 'foreground' | 'background';
+/** What the app knows about one permission. */
+export interface PermissionRecord {
+    /** Whether the permission is granted now. */
+    isGranted: boolean;
+    /** When `isGranted` last changed (or the record was created). */
+    updatedAt: Milliseconds;
+    /** When the permission was last read from the OS. */
+    checkedAt: Milliseconds;
+    /** When the OS dialog was last asked for; `null` if it never was. */
+    requestedAt: Milliseconds | null;
+}
+/** The foreground record inside `LocationData`: it always carries `canAskAgain`. */
+export interface ForegroundPermissionRecord extends PermissionRecord {
+    /** `false` when only the Settings app can grant the permission; `null` when not known. */
+    canAskAgain: boolean | null;
+}
+/** The stable codes of the permission problems. */
+export declare type PermissionProblemCode = 'restricted' | 'foregroundDenied' | 'backgroundDenied' | 'backgroundProvisional' | 'reducedAccuracy';
+/** A permission state that keeps the app from doing its job, for the app to show. */
+export interface PermissionProblem {
+    code: PermissionProblemCode;
+    kind: PermissionKind;
+    /** One or two sentences for the user: what is wrong and what to do. */
+    message: string;
+    /** Whether an "Open Settings" button can fix it. */
+    settingsCanFix: boolean;
+}
+/** A permission as Capacitor states it. */
+export declare type PermissionState = 'granted' | 'denied' | 'prompt';
+/**
+ * The permission calls' answer and the `permission` event: Capacitor's convention (`location`,
+ * `backgroundLocation`), Expo's (`status`, `granted`, `canAskAgain`, for the foreground permission),
+ * and the records and problems behind them.
+ */
+export interface PermissionStatus {
+    location: PermissionState;
+    backgroundLocation: PermissionState;
+    status: 'granted' | 'denied' | 'undetermined';
+    granted: boolean;
+    canAskAgain: boolean;
+    /** `null` until first requested or answered; `canAskAgain` is present once known. */
+    foregroundPermission: (PermissionRecord & {
+        canAskAgain?: boolean | null;
+    }) | null;
+    /** `null` until first requested or granted. */
+    backgroundPermission: PermissionRecord | null;
+    /** Most severe first; empty when all is well. */
+    problems: PermissionProblem[];
+}
+/** `requestPermissions`' options, as Capacitor's: which permission to ask for (`location` by default). */
+export interface RequestPermissionsOptions {
+    permissions?: ('location' | 'backgroundLocation')[];
+}
+/** The refresh region around the device. */
+export interface Fence {
+    /** Its centre, with the refresh region's id, timestamped when it was planned. */
+    location: LocationPoint;
+    /** Metres from the device to the nearest region boundary. */
+    distanceToDiscovery: number;
+}
+/** The pending upload queue. */
+export interface Report {
+    /** Item ids in upload order. */
+    order: string[];
+    /** The items by id. */
+    items: Record<string, ReportItem>;
+}
+/** The snapshot the story app keeps in its store (`getLocationData`, the `locationData` event). */
+export interface LocationData {
+    lastTriedAt: Milliseconds | null;
+    lastLocation: LocationPoint | null;
+    fence: Fence | null;
+    report: Report;
+    foregroundPermission: ForegroundPermissionRecord | null;
+    backgroundPermission: PermissionRecord | null;
+}
+/** A circle to watch, as `addRegions` takes it. */
+export interface CircleRegion {
+    /** Unique within the app's regions; an existing region with this id is replaced. */
+    id: string;
+    latitude: number;
+    longitude: number;
+    /** Metres, greater than 0. */
+    radius: number;
+    /** Seconds inside before a `dwell` event; absent or `null` for none. */
+    loiteringDelay?: number | null;
+    /** Whether entering makes an event; `true` when absent or `null`. */
+    notifyOnEntry?: boolean | null;
+    /** Whether leaving makes an event; `true` when absent or `null`. */
+    notifyOnExit?: boolean | null;
+}
+/** `addRegions`'s options: circles, or a GeoJSON FeatureCollection as text (one or the other). */
+export declare type AddRegionsOptions = {
+    regions: CircleRegion[];
+    geojson?: never;
+} | {
+    geojson: string;
+    regions?: never;
+};
+/** `addRegions`'s answer. */
+export interface AddRegionsResult {
+    added: number;
+}
+/** `setRegions`' answer. */
+export interface SetRegionsResult {
+    count: number;
+}
+/** `removeRegions`'s options. */
+export interface RemoveRegionsOptions {
+    ids: string[];
+}
+/** A region as `getRegions` lists it; a polygon gives its enclosing circle. */
+export interface RegionInfo {
+    id: string;
+    latitude: number;
+    longitude: number;
+    radius: number;
+    loiteringDelay: number | null;
+    notifyOnEntry: boolean;
+    notifyOnExit: boolean;
+    shape: 'circle' | 'polygon';
+    /** Whether the device is inside now. */
+    inside: boolean;
+}
+/** The tracking modes by name. */
+export declare type TrackingModeName = 'manual' | 'significant' | 'move' | 'interval' | 'continuous' | 'adaptive' | 'stop-detect';
+/** The accuracy levels of continuous mode. */
+export declare type LocationAccuracy = 'best' | 'tenMeters' | 'hundredMeters' | 'kilometer' | 'threeKilometers';
+/** A mode's parameters; each left out takes the mode's default. */
+export interface TrackingModeParameters {
+    /** Metres: move mode's distance between records, or continuous mode's distance filter. */
+    distance?: number | null;
+    /** Seconds between records (move, interval). */
+    interval?: number | null;
+    /** Metres: interval mode's minimum movement. */
+    displacement?: number | null;
+    /** Continuous mode's accuracy. */
+    accuracy?: LocationAccuracy | null;
+}
+/** `startTracking`'s options: nothing (keep the configured mode), or a mode with its parameters. */
+export declare type StartTrackingOptions = {
+    mode?: never;
+    distance?: never;
+    interval?: never;
+    displacement?: never;
+    accuracy?: never;
+} | ({
+    mode: TrackingModeName;
+} & TrackingModeParameters);
+/** `startActiveTracking`'s options. */
+export interface StartActiveTrackingOptions {
+    /** From 1 to 1440. */
+    minutes: number;
+}
+/** Where uploads go: our server, an OwnTracks HTTP endpoint, or Firestore. */
+export declare type UploadSettings = {
+    kind: 'whereabouts';
+    url: string;
+    device: string;
+} | {
+    kind: 'owntracks';
+    url: string;
+    user: string;
+    device: string;
+    password?: string;
+    trackerId?: string;
+} | {
+    kind: 'firestore';
+    project: string;
+    apiKey: string;
+    collection?: string;
+    url?: string;
+    tokenUrl?: string;
+};
+/** `configure`'s options; `upload: null` stops uploading. */
+export interface ConfigureOptions {
+    upload: UploadSettings | null;
+}
+/** `setAuth`'s options: our server's token, or Firebase's ID and refresh tokens. */
+export interface AuthOptions {
+    token?: string;
+    refreshToken?: string;
+    expiresAt?: Milliseconds;
+    userId?: string;
+}
+/** A flush's report (`flush`, the `upload` event). */
+export interface UploadResult {
+    trigger: string;
+    delivered: number;
+    eventsDelivered: number;
+    rejected: number;
+    requests: number;
+    /** Why records are still pending; `null` when the flush emptied the queue. */
+    stoppedBy: 'signedOut' | 'failed' | 'backingOff' | 'storeError' | null;
+    message: string | null;
+    /** When the next attempt may go out. */
+    retryAt: Milliseconds | null;
+}
+/** `clearLocations`' answer. */
+export interface ClearLocationsResult {
+    removed: number;
+}
+/** The options of a method that takes none. */
+export declare type NoOptions = Record<string, never>;
+/** Every native method: what it takes and what it answers. */
+export interface WhereaboutsMethods {
+    configure: {
+        options: ConfigureOptions;
+        result: null;
+    };
+    setAuth: {
+        options: AuthOptions;
+        result: null;
+    };
+    signOut: {
+        options: NoOptions;
+        result: null;
+    };
+    startTracking: {
+        options: StartTrackingOptions;
+        result: null;
+    };
+    stopTracking: {
+        options: NoOptions;
+        result: null;
+    };
+    setMode: {
+        options: {
+            mode: TrackingModeName;
+        } & TrackingModeParameters;
+        result: null;
+    };
+    getCurrentLocation: {
+        options: NoOptions;
+        result: CurrentLocation | null;
+    };
+    getLocations: {
+        options: GetLocationsOptions;
+        result: StoredLocation[];
+    };
+    getLocationData: {
+        options: NoOptions;
+        result: LocationData;
+    };
+    requestLocationUpdate: {
+        options: NoOptions;
+        result: null;
+    };
+    startActiveTracking: {
+        options: StartActiveTrackingOptions;
+        result: null;
+    };
+    flush: {
+        options: NoOptions;
+        result: UploadResult;
+    };
+    clearLocations: {
+        options: NoOptions;
+        result: ClearLocationsResult;
+    };
+    checkPermissions: {
+        options: NoOptions;
+        result: PermissionStatus;
+    };
+    requestPermission: {
+        options: {
+            kind: PermissionKind;
+        };
+        result: PermissionStatus;
+    };
+    locationAction: {
+        options: NoOptions;
+        result: PermissionStatus;
+    };
+    addRegions: {
+        options: AddRegionsOptions;
+        result: AddRegionsResult;
+    };
+    setRegions: {
+        options: AddRegionsOptions;
+        result: SetRegionsResult;
+    };
+    removeRegions: {
+        options: RemoveRegionsOptions;
+        result: null;
+    };
+    getRegions: {
+        options: NoOptions;
+        result: RegionInfo[];
+    };
+}
+/** A native method's name. */
+export declare type WhereaboutsMethodName = keyof WhereaboutsMethods;
+/** A region event as the `region` event pushes it. */
+export interface RegionEventBody {
+    regionId: string;
+    kind: 'enter' | 'exit' | 'dwell';
+    timestamp: Milliseconds;
+    /** `true` for the state found when monitoring started rather than a crossing seen happen. */
+    initial: boolean;
+    /** Where the device was, when the event came with a position. */
+    latitude: number | null;
+    longitude: number | null;
+}
+/** Every pushed event and its body. */
+export interface WhereaboutsEvents {
+    /** The snapshot changed; the whole snapshot. */
+    locationData: LocationData;
+    /** A record was stored. */
+    location: ReportItem;
+    /** A region event happened. */
+    region: RegionEventBody;
+    /** A flush ended. */
+    upload: UploadResult;
+    /** A permission's state changed. */
+    permission: PermissionStatus;
+}
+/** A pushed event's name. */
+export declare type WhereaboutsEventName = keyof WhereaboutsEvents;
+/** A listener registration; `remove()` stops it. */
+export interface WhereaboutsSubscription {
+    remove(): Promise<void>;
+}
+/** Whereabouts as JavaScript uses it; every failed call rejects with a `WhereaboutsError`. */
+export interface Whereabouts {
+    /** Where uploads go (kept across launches); `{ upload: null }` stops uploading. */
+    configure(options: ConfigureOptions): Promise<void>;
+    /** The credential uploads present (kept across launches). */
+    setAuth(options: AuthOptions): Promise<void>;
+    /** Forgets the credential; records wait on the device until the next `setAuth`. */
+    signOut(): Promise<void>;
+    /** Turns tracking on, in the given mode or the configured one; it stays on across relaunches. */
+    start(options?: StartTrackingOptions): Promise<void>;
+    /** Turns tracking off. */
+    stop(): Promise<void>;
+    /** Changes the mode, now and for later launches. */
+    setMode(options: {
+        mode: TrackingModeName;
+    } & TrackingModeParameters): Promise<void>;
+    /** The newest position, or `null`. */
+    getCurrentLocation(): Promise<CurrentLocation | null>;
+    /** The newest stored records, oldest first; only those waiting for upload unless `includeUploaded`. */
+    getLocations(options?: GetLocationsOptions): Promise<StoredLocation[]>;
+    /** The snapshot now. */
+    getLocationData(): Promise<LocationData>;
+    /** Takes one fix now; it arrives as `location` and `locationData` events. */
+    requestLocationUpdate(): Promise<void>;
+    /** Tracks at full accuracy for a while (tracking must be on). */
+    startActiveTracking(options: StartActiveTrackingOptions): Promise<void>;
+    /** Uploads pending records now. Rejects with `notConfigured` before `configure`. */
+    flush(): Promise<UploadResult>;
+    /** Deletes every stored record, uploaded or not. */
+    clearLocations(): Promise<ClearLocationsResult>;
+    /** Reads both permissions again, and asks for background when the rules allow. */
+    checkPermissions(): Promise<PermissionStatus>;
+    /** Asks for `location` (foreground, the default) or `backgroundLocation`. */
+    requestPermissions(options?: RequestPermissionsOptions): Promise<PermissionStatus>;
+    /** The user started something that needs a position: asks for foreground, or opens Settings. */
+    locationAction(): Promise<PermissionStatus>;
+    /** Adds regions (any number; only the nearest are handed to the OS). */
+    addRegions(options: AddRegionsOptions): Promise<AddRegionsResult>;
+    /** Replaces every region. */
+    setRegions(options: AddRegionsOptions): Promise<SetRegionsResult>;
+    /** Removes regions by id; unknown ids are ignored. */
+    removeRegions(options: RemoveRegionsOptions): Promise<void>;
+    /** Every region, sorted by id, with whether the device is inside. */
+    getRegions(): Promise<RegionInfo[]>;
+    /** Listens to a pushed event. */
+    addListener<E extends WhereaboutsEventName>(event: E, listener: (body: WhereaboutsEvents[E]) => void): Promise<WhereaboutsSubscription>;
+}

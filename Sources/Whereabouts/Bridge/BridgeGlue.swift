@@ -1,0 +1,50 @@
+import Foundation
+
+extension Bridge {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var current: Bridge?
+
+    /// The bridge the JavaScript glue (the Capacitor plugin, the React Native module) forwards to.
+    /// React Native and Capacitor create their module themselves, so the app installs its bridge in
+    /// `application(_:didFinishLaunchingWithOptions:)`: `Bridge.install(Bridge(engine: engine))`.
+    public static var installed: Bridge? { lock.withLock { current } }
+
+    /// Makes `bridge` the one the glue forwards to.
+    public static func install(_ bridge: Bridge) { lock.withLock { current = bridge } }
+
+    /// What the glue does with one JavaScript call: sends `method` and the call's options to the
+    /// installed bridge, then hands `resolve` the result as Foundation objects (`NSNull` for `null`)
+    /// or `reject` the error; `notConfigured` when no bridge is installed.
+    public static func forward(
+        _ method: String, options: [AnyHashable: Any], resolve: @escaping @Sendable (Any) -> Void,
+        reject: @escaping @Sendable (BridgeError) -> Void
+    ) {
+        guard let bridge = installed else {
+            return reject(BridgeError(code: "notConfigured", message: "\(method): no bridge: call Bridge.install(_:) when the app launches"))
+        }
+        let arguments = JSONSerialization.isValidJSONObject(options) ? try? JSONSerialization.data(withJSONObject: options) : nil
+        Task {
+            switch await bridge.call(method, arguments: arguments) {
+            case .success(let data):
+                if let value = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) {
+                    resolve(value)
+                } else {
+                    reject(BridgeError(code: "internal", message: "\(method): the answer is not JSON"))
+                }
+            case .failure(let error):
+                reject(error)
+            }
+        }
+    }
+
+    /// Relays ``events()`` to `send` as Foundation objects until the task is cancelled or the engine
+    /// shuts down: what the glue's event emitter runs while JavaScript listens.
+    public func relayEvents(to send: @escaping @Sendable (_ name: String, _ body: Any) -> Void) -> Task<Void, Never> {
+        let events = events()
+        return Task {
+            for await event in events {
+                if let body = try? JSONSerialization.jsonObject(with: event.body) { send(event.name.rawValue, body) }
+            }
+        }
+    }
+}
