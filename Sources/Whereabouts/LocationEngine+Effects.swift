@@ -16,6 +16,10 @@ extension LocationEngine {
         case .regionCrossing(let id, let state):
             diagnostics.crossings += 1
             perform(.regionCrossing(id: id, state: state))
+        case .visit(let visit):
+            perform(.visit(visit))
+        case .activity(let activity):
+            perform(.activity(activity))
         case .authorizationChanged(let authorization):
             perform(.authorizationChanged(authorization))
         case .failure(let failure):

@@ -5,6 +5,10 @@ import WhereaboutsCore
 public enum LocationServiceEvent: Sendable, Equatable {
     /// A position.
     case fix(Fix)
+    /// A visit: the device arrived at a place where it stays, or left it.
+    case visit(Visit)
+    /// The motion coprocessor's latest activity.
+    case activity(MotionActivity)
     /// The platform saw the device cross a monitored region's boundary (or found its state when
     /// monitoring started).
     case regionCrossing(id: String, state: RegionState)

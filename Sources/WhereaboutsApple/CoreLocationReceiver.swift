@@ -67,7 +67,7 @@ final class CoreLocationReceiver: NSObject, CLLocationManagerDelegate {
             let stay = try Visit.fromCoreLocation(
                 latitude: visit.coordinate.latitude, longitude: visit.coordinate.longitude,
                 horizontalAccuracy: visit.horizontalAccuracy, arrivalDate: visit.arrivalDate, departureDate: visit.departureDate)
-            continuation.yield(.fix(stay.fix))
+            continuation.yield(.visit(stay))
         } catch {
             continuation.yield(
                 .failure(

@@ -44,14 +44,16 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
     private let authorizationTracker: AuthorizationTracker
     private let backgroundModeDeclared: Bool
     private let monitorsVisits: Bool
+    private let motion: MotionActivityReceiver
 
     /// Creates the service and its location managers. Call it on the main thread.
     ///
     /// - Parameters:
     ///   - showsBackgroundLocationIndicator: `CLLocationManager.showsBackgroundLocationIndicator`: whether
     ///     the status bar shows that an app with Always authorization uses location in the background.
-    ///   - monitorsVisits: whether CoreLocation's visits are reported as fixes. Visits run together with
-    ///     significant-change monitoring, the other low-power service that relaunches the app.
+    ///   - monitorsVisits: whether CoreLocation's visits also run together with significant-change
+    ///     monitoring, the other low-power service that relaunches the app (a mode that asks for visits,
+    ///     such as adaptive, gets them either way).
     ///   - bundle: the app's bundle, whose Info.plist tells whether `UIBackgroundModes` lists `location`.
     ///   - defaults: where the service remembers that the app has asked for Always authorization, which
     ///     iOS lets an app do once.
@@ -69,6 +71,7 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
         receiver = CoreLocationReceiver(primary: manager, continuation: continuation, authorization: authorizationTracker)
         backgroundModeDeclared = Self.declaresLocationBackgroundMode(in: bundle)
         self.monitorsVisits = monitorsVisits
+        motion = MotionActivityReceiver(continuation: continuation)
         manager.delegate = receiver
         oneShotManager.delegate = receiver
         manager.showsBackgroundLocationIndicator = showsBackgroundLocationIndicator
@@ -85,10 +88,11 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
 
     /// Applies the core's ``WhereaboutsCore/CoreLocationConfiguration`` for `request`: accuracy,
     /// distance filter, automatic pausing and background updates, then starts or stops standard
-    /// updates, significant-change monitoring and (when enabled) visits.
+    /// updates, significant-change monitoring, visits and motion activity.
     public func configure(_ request: LocationRequest) {
         let configuration = CoreLocationConfiguration(request, backgroundModeDeclared: backgroundModeDeclared)
-        let visits = monitorsVisits && configuration.significantChanges
+        let visits = configuration.visits || (monitorsVisits && configuration.significantChanges)
+        motion.set(on: configuration.motionActivity)
         onMain { [self] in
             manager.desiredAccuracy = configuration.desiredAccuracy
             manager.distanceFilter = configuration.distanceFilter

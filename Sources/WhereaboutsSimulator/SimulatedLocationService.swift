@@ -99,6 +99,7 @@ struct SimulatedLocationService {
 
         var significantFix: Fix?
         if significant.reports(position, at: Date(timeIntervalSince1970: t)) {
+            timeline.append(.cellFix(t: t))
             significantFix = Self.noisyFix(
                 position, sigma: 100, accuracy: random.uniform(100...200), source: .significantChange, speed: nil, t, &random)
         }
@@ -116,7 +117,7 @@ struct SimulatedLocationService {
         }
     }
 
-    private static func noisyFix(
+    static func noisyFix(
         _ position: Coordinate, sigma: Double, accuracy: Double, source: FixSource, speed: Double?, _ t: Double,
         _ random: inout SeededGenerator
     ) -> Fix {

@@ -7,7 +7,7 @@ import WhereaboutsDelivery
 /// apps run, with the clock that engine and its uploader share.
 ///
 /// The phone behaves as `evaluation.md` describes: GPS acquisition, Wi-Fi and cell fixes, one-shots,
-/// significant changes and 20 region slots with late crossings (the emulation of
+/// significant changes, visits, motion activity and 20 region slots with late crossings (the emulation of
 /// ``RegionMonitorEmulation`` and ``SignificantChangeMonitor`` that the gpsd service shares), and
 /// the background rule: the app runs while in the foreground, while standard updates are on, or for
 /// 10 s after the OS wakes it for an event (a one-shot fix, a significant change, a region crossing).
@@ -32,6 +32,15 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
     private var random: SeededGenerator
     private var location = SimulatedLocationService()
     private var regionMonitor = RegionMonitorEmulation()
+    private let motion: SimulatedMotion
+    private var visits = SimulatedVisits()
+    /// Visits draw from a generator of their own, so that turning them on leaves every other draw of a
+    /// run as it was (motion draws from one of its own too).
+    private var visitRandom: SeededGenerator
+    private static let motionSeed: UInt64 = 0x6D6F_7469_6F6E
+    private static let visitSeed: UInt64 = 0x7669_7369_7473
+    /// The newest activity report made while the app was suspended: it reads it when it next runs.
+    private var missedActivity: MotionActivity?
     private var timelineRecords: [TimelineRecord] = []
     private var second: Double
     /// The last second the phone has played; the first played is the path's start.
@@ -75,6 +84,9 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
     public init(truth: TruthPath, seed: UInt64, authorization: PlatformAuthorization = .unrestricted) {
         self.truth = truth
         self.random = SeededGenerator(seed: seed)
+        var motionRandom = SeededGenerator(seed: seed ^ Self.motionSeed)
+        self.motion = SimulatedMotion(truth: truth, random: &motionRandom)
+        self.visitRandom = SeededGenerator(seed: seed ^ Self.visitSeed)
         self.second = truth.start
         self.played = truth.start - 1
         self.currentAuthorization = authorization
@@ -140,9 +152,10 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
         }) {
             if Int(second) % Self.secondsBetweenYields == 0 { await Task.yield() }
             for (event, waking) in events {
-                guard lock.withLock({ admit(waking: waking) }) else { continue }
-                deliver(event)
-                await idle()
+                for admitted in lock.withLock({ admit(event, waking: waking) }) {
+                    deliver(admitted)
+                    await idle()
+                }
             }
             while let sleeper = lock.withLock({ takeDueSleeper() }) {
                 sleeper.continuation.resume()
@@ -167,13 +180,15 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
         }
     }
 
-    /// The app is terminated: its event stream ends, standard updates stop; region monitoring and
-    /// significant changes go on and hold their events for ``relaunch()``.
+    /// The app is terminated: its event stream ends, standard updates and motion activity stop; region
+    /// monitoring, significant changes and visits go on and hold their events for ``relaunch()``.
     public func kill() {
         let (ending, woken) = lock.withLock { () -> (CheckedContinuation<LocationServiceEvent?, Never>?, [Sleeper]) in
             alive = false
             generation += 1
-            location.configure(LocationRequest(standard: nil, significantChange: location.request.significantChange), at: second)
+            let kept = location.request
+            if kept.motionActivity { timelineRecords.append(.motion(t: second, on: false)) }
+            location.configure(LocationRequest(standard: nil, significantChange: kept.significantChange, visits: kept.visits), at: second)
             queue.removeAll()
             let ending = consumer
             consumer = nil
@@ -230,24 +245,40 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
             at: Date(timeIntervalSince1970: t), position: truth.position(at: t), stateDelay: 1,
             latency: { random.uniform(20...180).rounded() })
         events += crossings.map { (.regionCrossing(id: $0.id, state: $0.state), true) }
+        if location.request.visits {
+            for visit in visits.step(at: t, position: truth.position(at: t), random: &visitRandom) {
+                timelineRecords.append(.wifiScan(t: t))
+                events.append((.visit(visit), true))
+            }
+        }
+        if location.request.motionActivity {
+            events += motion.reports(at: t).map { (.activity($0), false) }
+        }
         for case (.fix(let fix), _) in events { counters.fixesDelivered[fix.source.rawValue, default: 0] += 1 }
         return events
     }
 
     private var isRunning: Bool { alive && (foreground || location.standardOn || second < wakeUntil) }
 
-    /// Whether an event reaches the app now: a waking one wakes a suspended app (a dead one's waits
-    /// for a relaunch when the OS would relaunch for it); another reaches a running app only.
-    private func admit(waking: Bool) -> Bool {
-        guard waking else { return isRunning }
-        guard alive else { return true }
+    /// What of `event` reaches the app now: a waking event wakes a suspended app (a dead one's waits
+    /// for a relaunch when the OS would relaunch for it), after the activity report it missed while
+    /// suspended; another event reaches a running app only, and an activity report made meanwhile
+    /// waits for the next wake.
+    private func admit(_ event: LocationServiceEvent, waking: Bool) -> [LocationServiceEvent] {
+        guard waking else {
+            if isRunning { return [event] }
+            if case .activity(let activity) = event { missedActivity = activity }
+            return []
+        }
+        guard alive else { return [event] }
         if !isRunning {
             counters.wakes += 1
             timelineRecords.append(.wake(t: second))
         }
         wakeUntil = max(wakeUntil, second + Self.wakeWindow)
         updateAppState(at: second)
-        return true
+        defer { missedActivity = nil }
+        return (location.request.motionActivity ? missedActivity.map { [LocationServiceEvent.activity($0)] } ?? [] : []) + [event]
     }
 
     private func updateAppState(at t: Double) {
@@ -291,8 +322,7 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
     private func deliver(_ event: LocationServiceEvent) {
         let waiting = lock.withLock { () -> CheckedContinuation<LocationServiceEvent?, Never>? in
             guard alive else {
-                if case .fix(let fix) = event, fix.source != .significantChange { return nil }
-                heldForLaunch.append(event)
+                if Self.relaunchesTheApp(event) { heldForLaunch.append(event) }
                 return nil
             }
             guard let waiting = consumer else {
@@ -304,6 +334,16 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
             return waiting
         }
         waiting?.resume(returning: event)
+    }
+
+    /// Whether the OS relaunches a terminated app for `event`: region crossings, significant changes
+    /// and visits do; standard updates, one-shots and activity reports do not reach a dead app.
+    private static func relaunchesTheApp(_ event: LocationServiceEvent) -> Bool {
+        switch event {
+        case .regionCrossing, .visit, .authorizationChanged: true
+        case .fix(let fix): fix.source == .significantChange
+        case .activity, .failure: false
+        }
     }
 
     // MARK: The clock
@@ -358,10 +398,15 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
     public func authorization() -> PlatformAuthorization { lock.withLock { currentAuthorization } }
 
     public func configure(_ request: LocationRequest) {
-        lock.withLock {
+        let current = lock.withLock { () -> MotionActivity? in
+            let sensing = location.request.motionActivity
             location.configure(request, at: second)
             updateAppState(at: second)
+            guard request.motionActivity != sensing else { return nil }
+            timelineRecords.append(.motion(t: second, on: request.motionActivity))
+            return request.motionActivity ? motion.latest(by: second) : nil
         }
+        if let current { deliver(.activity(current)) }
     }
 
     public func requestOneShot(_ accuracy: LocationAccuracy) {

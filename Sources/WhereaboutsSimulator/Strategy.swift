@@ -36,13 +36,22 @@ public struct Strategy: Sendable, Equatable {
     public static let stopDetect = Strategy(
         name: "stop-detect", summary: "moving: GPS with 10 m elastic filter; still 5 min: 200 m fence",
         configuration: TrackerConfiguration(mode: .adaptive(.stopDetect)))
-    /// Whereabouts' adaptive mode.
-    public static let adaptive = Strategy(
-        name: "adaptive", summary: "Wi-Fi while moving, GPS near boundaries, off when still",
-        configuration: TrackerConfiguration(mode: .adaptive(.adaptive), oneShotAccuracy: .hundredMeters))
+    /// Whereabouts' adaptive mode, the `balanced` preset.
+    public static let adaptive = preset(.adaptive, summary: "cell while boundaries are out of reach, Wi-Fi or GPS near them, off when still")
+    /// The `efficient` preset of the adaptive mode.
+    public static let efficient = preset(.efficient, summary: "adaptive holding GPS 3 s, positioning off after 2 min still")
+    /// The `responsive` preset of the adaptive mode.
+    public static let responsive = preset(.responsive, summary: "adaptive with a 30 s lead and GPS near regions under 120 m")
+
+    /// The adaptive mode with `policy`, named for it.
+    public static func preset(_ policy: MotionPolicy, summary: String) -> Strategy {
+        Strategy(
+            name: policy.name, summary: summary,
+            configuration: TrackerConfiguration(mode: .adaptive(policy), oneShotAccuracy: .hundredMeters))
+    }
 
     /// Every strategy, in report order.
-    public static let all: [Strategy] = [continuous, move, significant, regionsOnly, stopDetect, adaptive]
+    public static let all: [Strategy] = [continuous, move, significant, regionsOnly, stopDetect, adaptive, efficient, responsive]
 
     /// The strategy with the given name, if any.
     public static func named(_ name: String) -> Strategy? { all.first { $0.name == name } }

@@ -126,16 +126,16 @@ struct BenchGeofence: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: url) }
         _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
-        handle.write(Data(#"{"type":"FeatureCollection","features":["#.utf8))
+        handle.write(Data(GeoJSONWriter.header.utf8))
         var chunk = ""
         for (i, r) in regions.enumerated() {
-            chunk += (i == 0 ? "" : ",") + #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(r.center.longitude),\#(r.center.latitude)]},"properties":{"id":"\#(r.id)","radius":\#(r.radius)}}"#
+            chunk += (i == 0 ? "" : ",") + GeoJSONWriter.feature(r)
             if chunk.utf8.count > 1 << 20 {
                 handle.write(Data(chunk.utf8))
                 chunk = ""
             }
         }
-        handle.write(Data((chunk + "]}").utf8))
+        handle.write(Data((chunk + GeoJSONWriter.footer).utf8))
         try handle.close()
         let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         let before = residentBytes()

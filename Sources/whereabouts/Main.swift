@@ -8,7 +8,7 @@ struct Whereabouts: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "whereabouts",
         abstract: "Location tracking engine: simulate strategies on real GPS traces, track a gpsd receiver, benchmark the core.",
-        subcommands: [Simulate.self, Track.self, StoreCommand.self, Bench.self])
+        subcommands: [Simulate.self, Scenarios.self, Track.self, StoreCommand.self, Bench.self])
 
     /// Runs the command, mapping every input problem to exit status 2 with its message on stderr.
     static func main() async {

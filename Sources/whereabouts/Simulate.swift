@@ -23,11 +23,22 @@ struct Simulate: AsyncParsableCommand {
     @Option(help: "A GeoJSON FeatureCollection of Point regions (properties.id, properties.radius).")
     var regions: String?
 
-    @Option(help: "A folder of dNN.gpx / dNN.regions.geojson scenario pairs.")
-    var scenarios: String?
+    @Option(help: "A folder of dNN.gpx / dNN.regions.geojson scenario pairs (repeatable).")
+    var scenarios: [String] = []
+
+    @Option(help: "Tune the presets on K-1 folds of the scenarios and score them on the fold left out, K times.")
+    var folds: Int?
+
+    @Option(help: "Write an SVG of energy ratio against recall: every strategy, the parameter sweep, the Pareto front.")
+    var plot: String?
 
     @Option(help: "A strategy name, or 'all'. One of: \(Strategy.all.map(\.name).joined(separator: ", ")).")
     var strategy: String = "all"
+
+    @Option(
+        name: .customLong("set"),
+        help: "Change a parameter of the adaptive strategies, as name=value (repeatable): \(PolicyParameter.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var settings: [String] = []
 
     @Option(help: "Seconds the device lies still before and after the trace.")
     var pad: Double = 1800
@@ -47,18 +58,29 @@ struct Simulate: AsyncParsableCommand {
         let strategies = try chosenStrategies()
         guard pad.isFinite, pad >= 0 else { throw InputError("--pad \(pad) is not a non-negative number of seconds; the standard pad is 1800") }
         if store != nil || upload.upload != nil {
-            guard strategies.count == 1, scenarios == nil else {
+            guard strategies.count == 1, scenarios.isEmpty else {
                 throw InputError("--store and --upload record one run: give one --strategy and no --scenarios")
             }
             guard store != nil else {
                 throw InputError("--upload needs --store FILE: the run records there, and what is pending when it ends is sent from there")
             }
         }
-        if let scenarios {
+        if folds != nil || plot != nil {
+            guard !scenarios.isEmpty else { throw InputError("--folds and --plot sweep parameters over scenarios: give --scenarios DIR") }
+        }
+        if let folds, !(2...20).contains(folds) {
+            throw InputError("--folds \(folds): give 2 to 20 folds (5 is usual); each fold is scored by settings tuned on the others")
+        }
+        if !scenarios.isEmpty {
             guard trace == nil, regions == nil else {
                 throw InputError("--scenarios runs every pair in a folder; drop --trace and --regions, or drop --scenarios")
             }
-            try await runFolder(scenarios, strategies: strategies)
+            let loaded = try loadScenarios()
+            if folds != nil || plot != nil {
+                try await sweep(loaded, strategies: strategies)
+            } else {
+                try await runFolder(loaded, strategies: strategies)
+            }
             return
         }
         let scenario = try loadScenario()
@@ -99,12 +121,15 @@ struct Simulate: AsyncParsableCommand {
     }
 
     private func chosenStrategies() throws -> [Strategy] {
-        if strategy == "all" { return Strategy.all }
+        let changes = try settings.map { text in
+            do { return try PolicyParameter.setting(text) } catch { throw InputError("\(error)") }
+        }
+        if strategy == "all" { return Strategy.all.map { $0.with(changes) } }
         guard let chosen = Strategy.named(strategy) else {
             throw InputError(
                 "--strategy \(strategy) is not a strategy; use one of \(Strategy.all.map(\.name).joined(separator: ", ")) or all")
         }
-        return [chosen]
+        return [chosen.with(changes)]
     }
 
     private func loadScenario() throws -> Scenario {
@@ -115,15 +140,28 @@ struct Simulate: AsyncParsableCommand {
         return try ScenarioLoader.load(trace: trace, regions: regions)
     }
 
-    /// Every pair in `folder` with every strategy, as many runs at once as there are processors;
-    /// the figures do not depend on the order in which runs finish.
-    private func runFolder(_ folder: String, strategies: [Strategy]) async throws {
-        let pairs = try ScenarioLoader.pairs(in: folder)
-        let scenarios = try pairs.map { try ScenarioLoader.load(trace: $0.trace, regions: $0.regions, name: $0.name) }
+    /// Every pair in every `--scenarios` folder.
+    private func loadScenarios() throws -> [Scenario] {
+        try scenarios.flatMap { folder in
+            try ScenarioLoader.pairs(in: folder).map { try ScenarioLoader.load(trace: $0.trace, regions: $0.regions, name: $0.name) }
+        }
+    }
+
+    /// Every scenario with every strategy, and the per-strategy table.
+    private func runFolder(_ scenarios: [Scenario], strategies: [Strategy]) async throws {
+        let reports = try await runAll(scenarios, strategies: strategies, writing: out)
+        print("\(scenarios.count) scenarios, pad \(Int(pad)) s, seed \(seed)")
+        print(SummaryTable.render(strategies.map { reports.aggregate($0.name, over: scenarios) }))
+        if let out { print("wrote \(out)") }
+    }
+
+    /// Every scenario with every strategy, as many runs at once as there are processors; the figures
+    /// do not depend on the order in which runs finish. Writes each run's files under `out` when given.
+    func runAll(_ scenarios: [Scenario], strategies: [Strategy], writing out: String?) async throws -> RunTable {
         let jobs = scenarios.flatMap { scenario in strategies.map { (scenario, $0) } }
         let progress = ProgressBar(total: jobs.count)
-        let (pad, seed, out) = (pad, seed, out)
-        var reports: [String: [String: RunReport]] = [:]
+        let (pad, seed) = (pad, seed)
+        var table = RunTable()
         try await withThrowingTaskGroup(of: ScenarioResult.self) { group in
             var next = jobs.makeIterator()
             func launch() {
@@ -134,17 +172,26 @@ struct Simulate: AsyncParsableCommand {
             while let result = try await group.next() {
                 progress.advance(label: "\(result.scenario) \(result.strategy)")
                 if let out { try OutputFolder.write(result, to: "\(out)/\(result.scenario)/\(result.strategy)") }
-                reports[result.strategy, default: [:]][result.scenario] = result.report
+                table.reports[result.strategy, default: [:]][result.scenario] = result.report
                 launch()
             }
         }
         progress.finish()
-        print("\(pairs.count) scenarios, pad \(Int(pad)) s, seed \(seed)")
-        print(
-            SummaryTable.render(
-                strategies.map { strategy in
-                    StrategyAggregate(reports: scenarios.compactMap { reports[strategy.name]?[$0.name] })
-                }))
-        if let out { print("wrote \(out)") }
+        return table
+    }
+}
+
+/// Run reports by strategy and scenario.
+struct RunTable {
+    var reports: [String: [String: RunReport]] = [:]
+
+    /// The strategy's runs on `scenarios`, in their order.
+    func runs(_ strategy: String, over scenarios: [Scenario]) -> [RunReport] {
+        scenarios.compactMap { reports[strategy]?[$0.name] }
+    }
+
+    /// The strategy's figures over `scenarios`.
+    func aggregate(_ strategy: String, over scenarios: [Scenario]) -> StrategyAggregate {
+        StrategyAggregate(reports: runs(strategy, over: scenarios))
     }
 }

@@ -21,7 +21,12 @@ struct TrackerModeTests {
         StartCase(
             mode: .continuous(accuracy: .hundredMeters, distanceFilter: 25), request: standard(.hundredMeters, filter: 25),
             oneShot: false),
-        StartCase(mode: .adaptive(), request: standard(.hundredMeters, filter: 20), oneShot: false),
+        StartCase(
+            mode: .adaptive(),
+            request: LocationRequest(
+                standard: StandardUpdates(accuracy: .hundredMeters, distanceFilter: 20), significantChange: false, visits: true,
+                motionActivity: true),
+            oneShot: false),
         StartCase(mode: .adaptive(.stopDetect), request: standard(.best, filter: 10), oneShot: false),
     ])
     func startConfiguresLocationForTheMode(_ c: StartCase) {

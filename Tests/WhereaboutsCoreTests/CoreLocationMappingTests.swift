@@ -296,4 +296,26 @@ struct CoreLocationMappingTests {
             (error as? ValidationError)?.field == "maximumRegionMonitoringDistance"
         }
     }
+
+    @Test("CoreMotion activity: the fastest class named wins, running is walking, unknown is nothing")
+    func motionActivity() {
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        func map(_ flags: (Bool, Bool, Bool, Bool, Bool), confidence: Int = 2) -> MotionActivity? {
+            MotionActivity.fromCoreMotion(
+                stationary: flags.0, walking: flags.1, running: flags.2, cycling: flags.3, automotive: flags.4,
+                confidence: confidence, start: start)
+        }
+        #expect(map((true, false, false, false, true))?.kind == .automotive)
+        #expect(map((false, false, true, false, false))?.kind == .walking)
+        #expect(map((false, false, false, true, false), confidence: 0)?.confidence == .low)
+        #expect(map((true, false, false, false, false), confidence: 7)?.confidence == .low)
+        #expect(map((false, false, false, false, false)) == nil)
+    }
+
+    @Test("visits and motion activity run when the request asks for them")
+    func visitsAndMotion() {
+        let request = LocationRequest(standard: nil, significantChange: true, visits: true, motionActivity: false)
+        let configuration = CoreLocationConfiguration(request, backgroundModeDeclared: true)
+        #expect(configuration.visits && !configuration.motionActivity && !configuration.allowsBackgroundLocationUpdates)
+    }
 }

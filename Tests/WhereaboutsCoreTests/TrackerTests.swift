@@ -21,7 +21,7 @@ struct TrackerTests {
             (.move(), LocationRequest(standard: gps, significantChange: false), false),
             (.interval(interval: 60, displacement: 500), LocationRequest(standard: StandardUpdates(accuracy: .tenMeters, distanceFilter: nil), significantChange: false), false),
             (.continuous(accuracy: .best, distanceFilter: 10), LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: 10), significantChange: false), false),
-            (.adaptive(), LocationRequest(standard: StandardUpdates(accuracy: .hundredMeters, distanceFilter: 20), significantChange: false), false),
+            (.adaptive(), LocationRequest(standard: StandardUpdates(accuracy: .hundredMeters, distanceFilter: 20), significantChange: false, visits: true, motionActivity: true), false),
         ]
         for (mode, request, oneShot) in cases {
             let (_, effects) = started(mode)

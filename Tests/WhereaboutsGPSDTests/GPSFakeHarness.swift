@@ -403,7 +403,7 @@ final class EventRecorder: @unchecked Sendable {
             switch event {
             case .fix(let fix): recordedFixes.append(fix)
             case .failure(let failure): recordedFailures.append(failure)
-            case .regionCrossing, .authorizationChanged: break
+            case .regionCrossing, .authorizationChanged, .visit, .activity: break
             }
         }
     }

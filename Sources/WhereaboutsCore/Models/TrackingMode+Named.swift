@@ -2,7 +2,7 @@ import Foundation
 
 extension TrackingMode {
     /// The mode names an app, a bridge call or the command line may give.
-    public static let names = ["manual", "significant", "move", "interval", "continuous", "adaptive", "stop-detect"]
+    public static let names = ["manual", "significant", "move", "interval", "continuous", "adaptive", "balanced", "efficient", "responsive", "stop-detect"]
 
     /// The mode called `name`, with optional parameters; a parameter left `nil` takes the mode's default
     /// (move 100 m / 300 s, interval 60 s / 500 m, continuous best accuracy and no filter).
@@ -29,7 +29,9 @@ extension TrackingMode {
         case "move": return .move(distance: distance ?? 100, interval: interval ?? 300)
         case "interval": return .interval(interval: interval ?? 60, displacement: displacement ?? 500)
         case "continuous": return .continuous(accuracy: accuracy ?? .best, distanceFilter: distance)
-        case "adaptive": return .adaptive(.adaptive)
+        case "adaptive", "balanced": return .adaptive(.adaptive)
+        case "efficient": return .adaptive(.efficient)
+        case "responsive": return .adaptive(.responsive)
         case "stop-detect": return .adaptive(.stopDetect)
         default:
             throw ValidationError(

@@ -41,6 +41,10 @@ public struct CoreLocationConfiguration: Sendable, Equatable {
     public let distanceFilter: Double
     /// Whether significant-change monitoring runs (`startMonitoringSignificantLocationChanges()`).
     public let significantChanges: Bool
+    /// Whether visit monitoring runs (`startMonitoringVisits()`).
+    public let visits: Bool
+    /// Whether CoreMotion's activity updates run (`CMMotionActivityManager.startActivityUpdates`).
+    public let motionActivity: Bool
     /// `allowsBackgroundLocationUpdates`: `true` while standard updates run and the app declares the
     /// `location` background mode. Standard updates need it to continue in the background; significant
     /// changes, regions and visits relaunch the app without it. Setting it without the
@@ -63,6 +67,8 @@ public struct CoreLocationConfiguration: Sendable, Equatable {
         desiredAccuracy = request.standard?.accuracy.coreLocationDesiredAccuracy ?? CoreLocationConstants.accuracyThreeKilometers
         distanceFilter = request.standard?.coreLocationDistanceFilter ?? CoreLocationConstants.distanceFilterNone
         significantChanges = request.significantChange
+        visits = request.visits
+        motionActivity = request.motionActivity
         allowsBackgroundLocationUpdates = request.standard != nil && backgroundModeDeclared
         pausesLocationUpdatesAutomatically = false
     }

@@ -122,22 +122,7 @@ extension Fix {
     }
 }
 
-/// A stay CoreLocation's visit monitoring reported (`CLVisit`): where, and when the device arrived and
-/// left, each when known.
-public struct Visit: Sendable, Hashable {
-    /// The position of the stay, timestamped at the arrival when known, else at the departure.
-    public let fix: Fix
-    /// When the device arrived, or `nil` when CoreLocation does not know.
-    public let arrival: Date?
-    /// When the device left, or `nil` while it is still there (or CoreLocation does not know).
-    public let departure: Date?
-
-    /// Seconds the device stayed, when both ends are known.
-    public var dwell: TimeInterval? {
-        guard let arrival, let departure else { return nil }
-        return departure.timeIntervalSince(arrival)
-    }
-
+extension Visit {
     /// Builds a visit from a `CLVisit`'s fields. An `arrivalDate` at or before `Date.distantPast` means
     /// the arrival is unknown, and a `departureDate` at or after `Date.distantFuture` means the device
     /// has not left yet (Apple, "CLVisit.arrivalDate": "When the visit object does not include arrival

@@ -87,6 +87,10 @@ public struct Session: Sendable {
             }
         case .fix(let fix):
             track(.fix(fix), now: now, into: &effects)
+        case .visit(let visit):
+            track(.visit(visit), now: now, into: &effects)
+        case .activity(let activity):
+            track(.activity(activity), now: now, into: &effects)
         case .regionCrossing(let id, let state):
             track(.regionCrossing(id: id, state: state), now: now, into: &effects)
         case .wake:

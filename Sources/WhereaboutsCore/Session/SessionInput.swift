@@ -28,6 +28,10 @@ public enum SessionInput: Sendable, Equatable {
     case authorizationChanged(PlatformAuthorization)
     /// A position from the location service.
     case fix(Fix)
+    /// A visit report from the location service.
+    case visit(Visit)
+    /// A motion-activity report from the location service.
+    case activity(MotionActivity)
     /// The OS reports a crossing of a monitored region (or the state it found when monitoring started).
     case regionCrossing(id: String, state: RegionState)
     /// Time has passed: the shell's wake-up at ``Session/nextDeadline``.

@@ -6,4 +6,6 @@ public enum TimerID: String, Sendable, Hashable, CaseIterable {
     case activeSessionEnd
     /// A region's loitering delay ends.
     case dwell
+    /// The device may be within reach of a region boundary: time for a fine fix (adaptive's cruise).
+    case clearance
 }

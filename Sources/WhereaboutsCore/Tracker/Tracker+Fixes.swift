@@ -62,9 +62,16 @@ extension Tracker {
         Geodesy.distance(record.coordinate, fix.coordinate) <= RecordPolicy.mergeRadius(base: base, record, fix)
     }
 
+    /// Whether the motion coprocessor confidently reports the device on the move (walking or faster),
+    /// so a fix without a speed of its own starts no stay.
+    private var activityShowsMotion: Bool {
+        guard let activity, activity.confidence != .low else { return false }
+        return activity.kind != .stationary
+    }
+
     /// Records `fix`, or merges it into the last record when the device has not moved (the stay is
     /// written when something shows the device left, before an upload and when tracking stops). A
-    /// new record starts a stay unless it was taken moving.
+    /// new record starts a stay unless it was taken moving (by its speed or the reported activity).
     private mutating func store(_ fix: Fix, trigger: RecordTrigger, now: Date, into effects: inout [TrackerEffect]) {
         guard fix.horizontalAccuracy <= configuration.maxRecordAccuracy else {
             statistics.tooCoarseToRecord += 1
@@ -73,7 +80,7 @@ extension Tracker {
         lastFixRecorded = true
         if let last = lastRecord, Self.merges(fix, into: last, base: configuration.mergeRadius) { return }
         lastRecord = fix
-        stay = Stay(lastThere: fix.timestamp, written: 0, open: !RecordPolicy.isMoving(fix))
+        stay = Stay(lastThere: fix.timestamp, written: 0, open: !RecordPolicy.isMoving(fix) && !activityShowsMotion)
         effects.append(.record(RecordedFix(fix: fix, trigger: trigger)))
         recordsSinceFlush += 1
         if recordsSinceFlush >= configuration.uploadThreshold { flush(.threshold, now: now, into: &effects) }

@@ -12,14 +12,20 @@ extension Tracker {
         case .continuous(let accuracy, let filter):
             return LocationRequest(standard: StandardUpdates(accuracy: accuracy, distanceFilter: filter), significantChange: false)
         case .adaptive(let policy):
+            let sensing = policy.motionSensing
             if case .stationary = motion {
-                return LocationRequest(standard: nil, significantChange: policy.significantChangeWhileStationary)
+                return LocationRequest(standard: nil, significantChange: policy.significantChangeWhileStationary, visits: sensing)
+            }
+            if clearance != nil, let cruise = policy.cruiseAccuracy {
+                return LocationRequest(
+                    standard: StandardUpdates(accuracy: cruise, distanceFilter: nil), significantChange: false, visits: sensing,
+                    motionActivity: sensing)
             }
             let raised = raisedAccuracyUntil != nil
             let accuracy = raised ? policy.nearBoundaryAccuracy ?? policy.movingAccuracy : policy.movingAccuracy
             return LocationRequest(
                 standard: StandardUpdates(accuracy: accuracy, distanceFilter: elasticFilter(policy)),
-                significantChange: false)
+                significantChange: false, visits: sensing, motionActivity: sensing)
         }
     }
 
@@ -36,6 +42,7 @@ extension Tracker {
         if isStationary && stay.open { stay.lastThere = max(stay.lastThere, now) }
         motion = .moving(anchor: nil)
         raisedAccuracyUntil = nil
+        endCruise()
     }
 
     /// Emits a location configuration when it differs from the one in force.
@@ -57,6 +64,7 @@ extension Tracker {
             motion = .moving(anchor: fix)
             timers[.stationaryCheck] = fix.timestamp.addingTimeInterval(policy.stopTimeout)
         case .moving(let anchor):
+            guard policy.cruiseAccuracy == nil || fix.horizontalAccuracy <= Self.planningAccuracy else { return }
             if let anchor,
                 Geodesy.distance(anchor.coordinate, fix.coordinate) <= policy.stopRadius + 0.5 * fix.horizontalAccuracy
             {
@@ -66,19 +74,21 @@ extension Tracker {
                 timers[.stationaryCheck] = fix.timestamp.addingTimeInterval(policy.stopTimeout)
             }
         }
-        updateRaisedAccuracy(policy, fix: fix)
+        let needsFine = planClearance(policy, fix: fix)
+        updateRaisedAccuracy(policy, fix: fix, needsFine: needsFine)
         applyLocationRequest(into: &effects)
     }
 
     /// Raises accuracy while a region boundary is near enough to matter: when the last fix left some
-    /// region undecided that a finer fix would have changed (see ``GeofenceEngine/undecidedCount``).
+    /// region undecided that a finer fix would have changed (see ``GeofenceEngine/undecidedCount``), or
+    /// a region within reach is too small for the moving accuracy (``MotionPolicy/fineRadius``).
     /// Accuracy stays raised for ``MotionPolicy/raisedAccuracyHold`` seconds after the last such fix.
-    private mutating func updateRaisedAccuracy(_ policy: MotionPolicy, fix: Fix) {
-        guard policy.nearBoundaryAccuracy != nil, case .moving = motion else {
+    private mutating func updateRaisedAccuracy(_ policy: MotionPolicy, fix: Fix, needsFine: Bool) {
+        guard policy.nearBoundaryAccuracy != nil, case .moving = motion, clearance == nil else {
             raisedAccuracyUntil = nil
             return
         }
-        if geofences.undecidedCount > 0 {
+        if geofences.undecidedCount > 0 || needsFine {
             raisedAccuracyUntil = fix.timestamp.addingTimeInterval(policy.raisedAccuracyHold)
         } else if let until = raisedAccuracyUntil, fix.timestamp >= until {
             raisedAccuracyUntil = nil
@@ -86,12 +96,19 @@ extension Tracker {
     }
 
     /// The stationary-check timer fired: stop positioning when the device stayed near its anchor
-    /// for the policy's timeout.
+    /// for the policy's timeout, unless a region boundary is closer than the policy's watch distance
+    /// (the OS's fence could not tell a step across it).
     mutating func checkStillness(now: Date, into effects: inout [TrackerEffect]) {
         guard case .adaptive(let policy) = mode, case .moving(let anchor?) = motion else { return }
         let stillSince = anchor.timestamp
         guard now.timeIntervalSince(stillSince) >= policy.stopTimeout else {
             timers[.stationaryCheck] = stillSince.addingTimeInterval(policy.stopTimeout)
+            return
+        }
+        if let nearest = geofences.index.nearestBoundaries(to: (lastFix ?? anchor).coordinate, limit: 1).first,
+            nearest.distance < policy.watchDistance
+        {
+            timers[.stationaryCheck] = now.addingTimeInterval(policy.stopTimeout)
             return
         }
         motion = .stationary(anchor: lastFix ?? anchor)

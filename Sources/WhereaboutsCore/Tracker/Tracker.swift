@@ -23,6 +23,8 @@ public struct Tracker: Sendable {
     public internal(set) var statistics = TrackerStatistics()
     /// Whether the stop-detecting modes consider the device still.
     public internal(set) var motion: MotionState = .moving(anchor: nil)
+    /// The motion coprocessor's latest report, if motion activity is on and has reported.
+    public internal(set) var activity: MotionActivity?
     /// When the Tracker last asked the platform for positions (a configuration other than off, or a
     /// one-shot), or `nil` if it never did.
     public internal(set) var lastTriedAt: Date?
@@ -41,6 +43,8 @@ public struct Tracker: Sendable {
     var lastFlush: Date?
     var deferredFlush: FlushReason?
     var raisedAccuracyUntil: Date?
+    /// While set, every region boundary is out of reach and the adaptive policy cruises.
+    var clearance: Clearance?
     /// The stay at ``lastRecord``: the last moment something showed the device there, the dwell last
     /// handed to the store, and whether the stay still lasts (nothing has shown the device left).
     var stay = Stay(lastThere: .distantPast, written: 0, open: false)
@@ -75,6 +79,8 @@ public struct Tracker: Sendable {
         fireDueTimers(now: now, into: &effects)
         switch input {
         case .fix(let fix): handleFix(fix, now: now, into: &effects)
+        case .visit(let visit): handleVisit(visit, now: now, into: &effects)
+        case .activity(let report): followActivity(report, now: now, into: &effects)
         case .regionCrossing(let id, let state): handleCrossing(id: id, state: state, now: now, into: &effects)
         case .wake: break
         case .lifecycle(let lifecycle): handleLifecycle(lifecycle, now: now, into: &effects)
@@ -187,6 +193,8 @@ public struct Tracker: Sendable {
             checkStillness(now: now, into: &effects)
         case .dwell:
             break
+        case .clearance:
+            clearanceDue(now: now, into: &effects)
         }
     }
 
@@ -197,6 +205,10 @@ public struct Tracker: Sendable {
             if case .stationary = motion { startMoving(at: now, into: &effects) }
             requestPosition(into: &effects)
             return
+        }
+        if clearance != nil {
+            endCruise()
+            applyLocationRequest(into: &effects)
         }
         let streaming = appliedRequest?.standard != nil
         guard let event = geofences.osCrossing(id: id, state: state, at: now, fixesStreaming: streaming) else { return }

@@ -48,11 +48,17 @@ public struct LocationRequest: Sendable, Equatable {
     public var standard: StandardUpdates?
     /// Significant-location-change monitoring on or off.
     public var significantChange: Bool
+    /// Visit monitoring (arrivals at and departures from places where the device stays) on or off.
+    public var visits: Bool
+    /// Motion-activity updates (still, walking, cycling, in a vehicle) on or off.
+    public var motionActivity: Bool
 
     /// Creates a request.
-    public init(standard: StandardUpdates?, significantChange: Bool) {
+    public init(standard: StandardUpdates?, significantChange: Bool, visits: Bool = false, motionActivity: Bool = false) {
         self.standard = standard
         self.significantChange = significantChange
+        self.visits = visits
+        self.motionActivity = motionActivity
     }
 
     /// Everything off.

@@ -4,6 +4,10 @@ import Foundation
 public enum TrackerInput: Sendable, Equatable {
     /// A position from the location service.
     case fix(Fix)
+    /// A visit report: the device arrived at a place (it has stayed there a few minutes) or left it.
+    case visit(Visit)
+    /// The motion coprocessor's latest activity.
+    case activity(MotionActivity)
     /// The OS reports that the device crossed a monitored region's boundary (or, after monitoring
     /// started, in which state it found the device).
     case regionCrossing(id: String, state: RegionState)

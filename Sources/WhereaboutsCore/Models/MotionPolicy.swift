@@ -1,0 +1,143 @@
+import Foundation
+
+/// The parameters of the stop-detecting modes: how stillness is judged, what runs while moving and
+/// what wakes the device while stationary.
+///
+/// While moving, a policy with a ``cruiseAccuracy`` keeps positioning as coarse as the regions allow:
+/// from each fine fix it works out how far the device may travel before any region boundary can be
+/// reached (the distance to the nearest boundary, less the fix's accuracy and ``lead`` seconds at
+/// the top speed of the reported activity) and cruises on cell positions until then; near a
+/// boundary it asks for the accuracy that boundary needs.
+public struct MotionPolicy: Sendable, Equatable, Hashable {
+    /// A name for reports.
+    public var name: String
+    /// The device counts as still while every fix stays within this many metres of an anchor.
+    public var stopRadius: Double
+    /// Seconds of stillness before positioning is turned off.
+    public var stopTimeout: TimeInterval
+    /// Radius in metres of the stationary fence left around the device when it stops.
+    public var stationaryRadius: Double
+    /// Accuracy requested while moving within reach of a region boundary that this accuracy can judge.
+    public var movingAccuracy: LocationAccuracy
+    /// Accuracy requested while a region boundary is near enough to matter and ``movingAccuracy``
+    /// cannot judge it (a fix left a region undecided, or a region under ``fineRadius`` is within
+    /// reach); `nil` never raises it.
+    public var nearBoundaryAccuracy: LocationAccuracy?
+    /// Seconds accuracy stays raised after the last fix that called for it.
+    public var raisedAccuracyHold: TimeInterval
+    /// Base distance filter in metres while moving.
+    public var distanceFilter: Double
+    /// Multiplier of the elastic distance filter: filter = max(base, speed rounded to 5 m/s × multiplier).
+    /// Zero turns elasticity off.
+    public var elasticityMultiplier: Double
+    /// Whether significant-location-change monitoring wakes the device while stationary.
+    public var significantChangeWhileStationary: Bool
+    /// Accuracy requested while every region boundary is out of reach; `nil` never cruises. A
+    /// kilometre (cell) keeps the app running for almost nothing, so the Tracker's timer can bring
+    /// finer positioning back in time.
+    public var cruiseAccuracy: LocationAccuracy?
+    /// Seconds of travel at the top speed kept between the device and the nearest region boundary:
+    /// finer positioning starts this long before a boundary can be reached.
+    public var lead: TimeInterval
+    /// The longest a cruise lasts without a fine fix (a Wi-Fi one-shot is taken then), which bounds
+    /// the recorded track's error.
+    public var maximumCruise: TimeInterval
+    /// Regions with a radius under this many metres need ``nearBoundaryAccuracy`` as soon as they are
+    /// within reach: a Wi-Fi fix cannot tell inside from outside. Zero never asks for it.
+    public var fineRadius: Double
+    /// A still device closer than this many metres to a region boundary keeps moving-state
+    /// positioning (Wi-Fi scans once a minute when still) instead of turning it off: the stationary
+    /// fence could not tell a step across that boundary. Zero always turns it off.
+    public var watchDistance: Double
+    /// Whether motion activity (the top speed of the reported class, stillness) and visits (arrivals,
+    /// departures) inform the policy.
+    public var motionSensing: Bool
+
+    /// Creates a policy. The parameters after `significantChangeWhileStationary` default to a policy
+    /// that never cruises and uses no motion sensing.
+    public init(
+        name: String, stopRadius: Double, stopTimeout: TimeInterval, stationaryRadius: Double,
+        movingAccuracy: LocationAccuracy, nearBoundaryAccuracy: LocationAccuracy?,
+        raisedAccuracyHold: TimeInterval, distanceFilter: Double,
+        elasticityMultiplier: Double, significantChangeWhileStationary: Bool,
+        cruiseAccuracy: LocationAccuracy? = nil, lead: TimeInterval = 0, maximumCruise: TimeInterval = 0,
+        fineRadius: Double = 0, watchDistance: Double = 0, motionSensing: Bool = false
+    ) {
+        self.name = name
+        self.stopRadius = stopRadius
+        self.stopTimeout = stopTimeout
+        self.stationaryRadius = stationaryRadius
+        self.movingAccuracy = movingAccuracy
+        self.nearBoundaryAccuracy = nearBoundaryAccuracy
+        self.raisedAccuracyHold = raisedAccuracyHold
+        self.distanceFilter = distanceFilter
+        self.elasticityMultiplier = elasticityMultiplier
+        self.significantChangeWhileStationary = significantChangeWhileStationary
+        self.cruiseAccuracy = cruiseAccuracy
+        self.lead = lead
+        self.maximumCruise = maximumCruise
+        self.fineRadius = fineRadius
+        self.watchDistance = watchDistance
+        self.motionSensing = motionSensing
+    }
+
+    /// Whereabouts' flagship, the `balanced` preset: cell positions while every boundary is out of
+    /// reach, Wi-Fi near them, GPS where Wi-Fi cannot decide, everything off when still, woken by the
+    /// stationary fence, a significant change or a visit departure. Its lead, hold, fine radius and
+    /// stop timeout were picked by `simulate --folds` (README, "Presets").
+    public static let adaptive = preset(name: "adaptive", lead: 10, raisedAccuracyHold: 8, fineRadius: 0, stopTimeout: 180)
+
+    /// The `efficient` preset: ``adaptive`` holding GPS for less time and turning positioning off sooner.
+    public static let efficient = preset(name: "efficient", lead: 10, raisedAccuracyHold: 3, fineRadius: 0, stopTimeout: 120)
+
+    /// The `responsive` preset: ``adaptive`` starting finer positioning three times as early and with
+    /// GPS near every region under 120 m.
+    public static let responsive = preset(name: "responsive", lead: 30, raisedAccuracyHold: 8, fineRadius: 120, stopTimeout: 180)
+
+    /// The adaptive family with the four parameters its presets differ in.
+    private static func preset(
+        name: String, lead: TimeInterval, raisedAccuracyHold: TimeInterval, fineRadius: Double, stopTimeout: TimeInterval
+    ) -> MotionPolicy {
+        MotionPolicy(
+            name: name, stopRadius: 80, stopTimeout: stopTimeout, stationaryRadius: 150,
+            movingAccuracy: .hundredMeters, nearBoundaryAccuracy: .best, raisedAccuracyHold: raisedAccuracyHold, distanceFilter: 20,
+            elasticityMultiplier: 2, significantChangeWhileStationary: true,
+            cruiseAccuracy: .kilometer, lead: lead, maximumCruise: 120, fineRadius: fineRadius, motionSensing: true)
+    }
+
+    /// The commercial SDK's state machine as documented: best accuracy with a 10 m elastic filter
+    /// while moving, stationary after 5 minutes still, a 200 m stationary geofence.
+    public static let stopDetect = MotionPolicy(
+        name: "stop-detect", stopRadius: 25, stopTimeout: 300, stationaryRadius: 200,
+        movingAccuracy: .best, nearBoundaryAccuracy: nil, raisedAccuracyHold: 0,
+        distanceFilter: 10, elasticityMultiplier: 1, significantChangeWhileStationary: false)
+}
+
+extension MotionPolicy: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case name, stopRadius, stopTimeout, stationaryRadius, movingAccuracy, nearBoundaryAccuracy, raisedAccuracyHold
+        case distanceFilter, elasticityMultiplier, significantChangeWhileStationary
+        case cruiseAccuracy, lead, maximumCruise, fineRadius, watchDistance, motionSensing
+    }
+
+    /// Decodes a policy; one saved before cruising existed decodes as a policy that never cruises.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try c.decode(String.self, forKey: .name), stopRadius: try c.decode(Double.self, forKey: .stopRadius),
+            stopTimeout: try c.decode(TimeInterval.self, forKey: .stopTimeout),
+            stationaryRadius: try c.decode(Double.self, forKey: .stationaryRadius),
+            movingAccuracy: try c.decode(LocationAccuracy.self, forKey: .movingAccuracy),
+            nearBoundaryAccuracy: try c.decodeIfPresent(LocationAccuracy.self, forKey: .nearBoundaryAccuracy),
+            raisedAccuracyHold: try c.decode(TimeInterval.self, forKey: .raisedAccuracyHold),
+            distanceFilter: try c.decode(Double.self, forKey: .distanceFilter),
+            elasticityMultiplier: try c.decode(Double.self, forKey: .elasticityMultiplier),
+            significantChangeWhileStationary: try c.decode(Bool.self, forKey: .significantChangeWhileStationary),
+            cruiseAccuracy: try c.decodeIfPresent(LocationAccuracy.self, forKey: .cruiseAccuracy),
+            lead: try c.decodeIfPresent(TimeInterval.self, forKey: .lead) ?? 0,
+            maximumCruise: try c.decodeIfPresent(TimeInterval.self, forKey: .maximumCruise) ?? 0,
+            fineRadius: try c.decodeIfPresent(Double.self, forKey: .fineRadius) ?? 0,
+            watchDistance: try c.decodeIfPresent(Double.self, forKey: .watchDistance) ?? 0,
+            motionSensing: try c.decodeIfPresent(Bool.self, forKey: .motionSensing) ?? false)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// How far the device may travel, from a moment on, before a region boundary can be within reach:
+/// while it lasts, a policy with a ``MotionPolicy/cruiseAccuracy`` cruises on coarse positions.
+struct Clearance: Sendable, Equatable {
+    /// When the distance was measured.
+    var from: Date
+    /// Metres the device may travel from ``from`` before finer positions are needed.
+    var metres: Double
+    /// The top speed assumed, in metres per second.
+    var speed: Double
+
+    /// When the device, at the top speed, may have used the distance up.
+    var end: Date { from.addingTimeInterval(metres / speed) }
+}
+
+extension Tracker {
+    /// Fixes at most this coarse (metres) place the device well enough to plan on; cell fixes do not.
+    static let planningAccuracy: Double = 150
+    /// The shortest cruise worth starting, in seconds of travel at the top speed: a shorter one would
+    /// not save a Wi-Fi scan.
+    static let shortestCruise: TimeInterval = 10
+
+    /// The fastest the device is assumed to move: the top speed of the reported activity class (of the
+    /// next faster class when the report is unsure, of a vehicle when there is none), or more when a
+    /// fix measured more; never below walking pace, since a still device may set off.
+    func topSpeed(_ fix: Fix?) -> Double {
+        let classes = MotionActivity.Kind.allCases
+        var kind = activity?.kind ?? .automotive
+        if activity?.confidence == .low, let index = classes.firstIndex(of: kind), index + 1 < classes.count {
+            kind = classes[index + 1]
+        }
+        let measured = (fix?.speed).map { $0 * 1.25 + 1 } ?? 0
+        return max(kind.topSpeed, MotionActivity.Kind.walking.topSpeed, measured)
+    }
+
+    /// Plans positioning from a fine fix while moving: cruise on coarse positions when every region
+    /// boundary is out of reach, else raise accuracy when a region within reach is too small for the
+    /// moving accuracy to judge. Returns whether a region within reach needs raised accuracy.
+    mutating func planClearance(_ policy: MotionPolicy, fix: Fix) -> Bool {
+        guard policy.cruiseAccuracy != nil || policy.fineRadius > 0, fix.horizontalAccuracy <= Self.planningAccuracy else {
+            return false
+        }
+        let speed = topSpeed(fix)
+        let reach = fix.horizontalAccuracy + speed * policy.lead
+        let nearest = geofences.index.nearestBoundaries(to: fix.coordinate, limit: 8)
+        let needsFine = nearest.contains { $0.distance <= reach && $0.region.radius < policy.fineRadius }
+        let room = (nearest.first?.distance ?? .infinity) - reach
+        let canCruise = policy.cruiseAccuracy != nil && activity?.kind != .stationary && geofences.undecidedCount == 0
+        if canCruise && room >= speed * Self.shortestCruise {
+            startCruise(Clearance(from: fix.timestamp, metres: room, speed: speed), policy)
+        } else {
+            endCruise()
+        }
+        return needsFine
+    }
+
+    /// Cruises until `clearance` is used up or the policy's longest cruise ends, whichever is first.
+    private mutating func startCruise(_ clearance: Clearance, _ policy: MotionPolicy) {
+        self.clearance = clearance
+        timers[.clearance] = min(clearance.end, clearance.from.addingTimeInterval(policy.maximumCruise))
+        motion = .moving(anchor: nil)
+        timers[.stationaryCheck] = nil
+        raisedAccuracyUntil = nil
+    }
+
+    /// Stops cruising: finer positioning from now on.
+    mutating func endCruise() {
+        clearance = nil
+        timers[.clearance] = nil
+    }
+
+    /// The cruise's time is up: take one fine fix, which plans again.
+    mutating func clearanceDue(now: Date, into effects: inout [TrackerEffect]) {
+        guard clearance != nil, case .adaptive(let policy) = mode else { return }
+        effects.append(.requestOneShot(policy.movingAccuracy))
+    }
+
+    /// A new activity report. Stillness ends a cruise (fine fixes then judge the stop); a faster class
+    /// spends the clearance left at the new top speed.
+    mutating func followActivity(_ report: MotionActivity, now: Date, into effects: inout [TrackerEffect]) {
+        activity = report
+        guard isRunning, case .adaptive(let policy) = mode, let clearance else { return }
+        if report.kind == .stationary && report.confidence != .low {
+            endCruise()
+        } else {
+            let speed = topSpeed(nil)
+            guard speed > clearance.speed else { return }
+            let left = max(0, clearance.metres - clearance.speed * now.timeIntervalSince(clearance.from))
+            startCruise(Clearance(from: now, metres: left, speed: speed), policy)
+            if left == 0 { endCruise() }
+        }
+        applyLocationRequest(into: &effects)
+    }
+}

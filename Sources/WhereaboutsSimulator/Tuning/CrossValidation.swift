@@ -1,0 +1,65 @@
+/// What a preset's tuning earns on scenarios it never saw: for each of K folds, the candidate its
+/// goal picks on the other folds, scored on the fold left out.
+///
+/// Scenarios made from the same trace (`d07` and `d07-stress`) share a group, named by what comes
+/// before the first `-`, and every group lies in one fold, so no trace is tuned on and scored at once.
+public struct CrossValidation: Sendable {
+    /// One fold: what was picked without it, and how that did on it.
+    public struct Fold: Sendable {
+        /// The fold's number, from 0.
+        public let index: Int
+        /// The settings picked on the other folds.
+        public let chosen: [PolicySetting]
+        /// Their figures on this fold.
+        public let heldOut: StrategyAggregate
+    }
+
+    /// The goal tuned for.
+    public let goal: PresetGoal
+    /// The folds.
+    public let folds: [Fold]
+    /// Every fold's held-out runs pooled: each scenario scored once, by settings not tuned on it.
+    public let heldOut: StrategyAggregate
+    /// The settings the goal picks on every scenario: what the preset ships with.
+    public let chosenOnAll: [PolicySetting]
+
+    /// Cross-validates `goal` over `candidates`, where `reports[c][s]` is candidate `c` on scenario `s`
+    /// (the same scenario order for every candidate), with `folds` folds.
+    public init(goal: PresetGoal, candidates: [[PolicySetting]], reports: [[RunReport]], folds: Int) {
+        let scenarios = reports.first?.map(\.scenario) ?? []
+        let fold = Self.assign(scenarios, folds: folds)
+        func aggregate(_ candidate: Int, where include: (Int) -> Bool) -> StrategyAggregate {
+            StrategyAggregate(reports: scenarios.indices.filter(include).map { index in
+                var report = reports[candidate][index]
+                report.strategy = goal.name
+                return report
+            })
+        }
+        var built: [Fold] = []
+        var heldOutRuns: [Int: Int] = [:]
+        for index in 0..<folds where fold.contains(index) {
+            let trained = candidates.indices.map { aggregate($0) { fold[$0] != index } }
+            let pick = goal.pick(trained)
+            built.append(Fold(index: index, chosen: candidates[pick], heldOut: aggregate(pick) { fold[$0] == index }))
+            for scenario in scenarios.indices where fold[scenario] == index { heldOutRuns[scenario] = pick }
+        }
+        self.goal = goal
+        self.folds = built
+        self.heldOut = StrategyAggregate(reports: scenarios.indices.compactMap { index in
+            heldOutRuns[index].map { pick in
+                var report = reports[pick][index]
+                report.strategy = goal.name
+                return report
+            }
+        })
+        self.chosenOnAll = candidates[goal.pick(candidates.indices.map { aggregate($0) { _ in true } })]
+    }
+
+    /// The fold of each scenario: groups (the name before its first `-`) in name order, dealt out in turn.
+    public static func assign(_ scenarios: [String], folds: Int) -> [Int] {
+        let group = scenarios.map { String($0.split(separator: "-", maxSplits: 1).first ?? Substring($0)) }
+        let order = Array(Set(group)).sorted()
+        let number = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0 % max(1, folds)) })
+        return group.map { number[$0]! }
+    }
+}

@@ -1,0 +1,26 @@
+/// The candidate settings a sweep tries: every combination of a few values of each parameter.
+public struct ParameterGrid: Sendable {
+    /// The values tried for each parameter.
+    public let axes: [(parameter: PolicyParameter, values: [Double])]
+
+    /// Creates a grid from its axes.
+    public init(axes: [(parameter: PolicyParameter, values: [Double])]) {
+        self.axes = axes
+    }
+
+    /// The grid `simulate --folds` and `--plot` sweep over the adaptive policy: how early finer
+    /// positioning starts, how long accuracy stays raised, and which regions need GPS.
+    public static let standard = ParameterGrid(axes: [
+        (.lead, [10, 30]),
+        (.raisedAccuracyHold, [3, 8]),
+        (.fineRadius, [0, 60, 120]),
+        (.stopTimeout, [120, 180]),
+    ])
+
+    /// Every combination, the first axis varying slowest.
+    public var candidates: [[PolicySetting]] {
+        axes.reduce([[]]) { partial, axis in
+            partial.flatMap { settings in axis.values.map { settings + [PolicySetting(parameter: axis.parameter, value: $0)] } }
+        }
+    }
+}

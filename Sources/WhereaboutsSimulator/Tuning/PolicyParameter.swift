@@ -1,0 +1,106 @@
+import WhereaboutsCore
+
+/// A numeric parameter of the adaptive strategies (of their policy, or `flushInterval`, the
+/// configuration's ``TrackerConfiguration/minimumFlushInterval``) that `simulate --set` and the fold
+/// sweep may change.
+public enum PolicyParameter: String, CaseIterable, Sendable, Hashable, Comparable {
+    case lead, maximumCruise, fineRadius, stopTimeout, stopRadius, stationaryRadius, raisedAccuracyHold, distanceFilter, watchDistance
+    case flushInterval
+
+    /// The parameter's value in `configuration`.
+    public func value(in configuration: TrackerConfiguration) -> Double {
+        guard case .adaptive(let policy) = configuration.mode else { return 0 }
+        switch self {
+        case .flushInterval: return configuration.minimumFlushInterval
+        default: return value(in: policy)
+        }
+    }
+
+    /// Sets the parameter in `configuration` to `value`.
+    public func set(_ value: Double, in configuration: inout TrackerConfiguration) {
+        guard case .adaptive(var policy) = configuration.mode else { return }
+        switch self {
+        case .flushInterval: configuration.minimumFlushInterval = value
+        default:
+            set(value, in: &policy)
+            configuration.mode = .adaptive(policy)
+        }
+    }
+
+    private func value(in policy: MotionPolicy) -> Double {
+        switch self {
+        case .flushInterval: 0
+        case .lead: policy.lead
+        case .maximumCruise: policy.maximumCruise
+        case .fineRadius: policy.fineRadius
+        case .stopTimeout: policy.stopTimeout
+        case .stopRadius: policy.stopRadius
+        case .stationaryRadius: policy.stationaryRadius
+        case .raisedAccuracyHold: policy.raisedAccuracyHold
+        case .distanceFilter: policy.distanceFilter
+        case .watchDistance: policy.watchDistance
+        }
+    }
+
+    private func set(_ value: Double, in policy: inout MotionPolicy) {
+        switch self {
+        case .flushInterval: break
+        case .lead: policy.lead = value
+        case .maximumCruise: policy.maximumCruise = value
+        case .fineRadius: policy.fineRadius = value
+        case .stopTimeout: policy.stopTimeout = value
+        case .stopRadius: policy.stopRadius = value
+        case .stationaryRadius: policy.stationaryRadius = value
+        case .raisedAccuracyHold: policy.raisedAccuracyHold = value
+        case .distanceFilter: policy.distanceFilter = value
+        case .watchDistance: policy.watchDistance = value
+        }
+    }
+
+    /// Parses `name=value`, e.g. `lead=30`.
+    /// - Throws: ``ValidationError`` naming the text, what is wrong and the names allowed.
+    public static func setting(_ text: String) throws(ValidationError) -> PolicySetting {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let parameter = PolicyParameter(rawValue: parts[0]) else {
+            throw ValidationError(
+                field: "--set", value: "\"\(text)\"", problem: "is not name=value with a known name",
+                fix: "use one of \(allCases.map(\.rawValue).joined(separator: ", ")), e.g. lead=30")
+        }
+        guard let value = Double(parts[1]), value.isFinite, value >= 0 else {
+            throw ValidationError(
+                field: "--set \(parameter.rawValue)", value: "\"\(parts[1])\"", problem: "is not a non-negative number",
+                fix: "give seconds or metres as a number, e.g. \(parameter.rawValue)=\(Int(parameter.value(in: Strategy.adaptive.configuration)))")
+        }
+        return PolicySetting(parameter: parameter, value: value)
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// One parameter set to one value.
+public struct PolicySetting: Sendable, Hashable {
+    /// The parameter.
+    public let parameter: PolicyParameter
+    /// Its value, in seconds or metres.
+    public let value: Double
+
+    /// Creates a setting.
+    public init(parameter: PolicyParameter, value: Double) {
+        self.parameter = parameter
+        self.value = value
+    }
+
+    /// `name=value`, as `--set` takes it.
+    public var description: String { "\(parameter.rawValue)=\(value.formatted(.number.grouping(.never)))" }
+}
+
+extension Strategy {
+    /// The strategy with `settings` applied to its adaptive policy, renamed `name`; a strategy without
+    /// one is returned as it is.
+    public func with(_ settings: [PolicySetting], name: String? = nil) -> Strategy {
+        guard case .adaptive = configuration.mode, !settings.isEmpty else { return self }
+        var configuration = configuration
+        for setting in settings { setting.parameter.set(setting.value, in: &configuration) }
+        return Strategy(name: name ?? self.name, summary: summary, configuration: configuration)
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import WhereaboutsCore
+import WhereaboutsSimulator
+
+/// `whereabouts scenarios`: write scenarios that stress brief stops and passes.
+struct Scenarios: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write scenarios that stress brief stops and passes, from a folder of scenarios.",
+        discussion: """
+            For every NAME.gpx / NAME.regions.geojson pair in --from, writes NAME-stress.gpx (the same trace) and \
+            NAME-stress.regions.geojson: the pair's regions plus small regions at the trace's brief stops, regions it \
+            crosses in passing and large ones it clips at their edge (properties.kind says which). Seeded: the \
+            same input and seed give the same files. Simulate them with simulate --scenarios OUT.
+            """)
+
+    @Option(help: "A folder of NAME.gpx / NAME.regions.geojson pairs, e.g. ../shared/scenarios.")
+    var from: String
+
+    @Option(help: "The folder to write to (created if missing).")
+    var out: String
+
+    @Option(help: "Seed of the regions' placement.")
+    var seed: UInt64 = 1
+
+    func run() throws {
+        let pairs = try ScenarioLoader.pairs(in: from)
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        } catch {
+            throw InputError("--out \(out): cannot create the folder (\(error.localizedDescription)); give a writable path")
+        }
+        for pair in pairs {
+            let scenario = try ScenarioLoader.load(trace: pair.trace, regions: pair.regions, name: pair.name)
+            let name = pair.name + "-stress"
+            let (stressed, kinds) = ScenarioGenerator.stressed(scenario, name: name, seed: seed)
+            let points = stressed.trace.map {
+                GPXPoint(coordinate: $0.coordinate, time: Date(timeIntervalSince1970: $0.time), elevation: nil, speed: nil)
+            }
+            try write(GPXWriter.document(name: name, points: points), to: "\(out)/\(name).gpx")
+            try write(GeoJSONWriter.document(stressed.regions.map { ($0, kinds[$0.id]) }), to: "\(out)/\(name).regions.geojson")
+        }
+        print("wrote \(pairs.count) scenarios to \(out) (seed \(seed))")
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
+            throw InputError("\(path): cannot be written (\(error.localizedDescription)); give a writable --out")
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import WhereaboutsCore
+import WhereaboutsSimulator
+
+extension Simulate {
+    /// The parameter sweep behind `--folds` and `--plot`: every strategy, and the adaptive policy at
+    /// every point of ``ParameterGrid/standard``, on every scenario. With `--folds K`, each preset is
+    /// tuned on K−1 folds and scored on the fold left out; only those held-out figures are printed for
+    /// the presets. With `--plot FILE`, the picture is written.
+    func sweep(_ scenarios: [Scenario], strategies: [Strategy]) async throws {
+        let candidates = ParameterGrid.standard.candidates
+        let swept = candidates.enumerated().map { Strategy.adaptive.with($1, name: "sweep-\($0)") }
+        let fixed = strategies.filter { !Self.isPreset($0) }
+        let table = try await runAll(scenarios, strategies: fixed + swept, writing: nil)
+        print("\(scenarios.count) scenarios, pad \(Int(pad)) s, seed \(seed), \(candidates.count) settings swept")
+        let sweptReports = swept.map { table.runs($0.name, over: scenarios) }
+        print("the sweep on every scenario (for the picture; not held out):")
+        print(SummaryTable.render(swept.map { table.aggregate($0.name, over: scenarios) }))
+        for (index, settings) in candidates.enumerated() {
+            print("  sweep-\(index): \(settings.map(\.description).joined(separator: " "))")
+        }
+        var rows = fixed.map { table.aggregate($0.name, over: scenarios) }
+        var presetPoints: [StrategyAggregate] = []
+        if let folds {
+            for goal in PresetGoal.presets {
+                let validation = CrossValidation(goal: goal, candidates: candidates, reports: sweptReports, folds: folds)
+                print(Self.describe(validation))
+                presetPoints.append(validation.heldOut)
+            }
+            rows += presetPoints
+            print("held-out figures (\(folds) folds; presets scored only on folds they were not tuned on):")
+        } else {
+            print("figures on every scenario (the presets' sweep points are tuned on these scenarios, so none is printed for them):")
+        }
+        print(SummaryTable.render(rows))
+        if let plot {
+            let points =
+                rows.map { EnergyRecallPlot.Point(label: $0.strategy, energyRatio: $0.energyRatio, recall: $0.recall, isStrategy: true) }
+                + swept.map { strategy in
+                    let figures = table.aggregate(strategy.name, over: scenarios)
+                    return EnergyRecallPlot.Point(label: nil, energyRatio: figures.energyRatio, recall: figures.recall, isStrategy: false)
+                }
+            let title = "\(scenarios.count) scenarios, seed \(seed)" + (folds.map { ", presets held out over \($0) folds" } ?? "")
+            do {
+                try EnergyRecallPlot.svg(points, title: title).write(toFile: plot, atomically: true, encoding: .utf8)
+            } catch {
+                throw InputError("--plot \(plot): cannot be written (\(error.localizedDescription)); give a writable path")
+            }
+            print("wrote \(plot)")
+        }
+    }
+
+    private static func isPreset(_ strategy: Strategy) -> Bool {
+        PresetGoal.presets.contains { $0.name == strategy.name }
+    }
+
+    private static func describe(_ validation: CrossValidation) -> String {
+        func settings(_ chosen: [PolicySetting]) -> String { chosen.map(\.description).joined(separator: " ") }
+        var lines = ["\(validation.goal.name): recall ≥ \(validation.goal.recallFloor), precision ≥ \(validation.goal.precisionFloor), least energy"]
+        for fold in validation.folds {
+            let h = fold.heldOut
+            lines.append(
+                "  fold \(fold.index): tuned on the others \(settings(fold.chosen)); held out: recall \(String(format: "%.3f", h.recall)), precision \(String(format: "%.3f", h.precision)), energy \(String(format: "%.3f", h.energyRatio))")
+        }
+        lines.append("  tuned on every scenario (what ships): \(settings(validation.chosenOnAll))")
+        return lines.joined(separator: "\n")
+    }
+}

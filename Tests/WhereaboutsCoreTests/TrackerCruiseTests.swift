@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+
+@Suite("Adaptive cruise: positioning as coarse as the regions within reach allow")
+struct TrackerCruiseTests {
+    typealias F = TestFixtures
+
+    /// The adaptive policy with the parameters these tests reason about.
+    static let policy: MotionPolicy = {
+        var policy = MotionPolicy.adaptive
+        policy.lead = 10
+        policy.maximumCruise = 120
+        policy.fineRadius = 120
+        policy.watchDistance = 30
+        return policy
+    }()
+
+    static func walking(at seconds: Double) -> MotionActivity {
+        MotionActivity(kind: .walking, confidence: .high, start: F.date(seconds))
+    }
+
+    static func started(regions: [Region]) -> Tracker {
+        var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(policy)), regions: regions)
+        _ = tracker.handle(.command(.start), now: F.date(0))
+        return tracker
+    }
+
+    @Test("every boundary out of reach: cell positions until a walker could reach the nearest, then one Wi-Fi fix")
+    func cruisesUntilReach() {
+        var tracker = Self.started(regions: [F.region("far", at: F.point(2000), radius: 100)])
+        _ = tracker.handle(.activity(Self.walking(at: 0)), now: F.date(1))
+        let effects = tracker.handle(.fix(F.fix(east: 0, accuracy: 40, at: 2)), now: F.date(2))
+        #expect(effects.locationRequests.last?.standard?.accuracy == .kilometer)
+        #expect(effects.locationRequests.last?.motionActivity == true)
+        // 1900 m to the boundary, less 40 m accuracy and 10 s at 2.5 m/s: 1835 m at 2.5 m/s, capped at 120 s.
+        #expect(tracker.timers[.clearance] == F.date(2 + 120))
+        #expect(tracker.timers[.stationaryCheck] == nil)
+        let due = tracker.handle(.wake, now: F.date(122))
+        #expect(due.hasOneShot)
+    }
+
+    @Test("a cruise ends at the time a walker could have used up the room")
+    func clearanceEnd() {
+        var tracker = Self.started(regions: [F.region("near", at: F.point(300), radius: 100)])
+        _ = tracker.handle(.activity(Self.walking(at: 0)), now: F.date(1))
+        _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 40, at: 2)), now: F.date(2))
+        // 200 m to the boundary − 40 m − 25 m lead = 135 m at 2.5 m/s = 54 s.
+        #expect(tracker.timers[.clearance] == F.date(2 + 54))
+    }
+
+    @Test("a boundary within reach: no cruise; Wi-Fi for a large region, GPS for one under the fine radius")
+    func accuracyByRegionSize() {
+        var large = Self.started(regions: [F.region("large", at: F.point(150), radius: 400)])
+        _ = large.handle(.activity(Self.walking(at: 0)), now: F.date(1))
+        let wide = large.handle(.fix(F.fix(east: -300, accuracy: 40, at: 2)), now: F.date(2))
+        #expect(wide.locationRequests.last?.standard?.accuracy ?? .hundredMeters == .hundredMeters)
+        #expect(large.timers[.clearance] == nil)
+
+        var small = Self.started(regions: [F.region("small", at: F.point(100), radius: 40)])
+        _ = small.handle(.activity(Self.walking(at: 0)), now: F.date(1))
+        let fine = small.handle(.fix(F.fix(east: 0, accuracy: 40, at: 2)), now: F.date(2))
+        #expect(fine.locationRequests.last?.standard?.accuracy == .best)
+    }
+
+    @Test("a report of stillness ends the cruise, so fine fixes can judge the stop")
+    func stillnessEndsCruise() {
+        var tracker = Self.started(regions: [F.region("far", at: F.point(3000), radius: 100)])
+        _ = tracker.handle(.activity(Self.walking(at: 0)), now: F.date(1))
+        _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 40, at: 2)), now: F.date(2))
+        let still = tracker.handle(.activity(MotionActivity(kind: .stationary, confidence: .high, start: F.date(20))), now: F.date(40))
+        #expect(still.locationRequests.last?.standard?.accuracy == .hundredMeters)
+        #expect(tracker.timers[.clearance] == nil)
+    }
+
+    @Test("a faster activity spends the room left at its top speed")
+    func fasterActivity() {
+        var tracker = Self.started(regions: [F.region("far", at: F.point(1000), radius: 100)])
+        _ = tracker.handle(.activity(Self.walking(at: 0)), now: F.date(1))
+        _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 40, at: 2)), now: F.date(2))
+        #expect(tracker.timers[.clearance] == F.date(2 + 120))
+        // At 12 s, 835 m − 25 m walked are left; at 8 m/s that lasts 101.25 s.
+        _ = tracker.handle(.activity(MotionActivity(kind: .cycling, confidence: .high, start: F.date(5))), now: F.date(12))
+        #expect(tracker.timers[.clearance] == F.date(12 + 101.25))
+    }
+
+    @Test("an OS crossing while cruising brings finer positioning back")
+    func crossingEndsCruise() {
+        var tracker = Self.started(regions: [F.region("far", at: F.point(2000), radius: 100)])
+        _ = tracker.handle(.activity(Self.walking(at: 0)), now: F.date(1))
+        _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 40, at: 2)), now: F.date(2))
+        let crossing = tracker.handle(.regionCrossing(id: "far", state: .inside), now: F.date(60))
+        #expect(crossing.locationRequests.last?.standard?.accuracy == .hundredMeters)
+    }
+
+    @Test("still within the watch distance of a boundary: positioning stays on; farther: it goes off")
+    func watchNearBoundary() {
+        var near = Self.started(regions: [F.region("r", at: F.point(220), radius: 200)])
+        _ = near.handle(.activity(MotionActivity(kind: .stationary, confidence: .high, start: F.date(0))), now: F.date(1))
+        _ = near.handle(.fix(F.fix(east: 0, accuracy: 10, at: 2)), now: F.date(2))
+        _ = near.handle(.wake, now: F.date(2 + Self.policy.stopTimeout))
+        guard case .moving = near.motion else {
+            Issue.record("20 m from a boundary the device should keep watching, got \(near.motion)")
+            return
+        }
+        var far = Self.started(regions: [F.region("r", at: F.point(2000), radius: 200)])
+        _ = far.handle(.activity(MotionActivity(kind: .stationary, confidence: .high, start: F.date(0))), now: F.date(1))
+        _ = far.handle(.fix(F.fix(east: 0, accuracy: 10, at: 2)), now: F.date(2))
+        let off = far.handle(.wake, now: F.date(2 + Self.policy.stopTimeout))
+        #expect(off.locationRequests.last?.standard == nil)
+    }
+
+    @Test("a policy saved before cruising existed decodes as one that never cruises")
+    func oldPolicyDecodes() throws {
+        let saved = """
+            {"name":"adaptive","stopRadius":80,"stopTimeout":150,"stationaryRadius":150,"movingAccuracy":"hundredMeters",
+             "nearBoundaryAccuracy":"best","raisedAccuracyHold":8,"distanceFilter":20,"elasticityMultiplier":2,
+             "significantChangeWhileStationary":true}
+            """
+        let policy = try JSONDecoder().decode(MotionPolicy.self, from: Data(saved.utf8))
+        #expect(policy.cruiseAccuracy == nil && policy.lead == 0 && policy.fineRadius == 0 && !policy.motionSensing)
+        let again = try JSONDecoder().decode(MotionPolicy.self, from: JSONEncoder().encode(MotionPolicy.adaptive))
+        #expect(again == MotionPolicy.adaptive)
+    }
+
+    @Test("the presets are modes by name; balanced is the default adaptive")
+    func presetNames() throws {
+        #expect(try TrackingMode.named("balanced") == .adaptive(.adaptive))
+        #expect(try TrackingMode.named("efficient") == .adaptive(.efficient))
+        #expect(try TrackingMode.named("responsive") == .adaptive(.responsive))
+    }
+}

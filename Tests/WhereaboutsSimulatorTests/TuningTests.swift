@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+@testable import WhereaboutsSimulator
+
+@Suite("Tuning that cannot over-fit: folds, goals, the sweep's picture")
+struct TuningTests {
+    static func report(_ scenario: String, recall: Double, energy: Double) -> RunReport {
+        var report = try! JSONDecoder().decode(RunReport.self, from: Self.blank)
+        report.scenario = scenario
+        report.requiredTruthEvents = 100
+        report.matchedRequired = Int(recall * 100)
+        report.reports = 100
+        report.matchedReports = 100
+        report.recall = recall
+        report.precision = 1
+        report.energyRatio = energy
+        report.referenceJoules = 100
+        return report
+    }
+
+    static let blank = Data(
+        """
+        {"scenario":"","strategy":"","seed":0,"durationSeconds":1,"requiredTruthEvents":0,"optionalTruthEvents":0,"reports":0,
+         "matchedRequired":0,"matchedReports":0,"recall":1,"precision":1,"recordedFixes":0,
+         "energy":{"app":0,"cell":0,"gps":0,"motionSensing":0,"network":0,"wakes":0,"wifi":0},
+         "referenceJoules":1,"energyRatio":0,"latencies":[],"missedTruthEvents":[],"unmatchedReports":[],
+         "trackErrorSum":0,"trackErrorSamples":0}
+        """.utf8)
+
+    @Test("scenarios made from one trace share a fold; groups are dealt out in turn")
+    func foldsByTrace() {
+        let folds = CrossValidation.assign(["d00", "d00-stress", "d01", "d01-stress", "d02"], folds: 2)
+        #expect(folds == [0, 0, 1, 1, 0])
+    }
+
+    @Test("each fold is scored by the settings picked on the others, never on itself")
+    func heldOut() {
+        let scenarios = ["a", "b"]
+        // Candidate 0 is cheap and good on a, poor on b; candidate 1 is dear and good everywhere.
+        let reports = [
+            scenarios.map { Self.report($0, recall: $0 == "a" ? 0.99 : 0.5, energy: 0.1) },
+            scenarios.map { Self.report($0, recall: 0.99, energy: 0.4) },
+        ]
+        let candidates = [[PolicySetting(parameter: .lead, value: 10)], [PolicySetting(parameter: .lead, value: 30)]]
+        let goal = PresetGoal(name: "adaptive", recallFloor: 0.95, precisionFloor: 0.9)
+        let validation = CrossValidation(goal: goal, candidates: candidates, reports: reports, folds: 2)
+        // Tuned on b alone, candidate 1 is picked for a; tuned on a alone, candidate 0 is picked for b.
+        #expect(validation.folds.map(\.chosen) == [candidates[1], candidates[0]])
+        #expect(abs(validation.heldOut.recall - (0.99 + 0.5) / 2) < 1e-9)
+        #expect(validation.heldOut.strategy == "adaptive")
+        // On every scenario candidate 0 misses the floor: candidate 1 ships.
+        #expect(validation.chosenOnAll == candidates[1])
+    }
+
+    @Test("a goal no candidate meets picks the best recall plus precision")
+    func fallback() {
+        let figures = [Self.report("a", recall: 0.8, energy: 0.1), Self.report("a", recall: 0.9, energy: 0.3)].map { StrategyAggregate(reports: [$0]) }
+        #expect(PresetGoal(name: "x", recallFloor: 0.99, precisionFloor: 0.99).pick(figures) == 1)
+        #expect(PresetGoal(name: "x", recallFloor: 0.7, precisionFloor: 0.9).pick(figures) == 0)
+    }
+
+    @Test("the grid holds every combination; settings parse as name=value and refuse what is not")
+    func gridAndSettings() throws {
+        #expect(ParameterGrid.standard.candidates.count == ParameterGrid.standard.axes.map(\.values.count).reduce(1, *))
+        let setting = try PolicyParameter.setting("lead=30")
+        #expect(setting == PolicySetting(parameter: .lead, value: 30))
+        let tuned = Strategy.adaptive.with([setting, try PolicyParameter.setting("flushInterval=1800")])
+        guard case .adaptive(let policy) = tuned.configuration.mode else { Issue.record("not adaptive"); return }
+        #expect(policy.lead == 30 && tuned.configuration.minimumFlushInterval == 1800)
+        #expect(Strategy.continuous.with([setting]) == Strategy.continuous)
+        for bad in ["lead", "speed=3", "lead=-1", "lead=nan", "lead=x"] {
+            #expect(throws: ValidationError.self) { try PolicyParameter.setting(bad) }
+        }
+    }
+
+    @Test("the Pareto front keeps the points nothing beats on both axes; the SVG draws every point")
+    func paretoFront() {
+        let points = [
+            EnergyRecallPlot.Point(label: "a", energyRatio: 0.1, recall: 0.7, isStrategy: true),
+            EnergyRecallPlot.Point(label: "b", energyRatio: 0.2, recall: 0.6, isStrategy: true),
+            EnergyRecallPlot.Point(label: nil, energyRatio: 0.3, recall: 0.95, isStrategy: false),
+            EnergyRecallPlot.Point(label: "c", energyRatio: 1.1, recall: 0.99, isStrategy: true),
+        ]
+        #expect(EnergyRecallPlot.front(points).map(\.energyRatio) == [0.1, 0.3, 1.1])
+        let svg = EnergyRecallPlot.svg(points, title: "t <1>")
+        #expect(svg.hasPrefix("<svg") && svg.contains("t &lt;1&gt;"))
+        #expect(svg.components(separatedBy: "<circle").count - 1 == points.count)
+    }
+
+    @Test("stress scenarios keep the trace's regions and add small ones at its brief stops, seeded")
+    func stressScenario() throws {
+        // A 3-minute stop in the middle of a 40-minute walk.
+        let walk = MotionAndVisitTests.stopAndGo(still: 0, walk: 2400, rest: 0)
+        var trace: [TracePoint] = []
+        for t in 0...2580 {
+            let moving = t < 1200 ? t : (t < 1380 ? 1200 : t - 180)
+            trace.append(TracePoint(coordinate: walk.position(at: walk.start + Double(moving)), time: SimFixtures.start + Double(t)))
+        }
+        let own = try Region(id: "own", center: SimFixtures.home, radius: 300)
+        let scenario = Scenario(name: "w", trace: trace, regions: [own])
+        let (stressed, kinds) = ScenarioGenerator.stressed(scenario, name: "w-stress", seed: 1)
+        #expect(stressed.regions.first == own)
+        #expect(kinds.values.contains("stop"))
+        let again = ScenarioGenerator.stressed(scenario, name: "w-stress", seed: 1).scenario
+        #expect(again.regions == stressed.regions)
+    }
+}
