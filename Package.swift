@@ -75,10 +75,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
-        // What several test targets share: waiting for a condition without a wall-clock deadline.
-        .target(name: "WhereaboutsTestSupport", path: "Tests/WhereaboutsTestSupport"),
-        .testTarget(name: "WhereaboutsCoreTests", dependencies: ["WhereaboutsCore", "WhereaboutsSimulator"]),
-        .testTarget(name: "WhereaboutsCoreSpecTests", dependencies: ["WhereaboutsCore", "WhereaboutsSimulator"]),
+        // What several test targets share: waiting for a condition without a wall-clock deadline, policies.
+        .target(name: "WhereaboutsTestSupport", dependencies: ["WhereaboutsCore"], path: "Tests/WhereaboutsTestSupport"),
+        .testTarget(name: "WhereaboutsCoreTests", dependencies: ["WhereaboutsCore", "WhereaboutsSimulator", "WhereaboutsTestSupport"]),
+        .testTarget(name: "WhereaboutsCoreSpecTests", dependencies: ["WhereaboutsCore", "WhereaboutsSimulator", "WhereaboutsTestSupport"]),
         .testTarget(
             name: "WhereaboutsSimulatorTests", dependencies: ["WhereaboutsSimulator", "WhereaboutsCore", "Whereabouts", "WhereaboutsStore"]),
         .testTarget(

@@ -45,6 +45,11 @@ struct SimulateCommandTests {
             (["simulate", "--pad", "-5"], "--pad"),
             (["simulate", "--scenarios", "/nonexistent-folder"], "/nonexistent-folder"),
             (["simulate", "--seed", "banana"], "banana"),
+            (["simulate", "--folds", "5"], "--scenarios"),
+            (["simulate", "--plot", "/tmp/x.svg"], "--scenarios"),
+            (["simulate", "--scenarios", "/tmp", "--folds", "1"], "--folds 1"),
+            (["simulate", "--set", "lead"], "name=value"),
+            (["simulate", "--set", "lead=-3"], "non-negative"),
         ])
     func badInput(arguments: [String], mentions: String) async throws {
         let result = try await CommandRunner.run(arguments)

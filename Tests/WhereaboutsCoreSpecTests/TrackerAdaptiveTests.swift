@@ -1,19 +1,9 @@
 import Foundation
 import Testing
 import WhereaboutsSimulator
+import WhereaboutsTestSupport
 
 @testable import WhereaboutsCore
-
-/// The adaptive policy without cruising or motion sensing: what these tests of the moving/stationary
-/// machine reason about.
-private let stillnessPolicy: MotionPolicy = {
-    var policy = MotionPolicy.adaptive
-    policy.cruiseAccuracy = nil
-    policy.motionSensing = false
-    policy.stopTimeout = 150
-    policy.raisedAccuracyHold = 8
-    return policy
-}()
 
 @Suite("Tracker: adaptive and stop-detect motion")
 struct TrackerAdaptiveTests {
@@ -34,21 +24,21 @@ struct TrackerAdaptiveTests {
     /// A tracker in the default adaptive mode that stood still at `home` from t = 5 and went
     /// stationary when its check fired at t = 155; `stopEffects` are what that check returned.
     private func stationaryTracker(regions: [Region] = []) -> (tracker: Tracker, stopEffects: [TrackerEffect]) {
-        var (tracker, _) = startedTracker(.adaptive(stillnessPolicy), regions: regions)
+        var (tracker, _) = startedTracker(.adaptive(MotionPolicy.stillnessOnly), regions: regions)
         for f in stillFixes(around: home, from: 5, through: 145) { _ = tracker.feed(f) }
         let effects = tracker.wake(at: 155)
         return (tracker, effects)
     }
 
     @Test func theFirstFixSchedulesTheStillnessCheck() {
-        var (tracker, _) = startedTracker(.adaptive(stillnessPolicy))
+        var (tracker, _) = startedTracker(.adaptive(MotionPolicy.stillnessOnly))
         let effects = tracker.feed(fix(home, acc: 40, t: 5, speed: 0))
         #expect(tracker.timers[.stationaryCheck] == time(155))
         #expect(effects.locationRequests.isEmpty, "still the moving request")
     }
 
     @Test func fixesWithinTheStopRadiusKeepTheAnchor() {
-        var (tracker, _) = startedTracker(.adaptive(stillnessPolicy))
+        var (tracker, _) = startedTracker(.adaptive(MotionPolicy.stillnessOnly))
         var scheduled: [Date] = []
         for f in stillFixes(around: home, from: 5, through: 145) {
             _ = tracker.feed(f)
@@ -80,7 +70,7 @@ struct TrackerAdaptiveTests {
     }
 
     @Test func aCheckDueBeforeTheTimeoutReschedules() {
-        var (tracker, _) = startedTracker(.adaptive(stillnessPolicy))
+        var (tracker, _) = startedTracker(.adaptive(MotionPolicy.stillnessOnly))
         _ = tracker.feed(fix(home, acc: 40, t: 5, speed: 0))
         let moved = tracker.feed(fix(point(home, metres: 500), acc: 40, t: 100, speed: 5))
         #expect(moved.locationRequests.isEmpty)
@@ -136,13 +126,13 @@ struct TrackerAdaptiveTests {
     }
 
     @Test func theDistanceFilterStretchesWithSpeed() {
-        var (tracker, _) = startedTracker(.adaptive(stillnessPolicy))
+        var (tracker, _) = startedTracker(.adaptive(MotionPolicy.stillnessOnly))
         #expect(tracker.feed(fix(home, acc: 40, t: 5, speed: 19)).locationRequests == [standard(.hundredMeters, filter: 40)])
         #expect(tracker.feed(fix(point(home, metres: 300), acc: 40, t: 20, speed: 1)).locationRequests == [movingRequest])
     }
 
     @Test func restartingAfterARaiseAsksForTheMovingAccuracy() {
-        var (tracker, _) = startedTracker(.adaptive(stillnessPolicy), regions: [region("gate", point(home, metres: 1_000), radius: 300)])
+        var (tracker, _) = startedTracker(.adaptive(MotionPolicy.stillnessOnly), regions: [region("gate", point(home, metres: 1_000), radius: 300)])
         _ = tracker.feed(fix(home, acc: 50, t: 5, speed: 0))
         #expect(tracker.feed(fix(point(home, metres: 740), acc: 50, t: 60)).locationRequests.last?.standard?.accuracy == .best)
         _ = tracker.send(.stop, at: 70)
@@ -150,10 +140,10 @@ struct TrackerAdaptiveTests {
     }
 
     @Test func switchingModesAfterARaiseAsksForTheMovingAccuracy() {
-        var (tracker, _) = startedTracker(.adaptive(stillnessPolicy), regions: [region("gate", point(home, metres: 1_000), radius: 300)])
+        var (tracker, _) = startedTracker(.adaptive(MotionPolicy.stillnessOnly), regions: [region("gate", point(home, metres: 1_000), radius: 300)])
         _ = tracker.feed(fix(home, acc: 50, t: 5, speed: 0))
         _ = tracker.feed(fix(point(home, metres: 740), acc: 50, t: 60))
         _ = tracker.send(.setMode(.significant), at: 70)
-        #expect(tracker.send(.setMode(.adaptive(stillnessPolicy)), at: 10_000).locationRequests == [movingRequest])
+        #expect(tracker.send(.setMode(.adaptive(MotionPolicy.stillnessOnly)), at: 10_000).locationRequests == [movingRequest])
     }
 }

@@ -1,25 +1,15 @@
 import Foundation
 import Testing
 import WhereaboutsCore
+import WhereaboutsTestSupport
 
 @Suite("Adaptive and stop-detect modes")
 struct TrackerAdaptiveTests {
     typealias F = TestFixtures
 
-    /// The adaptive policy without cruising or motion sensing: what these tests of the moving/stationary
-    /// machine reason about.
-    static let stillnessPolicy: MotionPolicy = {
-        var policy = MotionPolicy.adaptive
-        policy.cruiseAccuracy = nil
-        policy.motionSensing = false
-        policy.stopTimeout = 150
-        policy.raisedAccuracyHold = 8
-        return policy
-    }()
-
     @Test("still for the stop timeout: updates off, stationary fence planned; leaving it turns them back on")
     func stationaryCycle() {
-        let policy = Self.stillnessPolicy
+        let policy = MotionPolicy.stillnessOnly
         var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(policy)))
         _ = tracker.handle(.command(.start), now: F.date(0))
         let first = tracker.handle(.fix(F.fix(east: 0, accuracy: 40, at: 1)), now: F.date(1))
@@ -39,17 +29,17 @@ struct TrackerAdaptiveTests {
 
     @Test("moving past the stop radius postpones the stationary check")
     func moving() {
-        var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(Self.stillnessPolicy)))
+        var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(MotionPolicy.stillnessOnly)))
         _ = tracker.handle(.command(.start), now: F.date(0))
         _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 40, at: 1)), now: F.date(1))
         let moved = tracker.handle(.fix(F.fix(east: 500, accuracy: 40, at: 100)), now: F.date(100))
-        #expect(tracker.timers[.stationaryCheck] == F.date(100 + Self.stillnessPolicy.stopTimeout))
+        #expect(tracker.timers[.stationaryCheck] == F.date(100 + MotionPolicy.stillnessOnly.stopTimeout))
         #expect(tracker.handle(.wake, now: F.date(151)).locationRequests.isEmpty)
     }
 
     @Test("accuracy rises when a Wi-Fi fix leaves a region undecided, and drops after the hold")
     func raisedAccuracy() {
-        var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(Self.stillnessPolicy)), regions: [F.region("a", radius: 300)])
+        var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(MotionPolicy.stillnessOnly)), regions: [F.region("a", radius: 300)])
         _ = tracker.handle(.command(.start), now: F.date(0))
         _ = tracker.handle(.fix(F.fix(east: 1000, accuracy: 50, at: 1)), now: F.date(1))
         let near = tracker.handle(.fix(F.fix(east: 260, accuracy: 50, at: 11)), now: F.date(11))

@@ -92,7 +92,7 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
 
     /// The `responsive` preset: ``adaptive`` starting finer positioning three times as early and with
     /// GPS near every region under 120 m.
-    public static let responsive = preset(name: "responsive", lead: 30, raisedAccuracyHold: 8, fineRadius: 120, stopTimeout: 180)
+    public static let responsive = preset(name: "responsive", lead: 30, raisedAccuracyHold: 3, fineRadius: 120, stopTimeout: 180)
 
     /// The adaptive family with the four parameters its presets differ in.
     private static func preset(

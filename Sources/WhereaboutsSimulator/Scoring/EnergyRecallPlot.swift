@@ -77,7 +77,7 @@ public enum EnergyRecallPlot {
                 out.append("<text x=\"\(f(px + 8))\" y=\"\(f(py - 6))\">\(escape(label))</text>")
             }
         }
-        out.append("<text x=\"\(f(width - right))\" y=\"\(f(top + 14))\" text-anchor=\"end\" fill=\"#d33\">Pareto front</text>")
+        out.append("<text x=\"\(f(width - right))\" y=\"\(f(height - bottom - 8))\" text-anchor=\"end\" fill=\"#d33\">- - Pareto front</text>")
         out.append("</svg>")
         return out.joined(separator: "\n") + "\n"
     }
