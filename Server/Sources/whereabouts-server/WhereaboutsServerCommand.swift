@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import WhereaboutsCore
 import WhereaboutsServer
 
 /// `whereabouts-server`: ingest, deduplicate, store and serve device tracks.
@@ -8,49 +9,58 @@ import WhereaboutsServer
 struct WhereaboutsServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "whereabouts-server", abstract: "Ingest, deduplicate, store and serve device tracks.",
-        subcommands: [Serve.self, DeviceCommand.self, Bench.self])
+        subcommands: [Serve.self, DeviceCommand.self, Prune.self, Bench.self])
 }
 
 /// Flags shared by every subcommand; each falls back to an environment variable.
 struct DatabaseOption: ParsableArguments {
-    @Option(help: "sqlite:PATH or postgres://user:password@host:port/database (env WHEREABOUTS_DATABASE).")
+    @Option(help: "sqlite:PATH or postgres://user:password@host:port/database[?sslmode=disable|require|verify-full&sslrootcert=PATH&pool_size=N&statement_timeout=MS] (env WHEREABOUTS_DATABASE).")
     var database: String?
 
     func url() throws -> DatabaseURL {
         let text = database ?? ProcessInfo.processInfo.environment["WHEREABOUTS_DATABASE"] ?? "sqlite:./whereabouts.sqlite"
         do { return try DatabaseURL(parsing: text) } catch { throw ValidationError("\(error)") }
     }
+
+    /// Runs `body` with the storage, migrated, logging warnings and worse; usage errors become
+    /// validation errors (exit status 64 with the message).
+    func withStorage<T: Sendable>(_ body: @escaping @Sendable (any TrackStorage) async throws -> T) async throws -> T {
+        var logger = Logger(label: "whereabouts-server")
+        logger.logLevel = .warning
+        do {
+            return try await ServerApp.withStorage(try url(), logger: logger, body)
+        } catch let error as ServerError {
+            throw ValidationError("\(error)")
+        }
+    }
 }
 
-struct DeviceCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "device", abstract: "Manage devices.", subcommands: [Add.self])
+/// A day or a moment, for `prune --before`: `YYYY-MM-DD` (midnight UTC) or an RFC 3339 time.
+struct Moment: ExpressibleByArgument {
+    let date: Date
 
-    struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Add a device and print its token once, as the last line. Only the token's SHA-256 is stored.")
+    init?(argument: String) {
+        let text = argument.count == 10 ? argument + "T00:00:00Z" : argument
+        guard let date = try? Timestamp.validated(text, field: "--before") else { return nil }
+        self.date = date
+    }
 
-        @Argument(help: "The device id: 1 to 64 letters, digits, '.', '_' or '-', and not . or ..")
-        var name: String
+    static var defaultCompletionKind: CompletionKind { .default }
+}
 
-        @OptionGroup var database: DatabaseOption
+/// `whereabouts-server prune --before DATE`: retention.
+struct Prune: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Delete locations and events timestamped before a day, and OwnTracks messages received before it.",
+        discussion: "On PostgreSQL whole monthly partitions are dropped; only the month the day falls in is deleted row by row.")
 
-        func run() async throws {
-            if let problem = DeviceID.problem(with: name) {
-                throw ValidationError(DeviceID.message(for: name, problem: problem))
-            }
-            let token = Tokens.generate()
-            let name = name
-            var logger = Logger(label: "whereabouts-server")
-            logger.logLevel = .warning
-            do {
-                try await ServerApp.withStorage(try database.url(), logger: logger) { storage in
-                    try await storage.addDevice(id: name, tokenHash: Tokens.hash(token), at: Date())
-                }
-            } catch let error as ServerError {
-                throw ValidationError("\(error)")
-            }
-            print("device \(name) added; its token is shown only now:")
-            print(token)
-        }
+    @Option(help: "The first day to keep: YYYY-MM-DD (UTC midnight) or an RFC 3339 time.") var before: Moment
+    @OptionGroup var database: DatabaseOption
+
+    func run() async throws {
+        let cutoff = before.date
+        guard cutoff <= Date() else { throw ValidationError("--before \(Timestamp.format(cutoff)) is in the future; give a past day, such as a year ago") }
+        let deleted = try await database.withStorage { try await $0.prune(before: cutoff) }
+        print("pruned before \(Timestamp.format(cutoff)): \(deleted)")
     }
 }
