@@ -35,32 +35,33 @@ struct DatabaseOption: ParsableArguments {
     }
 }
 
-/// A day or a moment, for `prune --before`: `YYYY-MM-DD` (midnight UTC) or an RFC 3339 time.
-struct Moment: ExpressibleByArgument {
-    let date: Date
-
-    init?(argument: String) {
-        let text = argument.count == 10 ? argument + "T00:00:00Z" : argument
-        guard let date = try? Timestamp.validated(text, field: "--before") else { return nil }
-        self.date = date
-    }
-
-    static var defaultCompletionKind: CompletionKind { .default }
-}
-
 /// `whereabouts-server prune --before DATE`: retention.
 struct Prune: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Delete locations and events timestamped before a day, and OwnTracks messages received before it.",
         discussion: "On PostgreSQL whole monthly partitions are dropped; only the month the day falls in is deleted row by row.")
 
-    @Option(help: "The first day to keep: YYYY-MM-DD (UTC midnight) or an RFC 3339 time.") var before: Moment
+    @Option(help: "The first day to keep: YYYY-MM-DD (UTC midnight) or an RFC 3339 time.") var before: String
     @OptionGroup var database: DatabaseOption
 
     func run() async throws {
-        let cutoff = before.date
-        guard cutoff <= Date() else { throw ValidationError("--before \(Timestamp.format(cutoff)) is in the future; give a past day, such as a year ago") }
+        let cutoff = try Self.moment(before)
         let deleted = try await database.withStorage { try await $0.prune(before: cutoff) }
         print("pruned before \(Timestamp.format(cutoff)): \(deleted)")
+    }
+
+    /// `YYYY-MM-DD` as midnight UTC, or an RFC 3339 time, in the past.
+    /// - Throws: `ValidationError` naming the value, the problem and the forms accepted.
+    static func moment(_ text: String) throws -> Date {
+        let cutoff: Date
+        do {
+            cutoff = try Timestamp.validated(text.count == 10 ? text + "T00:00:00Z" : text, field: "--before")
+        } catch {
+            throw ValidationError("\(error); --before also takes a day as YYYY-MM-DD (midnight UTC)")
+        }
+        guard cutoff <= Date() else {
+            throw ValidationError("--before \(Timestamp.format(cutoff)) is in the future, which would delete everything; give a past day as YYYY-MM-DD, such as a year ago")
+        }
+        return cutoff
     }
 }

@@ -160,10 +160,11 @@ struct OwnTracksAndPagesTests {
     }
 }
 
-/// Runs a program off the cooperative threads and returns its exit status; its standard error goes
-/// to `standardError` when given.
+/// Runs a program off the cooperative threads and returns its exit status; its standard output and
+/// error go to `standardOutput` and `standardError` when given.
 func runProcess(
-    _ path: String, _ arguments: [String], environment: [String: String]? = nil, standardError: FileHandle = .nullDevice
+    _ path: String, _ arguments: [String], environment: [String: String]? = nil, standardOutput: FileHandle = .nullDevice,
+    standardError: FileHandle = .nullDevice
 ) async throws -> Int32 {
     try await withCheckedThrowingContinuation { done in
         Thread {
@@ -171,7 +172,7 @@ func runProcess(
             process.executableURL = URL(fileURLWithPath: path)
             process.arguments = arguments
             if let environment { process.environment = environment }
-            process.standardOutput = FileHandle.nullDevice
+            process.standardOutput = standardOutput
             process.standardError = standardError
             do {
                 try process.run()
