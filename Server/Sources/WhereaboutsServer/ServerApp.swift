@@ -18,6 +18,7 @@ public enum ServerApp {
             defer { try? storage.closeNow() }
             return try await body(storage)
         case .postgres(let settings):
+            try await settings.checkConnection(logger: logger)
             let storage = try PostgresTrackStorage(settings, logger: logger)
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {

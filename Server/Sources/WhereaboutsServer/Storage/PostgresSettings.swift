@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// How the server reaches PostgreSQL: the address and credentials of a `postgres://` URL and the
 /// settings of its query string.
@@ -76,6 +77,10 @@ public struct PostgresSettings: Sendable, Equatable {
                 guard FileManager.default.isReadableFile(atPath: root) else {
                     throw ServerError.usage("--database: sslrootcert \(root) is not a readable file; give the path of the PEM file of the authority that signed the server's certificate")
                 }
+            }
+            guard (try? SocketAddress(ipAddress: host, port: port)) == nil else {
+                throw ServerError.usage(
+                    "--database: sslmode=verify-full checks the host name against the server's certificate, and \(host) is an address; give the name the certificate was made for")
             }
             tls = .verifyFull(rootCertificate: root)
         case let other:
