@@ -17,8 +17,9 @@ public enum ServerApp {
             try await storage.migrate()
             defer { try? storage.closeNow() }
             return try await body(storage)
-        case .postgres(let host, let port, let user, let password, let database):
-            let storage = PostgresTrackStorage(host: host, port: port, user: user, password: password, database: database, logger: logger)
+        case .postgres(let settings):
+            try await settings.checkConnection(logger: logger)
+            let storage = try PostgresTrackStorage(settings, logger: logger)
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
                     await storage.run()

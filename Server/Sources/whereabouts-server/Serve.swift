@@ -22,7 +22,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Connections served at once; more are answered 503 (env WHEREABOUTS_MAX_CONNECTIONS; default 1000).") var maxConnections: Int?
     @Option(help: "Connections served at once to one client address; 0: no such limit; not applied with --trust-forwarded-for (env WHEREABOUTS_MAX_CONNECTIONS_PER_ADDRESS; default 100).") var maxConnectionsPerAddress: Int?
     @Option(help: "Failed logins per client address and minute before 429; 0 turns throttling off (env WHEREABOUTS_LOGIN_FAILURES_PER_MINUTE; default 10).") var loginFailuresPerMinute: Int?
-    @Flag(help: "Throttle logins by the last X-Forwarded-For address; only behind a reverse proxy (env WHEREABOUTS_TRUST_FORWARDED_FOR=1).") var trustForwardedFor = false
+    @Flag(help: "Throttle logins by the last X-Forwarded-For address and mark cookies Secure when X-Forwarded-Proto is https; only behind a reverse proxy (env WHEREABOUTS_TRUST_FORWARDED_FOR=1).") var trustForwardedFor = false
+    @Option(help: "Seconds a command sent with one answer is leased to it before another answer may carry it again (env WHEREABOUTS_COMMAND_LEASE; default 30).") var commandLease: Double?
+    @Option(help: "Map tiles of the day page, with {z}, {x}, {y} (and {s}); empty for the SVG drawing alone (env WHEREABOUTS_TILE_URL; default OpenStreetMap's).") var tileURL: String?
+    @Option(help: "The tile provider's attribution, shown on the map (env WHEREABOUTS_TILE_ATTRIBUTION).") var tileAttribution: String?
+    @Option(help: "The folder with Leaflet's leaflet.js, leaflet.css and images/ (env WHEREABOUTS_LEAFLET_DIR; default Debian's /usr/share/javascript/leaflet).") var leafletDir: String?
+    @Option(help: "trace, debug, info (an access-log line per request), notice, warning, error or critical (env WHEREABOUTS_LOG_LEVEL; default info).") var logLevel: String?
 
     func run() async throws {
         let host = host ?? Self.environment["WHEREABOUTS_HOST"] ?? "127.0.0.1"
@@ -44,13 +49,22 @@ struct Serve: AsyncParsableCommand {
                 maxConnectionsPerAddress: Self.value(
                     maxConnectionsPerAddress, "WHEREABOUTS_MAX_CONNECTIONS_PER_ADDRESS", default: defaults.maxConnectionsPerAddress),
                 loginFailuresPerMinute: Self.value(loginFailuresPerMinute, "WHEREABOUTS_LOGIN_FAILURES_PER_MINUTE", default: defaults.loginFailuresPerMinute),
-                trustForwardedFor: trustForwardedFor || Self.environment["WHEREABOUTS_TRUST_FORWARDED_FOR"] == "1"
+                trustForwardedFor: trustForwardedFor || Self.environment["WHEREABOUTS_TRUST_FORWARDED_FOR"] == "1",
+                commandLease: Self.value(commandLease, "WHEREABOUTS_COMMAND_LEASE", default: defaults.commandLease),
+                tileURL: tileURL ?? Self.environment["WHEREABOUTS_TILE_URL"] ?? defaults.tileURL,
+                tileAttribution: tileAttribution ?? Self.environment["WHEREABOUTS_TILE_ATTRIBUTION"] ?? defaults.tileAttribution,
+                leafletDirectory: leafletDir ?? Self.environment["WHEREABOUTS_LEAFLET_DIR"] ?? defaults.leafletDirectory
             ).validated()
         } catch let error as ServerError {
             throw ValidationError("\(error)")
         }
+        let levelText = logLevel ?? Self.environment["WHEREABOUTS_LOG_LEVEL"] ?? "info"
+        guard let level = Logger.Level(rawValue: levelText) else {
+            throw ValidationError(
+                "--log-level \(levelText.prefix(40)) is not a level; use one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         var logger = Logger(label: "whereabouts-server")
-        logger.logLevel = .info
+        logger.logLevel = level
         let url = try database.url()
         try await ServerApp.withStorage(url, logger: logger) { [logger] storage in
             try await ServerApp.serve(storage: storage, host: host, port: port, settings: settings, logger: logger) { bound in

@@ -154,9 +154,12 @@ struct IngestAPITests {
         }
     }
 
-    @Test("commands queued by the admin arrive in the device's next answer; events are stored once", arguments: StorageKind.available)
+    @Test("commands queued by the admin arrive in the device's next answer, again after their lease until acknowledged; events are stored once",
+          arguments: StorageKind.available)
     func commandsAndEvents(_ kind: StorageKind) async throws {
-        try await withLiveServer(kind) { server in
+        // A lease of 2 s: the lease running out is the feature under test.
+        let settings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, commandLease: 2)
+        try await withLiveServer(kind, settings: settings) { server in
             let command = try await server.send(
                 "POST", "/v1/devices/\(server.device)/commands", token: LiveServer.adminToken, body: Data(#"{"type":"startActiveTracking","minutes":20}"#.utf8))
             #expect(command.status == 202)
@@ -167,8 +170,11 @@ struct IngestAPITests {
             #expect(commands.map(\.command) == [.startActiveTracking(minutes: 20)])
             let queuedID = try JSONDecoder().decode(DeviceCommand.self, from: command.body).id
             #expect(commands.map(\.id) == [queuedID])
+            let leased = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(wireLocations(1)))
+            #expect(try JSONDecoder().decode(BatchReply.self, from: leased.body).commands.isEmpty, "leased to the first answer")
+            try await Task.sleep(nanoseconds: 2_500_000_000)
             let resent = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(wireLocations(1)))
-            #expect(try JSONDecoder().decode(BatchReply.self, from: resent.body).commands.map(\.id) == [queuedID], "sent again until acknowledged")
+            #expect(try JSONDecoder().decode(BatchReply.self, from: resent.body).commands.map(\.id) == [queuedID], "sent again once the lease ran out")
             let acknowledgement = try JSONEncoder().encode(LocationBatch(locations: [], acknowledged: [queuedID]))
             let acknowledged = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: acknowledgement)
             #expect(acknowledged.status == 200)
@@ -201,7 +207,10 @@ struct IngestAPITests {
             let metrics = String(decoding: try await server.send("GET", "/metrics", token: LiveServer.adminToken).body, as: UTF8.self)
             #expect(metrics.contains("whereabouts_locations_ingested_total 7"))
             #expect(metrics.contains("whereabouts_locations_duplicate_total 7"))
-            #expect(metrics.contains("whereabouts_http_request_duration_seconds_bucket{le=\"+Inf\"}"))
+            let route = #"route="/v1/devices/{device}/locations",method="POST",status="200""#
+            #expect(metrics.contains("whereabouts_http_requests_total{\(route)} 2"), "\(metrics)")
+            #expect(metrics.contains("whereabouts_http_request_duration_seconds_bucket{\(route),le=\"+Inf\"} 2"))
+            #expect(metrics.contains(#"whereabouts_http_requests_total{route="/metrics",method="GET",status="401"} 1"#))
             #expect(metrics.contains("whereabouts_http_request_timeouts_total 0"))
         }
     }
@@ -211,7 +220,7 @@ struct IngestAPITests {
         try await withLiveServer(.sqlite, settings: ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, publicMetrics: true)) { server in
             let reply = try await server.send("GET", "/metrics", token: nil)
             #expect(reply.status == 200)
-            #expect(String(decoding: reply.body, as: UTF8.self).contains("whereabouts_http_requests_total"))
+            #expect(String(decoding: reply.body, as: UTF8.self).contains("whereabouts_locations_ingested_total 0"))
         }
     }
 
@@ -226,7 +235,9 @@ struct IngestAPITests {
             ] {
                 let reply = try await server.send("GET", path, token: server.token)
                 #expect(reply.status == 400, "\(path)")
-                #expect((server.json(reply)["message"] as? String)?.contains(words) == true, "\(path): \(server.json(reply))")
+                // The API answers JSON, the day page an HTML page; both name the value.
+                let message = path.hasPrefix("/v1") ? server.json(reply)["message"] as? String : String(decoding: reply.body, as: UTF8.self)
+                #expect(message?.contains(words) == true, "\(path): \(message ?? "")")
             }
         }
     }

@@ -105,58 +105,66 @@ struct OwnTracksAndPagesTests {
         }
     }
 
-    @Test("the device list and the day page render; headless Chromium takes a screenshot")
-    func pages() async throws {
+    @Test("pages need a login: the form sets an HttpOnly, SameSite=Strict cookie; ?token= opens nothing; a rotated token's session ends")
+    func pagesAndSessions() async throws {
         try await withLiveServer(.sqlite) { server in
-            let start = Date(timeIntervalSince1970: 1_750_000_000)
-            let track = (0..<400).map { i -> WireLocation in
-                let angle = Double(i) / 400 * 2 * .pi
-                let fix = try! Fix(
-                    coordinate: Coordinate(latitude: 47.37 + 0.01 * sin(angle), longitude: 8.54 + 0.015 * cos(angle) + Double(i) * 2e-5),
-                    horizontalAccuracy: 5, timestamp: start.addingTimeInterval(Double(i * 30)))
-                return WireLocation(LocationRecord(fix: fix, trigger: .policy))
-            }
-            _ = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(track))
-            let event = #"{"events":[{"id":"\#(UUID().uuidString)","regionId":"lake","kind":"enter","timestamp":"\#(track[100].timestamp)","latitude":\#(track[100].latitude),"longitude":\#(track[100].longitude)}]}"#
-            _ = try await server.send("POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(event.utf8))
-            let found = #"{"events":[{"id":"\#(UUID().uuidString)","regionId":"home","kind":"enter","initial":true,"timestamp":"\#(track[0].timestamp)"}]}"#
-            _ = try await server.send("POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(found.utf8))
-            try await server.storage.saveRegions(
-                [WireRegion(id: "lake", latitude: track[100].latitude, longitude: track[100].longitude, radius: 150)], device: server.device, at: Date())
-            let list = String(decoding: try await server.send("GET", "/?token=\(LiveServer.adminToken)", token: nil).body, as: UTF8.self)
-            #expect(list.contains(server.device))
-            #expect(try await server.send("GET", "/", token: nil).status == 401)
-            let pagePath = "/devices/\(server.device)?token=\(server.token)&date=2025-06-15"
-            let page = String(decoding: try await server.send("GET", pagePath, token: nil).body, as: UTF8.self)
-            #expect(page.contains("<svg"))
-            #expect(page.contains("<polyline"))
-            #expect(page.contains("enter lake"))
-            #expect(page.contains("1 region events"), "the state found at start is no transition")
-            #expect(page.contains("inside home when tracking started") && !page.contains("enter home"))
-            let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/test-output")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let screenshot = folder.appendingPathComponent("device-day.png")
-            try? FileManager.default.removeItem(at: screenshot)
-            guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile) else {
-                print("note: chromium is not installed; the screenshot is skipped (.ci/run installs it)")
-                return
-            }
-            let status = try await runProcess(chromium, [
-                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1000,900",
-                "--screenshot=\(screenshot.path)", server.base.absoluteString + pagePath,
-            ])
-            #expect(status == 0)
-            let size = (try? FileManager.default.attributesOfItem(atPath: screenshot.path)[.size] as? Int) ?? 0
-            #expect(size > 10_000, "screenshot at \(screenshot.path) is \(size) bytes")
-            print("screenshot: \(screenshot.path)")
+            _ = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(wireLocations(50)))
+            let page = "/devices/\(server.device)"
+            let anonymous = try await server.raw("GET", page)
+            #expect(anonymous.status == 401)
+            #expect(anonymous.text.contains("action=\"/login\""), "a 401 page is the login form")
+            #expect(try await server.raw("GET", page + "?token=\(server.token)").status == 401, "tokens in URLs are not taken")
+
+            let wrong = try await server.login(device: server.device, token: "guess")
+            #expect(wrong.status == 401)
+            #expect(wrong.text.contains("not valid for this device"))
+            let login = try await server.login(device: server.device, token: server.token)
+            #expect(login.status == 303)
+            #expect(login.headers["location"] == page)
+            let setCookie = try #require(login.headers["set-cookie"])
+            #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict") && !setCookie.contains("Secure"), "\(setCookie)")
+            let cookie = try #require(setCookie.split(separator: ";").first.map(String.init))
+            let day = try await server.raw("GET", page, headers: [("Cookie", cookie)])
+            #expect(day.status == 200)
+            let html = day.text
+            #expect(html.contains("<svg") && html.contains("id=\"map\"") && html.contains("/assets/leaflet/leaflet.js"))
+            #expect(!html.contains(server.token), "the token is nowhere in the page")
+            #expect(try await server.raw("GET", "/", headers: [("Cookie", cookie)]).status == 303, "a device is sent to its own page")
+            #expect(try await server.raw("GET", "/devices/\(uniqueDevice())", headers: [("Cookie", cookie)]).status == 403)
+            #expect(try await server.raw("GET", "/assets/leaflet/leaflet.js").status == 200)
+
+            #expect(try await server.storage.rotateToken(device: server.device, tokenHash: Tokens.hash("rotated")))
+            let ended = try await server.raw("GET", page, headers: [("Cookie", cookie)])
+            #expect(ended.status == 401)
+            #expect(ended.text.contains("log in"))
+            #expect(try await server.send("GET", "/v1/devices/\(server.device)/last", token: server.token).status == 401, "the old token is revoked")
+
+            let admin = try await server.login(device: "", token: LiveServer.adminToken)
+            #expect(admin.headers["location"] == "/")
+            let adminCookie = try #require(admin.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+            let list = try await server.raw("GET", "/", headers: [("Cookie", adminCookie)])
+            #expect(list.text.contains(server.device))
+            let logout = try await server.raw("POST", "/logout", headers: [("Cookie", adminCookie)])
+            #expect(logout.status == 303 && logout.headers["set-cookie"]?.contains("Max-Age=0") == true)
+            #expect(try await server.raw("GET", "/", headers: [("Cookie", adminCookie)]).status == 401, "logged out")
+        }
+    }
+
+    @Test("behind a trusted TLS proxy the cookie is Secure")
+    func secureCookie() async throws {
+        let settings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, trustForwardedFor: true)
+        try await withLiveServer(.sqlite, settings: settings) { server in
+            let login = try await server.login(device: server.device, token: server.token, headers: [("X-Forwarded-Proto", "https"), ("X-Forwarded-For", "198.51.100.7")])
+            #expect(login.headers["set-cookie"]?.hasSuffix("; Secure") == true)
         }
     }
 }
 
-/// Runs a program off the cooperative threads and returns its exit status; its standard error goes
-/// to `standardError` when given.
+/// Runs a program off the cooperative threads and returns its exit status; its standard output and
+/// error go to `standardOutput` and `standardError` when given.
 func runProcess(
-    _ path: String, _ arguments: [String], environment: [String: String]? = nil, standardError: FileHandle = .nullDevice
+    _ path: String, _ arguments: [String], environment: [String: String]? = nil, standardOutput: FileHandle = .nullDevice,
+    standardError: FileHandle = .nullDevice
 ) async throws -> Int32 {
     try await withCheckedThrowingContinuation { done in
         Thread {
@@ -164,7 +172,7 @@ func runProcess(
             process.executableURL = URL(fileURLWithPath: path)
             process.arguments = arguments
             if let environment { process.environment = environment }
-            process.standardOutput = FileHandle.nullDevice
+            process.standardOutput = standardOutput
             process.standardError = standardError
             do {
                 try process.run()

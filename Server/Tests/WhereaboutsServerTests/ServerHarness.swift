@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import Testing
+import PostgresNIO
 import WhereaboutsCore
 import WhereaboutsDelivery
 import WhereaboutsServer
@@ -31,6 +33,32 @@ enum StorageKind: String, CaseIterable, CustomStringConvertible, Sendable {
         case .postgres:
             return try! DatabaseURL(parsing: Self.postgresURL!)
         }
+    }
+}
+
+/// Runs `body` with migrated storage of `kind` that no other test sees: a new SQLite file, or a new
+/// PostgreSQL database created beside the configured one and dropped afterwards.
+func withIsolatedStorage(_ kind: StorageKind, _ body: @escaping @Sendable (any TrackStorage) async throws -> Void) async throws {
+    guard case .postgres(var settings) = kind.databaseURL else { return try await withStorage(kind, body) }
+    let name = "whereabouts_test_\(UUID().uuidString.prefix(8).lowercased())"
+    try await ServerApp.withStorage(.postgres(settings), logger: quietLogger) { storage in
+        try await (storage as! PostgresTrackStorage).client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: quietLogger)
+    }
+    settings.database = name
+    do {
+        try await ServerApp.withStorage(.postgres(settings), logger: quietLogger, body)
+    } catch {
+        try? await dropDatabase(name)
+        throw error
+    }
+    try await dropDatabase(name)
+}
+
+/// Drops a database `withIsolatedStorage` made.
+private func dropDatabase(_ name: String) async throws {
+    guard case .postgres(let settings) = StorageKind.postgres.databaseURL else { return }
+    try await ServerApp.withStorage(.postgres(settings), logger: quietLogger) { storage in
+        try await (storage as! PostgresTrackStorage).client.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"), logger: quietLogger)
     }
 }
 
@@ -68,6 +96,19 @@ struct LiveServer: Sendable {
         if !body.isEmpty, headers["Content-Type"] == nil { headers["Content-Type"] = "application/json" }
         return try await URLSessionTransport().send(
             OutgoingRequest(method: method, url: URL(string: base.absoluteString + path)!, headers: headers, body: body), timeout: 10)
+    }
+
+    /// Sends one request as raw bytes and reads the answer as it came: no redirect followed, no
+    /// cookie kept, as the page tests need.
+    func raw(_ method: String, _ path: String, headers: [(String, String)] = [], body: String = "") async throws -> RawResponse {
+        let response = try await RawSession.with(port: port) { await $0.sendAndRead(rawRequest(method, path, headers: headers, body: Array(body.utf8)), timeout: 10) }
+        return try #require(response, "\(method) \(path): no answer")
+    }
+
+    /// Posts the login form.
+    func login(device: String, token: String, headers: [(String, String)] = []) async throws -> RawResponse {
+        let form = "device=\(device.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&token=\(token.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        return try await raw("POST", "/login", headers: headers + [("Content-Type", "application/x-www-form-urlencoded")], body: form)
     }
 
     func json(_ reply: HTTPReply) -> [String: Any] {

@@ -13,18 +13,21 @@ final class ServerProcess: @unchecked Sendable {
 
     let process = Process()
     let port: Int
+    /// Where the process's standard error (its log) goes.
+    let errors: URL
 
-    /// Starts `serve` and waits for its "listening" line.
+    /// Starts `serve` with `arguments` added and waits for its "listening" line.
     ///
     /// Its output goes to a file polled here, not through a pipe: a blocking read of a pipe fails
     /// with EINTR when a signal reaches the test process, and Foundation turns that into a crash.
-    init(database: String?, port: Int = 0, environment: [String: String] = [:]) async throws {
+    init(database: String?, port: Int = 0, arguments: [String] = [], environment: [String: String] = [:]) async throws {
         let output = try Self.outputFile()
+        errors = try Self.outputFile()
         process.executableURL = URL(fileURLWithPath: Self.executable)
-        process.arguments = ["serve", "--port", "\(port)", "--rate-limit", "0"] + (database.map { ["--database", $0] } ?? [])
+        process.arguments = ["serve", "--port", "\(port)", "--rate-limit", "0"] + (database.map { ["--database", $0] } ?? []) + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
         for _ in 0..<3000 {
             let text = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
@@ -36,8 +39,11 @@ final class ServerProcess: @unchecked Sendable {
             try await Task.sleep(nanoseconds: 20_000_000)
         }
         process.terminate()
-        throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: output.path])
+        throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: errors.path])
     }
+
+    /// What the process has written to standard error so far.
+    var log: String { String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self) }
 
     /// An empty file in a fresh temporary folder, for a process's output.
     private static func outputFile() throws -> URL {
@@ -65,26 +71,26 @@ final class ServerProcess: @unchecked Sendable {
         }
     }
 
-    /// Runs the executable to its end; returns its exit status and standard error.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> (Int32, String) {
-        let errors = try outputFile()
+    /// What a run of the executable left: its exit status, standard output and standard error.
+    struct Ran {
+        let status: Int32
+        let output: String
+        let errors: String
+    }
+
+    /// Runs the executable to its end.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Ran {
+        let (output, errors) = (try outputFile(), try outputFile())
         let status = try await runProcess(
             executable, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-            standardError: try FileHandle(forWritingTo: errors))
-        return (status, String(decoding: try Data(contentsOf: errors), as: UTF8.self))
+            standardOutput: try FileHandle(forWritingTo: output), standardError: try FileHandle(forWritingTo: errors))
+        let text = { (file: URL) in String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self) }
+        return Ran(status: status, output: text(output), errors: text(errors))
     }
 
     /// `whereabouts-server device add NAME`; returns the token (the last line).
     static func addDevice(_ name: String, database: String) async throws -> String {
-        let output = try outputFile()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["device", "add", name, "--database", database]
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        try process.run()
-        await waitForExit(process)
-        let text = String(decoding: try Data(contentsOf: output), as: UTF8.self)
-        return String(text.split(separator: "\n").last ?? "")
+        String(try await run(["device", "add", name, "--database", database]).output.split(separator: "\n").last ?? "")
     }
 }
 
@@ -120,8 +126,9 @@ struct ServerProcessTests {
         (String(repeating: "x", count: 65), "65 bytes long"),
     ])
     func deviceAddRefuses(name: String, words: String) async throws {
-        let (status, message) = try await ServerProcess.run(["device", "add", name, "--database", database()])
-        #expect(status != 0)
+        let ran = try await ServerProcess.run(["device", "add", name, "--database", database()])
+        #expect(ran.status != 0)
+        let message = ran.errors
         #expect(message.contains("device id") && message.contains(words), "\(message)")
         #expect(message.contains("such as my-phone"))
     }
@@ -141,9 +148,9 @@ struct ServerProcessTests {
             ([], ["WHEREABOUTS_MAX_CONNECTIONS": "lots"], "WHEREABOUTS_MAX_CONNECTIONS=lots is not a whole number"),
             ([], ["WHEREABOUTS_IDLE_TIMEOUT": "1e999"], "--idle-timeout inf is not a number of seconds"),
         ] {
-            let (status, message) = try await ServerProcess.run(["serve", "--port", "0", "--database", database] + arguments, environment: environment)
-            #expect(status != 0)
-            #expect(message.contains(words), "\(message)")
+            let ran = try await ServerProcess.run(["serve", "--port", "0", "--database", database] + arguments, environment: environment)
+            #expect(ran.status != 0)
+            #expect(ran.errors.contains(words), "\(ran.errors)")
         }
     }
 

@@ -12,7 +12,7 @@ extension API {
                 LenientLocationBatch.self, from: try await body(request), shape: "{\"locations\": [...], \"acknowledged\": [command ids]}")
             let acknowledged = batch.acknowledged ?? []
             if batch.locations.isEmpty && !acknowledged.isEmpty {
-                let commands = try await storage.commands(device: device, acknowledging: acknowledged)
+                let commands = try await storage.commands(device: device, acknowledging: acknowledged, at: Date(), lease: settings.commandLease)
                 return JSONResponse.make(.ok, BatchReply(accepted: 0, duplicate: 0, rejected: [], commands: commands))
             }
             try checkSize(batch.locations.count, what: "locations")
@@ -24,7 +24,7 @@ extension API {
             }
             let counts = try await storage.ingest(valid, device: device, at: now)
             metrics.countIngest(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected.count)
-            let commands = try await storage.commands(device: device, acknowledging: acknowledged)
+            let commands = try await storage.commands(device: device, acknowledging: acknowledged, at: now, lease: settings.commandLease)
             return JSONResponse.make(.ok, BatchReply(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected, commands: commands))
         }
         router.post("/v1/devices/:device/events") { request, context -> Response in

@@ -39,7 +39,7 @@ extension API {
             case .card, .lwt, .status:
                 try await storage.saveMessage(kind.rawValue, body: try OwnTracksMessage.canonical(message), device: device, at: now)
             }
-            let commands = try await storage.takeCommands(device: device)
+            let commands = try await storage.takeCommands(device: device, at: now)
             return JSONResponse.make(.ok, commands.map(OwnTracksMessages.Command.init))
         }
     }

@@ -13,6 +13,10 @@ public struct API: Sendable {
     let limiter: RateLimiter
     let metrics: ServerMetrics
     let logger: Logger
+    /// Leaflet and the day page's script, under `/assets/`.
+    let assets: PageAssets
+    /// The day page's map; `nil` when no tile URL is set.
+    let map: DayMap?
 
     /// Creates the API over `storage`.
     public init(storage: any TrackStorage, settings: ServerSettings, logger: Logger) {
@@ -22,12 +26,14 @@ public struct API: Sendable {
         limiter = RateLimiter(rate: settings.rateLimit, burst: settings.rateBurst)
         metrics = ServerMetrics()
         self.logger = logger
+        assets = PageAssets(leafletDirectory: settings.leafletDirectory, logger: logger)
+        map = settings.tileURL.isEmpty ? nil : DayMap(tileURL: settings.tileURL, attribution: settings.tileAttribution)
     }
 
-    /// Every route, behind the metrics middleware, the method guard and login throttling.
+    /// Every route, behind the access log and metrics, the method guard and login throttling.
     public func router() -> Router<ServerRequestContext> {
         let router = Router(context: ServerRequestContext.self)
-        router.add(middleware: MetricsMiddleware(metrics: metrics, logger: logger))
+        router.add(middleware: AccessLogMiddleware(metrics: metrics, logger: logger))
         router.add(middleware: MethodGuardMiddleware())
         router.add(middleware: LoginThrottleMiddleware(settings: settings))
         addIngestRoutes(to: router)
@@ -76,30 +82,4 @@ public struct API: Sendable {
             throw APIError.badRequest("malformed_json", "the body: \(DecodeProblem(error).reason); send \(shape)")
         }
     }
-}
-
-/// Counts every answer and its latency, and logs failures.
-struct MetricsMiddleware: RouterMiddleware {
-    typealias Context = ServerRequestContext
-    let metrics: ServerMetrics
-    let logger: Logger
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let start = ContinuousClock.now
-        do {
-            let response = try await next(request, context)
-            metrics.observe(status: response.status.code, seconds: Self.seconds(since: start))
-            return response
-        } catch let error as any HTTPResponseError {
-            metrics.observe(status: error.status.code, seconds: Self.seconds(since: start))
-            if error.status.code >= 500 { logger.error("\(request.method) \(request.uri.path): \(error)") }
-            throw error
-        } catch {
-            metrics.observe(status: 500, seconds: Self.seconds(since: start))
-            logger.error("\(request.method) \(request.uri.path) failed: \(error)")
-            throw APIError(.internalServerError, "internal", "the server could not complete the request; it was logged, retry later")
-        }
-    }
-
-    private static func seconds(since start: ContinuousClock.Instant) -> Double { (ContinuousClock.now - start).seconds }
 }

@@ -43,8 +43,8 @@ struct Authenticator: Sendable {
     }
 
     /// Requires the admin token: 401 without a token, 403 with any other.
-    func requireAdmin(_ request: Request, allowQuery: Bool = false, for purpose: String) async throws {
-        guard let token = Self.bearer(request, allowQuery: allowQuery), !token.isEmpty else {
+    func requireAdmin(_ request: Request, for purpose: String) async throws {
+        guard let token = Self.bearer(request), !token.isEmpty else {
             throw APIError.unauthorized("\(purpose) needs the admin token: send Authorization: Bearer <admin token>")
         }
         guard let adminTokenHash, Tokens.equal(Tokens.hash(token), adminTokenHash) else {
@@ -52,9 +52,28 @@ struct Authenticator: Sendable {
         }
     }
 
-    /// The bearer token from `Authorization`, or `?token=` on the read-only HTML pages.
-    static func bearer(_ request: Request, allowQuery: Bool = false) -> String? {
-        if let header = request.headers[.authorization], header.hasPrefix("Bearer ") { return String(header.dropFirst(7)) }
-        return allowQuery ? request.uri.queryParameters.get("token") : nil
+    /// Who is looking at an HTML page: the Bearer token when there is one, else the login session of
+    /// the cookie. A session holds only while the token it logged in with is still the device's (or
+    /// the admin's) current one, so rotating or removing a token ends its sessions everywhere.
+    /// `device` is the device whose page it is, if any.
+    func pagePrincipal(_ request: Request, device: String?) async throws -> Principal {
+        if let token = Self.bearer(request) { return try await principal(token: token, claimedDevice: device) }
+        guard let cookie = SessionCookie.value(in: request), !cookie.isEmpty else {
+            throw APIError.unauthorized("log in with a device token or the admin token")
+        }
+        guard let session = try await storage.session(idHash: Tokens.hash(cookie), at: Date()) else {
+            throw APIError.unauthorized("your session has ended; log in again")
+        }
+        let current = if let device = session.device { try await storage.tokenHash(device: device) } else { adminTokenHash }
+        guard let current, Tokens.equal(current, session.tokenHash) else {
+            throw APIError.unauthorized("the token this session logged in with was rotated or removed; log in with the current one")
+        }
+        return session.device.map(Principal.device) ?? .admin
+    }
+
+    /// The bearer token from `Authorization`.
+    static func bearer(_ request: Request) -> String? {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return nil }
+        return String(header.dropFirst(7))
     }
 }

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 
 /// Slows token guessing down: each 401 answer to a request that carries a token (an `Authorization`
-/// header or `?token=`) costs the client address a token of a bucket refilled at
+/// header, or the login form) costs the client address a token of a bucket refilled at
 /// ``ServerSettings/loginFailuresPerMinute``; while it has none left, its requests that carry a token
 /// get 429 with `Retry-After` before they are looked at. Requests without one, such as `/health`,
 /// are never throttled.
@@ -19,7 +19,7 @@ struct LoginThrottleMiddleware: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.headers[.authorization] != nil || request.uri.queryParameters["token"] != nil,
+        guard request.headers[.authorization] != nil || (request.method == .post && request.uri.path == "/login"),
             let client = clientAddress(request, context: context)
         else { return try await next(request, context) }
         if let wait = await failures.wait(client) {

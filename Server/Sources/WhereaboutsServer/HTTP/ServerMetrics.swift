@@ -1,79 +1,76 @@
+import CoreMetrics
 import Foundation
 import NIOConcurrencyHelpers
+import Prometheus
 
-/// Counters and a latency histogram, rendered in Prometheus' text format at `/metrics`.
+/// The server's metrics, recorded through swift-metrics into a Prometheus registry of their own
+/// (so several servers in one process never share counters) and rendered in Prometheus' text format
+/// at `/metrics`: requests and their latency by `route`, `method` and `status`, locations and
+/// events stored, read timeouts and refused connections.
 final class ServerMetrics: Sendable {
-    private struct State {
-        var ingested = 0
-        var duplicates = 0
-        var rejected = 0
-        var events = 0
-        var timeouts = 0
-        var refusedConnections = 0
-        var requests: [String: Int] = [:]
-        var buckets = [Int](repeating: 0, count: ServerMetrics.bounds.count)
-        var latencyCount = 0
-        var latencySum = 0.0
+    /// Where every metric of this server is kept.
+    let registry: PrometheusCollectorRegistry
+    /// The swift-metrics factory writing into ``registry``; also the process's metrics backend when
+    /// `serve` bootstraps it.
+    let factory: PrometheusMetricsFactory
+    private let ingested, duplicates, rejected, events, timeouts, refusedConnections: CoreMetrics.Counter
+    private let requests = NIOLockedValueBox([RequestKey: (CoreMetrics.Counter, CoreMetrics.Timer)]())
+
+    private struct RequestKey: Hashable {
+        let route, method, status: String
     }
 
-    static let bounds = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
-    private let state = NIOLockedValueBox(State())
+    /// Latency buckets, from 1 ms to 10 s.
+    static let latencyBuckets: [Duration] = [1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000].map { .microseconds(Int64($0 * 1000)) }
 
+    init() {
+        registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = Self.latencyBuckets
+        self.factory = factory
+        func counter(_ name: String) -> CoreMetrics.Counter { CoreMetrics.Counter(label: name, dimensions: [], factory: factory) }
+        ingested = counter("whereabouts_locations_ingested_total")
+        duplicates = counter("whereabouts_locations_duplicate_total")
+        rejected = counter("whereabouts_locations_rejected_total")
+        events = counter("whereabouts_events_ingested_total")
+        timeouts = counter("whereabouts_http_request_timeouts_total")
+        refusedConnections = counter("whereabouts_http_connections_refused_total")
+    }
+
+    /// Locations stored for the first time, recognised as resent, and refused as invalid.
     func countIngest(accepted: Int, duplicate: Int, rejected: Int) {
-        state.withLockedValue {
-            $0.ingested += accepted
-            $0.duplicates += duplicate
-            $0.rejected += rejected
-        }
+        ingested.increment(by: accepted)
+        duplicates.increment(by: duplicate)
+        self.rejected.increment(by: rejected)
     }
 
-    func countEvents(_ n: Int) { state.withLockedValue { $0.events += n } }
+    /// Region events stored.
+    func countEvents(_ n: Int) { events.increment(by: n) }
 
     /// A request read too slowly: answered 408 or cut off.
-    func countTimeout() { state.withLockedValue { $0.timeouts += 1 } }
+    func countTimeout() { timeouts.increment() }
 
     /// A connection over the limit, answered 503.
-    func countRefusedConnection() { state.withLockedValue { $0.refusedConnections += 1 } }
+    func countRefusedConnection() { refusedConnections.increment() }
 
-    func observe(status: Int, seconds: Double) {
-        state.withLockedValue { state in
-            state.requests["\(status)", default: 0] += 1
-            state.latencyCount += 1
-            state.latencySum += seconds
-            for (index, bound) in Self.bounds.enumerated() where seconds <= bound { state.buckets[index] += 1 }
+    /// One answered request: `route` is the matched route's pattern (`/v1/devices/{device}/locations`),
+    /// never the path itself, so device ids do not multiply the series.
+    func observe(route: String, method: String, status: Int, duration: Duration) {
+        let key = RequestKey(route: route, method: method, status: String(status))
+        let (counter, timer) = requests.withLockedValue { cache in
+            if let metrics = cache[key] { return metrics }
+            let dimensions = [("route", key.route), ("method", key.method), ("status", key.status)]
+            let metrics = (
+                CoreMetrics.Counter(label: "whereabouts_http_requests_total", dimensions: dimensions, factory: factory),
+                CoreMetrics.Timer(label: "whereabouts_http_request_duration_seconds", dimensions: dimensions, factory: factory)
+            )
+            cache[key] = metrics
+            return metrics
         }
+        counter.increment()
+        timer.recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     /// The exposition text.
-    func render() -> String {
-        let s = state.withLockedValue { $0 }
-        var lines = [
-            "# HELP whereabouts_locations_ingested_total Locations stored for the first time.",
-            "# TYPE whereabouts_locations_ingested_total counter", "whereabouts_locations_ingested_total \(s.ingested)",
-            "# HELP whereabouts_locations_duplicate_total Locations received again and recognised.",
-            "# TYPE whereabouts_locations_duplicate_total counter", "whereabouts_locations_duplicate_total \(s.duplicates)",
-            "# HELP whereabouts_locations_rejected_total Locations refused as invalid.",
-            "# TYPE whereabouts_locations_rejected_total counter", "whereabouts_locations_rejected_total \(s.rejected)",
-            "# HELP whereabouts_events_ingested_total Region events stored.",
-            "# TYPE whereabouts_events_ingested_total counter", "whereabouts_events_ingested_total \(s.events)",
-            "# HELP whereabouts_http_request_timeouts_total Requests not sent in time (header, body), answered 408 or cut off.",
-            "# TYPE whereabouts_http_request_timeouts_total counter", "whereabouts_http_request_timeouts_total \(s.timeouts)",
-            "# HELP whereabouts_http_connections_refused_total Connections over the limit, answered 503.",
-            "# TYPE whereabouts_http_connections_refused_total counter", "whereabouts_http_connections_refused_total \(s.refusedConnections)",
-            "# HELP whereabouts_http_requests_total Requests answered, by status.", "# TYPE whereabouts_http_requests_total counter",
-        ]
-        for (status, count) in s.requests.sorted(by: { $0.key < $1.key }) {
-            lines.append("whereabouts_http_requests_total{status=\"\(status)\"} \(count)")
-        }
-        lines += ["# HELP whereabouts_http_request_duration_seconds Request latency.", "# TYPE whereabouts_http_request_duration_seconds histogram"]
-        for (index, bound) in Self.bounds.enumerated() {
-            lines.append("whereabouts_http_request_duration_seconds_bucket{le=\"\(bound)\"} \(s.buckets[index])")
-        }
-        lines += [
-            "whereabouts_http_request_duration_seconds_bucket{le=\"+Inf\"} \(s.latencyCount)",
-            "whereabouts_http_request_duration_seconds_sum \(s.latencySum)",
-            "whereabouts_http_request_duration_seconds_count \(s.latencyCount)",
-        ]
-        return lines.joined(separator: "\n") + "\n"
-    }
+    func render() -> String { registry.emitToString() }
 }

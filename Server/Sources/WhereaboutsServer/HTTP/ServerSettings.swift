@@ -36,12 +36,29 @@ public struct ServerSettings: Sendable {
     /// reverse proxy in front of the server writes it. Only set this behind such a proxy: otherwise
     /// a client chooses its own address.
     public var trustForwardedFor: Bool
+    /// Seconds a command sent with one answer is leased to it: no other answer, on any instance,
+    /// carries it meanwhile; without the device's acknowledgement it goes out again after that.
+    public var commandLease: Double
+    /// The map tiles of the day page, `{z}/{x}/{y}` (and optionally `{s}`) in an http(s) URL; empty
+    /// for the SVG drawing alone.
+    public var tileURL: String
+    /// The attribution the tile provider asks for, shown on the map.
+    public var tileAttribution: String
+    /// The folder holding Leaflet's `leaflet.js`, `leaflet.css` and `images/` (Debian's `libjs-leaflet`).
+    public var leafletDirectory: String
+    /// Seconds a browser's login lasts.
+    public var sessionLifetime: Double
+
+    /// OpenStreetMap's standard tiles.
+    public static let openStreetMapTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
 
     /// Creates settings.
     public init(
         maxBodyBytes: Int = 1 << 20, maxBatch: Int = 1000, rateLimit: Double = 50, rateBurst: Double = 100, adminToken: String? = nil,
         publicMetrics: Bool = false, headerTimeout: Double = 10, bodyTimeout: Double = 60, idleTimeout: Double = 60,
-        maxConnections: Int = 1000, maxConnectionsPerAddress: Int = 100, loginFailuresPerMinute: Int = 10, trustForwardedFor: Bool = false
+        maxConnections: Int = 1000, maxConnectionsPerAddress: Int = 100, loginFailuresPerMinute: Int = 10, trustForwardedFor: Bool = false,
+        commandLease: Double = 30, tileURL: String = openStreetMapTiles, tileAttribution: String = "© OpenStreetMap contributors",
+        leafletDirectory: String = "/usr/share/javascript/leaflet", sessionLifetime: Double = 12 * 3600
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.maxBatch = maxBatch
@@ -56,12 +73,19 @@ public struct ServerSettings: Sendable {
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.loginFailuresPerMinute = loginFailuresPerMinute
         self.trustForwardedFor = trustForwardedFor
+        self.commandLease = commandLease
+        self.tileURL = tileURL
+        self.tileAttribution = tileAttribution
+        self.leafletDirectory = leafletDirectory
+        self.sessionLifetime = sessionLifetime
     }
 
     /// Checks every limit is usable.
     /// - Throws: ``ServerError/usage(_:)`` naming the setting, its value and the allowed range.
     public func validated() throws -> ServerSettings {
-        for (name, value) in [("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout), ("--idle-timeout", idleTimeout)] {
+        for (name, value) in [
+            ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout), ("--idle-timeout", idleTimeout), ("--command-lease", commandLease),
+        ] {
             guard value.isFinite, value > 0, value <= 86_400 else {
                 throw ServerError.usage("\(name) \(value) is not a number of seconds from 0 (exclusive) to 86400")
             }
@@ -73,6 +97,13 @@ public struct ServerSettings: Sendable {
         guard maxBodyBytes >= 1 else { throw ServerError.usage("--max-body-bytes \(maxBodyBytes) must be at least 1") }
         guard loginFailuresPerMinute >= 0 else {
             throw ServerError.usage("--login-failures-per-minute \(loginFailuresPerMinute) must be 0 (no throttling) or more")
+        }
+        if !tileURL.isEmpty {
+            let missing = ["{z}", "{x}", "{y}"].filter { !tileURL.contains($0) }
+            guard tileURL.hasPrefix("https://") || tileURL.hasPrefix("http://"), missing.isEmpty, URL(string: tileURL.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")) != nil else {
+                throw ServerError.usage(
+                    "--tile-url \(tileURL.prefix(200)) is not a tile URL\(missing.isEmpty ? "" : " (it lacks \(missing.joined(separator: ", ")))"); give an http(s) URL with {z}, {x} and {y}, such as \(Self.openStreetMapTiles), or an empty one for no map")
+            }
         }
         return self
     }

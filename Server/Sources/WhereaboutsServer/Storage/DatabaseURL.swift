@@ -1,15 +1,15 @@
 import Foundation
 
 /// Where the server's data lives: `sqlite:PATH` (the default, `./whereabouts.sqlite`) or
-/// `postgres://user:password@host:port/database`.
+/// `postgres://user:password@host:port/database?sslmode=…&pool_size=…&statement_timeout=…`.
 public enum DatabaseURL: Sendable, Equatable {
     /// An SQLite file.
     case sqlite(path: String)
     /// A PostgreSQL server.
-    case postgres(host: String, port: Int, user: String, password: String?, database: String)
+    case postgres(PostgresSettings)
 
     /// Parses the `--database` value.
-    /// - Throws: ``ServerError`` naming the value and the accepted forms.
+    /// - Throws: ``ServerError`` naming the value, the problem and the accepted forms.
     public init(parsing text: String) throws {
         if text.hasPrefix("sqlite:") {
             let path = String(text.dropFirst("sqlite:".count))
@@ -23,12 +23,13 @@ public enum DatabaseURL: Sendable, Equatable {
         else { throw Self.invalid(text) }
         let database = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         self = .postgres(
-            host: host, port: components.port ?? 5432, user: user, password: components.password,
-            database: database.isEmpty ? user : database)
+            try PostgresSettings(
+                host: host, port: components.port ?? 5432, user: user, password: components.password,
+                database: database.isEmpty ? user : database, parameters: components.queryItems ?? []))
     }
 
     private static func invalid(_ text: String) -> ServerError {
         ServerError.usage(
-            "--database \(text) is not a database URL; use sqlite:PATH (e.g. sqlite:./whereabouts.sqlite) or postgres://user:password@host:5432/database")
+            "--database \(PostgresSettings.redacted(text)) is not a database URL; use sqlite:PATH (e.g. sqlite:./whereabouts.sqlite) or postgres://user:password@host:5432/database")
     }
 }

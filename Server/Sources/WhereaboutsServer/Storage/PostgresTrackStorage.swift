@@ -9,86 +9,19 @@ public final class PostgresTrackStorage: TrackStorage {
     public var kind: String { "postgres" }
     /// The connection pool; it must be running (``run()``) while the storage is used.
     public let client: PostgresClient
-    private let logger: Logger
+    let logger: Logger
+    /// The months whose partition of `location` this process knows exists.
+    let partitions = LocationPartitions()
 
     /// Creates the storage; call ``run()`` (or add ``client`` to a service group) before use.
-    public init(host: String, port: Int, user: String, password: String?, database: String, logger: Logger) {
-        let configuration = PostgresClient.Configuration(
-            host: host, port: port, username: user, password: password, database: database, tls: .disable)
-        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+    /// - Throws: ``ServerError/usage(_:)`` when `sslrootcert` cannot be read as PEM certificates.
+    public init(_ settings: PostgresSettings, logger: Logger) throws {
+        client = PostgresClient(configuration: try settings.clientConfiguration(), backgroundLogger: logger)
         self.logger = logger
     }
 
     /// Runs the connection pool until cancelled.
     public func run() async { await client.run() }
-
-    public func migrate() async throws {
-        try await client.withTransaction(logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(7265736)", logger: logger)
-            try await connection.query(
-                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)",
-                logger: logger)
-            var applied: Set<Int> = []
-            for try await version in try await connection.query("SELECT version FROM schema_version", logger: logger).decode(Int.self) {
-                applied.insert(version)
-            }
-            for (index, statements) in Self.migrations.enumerated() where !applied.contains(index + 1) {
-                for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
-                try await connection.query("INSERT INTO schema_version VALUES (\(index + 1), \(Date().timeIntervalSince1970))", logger: logger)
-            }
-        }
-    }
-
-    /// Versioned migrations, applied in order; never edit one that has shipped.
-    private static let migrations = [schemaV1, schemaV2, schemaV3, schemaV4]
-
-    private static let schemaV4 = [
-        "ALTER TABLE command ADD COLUMN id TEXT",
-        "UPDATE command SET id = md5(random()::text || seq::text) WHERE id IS NULL",
-        "ALTER TABLE command ALTER COLUMN id SET NOT NULL",
-        "CREATE UNIQUE INDEX command_id ON command (device_id, id)",
-        "ALTER TABLE event ADD COLUMN initial BOOLEAN NOT NULL DEFAULT false",
-    ]
-
-    private static let schemaV3 = [
-        """
-        CREATE TABLE message (
-            seq BIGSERIAL PRIMARY KEY, device_id TEXT NOT NULL, type TEXT NOT NULL, body TEXT NOT NULL,
-            received_at DOUBLE PRECISION NOT NULL
-        )
-        """,
-        "CREATE INDEX message_device ON message (device_id, seq)",
-    ]
-
-    private static let schemaV2 = [
-        """
-        CREATE TABLE region (
-            device_id TEXT NOT NULL, id TEXT NOT NULL, lat DOUBLE PRECISION NOT NULL, lon DOUBLE PRECISION NOT NULL,
-            radius DOUBLE PRECISION NOT NULL, updated_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (device_id, id)
-        )
-        """
-    ]
-
-    private static let schemaV1 = [
-        "CREATE TABLE device (id TEXT PRIMARY KEY, token_hash BYTEA NOT NULL, created_at DOUBLE PRECISION NOT NULL)",
-        """
-        CREATE TABLE location (
-            device_id TEXT NOT NULL, id UUID NOT NULL, t DOUBLE PRECISION NOT NULL, lat DOUBLE PRECISION NOT NULL,
-            lon DOUBLE PRECISION NOT NULL, acc DOUBLE PRECISION NOT NULL, alt DOUBLE PRECISION, speed DOUBLE PRECISION,
-            course DOUBLE PRECISION, trigger TEXT NOT NULL, dwell DOUBLE PRECISION NOT NULL, received_at DOUBLE PRECISION NOT NULL,
-            PRIMARY KEY (device_id, id)
-        )
-        """,
-        "CREATE INDEX location_time ON location (device_id, t, id)",
-        """
-        CREATE TABLE event (
-            device_id TEXT NOT NULL, id UUID NOT NULL, region_id TEXT NOT NULL, kind TEXT NOT NULL, t DOUBLE PRECISION NOT NULL,
-            lat DOUBLE PRECISION, lon DOUBLE PRECISION, received_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (device_id, id)
-        )
-        """,
-        "CREATE INDEX event_time ON event (device_id, t)",
-        "CREATE TABLE command (seq BIGSERIAL PRIMARY KEY, device_id TEXT NOT NULL, body TEXT NOT NULL, created_at DOUBLE PRECISION NOT NULL)",
-    ]
 
     public func addDevice(id: String, tokenHash: Data, at date: Date) async throws {
         let rows = try await client.query(
@@ -124,39 +57,81 @@ public final class PostgresTrackStorage: TrackStorage {
         return devices
     }
 
+    /// Stores the first record of each id in one statement: the ids go into `location_identity`
+    /// (sorted, so concurrent batches lock them in one order and never deadlock), and only those it
+    /// took go into `location`. A batch racing another with the same ids, on any instance, waits on
+    /// the identity's unique index and then counts them as duplicates.
     public func ingest(_ records: [LocationRecord], device: String, at date: Date) async throws -> IngestCounts {
         guard !records.isEmpty else { return IngestCounts() }
-        let ids = records.map(\.id)
-        let t = records.map { $0.fix.timestamp.timeIntervalSince1970 }
-        let lat = records.map(\.fix.coordinate.latitude), lon = records.map(\.fix.coordinate.longitude)
-        let acc = records.map(\.fix.horizontalAccuracy)
-        let alt = records.map { $0.fix.altitude ?? .nan }, speed = records.map { $0.fix.speed ?? .nan }
-        let course = records.map { $0.fix.course ?? .nan }
-        let trigger = records.map(\.trigger.rawValue), dwell = records.map(\.dwell)
+        var seen = Set<UUID>()
+        let firsts = records.filter { seen.insert($0.id).inserted }
+        try await ensurePartitions(for: firsts.map { $0.fix.timestamp.timeIntervalSince1970 })
+        do {
+            return try await insert(firsts, all: records, device: device, at: date)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23514" {
+            // No partition for a row: another instance pruned a month this one knew; learn again.
+            partitions.forget()
+            try await ensurePartitions(for: firsts.map { $0.fix.timestamp.timeIntervalSince1970 })
+            return try await insert(firsts, all: records, device: device, at: date)
+        }
+    }
+
+    private func insert(_ firsts: [LocationRecord], all records: [LocationRecord], device: String, at date: Date) async throws -> IngestCounts {
+        let ids = firsts.map(\.id)
+        let t = firsts.map { $0.fix.timestamp.timeIntervalSince1970 }
+        let lat = firsts.map(\.fix.coordinate.latitude), lon = firsts.map(\.fix.coordinate.longitude)
+        let acc = firsts.map(\.fix.horizontalAccuracy)
+        let alt = firsts.map { $0.fix.altitude ?? .nan }, speed = firsts.map { $0.fix.speed ?? .nan }
+        let course = firsts.map { $0.fix.course ?? .nan }
+        let trigger = firsts.map(\.trigger.rawValue), dwell = firsts.map(\.dwell)
         let received = date.timeIntervalSince1970
         return try await client.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
+                WITH u AS (
+                    SELECT * FROM unnest(\(ids)::uuid[], \(t)::float8[], \(lat)::float8[], \(lon)::float8[], \(acc)::float8[], \(alt)::float8[],
+                        \(speed)::float8[], \(course)::float8[], \(trigger)::text[], \(dwell)::float8[])
+                        AS u(id, t, lat, lon, acc, alt, speed, course, trigger, dwell)
+                ), taken AS (
+                    INSERT INTO location_identity (device_id, id, t) SELECT \(device), u.id, u.t FROM u ORDER BY u.id
+                    ON CONFLICT (device_id, id) DO NOTHING RETURNING id
+                )
                 INSERT INTO location (device_id, id, t, lat, lon, acc, alt, speed, course, trigger, dwell, received_at)
                 SELECT \(device), u.id, u.t, u.lat, u.lon, u.acc, NULLIF(u.alt, 'NaN'), NULLIF(u.speed, 'NaN'),
                     NULLIF(u.course, 'NaN'), u.trigger, u.dwell, \(received)
-                FROM unnest(\(ids)::uuid[], \(t)::float8[], \(lat)::float8[], \(lon)::float8[], \(acc)::float8[], \(alt)::float8[],
-                    \(speed)::float8[], \(course)::float8[], \(trigger)::text[], \(dwell)::float8[])
-                    AS u(id, t, lat, lon, acc, alt, speed, course, trigger, dwell)
-                ON CONFLICT (device_id, id) DO NOTHING RETURNING id
+                FROM u JOIN taken USING (id) RETURNING id
                 """, logger: logger)
             var accepted = 0
             for try await _ in rows { accepted += 1 }
             if accepted < records.count {
+                var longest: [UUID: Double] = [:]
+                for record in records { longest[record.id] = max(longest[record.id] ?? 0, record.dwell) }
                 try await connection.query(
                     """
-                    UPDATE location SET dwell = u.dwell FROM unnest(\(ids)::uuid[], \(dwell)::float8[]) AS u(id, dwell)
-                    WHERE location.device_id = \(device) AND location.id = u.id AND location.dwell < u.dwell
+                    UPDATE location l SET dwell = u.dwell
+                    FROM unnest(\(Array(longest.keys))::uuid[], \(Array(longest.values))::float8[]) AS u(id, dwell)
+                    JOIN location_identity i ON i.device_id = \(device) AND i.id = u.id
+                    WHERE l.device_id = \(device) AND l.t = i.t AND l.id = u.id AND l.dwell < u.dwell
                     """, logger: logger)
             }
             return IngestCounts(accepted: accepted, duplicate: records.count - accepted)
         }
     }
+
+    /// Creates the monthly partitions `times` need that this process has not seen, in a transaction
+    /// of their own under an advisory lock, so instances never race to create one.
+    private func ensurePartitions(for times: [Double]) async throws {
+        let missing = partitions.unknown(times)
+        guard !missing.isEmpty else { return }
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.partitionLock))", logger: logger)
+            for (_, time) in missing { try await connection.query("SELECT whereabouts_location_partition(\(time))", logger: logger) }
+        }
+        partitions.insert(missing.map(\.month))
+    }
+
+    /// The advisory lock under which partitions are created and dropped.
+    static let partitionLock: Int64 = 7_265_737
 
     public func ingest(_ events: [ReceivedEvent], device: String, at date: Date) async throws -> IngestCounts {
         guard !events.isEmpty else { return IngestCounts() }
@@ -271,30 +246,6 @@ public final class PostgresTrackStorage: TrackStorage {
             "INSERT INTO command (device_id, id, body, created_at) VALUES (\(device), \(queued.id), \(body), \(date.timeIntervalSince1970))",
             logger: logger)
         return queued
-    }
-
-    public func commands(device: String, acknowledging acknowledged: [String]) async throws -> [DeviceCommand] {
-        try await client.withTransaction(logger: logger) { connection in
-            if !acknowledged.isEmpty {
-                try await connection.query("DELETE FROM command WHERE device_id = \(device) AND id = ANY(\(acknowledged)::text[])", logger: logger)
-            }
-            let rows = try await connection.query("SELECT id, body FROM command WHERE device_id = \(device) ORDER BY seq", logger: logger)
-            var commands: [DeviceCommand] = []
-            for try await (id, body) in rows.decode((String, String).self) {
-                if let command = try? JSONDecoder().decode(ServerCommand.self, from: Data(body.utf8)) {
-                    commands.append(DeviceCommand(id: id, command: command))
-                }
-            }
-            return commands
-        }
-    }
-
-    public func takeCommands(device: String) async throws -> [ServerCommand] {
-        let rows = try await client.query(
-            "DELETE FROM command WHERE device_id = \(device) RETURNING seq, body", logger: logger)
-        var bodies: [(Int64, String)] = []
-        for try await row in rows.decode((Int64, String).self) { bodies.append(row) }
-        return bodies.sorted { $0.0 < $1.0 }.compactMap { try? JSONDecoder().decode(ServerCommand.self, from: Data($0.1.utf8)) }
     }
 
     public func ping() async throws {

@@ -69,6 +69,18 @@ public final class SQLiteTrackStorage: TrackStorage {
                     ALTER TABLE event ADD COLUMN initial INTEGER NOT NULL DEFAULT 0;
                     """)
         }
+        migrator.registerMigration("v5-command-leases-sessions") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE command ADD COLUMN leased_until REAL;
+                    CREATE TABLE session (
+                        id_hash BLOB PRIMARY KEY, device_id TEXT, token_hash BLOB NOT NULL, created_at REAL NOT NULL, expires_at REAL NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE INDEX session_device ON session(device_id);
+                    CREATE INDEX event_age ON event(t);
+                    CREATE INDEX location_age ON location(t);
+                    """)
+        }
         try migrator.migrate(pool)
     }
 
@@ -240,24 +252,106 @@ public final class SQLiteTrackStorage: TrackStorage {
         return queued
     }
 
-    public func commands(device: String, acknowledging acknowledged: [String]) async throws -> [DeviceCommand] {
+    public func commands(device: String, acknowledging acknowledged: [String], at date: Date, lease: Double) async throws -> [DeviceCommand] {
         let rows = try await pool.write { db -> [Row] in
             let forget = try db.cachedStatement(sql: "DELETE FROM command WHERE device_id = ? AND id = ?")
             for id in acknowledged { try forget.execute(arguments: [device, id]) }
-            return try Row.fetchAll(db, sql: "SELECT id, body FROM command WHERE device_id = ? ORDER BY seq", arguments: [device])
+            let now = date.timeIntervalSince1970
+            let due = try Row.fetchAll(
+                db, sql: "SELECT seq, id, body FROM command WHERE device_id = ? AND (leased_until IS NULL OR leased_until <= ?) ORDER BY seq",
+                arguments: [device, now])
+            let leaseStatement = try db.cachedStatement(sql: "UPDATE command SET leased_until = ? WHERE seq = ?")
+            for row in due { try leaseStatement.execute(arguments: [now + lease, row["seq"] as Int64]) }
+            return due
         }
         return rows.compactMap { row in
             (try? JSONDecoder().decode(ServerCommand.self, from: row["body"] as Data)).map { DeviceCommand(id: row["id"], command: $0) }
         }
     }
 
-    public func takeCommands(device: String) async throws -> [ServerCommand] {
+    public func takeCommands(device: String, at date: Date) async throws -> [ServerCommand] {
         let bodies = try await pool.write { db -> [Data] in
-            let bodies = try Data.fetchAll(db, sql: "SELECT body FROM command WHERE device_id = ? ORDER BY seq", arguments: [device])
-            if !bodies.isEmpty { try db.execute(sql: "DELETE FROM command WHERE device_id = ?", arguments: [device]) }
+            let condition = "device_id = ? AND (leased_until IS NULL OR leased_until <= ?)"
+            let arguments: StatementArguments = [device, date.timeIntervalSince1970]
+            let bodies = try Data.fetchAll(db, sql: "SELECT body FROM command WHERE \(condition) ORDER BY seq", arguments: arguments)
+            if !bodies.isEmpty { try db.execute(sql: "DELETE FROM command WHERE \(condition)", arguments: arguments) }
             return bodies
         }
         return bodies.compactMap { try? JSONDecoder().decode(ServerCommand.self, from: $0) }
+    }
+
+    public func rotateToken(device: String, tokenHash: Data) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE device SET token_hash = ? WHERE id = ?", arguments: [tokenHash, device])
+            guard db.changesCount == 1 else { return false }
+            try db.execute(sql: "DELETE FROM session WHERE device_id = ?", arguments: [device])
+            return true
+        }
+    }
+
+    public func removeDevice(_ id: String) async throws -> DeletedRows? {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM device WHERE id = ?", arguments: [id])
+            guard db.changesCount == 1 else { return nil }
+            var deleted = DeletedRows()
+            deleted.sessions = try Self.delete(db, "DELETE FROM session WHERE device_id = ?", [id])
+            deleted.commands = try Self.delete(db, "DELETE FROM command WHERE device_id = ?", [id])
+            return deleted
+        }
+    }
+
+    public func deleteDevice(_ id: String) async throws -> DeletedRows {
+        try await pool.write { db in
+            var deleted = DeletedRows()
+            try db.execute(sql: "DELETE FROM device WHERE id = ?", arguments: [id])
+            deleted.locations = try Self.delete(db, "DELETE FROM location WHERE device_id = ?", [id])
+            deleted.events = try Self.delete(db, "DELETE FROM event WHERE device_id = ?", [id])
+            deleted.messages = try Self.delete(db, "DELETE FROM message WHERE device_id = ?", [id])
+            deleted.regions = try Self.delete(db, "DELETE FROM region WHERE device_id = ?", [id])
+            deleted.commands = try Self.delete(db, "DELETE FROM command WHERE device_id = ?", [id])
+            deleted.sessions = try Self.delete(db, "DELETE FROM session WHERE device_id = ?", [id])
+            return deleted
+        }
+    }
+
+    public func prune(before date: Date) async throws -> DeletedRows {
+        let cutoff = date.timeIntervalSince1970
+        return try await pool.write { db in
+            var deleted = DeletedRows()
+            deleted.locations = try Self.delete(db, "DELETE FROM location WHERE t < ?", [cutoff])
+            deleted.events = try Self.delete(db, "DELETE FROM event WHERE t < ?", [cutoff])
+            deleted.messages = try Self.delete(db, "DELETE FROM message WHERE received_at < ?", [cutoff])
+            return deleted
+        }
+    }
+
+    /// Runs a DELETE and answers how many rows it removed.
+    private static func delete(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> Int {
+        try db.execute(sql: sql, arguments: arguments)
+        return db.changesCount
+    }
+
+    public func createSession(_ session: StoredSession) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO session (id_hash, device_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [session.idHash, session.device, session.tokenHash, Date().timeIntervalSince1970, session.expiresAt.timeIntervalSince1970])
+        }
+    }
+
+    public func session(idHash: Data, at date: Date) async throws -> StoredSession? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT device_id, token_hash, expires_at FROM session WHERE id_hash = ? AND expires_at > ?",
+                arguments: [idHash, date.timeIntervalSince1970]
+            ).map { StoredSession(idHash: idHash, device: $0["device_id"], tokenHash: $0["token_hash"], expiresAt: Date(timeIntervalSince1970: $0["expires_at"])) }
+        }
+    }
+
+    public func deleteSession(idHash: Data) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM session WHERE id_hash = ? OR expires_at <= ?", arguments: [idHash, Date().timeIntervalSince1970])
+        }
     }
 
     public func ping() async throws {

@@ -37,13 +37,17 @@ public struct IngestCounts: Sendable, Equatable {
     }
 }
 
-/// Where the server keeps devices, tracks, events and queued commands. Every implementation passes
-/// the same contract tests. A write returns only once it is durable (committed and synced).
+/// Where the server keeps devices, tracks, events, queued commands and login sessions. Every
+/// implementation passes the same contract tests. A write returns only once it is durable (committed
+/// and synced). Any number of server processes may share one PostgreSQL database and behave as one.
 public protocol TrackStorage: Sendable {
     /// A short name for logs and `/health` (`sqlite`, `postgres`).
     var kind: String { get }
     /// Creates the schema if needed (versioned migrations).
     func migrate() async throws
+
+    // MARK: Devices
+
     /// Adds a device with the SHA-256 of its token.
     /// - Throws: ``ServerError`` when the id is taken.
     func addDevice(id: String, tokenHash: Data, at date: Date) async throws
@@ -51,6 +55,23 @@ public protocol TrackStorage: Sendable {
     func tokenHash(device: String) async throws -> Data?
     /// Every device, with counts.
     func devices() async throws -> [DeviceInfo]
+    /// Replaces the device's token hash and ends its login sessions; `false` for an unknown device.
+    /// The old token is refused from the next request on, by every instance.
+    func rotateToken(device: String, tokenHash: Data) async throws -> Bool
+    /// Removes the device: its token, login sessions and queued commands. Its locations, events,
+    /// regions and messages stay (for the admin's reads, `prune` and `device delete`); `nil` for an
+    /// unknown device.
+    func removeDevice(_ id: String) async throws -> DeletedRows?
+    /// Deletes everything of the device: the device, locations, events, regions, messages, commands
+    /// and sessions, whether or not the device itself is still known.
+    func deleteDevice(_ id: String) async throws -> DeletedRows
+    /// Deletes locations and events with timestamps before `date`, and messages received before it:
+    /// on PostgreSQL whole monthly partitions are dropped, and rows deleted only in the month `date`
+    /// falls in.
+    func prune(before date: Date) async throws -> DeletedRows
+
+    // MARK: Tracks
+
     /// Stores validated records; a (device, id) already held counts as a duplicate, keeping the
     /// larger dwell.
     func ingest(_ records: [LocationRecord], device: String, at date: Date) async throws -> IngestCounts
@@ -72,15 +93,33 @@ public protocol TrackStorage: Sendable {
     func saveMessage(_ type: String, body: String, device: String, at date: Date) async throws
     /// The device's kept messages, oldest first.
     func messages(device: String) async throws -> [DeviceMessage]
+
+    // MARK: Commands
+
     /// Queues a command, with a new id, for the device's upload answers.
     func queue(_ command: ServerCommand, device: String, at date: Date) async throws -> DeviceCommand
-    /// Forgets the device's commands it `acknowledged` (carried out) and returns those still queued,
-    /// oldest first: a command goes out with every batch answer until the device acknowledges it,
-    /// so a lost answer or a crash on either side loses none.
-    func commands(device: String, acknowledging acknowledged: [String]) async throws -> [DeviceCommand]
-    /// Takes the device's queued commands, oldest first, forgetting them: for OwnTracks answers, whose
-    /// apps cannot acknowledge.
-    func takeCommands(device: String) async throws -> [ServerCommand]
+    /// Forgets the device's commands it `acknowledged` (carried out), then leases the commands still
+    /// queued and not under lease to this answer for `lease` seconds from `date`, and returns them
+    /// oldest first.
+    ///
+    /// A command goes out with one answer at a time: however many instances answer the device at
+    /// once, only one of them sends it; it goes out again with a later answer once its lease has run
+    /// out without an acknowledgement (a lost answer, a crash on either side), and is deleted only
+    /// when the device acknowledges it. The device recognises a command it sees twice by its id.
+    func commands(device: String, acknowledging acknowledged: [String], at date: Date, lease: Double) async throws -> [DeviceCommand]
+    /// Takes the device's queued commands not under lease, oldest first, forgetting them: for
+    /// OwnTracks answers, whose apps cannot acknowledge. Each goes out exactly once, across instances.
+    func takeCommands(device: String, at date: Date) async throws -> [ServerCommand]
+
+    // MARK: Sessions
+
+    /// Stores a new login session.
+    func createSession(_ session: StoredSession) async throws
+    /// The session whose cookie hashes to `idHash`, if it exists and has not expired at `date`.
+    func session(idHash: Data, at date: Date) async throws -> StoredSession?
+    /// Ends a session (logout).
+    func deleteSession(idHash: Data) async throws
+
     /// Checks the database answers.
     func ping() async throws
     /// Closes connections.

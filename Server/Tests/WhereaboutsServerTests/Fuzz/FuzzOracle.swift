@@ -116,8 +116,10 @@ struct FuzzOracle {
     /// A queued command is the one sent (then the device acknowledges every command, as it would).
     private func command(_ body: Data) async throws -> [String] {
         guard let sent = try? JSONDecoder().decode(ServerCommand.self, from: body) else { return ["202 for a command that does not decode"] }
-        let queued = try await storage.commands(device: device, acknowledging: [])
-        _ = try await storage.commands(device: device, acknowledging: queued.map(\.id))
+        // An hour on, every lease has run out: all queued commands show.
+        let later = Date().addingTimeInterval(3600)
+        let queued = try await storage.commands(device: device, acknowledging: [], at: later, lease: 0)
+        _ = try await storage.commands(device: device, acknowledging: queued.map(\.id), at: later, lease: 0)
         return queued.last?.command == sent ? [] : ["command \(sent) acknowledged but \(queued) queued"]
     }
 

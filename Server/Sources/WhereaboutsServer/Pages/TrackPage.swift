@@ -1,18 +1,18 @@
 import Foundation
 import WhereaboutsCore
 
-/// The HTML pages a person can look at: the device list and one day's track drawn as SVG, with no
-/// map tiles.
+/// The HTML pages a person can look at: the device list and one day's track, on a Leaflet map when
+/// tiles load and drawn as SVG otherwise.
 enum TrackPage {
-    static func deviceList(_ devices: [DeviceInfo], tokenQuery: String) -> String {
+    static func deviceList(_ devices: [DeviceInfo]) -> String {
         let rows = devices.map { device in
             """
-            <tr><td><a href="/devices/\(escape(device.id))\(tokenQuery)">\(escape(device.id))</a></td><td>\(device.locations)</td>\
+            <tr><td><a href="/devices/\(escape(device.id))">\(escape(device.id))</a></td><td>\(device.locations)</td>\
             <td>\(device.lastSeen.map(Timestamp.format) ?? "never")</td></tr>
             """
         }.joined(separator: "\n")
         return page(
-            title: "Whereabouts devices",
+            title: "Whereabouts devices", loggedIn: true,
             body: """
                 <h1>Devices</h1>
                 <table><thead><tr><th>device</th><th>locations</th><th>last seen</th></tr></thead>
@@ -21,15 +21,16 @@ enum TrackPage {
     }
 
     /// One device's day: the track, the region transitions on the map and in a list, and the states
-    /// found when tracking started listed apart (they are not transitions).
+    /// found when tracking started listed apart (they are not transitions). With `map`, a Leaflet map
+    /// sits above the SVG drawing and replaces it once its first tile has loaded; the drawing stays
+    /// when no tile can load. `listLink`: whether the viewer may see the device list.
     static func day(
-        device: String, day: Date, records: [LocationRecord], events: [ReceivedEvent], regions: [WireRegion], tokenQuery: String
+        device: String, day: Date, records: [LocationRecord], events: [ReceivedEvent], regions: [WireRegion], map: DayMap?, listLink: Bool
     ) -> String {
         let dayText = String(Timestamp.format(day).prefix(10))
         let previous = String(Timestamp.format(day.addingTimeInterval(-86_400)).prefix(10))
         let next = String(Timestamp.format(day.addingTimeInterval(86_400)).prefix(10))
-        let separator = tokenQuery.isEmpty ? "?" : "&"
-        let link = { (date: String) in "/devices/\(escape(device))\(tokenQuery)\(separator)date=\(date)" }
+        let link = { (date: String) in "/devices/\(escape(device))?date=\(date)" }
         let transitions = events.filter { !$0.initial }
         let listing = events.map { event -> String in
             let time = Timestamp.format(event.timestamp).dropFirst(11).prefix(8)
@@ -38,12 +39,13 @@ enum TrackPage {
                 : "<li>\(time) \(event.kind.rawValue) \(escape(event.regionID))</li>"
         }.joined()
         return page(
-            title: "\(device) on \(dayText)",
+            title: "\(device) on \(dayText)", loggedIn: true, head: map == nil ? "" : DayMap.head,
             body: """
                 <h1>\(escape(device)) — \(dayText)</h1>
-                <p><a href="/\(tokenQuery)">all devices</a> · <a href="\(link(previous))">\(previous)</a> · <a href="\(link(next))">\(next)</a></p>
+                <p>\(listLink ? "<a href=\"/\">all devices</a> · " : "")<a href="\(link(previous))">\(previous)</a> · <a href="\(link(next))">\(next)</a></p>
                 <p>\(records.count) locations, \(transitions.count) region events (times UTC)</p>
-                \(svg(records: records, events: transitions, regions: regions))
+                \(map?.html(records: records, events: transitions, regions: regions) ?? "")
+                <div id="drawing">\(svg(records: records, events: transitions, regions: regions))</div>
                 <ul class="events">\(listing)</ul>
                 """)
     }
@@ -101,15 +103,20 @@ enum TrackPage {
             """
     }
 
-    private static func page(title: String, body: String) -> String {
-        """
-        <!doctype html>
-        <html><head><meta charset="utf-8"><title>\(escape(title))</title>
-        <style>body{font-family:sans-serif;margin:2em;color:#24292f}table{border-collapse:collapse}td,th{padding:4px 12px;border-bottom:1px solid #d0d7de;text-align:left}</style>
-        </head><body>
-        \(body)
-        </body></html>
-        """
+    /// A whole page; `loggedIn` adds the logout button, `head` goes into `<head>`.
+    static func page(title: String, loggedIn: Bool, head: String = "", body: String) -> String {
+        let logout = #"<form method="post" action="/logout" class="logout"><button type="submit">Log out</button></form>"#
+        return """
+            <!doctype html>
+            <html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>\(escape(title))</title>
+            <style>body{font-family:sans-serif;margin:2em;color:#24292f}table{border-collapse:collapse}td,th{padding:4px 12px;border-bottom:1px solid #d0d7de;text-align:left}\
+            .logout{float:right}label{display:block;margin:.8em 0 .2em}input{width:28em;max-width:100%;padding:4px}.problem{color:#cf222e}</style>
+            \(head)
+            </head><body>
+            \(loggedIn ? logout : "")
+            \(body)
+            </body></html>
+            """
     }
 
     static func escape(_ text: String) -> String { GPXWriter.escape(text) }

@@ -1,0 +1,132 @@
+import Foundation
+import PostgresNIO
+
+/// The PostgreSQL schema, as versioned migrations applied in order under an advisory lock, so any
+/// number of instances may start at once.
+extension PostgresTrackStorage {
+    public func migrate() async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(7265736)", logger: logger)
+            try await connection.query(
+                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)",
+                logger: logger)
+            var applied: Set<Int> = []
+            for try await version in try await connection.query("SELECT version FROM schema_version", logger: logger).decode(Int.self) {
+                applied.insert(version)
+            }
+            for (index, statements) in Self.migrations.enumerated() where !applied.contains(index + 1) {
+                for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                try await connection.query("INSERT INTO schema_version VALUES (\(index + 1), \(Date().timeIntervalSince1970))", logger: logger)
+            }
+        }
+    }
+
+    /// Versioned migrations, applied in order; never edit one that has shipped.
+    private static let migrations = [schemaV1, schemaV2, schemaV3, schemaV4, schemaV5]
+
+    /// Partitions `location` by month of its timestamp, keeping every row: the old table is renamed,
+    /// the partitioned one created with a partition for each month that holds rows, the rows copied
+    /// and their identities recorded in `location_identity`, which keeps (device, id) unique across
+    /// partitions (a unique index of a partitioned table must hold the partition key). Also command
+    /// leases, login sessions, and indexes for retention by age.
+    private static let schemaV5 = [
+        "ALTER TABLE location RENAME TO location_unpartitioned",
+        "ALTER TABLE location_unpartitioned RENAME CONSTRAINT location_pkey TO location_unpartitioned_pkey",
+        "ALTER INDEX location_time RENAME TO location_unpartitioned_time",
+        """
+        CREATE TABLE location (
+            device_id TEXT NOT NULL, id UUID NOT NULL, t DOUBLE PRECISION NOT NULL, lat DOUBLE PRECISION NOT NULL,
+            lon DOUBLE PRECISION NOT NULL, acc DOUBLE PRECISION NOT NULL, alt DOUBLE PRECISION, speed DOUBLE PRECISION,
+            course DOUBLE PRECISION, trigger TEXT NOT NULL, dwell DOUBLE PRECISION NOT NULL, received_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (device_id, t, id)
+        ) PARTITION BY RANGE (t)
+        """,
+        """
+        CREATE TABLE location_identity (
+            device_id TEXT NOT NULL, id UUID NOT NULL, t DOUBLE PRECISION NOT NULL, PRIMARY KEY (device_id, id)
+        )
+        """,
+        "CREATE INDEX location_identity_age ON location_identity (t)",
+        """
+        CREATE FUNCTION whereabouts_location_partition(at DOUBLE PRECISION) RETURNS text LANGUAGE plpgsql AS $$
+        DECLARE
+            first_day timestamp := date_trunc('month', to_timestamp(at) AT TIME ZONE 'UTC');
+            partition_name text := 'location_p' || to_char(first_day, 'YYYYMM');
+        BEGIN
+            IF to_regclass(partition_name) IS NULL THEN
+                EXECUTE format('CREATE TABLE %I PARTITION OF location FOR VALUES FROM (%s) TO (%s)', partition_name,
+                    extract(epoch FROM first_day), extract(epoch FROM first_day + interval '1 month'));
+            END IF;
+            RETURN partition_name;
+        END $$
+        """,
+        """
+        SELECT whereabouts_location_partition(min(t)) FROM location_unpartitioned
+        GROUP BY date_trunc('month', to_timestamp(t) AT TIME ZONE 'UTC')
+        """,
+        """
+        INSERT INTO location (device_id, id, t, lat, lon, acc, alt, speed, course, trigger, dwell, received_at)
+        SELECT device_id, id, t, lat, lon, acc, alt, speed, course, trigger, dwell, received_at FROM location_unpartitioned
+        """,
+        "INSERT INTO location_identity (device_id, id, t) SELECT device_id, id, t FROM location_unpartitioned",
+        "DROP TABLE location_unpartitioned",
+        "ALTER TABLE command ADD COLUMN leased_until DOUBLE PRECISION",
+        """
+        CREATE TABLE session (
+            id_hash BYTEA PRIMARY KEY, device_id TEXT, token_hash BYTEA NOT NULL, created_at DOUBLE PRECISION NOT NULL,
+            expires_at DOUBLE PRECISION NOT NULL
+        )
+        """,
+        "CREATE INDEX session_device ON session (device_id)",
+        "CREATE INDEX event_age ON event (t)",
+        "CREATE INDEX message_age ON message (received_at)",
+    ]
+
+    private static let schemaV4 = [
+        "ALTER TABLE command ADD COLUMN id TEXT",
+        "UPDATE command SET id = md5(random()::text || seq::text) WHERE id IS NULL",
+        "ALTER TABLE command ALTER COLUMN id SET NOT NULL",
+        "CREATE UNIQUE INDEX command_id ON command (device_id, id)",
+        "ALTER TABLE event ADD COLUMN initial BOOLEAN NOT NULL DEFAULT false",
+    ]
+
+    private static let schemaV3 = [
+        """
+        CREATE TABLE message (
+            seq BIGSERIAL PRIMARY KEY, device_id TEXT NOT NULL, type TEXT NOT NULL, body TEXT NOT NULL,
+            received_at DOUBLE PRECISION NOT NULL
+        )
+        """,
+        "CREATE INDEX message_device ON message (device_id, seq)",
+    ]
+
+    private static let schemaV2 = [
+        """
+        CREATE TABLE region (
+            device_id TEXT NOT NULL, id TEXT NOT NULL, lat DOUBLE PRECISION NOT NULL, lon DOUBLE PRECISION NOT NULL,
+            radius DOUBLE PRECISION NOT NULL, updated_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (device_id, id)
+        )
+        """
+    ]
+
+    private static let schemaV1 = [
+        "CREATE TABLE device (id TEXT PRIMARY KEY, token_hash BYTEA NOT NULL, created_at DOUBLE PRECISION NOT NULL)",
+        """
+        CREATE TABLE location (
+            device_id TEXT NOT NULL, id UUID NOT NULL, t DOUBLE PRECISION NOT NULL, lat DOUBLE PRECISION NOT NULL,
+            lon DOUBLE PRECISION NOT NULL, acc DOUBLE PRECISION NOT NULL, alt DOUBLE PRECISION, speed DOUBLE PRECISION,
+            course DOUBLE PRECISION, trigger TEXT NOT NULL, dwell DOUBLE PRECISION NOT NULL, received_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (device_id, id)
+        )
+        """,
+        "CREATE INDEX location_time ON location (device_id, t, id)",
+        """
+        CREATE TABLE event (
+            device_id TEXT NOT NULL, id UUID NOT NULL, region_id TEXT NOT NULL, kind TEXT NOT NULL, t DOUBLE PRECISION NOT NULL,
+            lat DOUBLE PRECISION, lon DOUBLE PRECISION, received_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (device_id, id)
+        )
+        """,
+        "CREATE INDEX event_time ON event (device_id, t)",
+        "CREATE TABLE command (seq BIGSERIAL PRIMARY KEY, device_id TEXT NOT NULL, body TEXT NOT NULL, created_at DOUBLE PRECISION NOT NULL)",
+    ]
+}

@@ -1,0 +1,43 @@
+import Foundation
+import PostgresNIO
+import WhereaboutsCore
+
+/// Commands under leases, so that instances sharing the database send each one with one answer at
+/// a time: rows are claimed with `FOR UPDATE SKIP LOCKED`, and a row another answer holds, or has
+/// leased, is passed over.
+extension PostgresTrackStorage {
+    public func commands(device: String, acknowledging acknowledged: [String], at date: Date, lease: Double) async throws -> [DeviceCommand] {
+        if !acknowledged.isEmpty {
+            try await client.query("DELETE FROM command WHERE device_id = \(device) AND id = ANY(\(acknowledged)::text[])", logger: logger)
+        }
+        let now = date.timeIntervalSince1970
+        let rows = try await client.query(
+            """
+            UPDATE command SET leased_until = \(now + lease)
+            WHERE seq IN (
+                SELECT seq FROM command WHERE device_id = \(device) AND (leased_until IS NULL OR leased_until <= \(now))
+                FOR UPDATE SKIP LOCKED
+            ) RETURNING seq, id, body
+            """, logger: logger)
+        var commands: [(Int64, DeviceCommand)] = []
+        for try await (seq, id, body) in rows.decode((Int64, String, String).self) {
+            if let command = try? JSONDecoder().decode(ServerCommand.self, from: Data(body.utf8)) {
+                commands.append((seq, DeviceCommand(id: id, command: command)))
+            }
+        }
+        return commands.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    public func takeCommands(device: String, at date: Date) async throws -> [ServerCommand] {
+        let rows = try await client.query(
+            """
+            DELETE FROM command WHERE seq IN (
+                SELECT seq FROM command WHERE device_id = \(device) AND (leased_until IS NULL OR leased_until <= \(date.timeIntervalSince1970))
+                FOR UPDATE SKIP LOCKED
+            ) RETURNING seq, body
+            """, logger: logger)
+        var bodies: [(Int64, String)] = []
+        for try await row in rows.decode((Int64, String).self) { bodies.append(row) }
+        return bodies.sorted { $0.0 < $1.0 }.compactMap { try? JSONDecoder().decode(ServerCommand.self, from: Data($0.1.utf8)) }
+    }
+}
