@@ -7,11 +7,7 @@ import WhereaboutsServer
 /// against a server process that keeps running meanwhile.
 @Suite("device and prune commands")
 struct DeviceCommandTests {
-    private func database() -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("device-commands-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return "sqlite:" + folder.appendingPathComponent("server.sqlite").path
-    }
+    private func database() -> String { ServerProcess.temporaryDatabase(named: "device-commands") }
 
     /// The status of `GET /v1/devices/{device}/last` with `token`.
     private func lastStatus(_ server: ServerProcess, _ device: String, token: String) async throws -> Int {

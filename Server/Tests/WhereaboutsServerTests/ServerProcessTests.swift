@@ -88,6 +88,13 @@ final class ServerProcess: @unchecked Sendable {
         return Ran(status: status, output: text(output), errors: text(errors))
     }
 
+    /// A SQLite database URL in a fresh temporary folder whose name starts with `name`.
+    static func temporaryDatabase(named name: String) -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return "sqlite:" + folder.appendingPathComponent("server.sqlite").path
+    }
+
     /// `whereabouts-server device add NAME`; returns the token (the last line).
     static func addDevice(_ name: String, database: String) async throws -> String {
         String(try await run(["device", "add", name, "--database", database]).output.split(separator: "\n").last ?? "")
@@ -96,11 +103,7 @@ final class ServerProcess: @unchecked Sendable {
 
 @Suite("whereabouts-server as a process")
 struct ServerProcessTests {
-    private func database() -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("server-process-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return "sqlite:" + folder.appendingPathComponent("server.sqlite").path
-    }
+    private func database() -> String { ServerProcess.temporaryDatabase(named: "server-process") }
 
     @Test("device add prints the token last and stores only its hash; serve reads flags from the environment")
     func deviceAddAndEnvironment() async throws {
