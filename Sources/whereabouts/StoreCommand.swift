@@ -43,6 +43,9 @@ struct StoreCommand: AsyncParsableCommand {
             guard let uploader = try upload.uploader(for: store) else { throw InputError("store flush needs --upload URL: give the server's base URL") }
             let report = await uploader.drain(until: Date().addingTimeInterval(upload.drainTimeout), trigger: .manual)
             print("delivered \(report.delivered), rejected \(report.rejected), requests \(report.requests), pending \(try store.pendingCount())")
+            if case .misconfigured(let problem) = report.stoppedBy {
+                throw InputError("--upload \(upload.upload ?? ""): \(problem); the records stay pending in \(file)")
+            }
             if let stop = report.stoppedBy {
                 throw InputError("upload stopped: \(stop); the records stay pending in \(file)")
             }
