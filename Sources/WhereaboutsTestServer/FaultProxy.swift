@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
 import NIOCore
 import WhereaboutsCore
 
@@ -32,9 +31,6 @@ public final class FaultProxy: Sendable {
     /// Starts a proxy to `upstream` on a free port.
     public static func start(upstream: URL) async throws -> FaultProxy {
         let script = FaultScript()
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "whereabouts.faultproxy")
-        logger.logLevel = .critical
         let router = Router()
         let forward: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             try await TestRoutes.withFaults(await script.next()) { drop in
@@ -45,17 +41,8 @@ public final class FaultProxy: Sendable {
         }
         router.post("**", use: forward)
         router.get("**", use: forward)
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            },
-            logger: logger)
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-        for await bound in ports { return FaultProxy(port: bound, script: script, task: task) }
-        task.cancel()
-        throw CancellationError()
+        let (port, task) = try await TestServer.serve(router, port: 0)
+        return FaultProxy(port: port, script: script, task: task)
     }
 
     /// Stops the proxy and waits until the port is closed.

@@ -25,19 +25,25 @@ public final class TestServer: Sendable {
 
     /// Starts a server; port 0 picks a free one.
     public static func start(port: Int = 0, state: TestServerState = TestServerState()) async throws -> TestServer {
+        let (bound, task) = try await serve(TestRoutes.router(state: state), port: port)
+        return TestServer(port: bound, state: state, task: task)
+    }
+
+    /// Runs `router` on 127.0.0.1:`port` (0: a free one) until the returned task is cancelled, and
+    /// returns the bound port once it listens.
+    static func serve(_ router: Router<BasicRequestContext>, port: Int) async throws -> (port: Int, task: Task<Void, any Error>) {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "whereabouts.testserver")
         logger.logLevel = .critical
         let app = Application(
-            router: TestRoutes.router(state: state),
-            configuration: .init(address: .hostname("127.0.0.1", port: port)),
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? 0)
                 continuation.finish()
             },
             logger: logger)
         let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-        for await bound in ports { return TestServer(port: bound, state: state, task: task) }
+        for await bound in ports { return (bound, task) }
         task.cancel()
         throw CancellationError()
     }
