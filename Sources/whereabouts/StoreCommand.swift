@@ -13,7 +13,7 @@ struct StoreCommand: AsyncParsableCommand {
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show records by state, rejected records with their reasons, and every drop.",
-            discussion: "Opens the file read-only and writes nothing, beside it either.")
+            discussion: "Opens the file read-only: nothing is written to it or beside it.")
 
         @Argument(help: "The store file.")
         var file: String
@@ -38,9 +38,10 @@ struct StoreCommand: AsyncParsableCommand {
         @OptionGroup var upload: UploadOptions
 
         func run() async throws {
-            guard case .server = try upload.target() else { throw InputError("store flush needs --upload URL: give the server's base URL") }
+            let noUpload = InputError("store flush needs --upload URL: give the server's base URL")
+            guard case .server = try upload.target() else { throw noUpload }
             let store = try StoreFile.open(file)
-            guard let uploader = try upload.uploader(for: store) else { throw InputError("store flush needs --upload URL: give the server's base URL") }
+            guard let uploader = try upload.uploader(for: store) else { throw noUpload }
             let report = await uploader.drain(until: Date().addingTimeInterval(upload.drainTimeout), trigger: .manual)
             print("delivered \(report.delivered), rejected \(report.rejected), requests \(report.requests), pending \(try store.pendingCount())")
             if case .misconfigured(let problem) = report.stoppedBy {
