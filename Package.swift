@@ -98,7 +98,9 @@ let package = Package(
             dependencies: [
                 "WhereaboutsGPSD", "Whereabouts", "WhereaboutsCore", "WhereaboutsStore", "whereabouts", "WhereaboutsTestSupport",
             ]),
-        .testTarget(name: "WhereaboutsCLITests", dependencies: ["whereabouts", "WhereaboutsTestServer", "WhereaboutsStore"]),
+        .testTarget(
+            name: "WhereaboutsCLITests",
+            dependencies: ["whereabouts", "WhereaboutsTestServer", "WhereaboutsStore", "WhereaboutsCore", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

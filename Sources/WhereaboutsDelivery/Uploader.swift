@@ -21,6 +21,8 @@ public actor Uploader {
     private var failures = 0
     private var notBefore: Date?
     private var serverNotBefore: Date?
+    /// Why uploads are paused: the endpoint's URL answered 404 or 405.
+    private var misconfiguration: String?
     private var flushing = false
     private var rerun: UploadTrigger?
     private var waiters: [CheckedContinuation<FlushReport, Never>] = []
@@ -83,7 +85,7 @@ public actor Uploader {
             total.add(await flush(trigger))
             let wakeAt: Date
             switch total.stoppedBy {
-            case nil, .signedOut, .storeError: return total
+            case nil, .signedOut, .storeError, .misconfigured: return total
             case .failed(_, let retryAt), .backingOff(let retryAt): wakeAt = retryAt
             }
             guard wakeAt < deadline else { return total }
@@ -93,6 +95,11 @@ public actor Uploader {
 
     private func drain(_ trigger: UploadTrigger) async -> FlushReport {
         var report = FlushReport(trigger: trigger)
+        if let misconfiguration, trigger != .manual {
+            report.stoppedBy = .misconfigured(misconfiguration)
+            return report
+        }
+        misconfiguration = nil
         let now = clock.now()
         if let until = serverNotBefore, until > now {
             report.stoppedBy = .backingOff(until: until)
@@ -180,8 +187,9 @@ public actor Uploader {
         let ids = batch.map(\.id)
         while true {
             let reply: HTTPReply
+            let request: OutgoingRequest
             do {
-                let request = try lane.request(batch, acknowledgements, state.credential)
+                request = try lane.request(batch, acknowledgements, state.credential)
                 report.requests += 1
                 reply = try await transport.send(request, timeout: configuration.requestTimeout)
             } catch {
@@ -226,6 +234,9 @@ public actor Uploader {
             case .retry(let after):
                 try lane.release(ids)
                 return failed("\(endpoint.name) answered \(reply.status)", retryAfter: after)
+            case .misconfigured(let status):
+                try lane.release(ids)
+                return pause(status: status, url: request.url)
             case .reject(let rejection):
                 let rejected = Dictionary(uniqueKeysWithValues: ids.map { ($0, rejection) })
                 try lane.rejected(rejected, clock.now())
@@ -233,6 +244,19 @@ public actor Uploader {
                 return nil
             }
         }
+    }
+
+    /// Pauses uploads after the endpoint's URL answered `status` (404 or 405): no retry is
+    /// scheduled, and only a manual flush tries again.
+    private func pause(status: Int, url: URL) -> FlushStop {
+        retryTask?.cancel()
+        retryTask = nil
+        let message =
+            "\(endpoint.name) answered \(status) at \(url.absoluteString): no upload endpoint there, so the upload URL is wrong; "
+            + "nothing was rejected, the records stay pending and uploads are paused. "
+            + "Fix the upload URL (the server's base URL, e.g. http://127.0.0.1:8080), then flush again"
+        misconfiguration = message
+        return .misconfigured(message)
     }
 
     private func failed(_ message: String, retryAfter: TimeInterval?) -> FlushStop {

@@ -117,4 +117,7 @@ public enum FlushStop: Sendable, Equatable {
     case backingOff(until: Date)
     /// The store could not be read or written.
     case storeError(String)
+    /// The endpoint's URL is wrong (it answered 404 or 405): the records stay pending and uploads
+    /// pause until a manual flush or an uploader with the right URL; the text names the URL and the fix.
+    case misconfigured(String)
 }

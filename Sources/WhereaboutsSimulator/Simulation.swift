@@ -76,7 +76,7 @@ public struct Simulation: Sendable {
         let folder = storePath == nil ? Self.temporaryFolder() : nil
         defer { if let folder { try? FileManager.default.removeItem(at: folder) } }
         let path = storePath ?? folder!.appendingPathComponent("run.sqlite").path
-        let store = try SQLiteLocationStore(path: path)
+        let store = try SQLiteLocationStore(path: path, options: StoreOptions(mode: storePath == nil ? .dedicated : .readWrite))
         let phone = SimulatedPhone(truth: truth, seed: seed)
         let engine = LocationEngine(
             store: store, service: phone, uploader: uploader(store: store, phone: phone), configuration: configuration,

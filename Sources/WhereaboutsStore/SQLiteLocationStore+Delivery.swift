@@ -66,6 +66,16 @@ extension SQLiteLocationStore {
         }
     }
 
+    /// Moves rejected region events back to pending, as ``requeueRejected()`` does for records.
+    /// - Returns: How many events were requeued.
+    @discardableResult
+    public func requeueRejectedEvents() throws -> Int {
+        try write { db in
+            try db.execute(sql: "UPDATE event SET state = 0, reject_status = NULL, reject_reason = NULL WHERE state = 2")
+            return db.changesCount
+        }
+    }
+
     public func enqueueCommands(_ commands: [DeviceCommand], at date: Date) throws {
         guard !commands.isEmpty else { return }
         let encoder = JSONEncoder()

@@ -2,73 +2,32 @@ import Foundation
 import GRDB
 import WhereaboutsCore
 
-/// The device's store, the single source of truth, on SQLite through GRDB: WAL mode, versioned migrations, retention limits
-/// that never drop an undelivered record silently, recovery from a corrupt file and a clear error on
-/// a full disk.
+/// The device's store, the single source of truth, on SQLite through GRDB: WAL mode, versioned
+/// migrations, retention limits that never drop an undelivered record silently, salvage of a damaged
+/// file, a clear error on a full disk, and a read-only mode that writes nothing.
 public final class SQLiteLocationStore: DeliveryQueue, EventQueue, SettingStore, @unchecked Sendable {
     /// The file.
     public let path: String
-    /// What happened when the store opened (a corrupt file moved aside, for instance).
+    /// What happened when the store opened (a store created, damage found, a salvage).
     public let openReport: StoreOpenReport
     /// The retention limits enforced after appends.
     public let retention: RetentionPolicy
-    let pool: DatabasePool
+    let database: any DatabaseWriter
     private let lock = NSLock()
     private var appendsSinceRetention = 0
 
-    /// Opens (or creates) the store at `path`. A file that is not a database, or is damaged, is moved
-    /// aside to `path.corrupt-<time>` and a new store starts; ``openReport`` says so.
-    /// - Parameter maxPageCount: SQLite's `max_page_count`, to cap the file's size.
-    /// - Throws: ``StoreError`` when the file cannot be opened or created at all.
-    public init(path: String, retention: RetentionPolicy = .init(), maxPageCount: Int? = nil, now: Date = Date()) throws {
+    /// Opens the store at `path` as `options.mode` allows (see ``StoreOpenMode``): by default an
+    /// app's own store, created when missing and salvaged when damaged.
+    /// - Throws: ``StoreError`` naming the file, the problem and the fix, when the file is not a
+    ///   store, is from an incompatible version, or cannot be opened or created at all.
+    public init(path: String, options: StoreOptions = StoreOptions(), now: Date = Date()) throws {
         self.path = path
-        self.retention = retention
+        self.retention = options.retention
         do {
-            pool = try Self.open(path: path, maxPageCount: maxPageCount)
-            openReport = StoreOpenReport(movedAside: nil)
-        } catch let error as DatabaseError where Self.isCorruption(error) {
-            let aside = try Self.moveAside(path, now: now)
-            pool = try Self.open(path: path, maxPageCount: maxPageCount)
-            openReport = StoreOpenReport(movedAside: aside)
+            (database, openReport) = try StoreOpener(path: path, options: options, now: now).open()
         } catch {
             throw Self.storeError(error, path: path)
         }
-    }
-
-    private static func open(path: String, maxPageCount: Int?) throws -> DatabasePool {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
-            if let maxPageCount { try db.execute(sql: "PRAGMA max_page_count = \(maxPageCount)") }
-        }
-        let pool = try DatabasePool(path: path, configuration: configuration)
-        try pool.write { db in
-            let check = try String.fetchOne(db, sql: "PRAGMA quick_check(1)")
-            guard check == "ok" else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: check) }
-        }
-        try StoreSchema.migrator.migrate(pool)
-        return pool
-    }
-
-    static func isCorruption(_ error: DatabaseError) -> Bool {
-        error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
-    }
-
-    private static func moveAside(_ path: String, now: Date) throws -> String {
-        let stamp = Timestamp.format(now).replacingOccurrences(of: ":", with: "")
-        let aside = "\(path).corrupt-\(stamp)"
-        let files = FileManager.default
-        do {
-            try files.moveItem(atPath: path, toPath: aside)
-            for suffix in ["-wal", "-shm"] where files.fileExists(atPath: path + suffix) {
-                try files.moveItem(atPath: path + suffix, toPath: aside + suffix)
-            }
-        } catch {
-            throw StoreError(
-                kind: .corrupt, path: path, problem: "is not a readable database and could not be moved aside (\(error))",
-                fix: "move or delete the file by hand, then start again")
-        }
-        return aside
     }
 
     /// Changes the file's size cap (`nil` lifts it), for instance once disk space returns.
@@ -78,12 +37,12 @@ public final class SQLiteLocationStore: DeliveryQueue, EventQueue, SettingStore,
 
     /// Runs a write transaction, turning SQLite failures into ``StoreError``.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try pool.write(body) } catch { throw Self.storeError(error, path: path) }
+        do { return try database.write(body) } catch { throw Self.storeError(error, path: path) }
     }
 
     /// Runs a read, turning SQLite failures into ``StoreError``.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try pool.read(body) } catch { throw Self.storeError(error, path: path) }
+        do { return try database.read(body) } catch { throw Self.storeError(error, path: path) }
     }
 
     static func storeError(_ error: any Error, path: String) -> any Error {
@@ -96,7 +55,11 @@ public final class SQLiteLocationStore: DeliveryQueue, EventQueue, SettingStore,
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             return StoreError(
                 kind: .corrupt, path: path, problem: "is damaged (\(error.message ?? "corrupt"))",
-                fix: "reopen the store: a damaged file is moved aside and a new one started")
+                fix: "open it for writing again: what can be read is salvaged into a new store and the damaged file kept beside it")
+        case .SQLITE_READONLY:
+            return StoreError(
+                kind: .readOnly, path: path, problem: "is open read-only (or the file is write-protected); the change was not made",
+                fix: "open it for writing, with permission to write the file and its folder")
         default:
             return StoreError(
                 kind: .io, path: path, problem: "could not be used (\(error.message ?? "\(error.resultCode)"))",
@@ -133,17 +96,11 @@ public final class SQLiteLocationStore: DeliveryQueue, EventQueue, SettingStore,
     /// Closes the file after checkpointing the write-ahead log, for a process about to exit. The
     /// store cannot be used afterwards.
     public func close() throws {
-        do { try pool.close() } catch { throw Self.storeError(error, path: path) }
+        do { try database.close() } catch { throw Self.storeError(error, path: path) }
     }
 
     /// Runs `PRAGMA integrity_check` and returns its first line (`ok` for a sound file).
     public func integrityCheck() throws -> String {
         try read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check(1)") ?? "no answer" }
     }
-}
-
-/// What happened when a store opened.
-public struct StoreOpenReport: Sendable, Equatable {
-    /// Where a damaged file was moved, if it was.
-    public let movedAside: String?
 }

@@ -10,6 +10,13 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case corrupt
         /// The file cannot be opened or written for another reason.
         case io
+        /// The file is not a Whereabouts store (empty, not a database, another application's
+        /// database); it was left as it was.
+        case notAStore
+        /// The store was written by a version of Whereabouts this one cannot open that way.
+        case incompatible
+        /// The store was opened read-only and a write was asked for.
+        case readOnly
     }
 
     /// The kind of failure.

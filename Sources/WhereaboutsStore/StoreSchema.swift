@@ -3,6 +3,15 @@ import GRDB
 /// The store's versioned migrations. Add a new `registerMigration` for every change; never edit one
 /// that has shipped.
 enum StoreSchema {
+    /// `PRAGMA application_id` of every store since `v5` ("WHRB"): SQLite's own mark of a file's
+    /// format, kept in the file header, so a store is told from another application's database
+    /// before anything else is read.
+    static let applicationID: Int32 = 0x5748_5242
+
+    /// The oldest schema the read-only store reads as it is: every migration up to this one. Later
+    /// migrations only add what reading does without (the application id, the salvage log).
+    static let readableFrom = "v4-command-ids"
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -78,6 +87,21 @@ enum StoreSchema {
                     ALTER TABLE command ADD COLUMN applied_at REAL;
                     UPDATE command SET id = lower(hex(randomblob(16))) WHERE id IS NULL;
                     CREATE UNIQUE INDEX command_id ON command(id);
+                    """)
+        }
+        migrator.registerMigration("v5-application-id-salvage-log") { db in
+            try db.execute(
+                sql: """
+                    PRAGMA application_id = \(applicationID);
+                    CREATE TABLE salvage_log (
+                        seq INTEGER PRIMARY KEY,
+                        at REAL NOT NULL,
+                        damaged_file TEXT NOT NULL,
+                        problem TEXT NOT NULL,
+                        saved INTEGER NOT NULL,
+                        lost INTEGER NOT NULL,
+                        uncounted INTEGER NOT NULL
+                    );
                     """)
         }
         return migrator

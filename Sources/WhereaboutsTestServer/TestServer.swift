@@ -25,19 +25,25 @@ public final class TestServer: Sendable {
 
     /// Starts a server; port 0 picks a free one.
     public static func start(port: Int = 0, state: TestServerState = TestServerState()) async throws -> TestServer {
+        let (bound, task) = try await serve(TestRoutes.router(state: state), port: port)
+        return TestServer(port: bound, state: state, task: task)
+    }
+
+    /// Runs `router` on 127.0.0.1:`port` (0: a free one) until the returned task is cancelled, and
+    /// returns the bound port once it listens.
+    static func serve(_ router: Router<BasicRequestContext>, port: Int) async throws -> (port: Int, task: Task<Void, any Error>) {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "whereabouts.testserver")
         logger.logLevel = .critical
         let app = Application(
-            router: TestRoutes.router(state: state),
-            configuration: .init(address: .hostname("127.0.0.1", port: port)),
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? 0)
                 continuation.finish()
             },
             logger: logger)
         let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-        for await bound in ports { return TestServer(port: bound, state: state, task: task) }
+        for await bound in ports { return (bound, task) }
         task.cancel()
         throw CancellationError()
     }
@@ -63,7 +69,7 @@ enum TestRoutes {
     static func router(state: TestServerState) -> Router<BasicRequestContext> {
         let router = Router()
         router.post("/v1/devices/:device/locations") { request, context in
-            try await withFaults(state) { drop in
+            try await withFaults(await state.nextFault()) { drop in
                 if let refusal = await bearerRefusal(request, state: state) { return refusal }
                 let data = try await body(request)
                 guard let batch = try? JSONDecoder().decode(LocationBatch.self, from: data) else {
@@ -79,7 +85,7 @@ enum TestRoutes {
             }
         }
         router.post("/v1/devices/:device/events") { request, context in
-            try await withFaults(state) { drop in
+            try await withFaults(await state.nextFault()) { drop in
                 if let refusal = await bearerRefusal(request, state: state) { return refusal }
                 guard let batch = try? JSONDecoder().decode(EventBatch.self, from: try await body(request)) else {
                     return json(.badRequest, "{\"error\":\"malformed\",\"message\":\"the body is not {\\\"events\\\": [...]}\"}")
@@ -90,7 +96,7 @@ enum TestRoutes {
             }
         }
         router.post("/pub") { request, context in
-            try await withFaults(state) { drop in
+            try await withFaults(await state.nextFault()) { drop in
                 if let users = await state.basicUsers, !users.contains(basicUser(request) ?? "") {
                     return json(.unauthorized, "{\"error\":\"unauthorized\"}")
                 }
@@ -107,7 +113,7 @@ enum TestRoutes {
             }
         }
         router.patch("/v1/projects/:project/databases/:database/documents/:collection/:document") { request, context in
-            try await withFaults(state) { drop in
+            try await withFaults(await state.nextFault()) { drop in
                 if let refusal = await bearerRefusal(request, state: state) { return refusal }
                 let data = try await body(request)
                 guard (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["fields"] != nil else {
@@ -131,8 +137,10 @@ enum TestRoutes {
         return router
     }
 
-    private static func withFaults(_ state: TestServerState, _ handle: (Bool) async throws -> Response) async throws -> Response {
-        switch await state.nextFault() {
+    /// Plays `fault` on one request: `handle` does the request's work, told whether to drop the
+    /// connection afterwards instead of answering.
+    static func withFaults(_ fault: Fault?, _ handle: (Bool) async throws -> Response) async throws -> Response {
+        switch fault {
         case .status(let status, let retryAfter, let text):
             var response = json(HTTPResponse.Status(code: status), text)
             if let retryAfter { response.headers[.retryAfter] = retryAfter }
@@ -163,12 +171,12 @@ enum TestRoutes {
         return String(decoding: decoded, as: UTF8.self)
     }
 
-    private static func body(_ request: Request) async throws -> Data {
+    static func body(_ request: Request) async throws -> Data {
         let buffer = try await request.body.collect(upTo: 16 << 20)
         return Data(buffer.readableBytesView)
     }
 
-    private static func json(_ status: HTTPResponse.Status, _ text: String) -> Response {
+    static func json(_ status: HTTPResponse.Status, _ text: String) -> Response {
         Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 }

@@ -4,5 +4,5 @@ import ArgumentParser
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Benchmark parts of the engine against a baseline run in the same process.",
-        subcommands: [BenchTracker.self, BenchGeofence.self, BenchDelivery.self])
+        subcommands: [BenchTracker.self, BenchGeofence.self, BenchDelivery.self, BenchFaults.self])
 }

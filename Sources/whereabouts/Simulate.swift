@@ -85,6 +85,8 @@ struct Simulate: AsyncParsableCommand {
         }
         let scenario = try loadScenario()
         let target = try upload.target()
+        // Opened once before the run, so a file that is not a store is refused and a salvage is told.
+        if let store { try StoreFile.open(store).close() }
         var reports: [RunReport] = []
         for strategy in strategies {
             let result = try await Self.simulate(scenario, strategy, pad: pad, seed: seed, storePath: store, upload: target)

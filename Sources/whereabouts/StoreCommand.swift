@@ -6,13 +6,14 @@ import WhereaboutsStore
 /// `whereabouts store`: look into a store file and send what it holds.
 struct StoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "store", abstract: "Inspect a Whereabouts store file or upload its pending records.",
-        subcommands: [Inspect.self, Flush.self])
+        commandName: "store", abstract: "Inspect a Whereabouts store file, upload its pending records or requeue rejected ones.",
+        subcommands: [Inspect.self, Flush.self, Requeue.self])
 
     /// `whereabouts store inspect FILE`.
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show records by state, rejected records with their reasons, and every drop.")
+            abstract: "Show records by state, rejected records with their reasons, and every drop.",
+            discussion: "Opens the file read-only: nothing is written to it or beside it.")
 
         @Argument(help: "The store file.")
         var file: String
@@ -21,7 +22,7 @@ struct StoreCommand: AsyncParsableCommand {
         var json = false
 
         func run() throws {
-            let store = try StoreFile.open(file)
+            let store = try StoreFile.open(file, mode: .readOnly)
             let summary = try store.summary()
             print(json ? StoreReport.json(summary, path: file) : StoreReport.text(summary, path: file, integrity: try store.integrityCheck()))
         }
@@ -37,10 +38,15 @@ struct StoreCommand: AsyncParsableCommand {
         @OptionGroup var upload: UploadOptions
 
         func run() async throws {
+            let noUpload = InputError("store flush needs --upload URL: give the server's base URL")
+            guard case .server = try upload.target() else { throw noUpload }
             let store = try StoreFile.open(file)
-            guard let uploader = try upload.uploader(for: store) else { throw InputError("store flush needs --upload URL") }
+            guard let uploader = try upload.uploader(for: store) else { throw noUpload }
             let report = await uploader.drain(until: Date().addingTimeInterval(upload.drainTimeout), trigger: .manual)
             print("delivered \(report.delivered), rejected \(report.rejected), requests \(report.requests), pending \(try store.pendingCount())")
+            if case .misconfigured(let problem) = report.stoppedBy {
+                throw InputError("--upload \(upload.upload ?? ""): \(problem); the records stay pending in \(file)")
+            }
             if let stop = report.stoppedBy {
                 throw InputError("upload stopped: \(stop); the records stay pending in \(file)")
             }
@@ -48,22 +54,51 @@ struct StoreCommand: AsyncParsableCommand {
     }
 }
 
+extension StoreCommand {
+    /// `whereabouts store requeue FILE`.
+    struct Requeue: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Put every rejected record and region event back to pending, for the next flush to send again.",
+            discussion: "For when the cause of the rejections (a wrong upload URL, a server bug) has been fixed.")
+
+        @Argument(help: "The store file.")
+        var file: String
+
+        func run() throws {
+            let store = try StoreFile.open(file)
+            do {
+                let records = try store.requeueRejected()
+                let events = try store.requeueRejectedEvents()
+                print("requeued \(records) records and \(events) region events; pending \(try store.pendingCount())")
+            } catch {
+                throw InputError(reading: error)
+            }
+        }
+    }
+}
+
 /// Opening a store file named on the command line.
 enum StoreFile {
-    /// Opens `path`, which must exist when `mustExist`, and says on stderr when a damaged file was moved aside.
-    static func open(_ path: String, mustExist: Bool = true) throws -> SQLiteLocationStore {
-        if mustExist, !FileManager.default.fileExists(atPath: path) {
-            throw InputError("\(path) does not exist; give the path of a store written by `whereabouts simulate --store`")
-        }
+    /// Opens `path` as `mode` allows (a writing mode creates a missing store and refuses a file that
+    /// is not one), and says on stderr what opening it found: damage, or a salvage and where the
+    /// damaged file is kept.
+    static func open(_ path: String, mode: StoreOpenMode = .readWrite) throws -> SQLiteLocationStore {
         do {
-            let store = try SQLiteLocationStore(path: path)
-            if let aside = store.openReport.movedAside {
-                FileHandle.standardError.write(Data("whereabouts: \(path) was damaged; moved it to \(aside) and started a new store\n".utf8))
+            let store = try SQLiteLocationStore(path: path, options: StoreOptions(mode: mode))
+            if let damage = store.openReport.damage {
+                say("\(path) is damaged (\(damage)); what touches a damaged page cannot be read. A writing command salvages the readable rows into a new store.")
+            }
+            if let salvage = store.openReport.salvage {
+                say("\(path) was damaged: \(salvage.summary)")
             }
             return store
         } catch {
             throw InputError(reading: error)
         }
+    }
+
+    private static func say(_ line: String) {
+        FileHandle.standardError.write(Data("whereabouts: \(line)\n".utf8))
     }
 }
 

@@ -54,7 +54,8 @@ struct Track: AsyncParsableCommand {
         let regionList = try regions.map { path in
             do { return try RegionFile.read(at: URL(fileURLWithPath: path)) } catch { throw InputError(reading: error) }
         }
-        let storeFile = try StoreFile.open(store, mustExist: false)
+        _ = try upload.target()
+        let storeFile = try StoreFile.open(store)
         let uploader = try upload.uploader(for: storeFile)
         let service = GPSDLocationService(host: endpoint.host, port: endpoint.port)
         let engine = LocationEngine(store: storeFile, service: service, uploader: uploader, configuration: TrackerConfiguration(mode: trackingMode))

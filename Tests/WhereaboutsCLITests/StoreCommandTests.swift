@@ -58,7 +58,7 @@ struct StoreCommandTests {
     func badInput() async throws {
         let missing = try await CommandRunner.run(["store", "inspect", "/nonexistent/x.sqlite"])
         #expect(missing.status == 2)
-        #expect(missing.stderr.contains("/nonexistent/x.sqlite does not exist"))
+        #expect(missing.stderr.contains("/nonexistent/x.sqlite: does not exist"))
         let folder = try CommandRunner.temporaryFolder()
         let path = folder.appendingPathComponent("s.sqlite").path
         let badURL = try await CommandRunner.run(["simulate", "--strategy", "move", "--store", path, "--upload", "ftp://x"])
@@ -67,11 +67,6 @@ struct StoreCommandTests {
         let all = try await CommandRunner.run(["simulate", "--store", path])
         #expect(all.status == 2)
         #expect(all.stderr.contains("one --strategy"))
-        let garbage = folder.appendingPathComponent("garbage.sqlite").path
-        try Data(repeating: 7, count: 10_000).write(to: URL(fileURLWithPath: garbage))
-        let moved = try await CommandRunner.run(["store", "inspect", garbage])
-        #expect(moved.status == 0)
-        #expect(moved.stderr.contains("was damaged; moved it to"))
     }
 
     @Test("SIGKILL at random moments while recording and uploading, 50 times: the file stays sound, nothing acknowledged is lost, nothing is duplicated")

@@ -123,7 +123,9 @@ struct DeliveryWireTests {
         #expect(verdict(503, ["retry-after": "Sun, 15 Jun 2025 15:06:50 GMT"]) == .retry(after: 10))
         #expect(verdict(500, ["Retry-After": "soon"]) == .retry(after: nil))
         #expect(verdict(400) == .reject(Rejection(status: 400, reason: "nope")))
-        #expect(verdict(404) == .reject(Rejection(status: 404, reason: "nope")))
+        #expect(verdict(404) == .misconfigured(status: 404))
+        #expect(verdict(405) == .misconfigured(status: 405))
+        #expect(verdict(410) == .reject(Rejection(status: 410, reason: "nope")))
         #expect(verdict(302) == .retry(after: nil))
     }
 

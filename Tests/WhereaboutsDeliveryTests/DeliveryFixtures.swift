@@ -13,7 +13,8 @@ func temporaryFolder() -> URL {
 
 /// A store in a fresh folder.
 func makeStore(retention: RetentionPolicy = .init(), maxPageCount: Int? = nil) throws -> SQLiteLocationStore {
-    try SQLiteLocationStore(path: temporaryFolder().appendingPathComponent("store.sqlite").path, retention: retention, maxPageCount: maxPageCount)
+    try SQLiteLocationStore(
+        path: temporaryFolder().appendingPathComponent("store.sqlite").path, options: StoreOptions(retention: retention, maxPageCount: maxPageCount))
 }
 
 /// `count` records a second apart along a line, starting at `start`.

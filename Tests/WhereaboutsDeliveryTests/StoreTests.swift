@@ -11,8 +11,8 @@ struct StoreTests {
         let store = try makeStore()
         let pool = try DatabasePool(path: store.path)
         #expect(try pool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
-        #expect(try pool.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") } == ["v1", "v2-event-delivery", "v3-region-dwelt", "v4-command-ids"])
-        #expect(store.openReport.movedAside == nil)
+        #expect(try pool.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") } == ["v1", "v2-event-delivery", "v3-region-dwelt", "v4-command-ids", "v5-application-id-salvage-log"])
+        #expect(store.openReport == StoreOpenReport(created: true))
     }
 
     @Test("a store written before event delivery is upgraded: its events get ids and wait for upload")
@@ -101,35 +101,6 @@ struct StoreTests {
         #expect(summary.records == 10)
         #expect(summary.drops.reduce(0) { $0 + $1.count } == 10)
         #expect(summary.drops.contains { $0.state == .pending && $0.count == 5 })
-    }
-
-    @Test("a corrupt file is moved aside and a new store starts")
-    func corruptFile() throws {
-        let path = temporaryFolder().appendingPathComponent("store.sqlite").path
-        try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path))
-        let store = try SQLiteLocationStore(path: path)
-        let aside = try #require(store.openReport.movedAside)
-        #expect(aside.hasPrefix(path + ".corrupt-"))
-        #expect(FileManager.default.fileExists(atPath: aside))
-        try store.append(sampleRecords(3))
-        #expect(try store.integrityCheck() == "ok")
-    }
-
-    @Test("a damaged page inside a real store is detected at open and moved aside")
-    func damagedPage() throws {
-        let store = try makeStore()
-        try store.append(sampleRecords(5000))
-        let path = store.path
-        let pool = try DatabasePool(path: path)
-        try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-        try pool.close()
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try handle.seek(toOffset: 4096 * 3)
-        handle.write(Data(repeating: 0xFF, count: 4096 * 4))
-        try handle.close()
-        let reopened = try SQLiteLocationStore(path: path)
-        #expect(reopened.openReport.movedAside != nil)
-        #expect(try reopened.allRecords().isEmpty)
     }
 
     @Test("a full disk gives a clear error, keeps what was written and resumes when space returns")

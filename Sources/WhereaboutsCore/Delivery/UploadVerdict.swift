@@ -11,6 +11,9 @@ public enum UploadVerdict: Sendable, Equatable {
     /// 408, 429, 5xx or no answer: keep the records and try later, no sooner than `after` seconds
     /// when the server said so.
     case retry(after: TimeInterval?)
+    /// 404 or 405: the URL names no upload endpoint (a wrong URL, a proxy in the way, a server of
+    /// another kind). The records are not at fault: keep them pending and pause until the URL is fixed.
+    case misconfigured(status: Int)
     /// Any other 4xx: the server will never take these records; keep them as rejected.
     case reject(Rejection)
 
@@ -22,6 +25,7 @@ public enum UploadVerdict: Sendable, Equatable {
         case 413: return .split
         case 408, 425, 429, 500...599:
             return .retry(after: reply.headers["retry-after"].flatMap { retryAfter($0, now: now) })
+        case 404, 405: return .misconfigured(status: reply.status)
         case 400..<500: return .reject(Rejection(status: reply.status, reason: reply.bodyPrefix))
         default:
             return .retry(after: nil)

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import WhereaboutsCore
+
+/// `whereabouts bench faults --count N`: the fault campaign. Drives the real CLI and the real
+/// server with N injected faults and counts records recorded, on the server, lost and duplicated.
+struct BenchFaults: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "faults", abstract: "Drive the real CLI and server through N injected faults; count what was lost and duplicated.",
+        discussion: """
+            Each run of `whereabouts simulate --store --upload` records into one store and uploads through a fault-injecting \
+            proxy in front of a real whereabouts-server, with one fault: SIGKILL of the CLI or the server at a random instant, \
+            a 5xx, a hang past the client's timeout, a connection reset after the server stored the batch, 413, 429, a clock \
+            jump (through faketime, when installed) or three zeroed header bytes of an index page of the store. Then rejected \
+            records are requeued, everything is flushed without faults, and the server's history is compared with the store. \
+            Needs the server built: `cd Server && swift build --product whereabouts-server`.
+            """)
+
+    @Option(help: "Faults to inject (at least 1).")
+    var count: Int = 100
+
+    @Option(help: "Seed of the fault sequence.")
+    var seed: UInt64 = 1
+
+    @Option(help: "The whereabouts-server executable (default: $WHEREABOUTS_SERVER, else Server/.build/debug above this program).")
+    var server: String?
+
+    @Flag(help: "Print one JSON object instead of the table.")
+    var json = false
+
+    func run() async throws {
+        guard count >= 1 else { throw InputError("--count \(count) is not a positive number of faults") }
+        let serverExecutable = try RealServer.locate(server)
+        let faketime = ["/usr/bin/faketime", "/usr/local/bin/faketime"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        if faketime == nil {
+            FileHandle.standardError.write(Data("whereabouts: faketime is not installed, so no clock jumps are injected (apt-get install faketime)\n".utf8))
+        }
+        let whereabouts = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        let bar = json ? nil : ProgressBar(total: count)
+        let tally = try await FaultCampaign(
+            whereabouts: whereabouts, serverExecutable: serverExecutable, faketime: faketime, count: count, seed: seed,
+            progress: { bar?.advance(label: $0.rawValue) }
+        ).run()
+        bar?.finish()
+        if let failure = tally.lastFailure {
+            FileHandle.standardError.write(Data("whereabouts: \(tally.failedRuns) runs failed; the last said:\n\(failure)\n".utf8))
+        }
+        print(json ? Self.json(tally) : Self.table(tally))
+    }
+
+    static func table(_ tally: CampaignTally) -> String {
+        var lines = ["faults injected \(tally.injected) in \(tally.runs) CLI runs (\(tally.failedRuns) failed, \(tally.salvages) salvaged a damaged store)"]
+        for kind in FaultKind.allCases { lines.append("  \(kind.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)) \(tally.faults[kind, default: 0])") }
+        lines += [
+            "records recorded   \(tally.recorded)", "on the server      \(tally.onServer)", "lost               \(tally.lost)",
+            "duplicated         \(tally.duplicated)", "unknown to store   \(tally.unknown)", "salvage lost       \(tally.salvageLost)",
+            "requeued at end    \(tally.requeued)",
+        ]
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ tally: CampaignTally) -> String {
+        var members: [(String, JSONScalar)] = [("faults", .integer(tally.injected))]
+        for kind in FaultKind.allCases { members.append(("\(kind)", .integer(tally.faults[kind, default: 0]))) }
+        members += [
+            ("recorded", .integer(tally.recorded)), ("onServer", .integer(tally.onServer)), ("lost", .integer(tally.lost)),
+            ("duplicated", .integer(tally.duplicated)), ("unknown", .integer(tally.unknown)), ("salvageLost", .integer(tally.salvageLost)),
+            ("requeued", .integer(tally.requeued)), ("runs", .integer(tally.runs)), ("failedRuns", .integer(tally.failedRuns)),
+            ("salvages", .integer(tally.salvages)),
+        ]
+        return JSONLine(members).text
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// The server executable the campaign drives: `WHEREABOUTS_SERVER`, else the Server/ package's debug
+/// build in this checkout (`.ci/run` builds it before these tests).
+private let serverExecutable: String = ProcessInfo.processInfo.environment["WHEREABOUTS_SERVER"]
+    ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Server/.build/debug/whereabouts-server").path
+
+@Suite("whereabouts bench faults")
+struct FaultCampaignCommandTests {
+    @Test(
+        "a small campaign against the real CLI and server: every fault injected, nothing lost, nothing duplicated",
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: serverExecutable),
+            "whereabouts-server is not built; run `cd Server && swift build --product whereabouts-server` or set WHEREABOUTS_SERVER"))
+    func smallCampaign() async throws {
+        let result = try await CommandRunner.run(["bench", "faults", "--count", "24", "--seed", "7", "--json", "--server", serverExecutable])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+        #expect(object["faults"] as? Int == 24)
+        #expect((object["recorded"] as? Int ?? 0) > 0)
+        #expect(object["onServer"] as? Int == object["recorded"] as? Int)
+        #expect(object["lost"] as? Int == 0)
+        #expect(object["duplicated"] as? Int == 0)
+        #expect(object["unknown"] as? Int == 0)
+        #expect(object["failedRuns"] as? Int == 0, "\(result.stderr)")
+    }
+
+    @Test("bench faults refuses a count below 1 and a server path that is not a program, before starting anything")
+    func badInput() async throws {
+        let zero = try await CommandRunner.run(["bench", "faults", "--count", "0"])
+        #expect(zero.status == 2)
+        #expect(zero.stderr.contains("--count 0 is not a positive number"))
+        let missing = try await CommandRunner.run(["bench", "faults", "--count", "1", "--server", "/nonexistent/whereabouts-server"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("/nonexistent/whereabouts-server is not an executable file"))
+    }
+}
