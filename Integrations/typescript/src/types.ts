@@ -263,7 +263,7 @@ export interface UploadResult {
   rejected: number;
   requests: number;
   /** Why records are still pending; `null` when the flush emptied the queue. */
-  stoppedBy: 'signedOut' | 'failed' | 'backingOff' | 'storeError' | null;
+  stoppedBy: 'signedOut' | 'failed' | 'backingOff' | 'storeError' | 'misconfigured' | null;
   message: string | null;
   /** When the next attempt may go out. */
   retryAt: Milliseconds | null;

@@ -29,7 +29,7 @@ struct FlushValue: Encodable {
     let eventsDelivered: Int
     let rejected: Int
     let requests: Int
-    /// `null` when nothing stopped the flush, else `signedOut`, `failed`, `backingOff` or `storeError`.
+    /// `null` when nothing stopped the flush, else `signedOut`, `failed`, `backingOff`, `storeError` or `misconfigured` (the endpoint answered 404/405: a wrong URL; uploads pause).
     let stoppedBy: String?
     let message: String?
     /// When the next attempt may go out, in JavaScript milliseconds.
@@ -47,6 +47,7 @@ struct FlushValue: Encodable {
         case .failed(let why, let at): (stoppedBy, message, retryAt) = ("failed", why, JavaScriptTime.milliseconds(at))
         case .backingOff(let at): (stoppedBy, message, retryAt) = ("backingOff", nil, JavaScriptTime.milliseconds(at))
         case .storeError(let why): (stoppedBy, message, retryAt) = ("storeError", why, nil)
+        case .misconfigured(let why): (stoppedBy, message, retryAt) = ("misconfigured", why, nil)
         }
     }
 
