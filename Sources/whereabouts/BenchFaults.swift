@@ -11,7 +11,8 @@ struct BenchFaults: AsyncParsableCommand {
             Each run of `whereabouts simulate --store --upload` records into one store and uploads through a fault-injecting \
             proxy in front of a real whereabouts-server, with one fault: SIGKILL of the CLI or the server at a random instant, \
             a 5xx, a hang past the client's timeout, a connection reset after the server stored the batch, 413, 429, a clock \
-            jump (through faketime, when installed) or three zeroed header bytes of an index page of the store. Then rejected \
+            jump (through faketime, when installed), three zeroed header bytes of an index page of the store, or a full disk (a \
+            file-size limit of 32–255 KiB that the write-ahead log runs into). Then rejected \
             records are requeued, everything is flushed without faults, and the server's history is compared with the store. \
             Needs the server built: `cd Server && swift build --product whereabouts-server`.
             """)

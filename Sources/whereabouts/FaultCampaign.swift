@@ -19,6 +19,7 @@ enum FaultKind: String, CaseIterable {
     case tooMany = "429"
     case clockJump = "clock jump"
     case damagedPage = "damaged page"
+    case fullDisk = "full disk"
 }
 
 /// What a campaign did and found.
@@ -96,6 +97,12 @@ struct FaultCampaign {
                 executable = "/usr/bin/env"
                 arguments = ["FAKETIME_DONT_FAKE_MONOTONIC=1", faketime ?? "faketime", "-f", "\(days < 0 ? "" : "+")\(days)d", whereabouts] + arguments
             case .damagedPage: injected = try Self.damageIndexPage(store, using: &generator)
+            case .fullDisk:
+                // The run may grow no file beyond 32–255 KiB (RLIMIT_FSIZE, with SIGXFSZ ignored so a
+                // write past it fails instead of killing): the write-ahead log fills as a full disk would.
+                let kilobytes = 32 + Int(generator.next() % 224)
+                executable = "/bin/sh"
+                arguments = ["-c", "trap '' XFSZ; ulimit -f \(kilobytes); exec \"$0\" \"$@\"", whereabouts] + arguments
             case .clientKill, .serverKill: break
             }
             let child = try ChildProcess.launch(executable, arguments, folder: folder)
@@ -109,7 +116,7 @@ struct FaultCampaign {
             }
             let status = await child.wait()
             tally.runs += 1
-            if kind != .clientKill, status != 0 {
+            if kind != .clientKill, kind != .fullDisk, status != 0 {
                 tally.failedRuns += 1
                 tally.lastFailure = child.text
             }
@@ -118,6 +125,7 @@ struct FaultCampaign {
             } else if kind == .damagedPage {
                 injected = false
             }
+            if kind == .fullDisk, !child.text.contains("disk I/O error"), !child.text.contains("disk is full") { injected = false }
             tally.salvageLost += Self.salvageLost(in: child.text)
             let unplayed = await proxy.script.clear()
             if unplayed > 0 { injected = false }

@@ -19,6 +19,7 @@ struct FaultCampaignCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
         #expect(object["faults"] as? Int == 24)
+        #expect((object["fullDisk"] as? Int ?? 0) > 0, "a full disk is among the faults: \(result.stdout)")
         #expect((object["recorded"] as? Int ?? 0) > 0)
         #expect(object["onServer"] as? Int == object["recorded"] as? Int)
         #expect(object["lost"] as? Int == 0)
