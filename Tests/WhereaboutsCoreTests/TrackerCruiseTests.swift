@@ -84,6 +84,15 @@ struct TrackerCruiseTests {
         #expect(tracker.timers[.clearance] == F.date(12 + 101.25))
     }
 
+    @Test("a faster activity never pushes the cruise's end past the longest cruise already set")
+    func fasterActivityKeepsTheCap() {
+        var tracker = Self.started(regions: [F.region("far", at: F.point(3000), radius: 100)])
+        _ = tracker.handle(.activity(Self.walking(at: 0)), now: F.date(1))
+        _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 40, at: 2)), now: F.date(2))
+        _ = tracker.handle(.activity(MotionActivity(kind: .cycling, confidence: .high, start: F.date(5))), now: F.date(12))
+        #expect(tracker.timers[.clearance] == F.date(2 + 120))
+    }
+
     @Test("an OS crossing while cruising brings finer positioning back")
     func crossingEndsCruise() {
         var tracker = Self.started(regions: [F.region("far", at: F.point(2000), radius: 100)])

@@ -77,18 +77,19 @@ extension Tracker {
     }
 
     /// A new activity report. Stillness ends a cruise (fine fixes then judge the stop); a faster class
-    /// spends the clearance left at the new top speed.
+    /// spends the clearance left at the new top speed, never past the cruise's end already set.
     mutating func followActivity(_ report: MotionActivity, now: Date, into effects: inout [TrackerEffect]) {
         activity = report
-        guard isRunning, case .adaptive(let policy) = mode, let clearance else { return }
-        if report.kind == .stationary && report.confidence != .low {
+        guard isRunning, case .adaptive = mode, let clearance else { return }
+        let speed = topSpeed(nil)
+        let left = max(0, clearance.metres - clearance.speed * now.timeIntervalSince(clearance.from))
+        if (report.kind == .stationary && report.confidence != .low) || left == 0 {
             endCruise()
         } else {
-            let speed = topSpeed(nil)
             guard speed > clearance.speed else { return }
-            let left = max(0, clearance.metres - clearance.speed * now.timeIntervalSince(clearance.from))
-            startCruise(Clearance(from: now, metres: left, speed: speed), policy)
-            if left == 0 { endCruise() }
+            let faster = Clearance(from: now, metres: left, speed: speed)
+            self.clearance = faster
+            timers[.clearance] = min(timers[.clearance] ?? faster.end, faster.end)
         }
         applyLocationRequest(into: &effects)
     }

@@ -105,7 +105,8 @@ extension Tracker {
             timers[.stationaryCheck] = stillSince.addingTimeInterval(policy.stopTimeout)
             return
         }
-        if let nearest = geofences.index.nearestBoundaries(to: (lastFix ?? anchor).coordinate, limit: 1).first,
+        if policy.watchDistance > 0,
+            let nearest = geofences.index.nearestBoundaries(to: (lastFix ?? anchor).coordinate, limit: 1).first,
             nearest.distance < policy.watchDistance
         {
             timers[.stationaryCheck] = now.addingTimeInterval(policy.stopTimeout)

@@ -28,12 +28,13 @@ public struct CrossValidation: Sendable {
     public init(goal: PresetGoal, candidates: [[PolicySetting]], reports: [[RunReport]], folds: Int) {
         let scenarios = reports.first?.map(\.scenario) ?? []
         let fold = Self.assign(scenarios, folds: folds)
+        func run(_ candidate: Int, _ scenario: Int) -> RunReport {
+            var report = reports[candidate][scenario]
+            report.strategy = goal.name
+            return report
+        }
         func aggregate(_ candidate: Int, where include: (Int) -> Bool) -> StrategyAggregate {
-            StrategyAggregate(reports: scenarios.indices.filter(include).map { index in
-                var report = reports[candidate][index]
-                report.strategy = goal.name
-                return report
-            })
+            StrategyAggregate(reports: scenarios.indices.filter(include).map { run(candidate, $0) })
         }
         var built: [Fold] = []
         var heldOutRuns: [Int: Int] = [:]
@@ -45,13 +46,7 @@ public struct CrossValidation: Sendable {
         }
         self.goal = goal
         self.folds = built
-        self.heldOut = StrategyAggregate(reports: scenarios.indices.compactMap { index in
-            heldOutRuns[index].map { pick in
-                var report = reports[pick][index]
-                report.strategy = goal.name
-                return report
-            }
-        })
+        self.heldOut = StrategyAggregate(reports: scenarios.indices.compactMap { index in heldOutRuns[index].map { run($0, index) } })
         self.chosenOnAll = candidates[goal.pick(candidates.indices.map { aggregate($0) { _ in true } })]
     }
 
