@@ -59,14 +59,14 @@ struct EndpointTests {
             {"_type":"cmd","action":"dump"},"junk",{"_type":"location"}]
             """
         #expect(
-            OwnTracksMessages.commands(in: Data(body.utf8)) == [
+            OwnTracksWire.commands(in: Data(body.utf8)) == [
                 .reportLocation, .setRegions([WireRegion(id: "h1", latitude: 52.5, longitude: 13.4, radius: 80)]),
             ])
-        #expect(OwnTracksMessages.commands(in: Data("not json".utf8)).isEmpty)
+        #expect(OwnTracksWire.commands(in: Data("not json".utf8)).isEmpty)
         // What the server sends, the device reads back.
         let sent: [ServerCommand] = [.reportLocation, .setRegions([WireRegion(id: "h1", latitude: 52.5, longitude: 13.4, radius: 80)])]
-        let encoded = try JSONEncoder().encode(sent.map(OwnTracksMessages.Command.init))
-        #expect(OwnTracksMessages.commands(in: encoded) == sent)
+        let encoded = try JSONEncoder().encode(sent.map(OwnTracksWire.Command.init))
+        #expect(OwnTracksWire.commands(in: encoded) == sent)
     }
 
     @Test("Firestore: PATCH per document with typed fields; an expired ID token is refreshed once on 401")

@@ -32,7 +32,7 @@ public struct OwnTracksEndpoint: UploadEndpoint {
     }
 
     public func interpret(_ reply: HTTPReply, for records: [LocationRecord]) -> DeliveryOutcome {
-        DeliveryOutcome(delivered: records.map(\.id), commands: OwnTracksMessages.commands(in: reply.body).map(DeviceCommand.unidentified))
+        DeliveryOutcome(delivered: records.map(\.id), commands: OwnTracksWire.commands(in: reply.body).map(DeviceCommand.unidentified))
     }
 
     /// The `_type:"location"` message of a record (`vel` in km/h, `tst` in epoch seconds).
@@ -43,7 +43,7 @@ public struct OwnTracksEndpoint: UploadEndpoint {
             ("lat", .number(fix.coordinate.latitude)), ("lon", .number(fix.coordinate.longitude)),
             ("tst", .number(fix.timestamp.timeIntervalSince1970.rounded(.down))),
             ("acc", .number(fix.horizontalAccuracy.rounded())), ("tid", .string(trackerID)),
-            ("t", .string(OwnTracksMessages.letter(for: record.trigger))),
+            ("t", .string(OwnTracksWire.letter(for: record.trigger))),
         ]
         if let altitude = fix.altitude { members.append(("alt", .number(altitude.rounded()))) }
         if let speed = fix.speed { members.append(("vel", .number((speed * 3.6).rounded()))) }

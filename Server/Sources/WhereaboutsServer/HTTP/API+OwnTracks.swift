@@ -6,7 +6,7 @@ import WhereaboutsCore
 extension API {
     /// `POST /pub`: OwnTracks HTTP mode. The device is the Basic-auth user (password: its token), or
     /// `X-Limit-D` with a Bearer token. Stores `_type` location, transition, waypoint and waypoints as
-    /// records, and card, lwt and status as they came; refuses every other type (``OwnTracksMessage/kind(of:)``),
+    /// records, and card, lwt and status as they came; refuses every other type (``OwnTracksParser/kind(of:)``),
     /// so a 200 always means stored. Answers with an array of `cmd` messages.
     func addOwnTracksRoutes(to router: Router<ServerRequestContext>) {
         router.post("/pub") { request, context -> Response in
@@ -23,24 +23,24 @@ extension API {
                 throw APIError.badRequest("malformed_json", "the body is not a JSON object; send one OwnTracks message such as {\"_type\":\"location\",…}")
             }
             let now = Date()
-            let kind = try OwnTracksMessage.kind(of: message)
+            let kind = try OwnTracksParser.kind(of: message)
             switch kind {
             case .location:
-                let record = try OwnTracksMessage.location(message, device: device, now: now)
+                let record = try OwnTracksParser.location(message, device: device, now: now)
                 let counts = try await storage.ingest([record], device: device, at: now)
                 metrics.countIngest(accepted: counts.accepted, duplicate: counts.duplicate, rejected: 0)
             case .transition:
-                let event = try OwnTracksMessage.transition(message, device: device, now: now)
+                let event = try OwnTracksParser.transition(message, device: device, now: now)
                 metrics.countEvents(try await storage.ingest([event], device: device, at: now).accepted)
             case .waypoint:
-                try await storage.saveRegions([try OwnTracksMessage.waypoint(message)], device: device, at: now)
+                try await storage.saveRegions([try OwnTracksParser.waypoint(message)], device: device, at: now)
             case .waypoints:
-                try await storage.saveRegions(try OwnTracksMessage.waypoints(message), device: device, at: now)
+                try await storage.saveRegions(try OwnTracksParser.waypoints(message), device: device, at: now)
             case .card, .lwt, .status:
-                try await storage.saveMessage(kind.rawValue, body: try OwnTracksMessage.canonical(message), device: device, at: now)
+                try await storage.saveMessage(kind.rawValue, body: try OwnTracksParser.canonical(message), device: device, at: now)
             }
             let commands = try await storage.takeCommands(device: device, at: now)
-            return JSONResponse.make(.ok, commands.map(OwnTracksMessages.Command.init))
+            return JSONResponse.make(.ok, commands.map(OwnTracksWire.Command.init))
         }
     }
 

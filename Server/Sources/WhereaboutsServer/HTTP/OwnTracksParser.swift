@@ -2,9 +2,10 @@ import Crypto
 import Foundation
 import WhereaboutsCore
 
-/// OwnTracks JSON messages to our records. Every message `/pub` acknowledges is stored: locations,
-/// transitions and waypoints as records, and `card`, `lwt` and `status` as they came (``DeviceMessage``).
-enum OwnTracksMessage {
+/// The server's parser of OwnTracks JSON messages into our records. Every message `/pub` acknowledges
+/// is stored: locations, transitions and waypoints as records, and `card`, `lwt` and `status` as they
+/// came (``DeviceMessage``).
+enum OwnTracksParser {
     /// The `_type`s `/pub` stores. Matching is exact: OwnTracks types are lowercase.
     enum Kind: String, CaseIterable {
         case location, transition, waypoint, waypoints, card, lwt, status
@@ -34,8 +35,8 @@ enum OwnTracksMessage {
     /// record's id is `_id` when the device sent one, else derived from the message's content, so an
     /// OwnTracks app's resend is recognised.
     static func location(_ message: [String: Any], device: String, now: Date) throws -> LocationRecord {
-        guard let lat = OwnTracksMessages.number(message["lat"]), let lon = OwnTracksMessages.number(message["lon"]),
-            let tst = OwnTracksMessages.number(message["tst"])
+        guard let lat = OwnTracksWire.number(message["lat"]), let lon = OwnTracksWire.number(message["lon"]),
+            let tst = OwnTracksWire.number(message["tst"])
         else {
             throw APIError.badRequest("invalid_location", "a location needs numeric lat, lon and tst (epoch seconds)")
         }
@@ -44,10 +45,10 @@ enum OwnTracksMessage {
             let id = (message["_id"] as? String).flatMap(UUID.init(uuidString:)) ?? derivedID(device, "\(tst)|\(lat)|\(lon)")
             let wire = WireLocation(
                 id: id.uuidString, timestamp: Timestamp.format(time), latitude: lat, longitude: lon,
-                accuracy: OwnTracksMessages.number(message["acc"]) ?? 0, altitude: OwnTracksMessages.number(message["alt"]),
-                speed: OwnTracksMessages.number(message["vel"]).map { $0 / 3.6 },
-                course: OwnTracksMessages.number(message["cog"]).map { $0.truncatingRemainder(dividingBy: 360) },
-                trigger: OwnTracksMessages.trigger(letter: message["t"] as? String).rawValue)
+                accuracy: OwnTracksWire.number(message["acc"]) ?? 0, altitude: OwnTracksWire.number(message["alt"]),
+                speed: OwnTracksWire.number(message["vel"]).map { $0 / 3.6 },
+                course: OwnTracksWire.number(message["cog"]).map { $0.truncatingRemainder(dividingBy: 360) },
+                trigger: OwnTracksWire.trigger(letter: message["t"] as? String).rawValue)
             return try wire.validated(now: now)
         } catch {
             throw APIError.badRequest(
@@ -58,15 +59,15 @@ enum OwnTracksMessage {
     /// A `_type:"transition"` message as a region event; `tst` is checked before anything converts it.
     static func transition(_ message: [String: Any], device: String, now: Date) throws -> ReceivedEvent {
         let region = (message["rid"] as? String) ?? (message["desc"] as? String) ?? ""
-        guard let tst = OwnTracksMessages.number(message["tst"]), let event = message["event"] as? String, ["enter", "leave"].contains(event) else {
+        guard let tst = OwnTracksWire.number(message["tst"]), let event = message["event"] as? String, ["enter", "leave"].contains(event) else {
             throw APIError.badRequest("invalid_transition", "a transition needs tst and event enter or leave")
         }
         do {
             let time = try WireLimits.time(epochSeconds: tst, field: "tst", now: now)
             let wire = WireEvent(
                 id: derivedID(device, "\(region)|\(tst)|\(event)").uuidString, regionId: region, kind: event == "enter" ? "enter" : "exit",
-                timestamp: Timestamp.format(time), latitude: OwnTracksMessages.number(message["lat"]),
-                longitude: OwnTracksMessages.number(message["lon"]))
+                timestamp: Timestamp.format(time), latitude: OwnTracksWire.number(message["lat"]),
+                longitude: OwnTracksWire.number(message["lon"]))
             return try wire.validated(now: now)
         } catch {
             throw APIError.badRequest("invalid_transition", "\(error)")
@@ -77,7 +78,7 @@ enum OwnTracksMessage {
     /// it in the error.
     static func waypoint(_ message: [String: Any], place: String = "the waypoint") throws -> WireRegion {
         do {
-            return try OwnTracksMessages.waypoint(message)
+            return try OwnTracksWire.waypoint(message)
         } catch {
             throw APIError.badRequest("invalid_waypoint", "\(place): \(error); nothing was stored")
         }

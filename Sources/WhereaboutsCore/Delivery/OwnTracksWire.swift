@@ -1,7 +1,8 @@
 import Foundation
 
-/// OwnTracks JSON pieces both sides share: trigger letters, waypoints, and `cmd` messages in answers.
-public enum OwnTracksMessages {
+/// The OwnTracks wire encoding both sides share (the device's ``OwnTracksEndpoint`` and the server's
+/// parser): trigger letters, numbers, waypoints, and `cmd` messages in answers.
+public enum OwnTracksWire {
     /// OwnTracks' trigger letter for a record: `t` timer or movement, `c` circular region, `u` user request.
     public static func letter(for trigger: RecordTrigger) -> String {
         switch trigger {
