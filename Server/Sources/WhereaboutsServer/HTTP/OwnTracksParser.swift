@@ -11,24 +11,71 @@ enum OwnTracksParser {
         case location, transition, waypoint, waypoints, card, lwt, status
     }
 
-    /// The message's kind.
-    /// - Throws: 400 for a missing or unknown `_type`, naming the accepted ones; 422 for `encrypted`,
-    ///   which this server cannot decrypt yet.
+    /// The message's kind; an `encrypted` one is opened first (``decrypted(_:profile:)``).
+    /// - Throws: 400 for a missing or unknown `_type`, naming the accepted ones.
     static func kind(of message: [String: Any]) throws -> Kind {
-        let accepted = Kind.allCases.map(\.rawValue).joined(separator: ", ")
+        let accepted = (Kind.allCases.map(\.rawValue) + ["encrypted"]).joined(separator: ", ")
         guard let type = message["_type"] as? String else {
             throw APIError.badRequest("missing_type", "the message has no \"_type\" string; send one of \(accepted)")
-        }
-        if type == "encrypted" {
-            throw APIError(
-                .unprocessableContent, "cannot_decrypt",
-                "this server cannot decrypt OwnTracks payloads yet, so nothing was stored; clear the encryption key in the app's settings and send again")
         }
         guard let kind = Kind(rawValue: type) else {
             throw APIError.badRequest(
                 "unknown_type", "_type \(String(reflecting: String(type.prefix(40)))) is not one this server stores; send one of \(accepted) (OwnTracks types are lowercase)")
         }
         return kind
+    }
+
+    /// The message inside a `_type:"encrypted"` one, opened with the device's key (``OwnTracksSecretBox``).
+    /// - Throws: 422 when the device has no key or the key does not open it; 400 for a `data` that is
+    ///   missing, not base64 or too short, and for a payload that is not one unencrypted JSON message.
+    static func decrypted(_ message: [String: Any], profile: OwnTracksProfile) throws -> [String: Any] {
+        let device = profile.device
+        guard let key = profile.key else {
+            throw APIError(
+                .unprocessableContent, "no_key",
+                "device \(device) sent an encrypted message but has no OwnTracks key, so nothing was stored; run `whereabouts-server device set-key \(device) KEY` with the app's encryption key, or clear the key in the app")
+        }
+        guard let data = message["data"] as? String else {
+            throw APIError.badRequest("invalid_encrypted", "an encrypted message needs a \"data\" string (base64 of the nonce and ciphertext); nothing was stored")
+        }
+        let plaintext: Data
+        do {
+            plaintext = try OwnTracksSecretBox(passphrase: key).open(data)
+        } catch .notBase64 {
+            throw APIError.badRequest("invalid_encrypted", "the encrypted message's \"data\" is not base64; nothing was stored; send the app's payload unchanged")
+        } catch .tooShort(let count) {
+            throw APIError.badRequest(
+                "invalid_encrypted",
+                "the encrypted message's \"data\" holds \(count) bytes, fewer than a 24-byte nonce and a 16-byte authenticator; nothing was stored; send the app's payload unchanged")
+        } catch {
+            throw APIError(
+                .unprocessableContent, "wrong_key",
+                "the encrypted message does not open with device \(device)'s key: the app's encryption key differs from the one set with `whereabouts-server device set-key \(device)` (or the payload was altered); nothing was stored; set the same key on both sides")
+        }
+        guard let inner = try? JSONSerialization.jsonObject(with: plaintext) as? [String: Any], inner["_type"] as? String != "encrypted" else {
+            throw APIError.badRequest("invalid_encrypted", "the encrypted message opens, but not to one unencrypted JSON message such as {\"_type\":\"location\",…}; nothing was stored")
+        }
+        return inner
+    }
+
+    /// Refuses a message whose `topic` names another of our devices: a device publishes only its own data.
+    /// - Throws: 403 naming the topic, the device it belongs to and the fix.
+    static func checkTopic(of message: [String: Any], profile: OwnTracksProfile, among profiles: [OwnTracksProfile]) throws {
+        guard let topic = message["topic"] as? String, topic != profile.topic,
+            let owner = profiles.first(where: { $0.topic == topic && $0.device != profile.device })
+        else { return }
+        throw APIError.forbidden(
+            "the message's topic \(topic) is device \(owner.device)'s, not \(profile.device)'s (\(profile.topic)); nothing was stored; set the app's username and device id to those of the device whose token it sends")
+    }
+
+    /// The OwnTracks fields of a `location` message: the whole message, and the known fields typed
+    /// when they have their documented type.
+    static func fields(_ message: [String: Any]) throws -> OwnTracksFields {
+        let integer = { (key: String) in OwnTracksWire.number(message[key]).flatMap { Int(exactly: $0.rounded()) } }
+        return OwnTracksFields(
+            tid: message["tid"] as? String, topic: message["topic"] as? String, battery: integer("batt"), batteryStatus: integer("bs"),
+            connectivity: message["conn"] as? String, ssid: message["SSID"] as? String, bssid: message["BSSID"] as? String,
+            message: try canonical(message))
     }
 
     /// A `_type:"location"` message as a record. `tst` is checked before anything converts it. The
@@ -56,18 +103,22 @@ enum OwnTracksParser {
         }
     }
 
-    /// A `_type:"transition"` message as a region event; `tst` is checked before anything converts it.
+    /// A `_type:"transition"` message as a region event: `event` enter, leave or dwell (which our own
+    /// uploader sends), `initial: true` for a state found when monitoring started; the id is `_id`
+    /// when the device sent one, else derived from the content. `tst` is checked before anything
+    /// converts it.
     static func transition(_ message: [String: Any], device: String, now: Date) throws -> ReceivedEvent {
         let region = (message["rid"] as? String) ?? (message["desc"] as? String) ?? ""
-        guard let tst = OwnTracksWire.number(message["tst"]), let event = message["event"] as? String, ["enter", "leave"].contains(event) else {
-            throw APIError.badRequest("invalid_transition", "a transition needs tst and event enter or leave")
+        let kinds = ["enter": "enter", "leave": "exit", "dwell": "dwell"]
+        guard let tst = OwnTracksWire.number(message["tst"]), let event = message["event"] as? String, let kind = kinds[event] else {
+            throw APIError.badRequest("invalid_transition", "a transition needs tst and event enter, leave or dwell")
         }
         do {
             let time = try WireLimits.time(epochSeconds: tst, field: "tst", now: now)
+            let id = (message["_id"] as? String).flatMap(UUID.init(uuidString:)) ?? derivedID(device, "\(region)|\(tst)|\(event)")
             let wire = WireEvent(
-                id: derivedID(device, "\(region)|\(tst)|\(event)").uuidString, regionId: region, kind: event == "enter" ? "enter" : "exit",
-                timestamp: Timestamp.format(time), latitude: OwnTracksWire.number(message["lat"]),
-                longitude: OwnTracksWire.number(message["lon"]))
+                id: id.uuidString, regionId: region, kind: kind, timestamp: Timestamp.format(time), latitude: OwnTracksWire.number(message["lat"]),
+                longitude: OwnTracksWire.number(message["lon"]), initial: message["initial"] as? Bool ?? false)
             return try wire.validated(now: now)
         } catch {
             throw APIError.badRequest("invalid_transition", "\(error)")

@@ -105,10 +105,11 @@ struct FuzzOracle {
         var latest: [String: [String: Any]] = [:]
         for waypoint in waypoints { latest[(waypoint["rid"] as? String) ?? (waypoint["desc"] as? String) ?? ""] = waypoint }
         let held = try await storage.regions(device: device)
+        // Numbers, or numeric strings, as the booklet's examples send them.
+        let numeric = { (value: Any?) in OwnTracksWire.number(value) ?? (value as? String).flatMap(Double.init) }
         return latest.compactMap { id, waypoint in
             held.contains {
-                $0.id == id && $0.latitude == OwnTracksWire.number(waypoint["lat"]) && $0.longitude == OwnTracksWire.number(waypoint["lon"])
-                    && $0.radius == OwnTracksWire.number(waypoint["rad"])
+                $0.id == id && $0.latitude == numeric(waypoint["lat"]) && $0.longitude == numeric(waypoint["lon"]) && $0.radius == numeric(waypoint["rad"])
             } ? nil : "waypoint \(id.prefix(40)) acknowledged but not held as sent"
         }
     }
