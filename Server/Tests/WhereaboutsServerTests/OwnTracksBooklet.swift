@@ -44,6 +44,12 @@ enum OwnTracksBooklet {
         "backgroundRefreshStatus":"available","deviceIdentifierForVendor":"CB6B2F2E-9C0E-4E4C-8E7B-4D0B5A1B2C3D"}}
         """
 
+    /// `message` with the booklet's user `jane` in its topic replaced by `user`, so tests sharing one
+    /// database never publish one topic from two devices.
+    static func topic(_ message: String, user: String) -> String {
+        message.replacingOccurrences(of: "owntracks/jane/", with: "owntracks/\(user)/")
+    }
+
     /// `plaintext` sealed as the apps seal it: `{"_type":"encrypted","data": base64(nonce + secretbox)}`
     /// under the passphrase zero-padded to 32 bytes.
     static func encrypted(_ plaintext: String, passphrase: String, nonceBytes: Int = Int(crypto_secretbox_noncebytes())) -> String {

@@ -34,10 +34,10 @@ struct OwnTracksRecorderTests {
         try await withLiveServer(kind) { server in
             let user = uniqueDevice("jane")
             try await profile(server, server.device, user: user, name: "nokia", key: "mysecreTpass01")
+            let (location, laterLocation) = (OwnTracksBooklet.topic(OwnTracksBooklet.location, user: user), OwnTracksBooklet.topic(OwnTracksBooklet.laterLocation, user: user))
             let messages = [
-                OwnTracksBooklet.location, OwnTracksBooklet.transition, OwnTracksBooklet.waypoint, OwnTracksBooklet.waypoints,
-                OwnTracksBooklet.card, OwnTracksBooklet.lwt, OwnTracksBooklet.status,
-                OwnTracksBooklet.encrypted(OwnTracksBooklet.laterLocation, passphrase: "mysecreTpass01"),
+                location, OwnTracksBooklet.transition, OwnTracksBooklet.waypoint, OwnTracksBooklet.waypoints, OwnTracksBooklet.card,
+                OwnTracksBooklet.lwt, OwnTracksBooklet.status, OwnTracksBooklet.encrypted(laterLocation, passphrase: "mysecreTpass01"),
             ]
             for message in messages {
                 let reply = try await publish(server, message)
@@ -61,7 +61,7 @@ struct OwnTracksRecorderTests {
             let last = array(try await server.send("GET", "/api/0/last?user=\(user)&device=nokia", token: nil, headers: auth))
             #expect(last.count == 1)
             let newest = try #require(last.first)
-            expectKept(OwnTracksBooklet.object(OwnTracksBooklet.laterLocation), in: newest, "last")
+            expectKept(OwnTracksBooklet.object(laterLocation), in: newest, "last")
             #expect(newest["username"] as? String == user && newest["device"] as? String == "nokia")
             #expect(newest["isotst"] as? String == "2024-02-02T08:15:49Z" && newest["disptst"] as? String == "2024-02-02 08:15:49")
             #expect(newest["name"] as? String == "Jane Jolie" && newest["face"] != nil, "the card is merged into last, as the Recorder does")
@@ -70,10 +70,10 @@ struct OwnTracksRecorderTests {
             let locations = server.json(try await server.send("GET", "/api/0/locations?user=\(user)&device=nokia&\(range)", token: nil, headers: auth))
             #expect(locations["count"] as? Int == 2)
             let data = try #require(locations["data"] as? [[String: Any]])
-            expectKept(OwnTracksBooklet.object(OwnTracksBooklet.location), in: data[0], "locations[0]")
-            expectKept(OwnTracksBooklet.object(OwnTracksBooklet.laterLocation), in: data[1], "locations[1]")
+            expectKept(OwnTracksBooklet.object(location), in: data[0], "locations[0]")
+            expectKept(OwnTracksBooklet.object(laterLocation), in: data[1], "locations[1]")
             #expect(data[0]["isotst"] as? String == "2024-02-02T07:15:49Z" && data[0]["isorcv"] as? String == "2024-02-02T07:15:49Z")
-            #expect(data[0]["topic"] as? String == "owntracks/jane/nokia", "the topic the app sent is kept")
+            #expect(data[0]["topic"] as? String == "owntracks/\(user)/nokia", "the topic the app sent is kept")
 
             let limited = server.json(try await server.send("POST", "/api/0/locations", token: nil, body: Data("user=\(user)&device=nokia&\(range)&limit=1&fields=tst,batt".utf8), headers: auth.merging(["Content-Type": "application/x-www-form-urlencoded"]) { $1 }))
             #expect(OwnTracksBooklet.canonical(limited["data"]) == #"[[{"batt":52,"tst":1706861749}]]"#, "limit is the newest, fields the members kept")
@@ -90,10 +90,11 @@ struct OwnTracksRecorderTests {
             try await server.storage.addDevice(id: friend, tokenHash: Tokens.hash(friendToken), at: Date())
             try await server.storage.addDevice(id: stranger, tokenHash: Tokens.hash(strangerToken), at: Date())
             let group = uniqueDevice("family")
-            try await profile(server, server.device, user: "jane", name: "nokia", group: group)
+            let user = uniqueDevice("jane")
+            try await profile(server, server.device, user: user, name: "nokia", group: group)
             try await profile(server, friend, group: group, key: "friend-key")
             #expect(try await publish(server, OwnTracksBooklet.card).status == 200)
-            #expect(array(try await publish(server, OwnTracksBooklet.location)).isEmpty, "the friend has no location yet")
+            #expect(array(try await publish(server, OwnTracksBooklet.topic(OwnTracksBooklet.location, user: user))).isEmpty, "the friend has no location yet")
 
             let reply = try await publish(server, #"{"_type":"location","lat":52.52,"lon":13.405,"tst":1706858200,"tid":"fr"}"#, device: friend, token: friendToken)
             #expect(reply.status == 200)
@@ -104,7 +105,7 @@ struct OwnTracksRecorderTests {
                 ["_type": "card", "tid": "j1", "name": "Jane Jolie", "face": "iV1CFEVkMhmCIKBUKh3ghAAAAABJRU5ErkJggg=="]))
             #expect(OwnTracksBooklet.canonical(answer.last) == OwnTracksBooklet.canonical([
                 "_type": "location", "tid": "j1", "lat": 48.856826, "lon": 2.292713, "tst": 1706858149, "vel": 0, "alt": 154, "cog": 275,
-                "acc": 14, "vac": 3, "topic": "owntracks/jane/nokia",
+                "acc": 14, "vac": 3, "topic": "owntracks/\(user)/nokia",
             ]))
             let back = array(try await publish(server, OwnTracksBooklet.lwt))
             #expect(back.map { $0["tid"] as? String } == ["fr"], "and the other way: the friend's location, no card (it sent none)")

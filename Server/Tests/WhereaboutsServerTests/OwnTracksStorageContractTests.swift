@@ -33,7 +33,8 @@ struct OwnTracksStorageContractTests {
     @Test("location fields: read with their location (all oldest first, or the newest N newest first), never without it; erased and pruned with it",
           arguments: StorageKind.available)
     func fields(_ kind: StorageKind) async throws {
-        try await withStorage(kind) { storage in
+        // Its own database: prune drops whole months, which other tests sharing one would miss.
+        try await withIsolatedStorage(kind) { storage in
             let device = uniqueDevice()
             let (first, second, orphan) = (record(1_706_858_149), record(1_706_861_749), record(1_706_900_000))
             let fields = OwnTracksFields(
