@@ -3,8 +3,9 @@ import Foundation
 import WhereaboutsCore
 
 /// The server's parser of OwnTracks JSON messages into our records. Every message `/pub` acknowledges
-/// is stored: locations, transitions and waypoints as records, and `card`, `lwt` and `status` as they
-/// came (``DeviceMessage``).
+/// is stored: locations as records with every field the app sent (``OwnTracksFields``), transitions
+/// and waypoints as records, and `card`, `lwt` and `status` as they came (``DeviceMessage``); an
+/// `encrypted` one is opened first.
 enum OwnTracksParser {
     /// The `_type`s `/pub` stores. Matching is exact: OwnTracks types are lowercase.
     enum Kind: String, CaseIterable {
