@@ -27,9 +27,12 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
+        // Debian's libsodium (libsodium-dev): OwnTracks encrypts payloads with crypto_secretbox.
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .target(
             name: "WhereaboutsServer",
             dependencies: [
+                "CSodium",
                 .product(name: "WhereaboutsCore", package: "Whereabouts"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -58,6 +61,7 @@ let package = Package(
             name: "WhereaboutsServerTests",
             dependencies: [
                 "WhereaboutsServer",
+                "CSodium",
                 .product(name: "WhereaboutsCore", package: "Whereabouts"),
                 .product(name: "WhereaboutsStore", package: "Whereabouts"),
                 .product(name: "WhereaboutsDelivery", package: "Whereabouts"),

@@ -101,8 +101,9 @@ enum TestRoutes {
                     return json(.unauthorized, "{\"error\":\"unauthorized\"}")
                 }
                 let data = try await body(request)
-                guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["_type"] as? String == "location"
-                else { return json(.badRequest, "{\"error\":\"not a location message\"}") }
+                guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                    ["location", "transition"].contains(object["_type"] as? String)
+                else { return json(.badRequest, "{\"error\":\"not a location or transition message\"}") }
                 var message = object.mapValues { "\($0)" }
                 message["X-Limit-U"] = request.headers[HTTPField.Name("X-Limit-U")!]
                 message["X-Limit-D"] = request.headers[HTTPField.Name("X-Limit-D")!]

@@ -91,7 +91,7 @@ struct DeliveryWireTests {
             try WireRegion(id: id, latitude: 1, longitude: 2, radius: radius).region()
         } throws: { error in (error as? ValidationError)?.field == field }
         #expect {
-            try OwnTracksMessages.waypoint(["desc": id, "lat": NSNumber(value: 1), "lon": NSNumber(value: 2), "rad": NSNumber(value: radius)])
+            try OwnTracksWire.waypoint(["desc": id, "lat": NSNumber(value: 1), "lon": NSNumber(value: 2), "rad": NSNumber(value: radius)])
         } throws: { error in (error as? ValidationError)?.field == field }
         let event = WireEvent(
             id: "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", regionId: String(repeating: "w", count: 201), kind: "enter", timestamp: "2025-06-15T00:00:00.000Z",
@@ -102,10 +102,10 @@ struct DeliveryWireTests {
     @Test("OwnTracks numbers: true and false are not numbers")
     func ownTracksNumbers() throws {
         let message = try #require(try JSONSerialization.jsonObject(with: Data(#"{"a":true,"b":1,"c":-2.5,"d":"3"}"#.utf8)) as? [String: Any])
-        #expect(OwnTracksMessages.number(message["a"]) == nil)
-        #expect(OwnTracksMessages.number(message["b"]) == 1)
-        #expect(OwnTracksMessages.number(message["c"]) == -2.5)
-        #expect(OwnTracksMessages.number(message["d"]) == nil)
+        #expect(OwnTracksWire.number(message["a"]) == nil)
+        #expect(OwnTracksWire.number(message["b"]) == 1)
+        #expect(OwnTracksWire.number(message["c"]) == -2.5)
+        #expect(OwnTracksWire.number(message["d"]) == nil)
     }
 
     @Test("answers are classified as the issue prescribes")

@@ -38,6 +38,36 @@ struct EndpointTests {
         #expect(first["tst"] == "\(Int(records[0].fix.timestamp.timeIntervalSince1970))")
     }
 
+    @Test("OwnTracks: region events go as transitions, a dwell update once as a location of its own; no message is posted twice")
+    func ownTracksTransitionsAndDwell() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let store = try makeStore()
+        let arrival = sampleRecords(1)[0]
+        let event = EventRecord(event: RegionEvent(regionID: "office", kind: .exit, timestamp: arrival.fix.timestamp, initial: false, fix: arrival.fix))
+        try store.apply([.record(arrival), .event(event)])
+        let endpoint = OwnTracksEndpoint(url: server.baseURL.appendingPathComponent("pub"), user: "alice", device: "phone")
+        let uploader = uploader(store, endpoint, FixedCredential.none)
+        #expect(await uploader.flush(.manual).requests == 2)
+        try store.apply([.dwell(90)])
+        #expect(await uploader.flush(.manual).requests == 1)
+        try store.apply([.dwell(240)])
+        #expect(await uploader.flush(.manual).requests == 1)
+        #expect(await uploader.flush(.manual).requests == 0)
+        #expect(try store.pendingCount() == 0)
+
+        let messages = await server.state.ownTracks, receipts = await server.state.receipts
+        #expect(messages.count == 4 && messages.keys.allSatisfy { receipts[$0] == 1 }, "four messages, each posted once: \(receipts)")
+        let transition = try #require(messages[event.id.uuidString.lowercased()])
+        #expect(transition["_type"] == "transition" && transition["event"] == "leave" && transition["rid"] == "office" && transition["desc"] == "office")
+        #expect(transition["tst"] == "\(Int(arrival.fix.timestamp.timeIntervalSince1970))" && transition["lat"] != nil)
+        let arrivalTime = Int(arrival.fix.timestamp.timeIntervalSince1970)
+        let locations = messages.values.filter { $0["_type"] == "location" }.compactMap { $0["tst"].flatMap(Int.init) }.sorted()
+        #expect(locations == [arrivalTime, arrivalTime + 90, arrivalTime + 240])
+        #expect(messages[arrival.id.uuidString.lowercased()]?["tst"] == "\(arrivalTime)", "the arrival keeps the record's id and time")
+        #expect(OwnTracksEndpoint.upload(of: arrival) == arrival)
+    }
+
     @Test("OwnTracks with a wrong password: a 401 that no refresh can fix stops as signed out and keeps every record")
     func ownTracksWrongPassword() async throws {
         let server = try await TestServer.start()
@@ -59,14 +89,14 @@ struct EndpointTests {
             {"_type":"cmd","action":"dump"},"junk",{"_type":"location"}]
             """
         #expect(
-            OwnTracksMessages.commands(in: Data(body.utf8)) == [
+            OwnTracksWire.commands(in: Data(body.utf8)) == [
                 .reportLocation, .setRegions([WireRegion(id: "h1", latitude: 52.5, longitude: 13.4, radius: 80)]),
             ])
-        #expect(OwnTracksMessages.commands(in: Data("not json".utf8)).isEmpty)
+        #expect(OwnTracksWire.commands(in: Data("not json".utf8)).isEmpty)
         // What the server sends, the device reads back.
         let sent: [ServerCommand] = [.reportLocation, .setRegions([WireRegion(id: "h1", latitude: 52.5, longitude: 13.4, radius: 80)])]
-        let encoded = try JSONEncoder().encode(sent.map(OwnTracksMessages.Command.init))
-        #expect(OwnTracksMessages.commands(in: encoded) == sent)
+        let encoded = try JSONEncoder().encode(sent.map(OwnTracksWire.Command.init))
+        #expect(OwnTracksWire.commands(in: encoded) == sent)
     }
 
     @Test("Firestore: PATCH per document with typed fields; an expired ID token is refreshed once on 401")

@@ -3,11 +3,15 @@ import Foundation
 import WhereaboutsCore
 import WhereaboutsServer
 
-/// `whereabouts-server device add | list | remove | rotate-token | export | delete`.
+/// `whereabouts-server device add | list | remove | rotate-token | export | delete`, and the OwnTracks
+/// profile's `set-user | set-key | clear-key | set-group | clear-group`.
 struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device", abstract: "Manage devices and their data.",
-        subcommands: [Add.self, List.self, Remove.self, RotateToken.self, Export.self, Delete.self])
+        subcommands: [
+            Add.self, List.self, Remove.self, RotateToken.self, Export.self, Delete.self, SetUser.self, SetKey.self, ClearKey.self, SetGroup.self,
+            ClearGroup.self,
+        ])
 
     /// The device id argument every subcommand takes, checked for shape.
     struct Name: ParsableArguments {

@@ -47,7 +47,7 @@ struct OwnTracksAndPagesTests {
             (#"{"_type":"location","lat":1,"lon":1,"tst":1e16}"#, 400, "tst 1e+16 is not between"),
             (#"{"_type":"location","lat":1,"lon":1,"tst":-1e16}"#, 400, "tst -1e+16 is not between"),
             (#"{"_type":"transition","event":"enter","rid":"home","tst":1e16}"#, 400, "tst 1e+16 is not between"),
-            (#"{"_type":"encrypted","data":"c2VjcmV0"}"#, 422, "cannot decrypt"),
+            (#"{"_type":"encrypted","data":"c2VjcmV0"}"#, 422, "has no OwnTracks key"),
             (#"{"_type":"LOCATION","lat":1,"lon":1,"tst":1700000000}"#, 400, #"_type "LOCATION" is not one this server stores"#),
             (#"{"_type":"beacon","uuid":"x"}"#, 400, "send one of location, transition, waypoint, waypoints, card, lwt, status"),
             (#"{"lat":1,"lon":1,"tst":1700000000}"#, 400, #"no "_type""#),

@@ -5,9 +5,12 @@ import WhereaboutsCore
 
 extension API {
     /// `POST /pub`: OwnTracks HTTP mode. The device is the Basic-auth user (password: its token), or
-    /// `X-Limit-D` with a Bearer token. Stores `_type` location, transition, waypoint and waypoints as
-    /// records, and card, lwt and status as they came; refuses every other type (``OwnTracksMessage/kind(of:)``),
-    /// so a 200 always means stored. Answers with an array of `cmd` messages.
+    /// `X-Limit-D` with a Bearer token. An `encrypted` message is opened with the device's key first.
+    /// Stores `_type` location (every field kept), transition, waypoint and waypoints as records, and
+    /// card, lwt and status as they came; refuses every other type (``OwnTracksParser/kind(of:)``), so
+    /// a 200 always means stored. Answers, as the Recorder does, with the last `location` and `card` of
+    /// each device in the device's friends group and its `cmd` messages, the whole array encrypted
+    /// when the device has a key.
     func addOwnTracksRoutes(to router: Router<ServerRequestContext>) {
         router.post("/pub") { request, context -> Response in
             let (device, token) = ownTracksIdentity(request)
@@ -19,38 +22,63 @@ extension API {
             }
             try await admit(device)
             let data = try await body(request)
-            guard let message = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            guard var message = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                 throw APIError.badRequest("malformed_json", "the body is not a JSON object; send one OwnTracks message such as {\"_type\":\"location\",…}")
             }
-            let now = Date()
-            let kind = try OwnTracksMessage.kind(of: message)
-            switch kind {
-            case .location:
-                let record = try OwnTracksMessage.location(message, device: device, now: now)
-                let counts = try await storage.ingest([record], device: device, at: now)
-                metrics.countIngest(accepted: counts.accepted, duplicate: counts.duplicate, rejected: 0)
-            case .transition:
-                let event = try OwnTracksMessage.transition(message, device: device, now: now)
-                metrics.countEvents(try await storage.ingest([event], device: device, at: now).accepted)
-            case .waypoint:
-                try await storage.saveRegions([try OwnTracksMessage.waypoint(message)], device: device, at: now)
-            case .waypoints:
-                try await storage.saveRegions(try OwnTracksMessage.waypoints(message), device: device, at: now)
-            case .card, .lwt, .status:
-                try await storage.saveMessage(kind.rawValue, body: try OwnTracksMessage.canonical(message), device: device, at: now)
+            let profiles = try await storage.ownTracksProfiles()
+            let profile = profiles.first { $0.device == device } ?? OwnTracksProfile(device: device)
+            if message["_type"] as? String == "encrypted" { message = try OwnTracksParser.decrypted(message, profile: profile) }
+            let kind = try OwnTracksParser.kind(of: message)
+            try OwnTracksParser.checkTopic(of: message, profile: profile, among: profiles)
+            try await store(message, kind: kind, device: device)
+            var answer = try await friends(of: profile, among: profiles)
+            for command in try await storage.takeCommands(device: device, at: Date()) {
+                answer.append(try JSONSerialization.jsonObject(with: JSONEncoder().encode(OwnTracksWire.Command(command))))
             }
-            let commands = try await storage.takeCommands(device: device, at: now)
-            return JSONResponse.make(.ok, commands.map(OwnTracksMessages.Command.init))
+            guard let key = profile.key else { return RecorderObjects.response(answer) }
+            let plaintext = try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys, .withoutEscapingSlashes])
+            return RecorderObjects.response(["_type": "encrypted", "data": OwnTracksSecretBox(passphrase: key).seal(plaintext)])
         }
     }
 
-    private func ownTracksIdentity(_ request: Request) -> (device: String?, token: String?) {
-        if let header = request.headers[.authorization], header.hasPrefix("Basic "),
-            let decoded = Data(base64Encoded: String(header.dropFirst(6))).map({ String(decoding: $0, as: UTF8.self) }),
-            let colon = decoded.firstIndex(of: ":")
-        {
-            return (String(decoded[..<colon]), String(decoded[decoded.index(after: colon)...]))
+    /// Stores one (decrypted) message of `kind`. A location's OwnTracks fields go in before the
+    /// location, so the location is never readable without them.
+    private func store(_ message: [String: Any], kind: OwnTracksParser.Kind, device: String) async throws {
+        let now = Date()
+        switch kind {
+        case .location:
+            let record = try OwnTracksParser.location(message, device: device, now: now)
+            let fields = try OwnTracksParser.fields(message)
+            try await storage.saveOwnTracksFields(fields, record: record.id, timestamp: record.fix.timestamp, device: device)
+            let counts = try await storage.ingest([record], device: device, at: now)
+            metrics.countIngest(accepted: counts.accepted, duplicate: counts.duplicate, rejected: 0)
+        case .transition:
+            let event = try OwnTracksParser.transition(message, device: device, now: now)
+            metrics.countEvents(try await storage.ingest([event], device: device, at: now).accepted)
+        case .waypoint:
+            try await storage.saveRegions([try OwnTracksParser.waypoint(message)], device: device, at: now)
+        case .waypoints:
+            try await storage.saveRegions(try OwnTracksParser.waypoints(message), device: device, at: now)
+        case .card, .lwt, .status:
+            try await storage.saveMessage(kind.rawValue, body: try OwnTracksParser.canonical(message), device: device, at: now)
         }
+    }
+
+    /// The `card` and last `location` of every other device in `profile`'s friends group that has a location.
+    private func friends(of profile: OwnTracksProfile, among profiles: [OwnTracksProfile]) async throws -> [Any] {
+        guard let group = profile.group else { return [] }
+        var messages: [Any] = []
+        for friend in profiles where friend.group == group && friend.device != profile.device {
+            guard let last = try await storage.ownTracksLocations(device: friend.device, from: .distantPast, to: .distantFuture, limit: 1).first
+            else { continue }
+            let card = try await storage.lastMessage("card", device: friend.device)
+            messages += RecorderObjects.friend(last, card: card, profile: friend)
+        }
+        return messages
+    }
+
+    private func ownTracksIdentity(_ request: Request) -> (device: String?, token: String?) {
+        if case let (user, password)? = Authenticator.basic(request) { return (user, password) }
         let device = request.headers[HTTPField.Name("X-Limit-D")!] ?? request.uri.queryParameters.get("d")
         return (device, Authenticator.bearer(request))
     }

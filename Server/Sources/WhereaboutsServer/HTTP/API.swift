@@ -38,6 +38,7 @@ public struct API: Sendable {
         router.add(middleware: LoginThrottleMiddleware(settings: settings))
         addIngestRoutes(to: router)
         addOwnTracksRoutes(to: router)
+        addRecorderRoutes(to: router)
         addReadRoutes(to: router)
         addPageRoutes(to: router)
         return router

@@ -71,6 +71,24 @@ struct Authenticator: Sendable {
         return session.device.map(Principal.device) ?? .admin
     }
 
+    /// Who reads the OwnTracks Recorder API (`/api/0/...`): with Basic auth, the device whose id is
+    /// the user and whose token is the password, or the admin for the admin token as the password
+    /// (any user); otherwise as for the pages (a Bearer token, then the login session's cookie).
+    func recorderPrincipal(_ request: Request) async throws -> Principal {
+        guard case let (user, password)? = Self.basic(request) else { return try await pagePrincipal(request, device: nil) }
+        if let adminTokenHash, Tokens.equal(Tokens.hash(password), adminTokenHash) { return .admin }
+        return try await principal(token: password, claimedDevice: user)
+    }
+
+    /// The user and password of a Basic `Authorization`.
+    static func basic(_ request: Request) -> (user: String, password: String)? {
+        guard let header = request.headers[.authorization], header.hasPrefix("Basic "),
+            let decoded = Data(base64Encoded: String(header.dropFirst(6))).map({ String(decoding: $0, as: UTF8.self) }),
+            let colon = decoded.firstIndex(of: ":")
+        else { return nil }
+        return (String(decoded[..<colon]), String(decoded[decoded.index(after: colon)...]))
+    }
+
     /// The bearer token from `Authorization`.
     static func bearer(_ request: Request) -> String? {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return nil }

@@ -22,7 +22,7 @@ extension PostgresTrackStorage {
     }
 
     /// Versioned migrations, applied in order; never edit one that has shipped.
-    private static let migrations = [schemaV1, schemaV2, schemaV3, schemaV4, schemaV5]
+    private static let migrations = [schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6OwnTracks]
 
     /// Partitions `location` by month of its timestamp, keeping every row: the old table is renamed,
     /// the partitioned one created with a partition for each month that holds rows, the rows copied

@@ -23,6 +23,7 @@ extension PostgresTrackStorage {
             var deleted = DeletedRows()
             deleted.sessions = try await Self.count(connection.query("DELETE FROM session WHERE device_id = \(id) RETURNING 1", logger: logger))
             deleted.commands = try await Self.count(connection.query("DELETE FROM command WHERE device_id = \(id) RETURNING 1", logger: logger))
+            try await connection.query("DELETE FROM owntracks_device WHERE device_id = \(id)", logger: logger)
             return deleted
         }
     }
@@ -38,6 +39,8 @@ extension PostgresTrackStorage {
             deleted.regions = try await Self.count(connection.query("DELETE FROM region WHERE device_id = \(id) RETURNING 1", logger: logger))
             deleted.commands = try await Self.count(connection.query("DELETE FROM command WHERE device_id = \(id) RETURNING 1", logger: logger))
             deleted.sessions = try await Self.count(connection.query("DELETE FROM session WHERE device_id = \(id) RETURNING 1", logger: logger))
+            try await connection.query("DELETE FROM owntracks_location WHERE device_id = \(id)", logger: logger)
+            try await connection.query("DELETE FROM owntracks_device WHERE device_id = \(id)", logger: logger)
             return deleted
         }
     }
@@ -70,6 +73,7 @@ extension PostgresTrackStorage {
             deleted.partitionsDropped = whole.count
             deleted.locations += try await Self.count(connection.query("DELETE FROM location WHERE t < \(cutoff) RETURNING 1", logger: logger))
             try await connection.query("DELETE FROM location_identity WHERE t < \(cutoff)", logger: logger)
+            try await connection.query("DELETE FROM owntracks_location WHERE t < \(cutoff)", logger: logger)
             deleted.events = try await Self.count(connection.query("DELETE FROM event WHERE t < \(cutoff) RETURNING 1", logger: logger))
             deleted.messages = try await Self.count(connection.query("DELETE FROM message WHERE received_at < \(cutoff) RETURNING 1", logger: logger))
             return deleted

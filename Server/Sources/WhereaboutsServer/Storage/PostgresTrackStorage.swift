@@ -150,7 +150,7 @@ public final class PostgresTrackStorage: TrackStorage {
     }
 
     private static let columns = "id, t, lat, lon, acc, alt, speed, course, trigger, dwell"
-    private typealias RecordRow = (UUID, Double, Double, Double, Double, Double?, Double?, Double?, String, Double)
+    typealias RecordRow = (UUID, Double, Double, Double, Double, Double?, Double?, Double?, String, Double)
 
     public func last(device: String) async throws -> LocationRecord? {
         let rows = try await client.query(
@@ -254,7 +254,7 @@ public final class PostgresTrackStorage: TrackStorage {
 
     public func close() async throws {}
 
-    private static func record(_ row: RecordRow) -> LocationRecord {
+    static func record(_ row: RecordRow) -> LocationRecord {
         let (id, t, lat, lon, acc, alt, speed, course, trigger, dwell) = row
         return .restored(
             id: id, latitude: lat, longitude: lon, accuracy: acc, altitude: alt, speed: speed, course: course,

@@ -6,7 +6,7 @@ import WhereaboutsCore
 /// disk before the server answers.
 public final class SQLiteTrackStorage: TrackStorage {
     public var kind: String { "sqlite" }
-    private let pool: DatabasePool
+    let pool: DatabasePool
 
     /// Opens or creates the file.
     public init(path: String) throws {
@@ -81,6 +81,7 @@ public final class SQLiteTrackStorage: TrackStorage {
                     CREATE INDEX location_age ON location(t);
                     """)
         }
+        Self.registerOwnTracksMigration(in: &migrator)
         try migrator.migrate(pool)
     }
 
@@ -296,6 +297,7 @@ public final class SQLiteTrackStorage: TrackStorage {
             var deleted = DeletedRows()
             deleted.sessions = try Self.delete(db, "DELETE FROM session WHERE device_id = ?", [id])
             deleted.commands = try Self.delete(db, "DELETE FROM command WHERE device_id = ?", [id])
+            try db.execute(sql: "DELETE FROM owntracks_device WHERE device_id = ?", arguments: [id])
             return deleted
         }
     }
@@ -310,6 +312,8 @@ public final class SQLiteTrackStorage: TrackStorage {
             deleted.regions = try Self.delete(db, "DELETE FROM region WHERE device_id = ?", [id])
             deleted.commands = try Self.delete(db, "DELETE FROM command WHERE device_id = ?", [id])
             deleted.sessions = try Self.delete(db, "DELETE FROM session WHERE device_id = ?", [id])
+            try db.execute(sql: "DELETE FROM owntracks_location WHERE device_id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM owntracks_device WHERE device_id = ?", arguments: [id])
             return deleted
         }
     }
@@ -319,6 +323,7 @@ public final class SQLiteTrackStorage: TrackStorage {
         return try await pool.write { db in
             var deleted = DeletedRows()
             deleted.locations = try Self.delete(db, "DELETE FROM location WHERE t < ?", [cutoff])
+            try db.execute(sql: "DELETE FROM owntracks_location WHERE t < ?", arguments: [cutoff])
             deleted.events = try Self.delete(db, "DELETE FROM event WHERE t < ?", [cutoff])
             deleted.messages = try Self.delete(db, "DELETE FROM message WHERE received_at < ?", [cutoff])
             return deleted
@@ -363,7 +368,7 @@ public final class SQLiteTrackStorage: TrackStorage {
     /// Closes the file at once.
     public func closeNow() throws { try pool.close() }
 
-    private static func record(_ row: Row) -> LocationRecord {
+    static func record(_ row: Row) -> LocationRecord {
         .restored(
             id: row["id"], latitude: row["lat"], longitude: row["lon"], accuracy: row["acc"], altitude: row["alt"], speed: row["speed"],
             course: row["course"], timestamp: Date(timeIntervalSince1970: row["t"]), trigger: RecordTrigger(rawValue: row["trigger"]) ?? .policy,

@@ -40,7 +40,7 @@ public struct IngestCounts: Sendable, Equatable {
 /// Where the server keeps devices, tracks, events, queued commands and login sessions. Every
 /// implementation passes the same contract tests. A write returns only once it is durable (committed
 /// and synced). Any number of server processes may share one PostgreSQL database and behave as one.
-public protocol TrackStorage: Sendable {
+public protocol TrackStorage: OwnTracksStorage {
     /// A short name for logs and `/health` (`sqlite`, `postgres`).
     var kind: String { get }
     /// Creates the schema if needed (versioned migrations).

@@ -75,7 +75,7 @@ struct FuzzOracle {
         guard let message = try? JSONSerialization.jsonObject(with: body) as? [String: Any], let type = message["_type"] as? String else {
             return ["2xx for a body that is not a message with a _type"]
         }
-        let number = { (key: String) in OwnTracksMessages.number(message[key]) }
+        let number = { (key: String) in OwnTracksWire.number(message[key]) }
         switch type {
         case "location":
             guard let tst = number("tst"), let lat = number("lat"), let lon = number("lon") else { return ["location acknowledged without lat, lon, tst"] }
@@ -105,10 +105,11 @@ struct FuzzOracle {
         var latest: [String: [String: Any]] = [:]
         for waypoint in waypoints { latest[(waypoint["rid"] as? String) ?? (waypoint["desc"] as? String) ?? ""] = waypoint }
         let held = try await storage.regions(device: device)
+        // Numbers, or numeric strings, as the booklet's examples send them.
+        let numeric = { (value: Any?) in OwnTracksWire.number(value) ?? (value as? String).flatMap(Double.init) }
         return latest.compactMap { id, waypoint in
             held.contains {
-                $0.id == id && $0.latitude == OwnTracksMessages.number(waypoint["lat"]) && $0.longitude == OwnTracksMessages.number(waypoint["lon"])
-                    && $0.radius == OwnTracksMessages.number(waypoint["rad"])
+                $0.id == id && $0.latitude == numeric(waypoint["lat"]) && $0.longitude == numeric(waypoint["lon"]) && $0.radius == numeric(waypoint["rad"])
             } ? nil : "waypoint \(id.prefix(40)) acknowledged but not held as sent"
         }
     }

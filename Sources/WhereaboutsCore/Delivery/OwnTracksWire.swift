@@ -1,7 +1,8 @@
 import Foundation
 
-/// OwnTracks JSON pieces both sides share: trigger letters, waypoints, and `cmd` messages in answers.
-public enum OwnTracksMessages {
+/// The OwnTracks wire encoding both sides share (the device's ``OwnTracksEndpoint`` and the server's
+/// parser): trigger letters, numbers, waypoints, and `cmd` messages in answers.
+public enum OwnTracksWire {
     /// OwnTracks' trigger letter for a record: `t` timer or movement, `c` circular region, `u` user request.
     public static func letter(for trigger: RecordTrigger) -> String {
         switch trigger {
@@ -30,10 +31,12 @@ public enum OwnTracksMessages {
 
     private static let booleanType = type(of: NSNumber(value: true))
 
-    /// A `_type:"waypoint"` object as a region; its id is `rid` when present, else `desc`.
+    /// A `_type:"waypoint"` object as a region; its id is `rid` when present, else `desc`. `lat`, `lon`
+    /// and `rad` may also be numeric strings, as some apps (and the OwnTracks booklet) send them.
     /// - Throws: ``ValidationError`` for a missing field or an invalid centre or radius.
     public static func waypoint(_ item: [String: Any]) throws(ValidationError) -> WireRegion {
-        guard let lat = number(item["lat"]), let lon = number(item["lon"]), let radius = number(item["rad"]),
+        let numeric = { (key: String) in number(item[key]) ?? (item[key] as? String).flatMap(Double.init) }
+        guard let lat = numeric("lat"), let lon = numeric("lon"), let radius = numeric("rad"),
             let id = (item["rid"] as? String) ?? (item["desc"] as? String)
         else {
             throw ValidationError(

@@ -1,0 +1,2 @@
+// libsodium, for OwnTracks payload encryption (crypto_secretbox).
+#include <sodium.h>

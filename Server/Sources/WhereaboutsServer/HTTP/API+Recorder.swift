@@ -1,0 +1,81 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import WhereaboutsCore
+
+extension API {
+    /// The OwnTracks Recorder's API (its `API.md`), so OwnTracks Frontend can read us: `/api/0/version`,
+    /// `/api/0/list`, `/api/0/last` and `/api/0/locations`, by GET or POST, with parameters in the
+    /// query, a POSTed form, or `X-Limit-User`, `X-Limit-Device`, `X-Limit-From` and `X-Limit-To`.
+    /// Devices appear as OwnTracks users and devices through their ``OwnTracksProfile``; the admin sees
+    /// every device, a device the devices of its OwnTracks user.
+    func addRecorderRoutes(to router: Router<ServerRequestContext>) {
+        for method in [HTTPRequest.Method.get, .post] {
+            router.on("/api/0/version", method: method) { _, _ -> Response in
+                RecorderObjects.response(["version": Self.recorderAPIVersion, "git": "whereabouts-server"])
+            }
+            router.on("/api/0/list", method: method) { request, _ -> Response in
+                let (parameters, visible) = try await recorderRequest(request)
+                switch (parameters.user, parameters.device) {
+                case (nil, _):
+                    return RecorderObjects.response(["results": Array(Set(visible.map(\.ownTracksUser))).sorted()])
+                case (let user?, nil):
+                    return RecorderObjects.response(["results": visible.filter { $0.ownTracksUser == user }.map(\.ownTracksDevice).sorted()])
+                case (let user?, let device?):
+                    throw APIError.badRequest(
+                        "unsupported", "listing \(user)/\(device)'s .rec files has no meaning here (nothing is kept in files); read its locations with /api/0/locations?user=\(user)&device=\(device)")
+                }
+            }
+            router.on("/api/0/last", method: method) { request, _ -> Response in
+                let (parameters, visible) = try await recorderRequest(request)
+                var objects: [[String: Any]] = []
+                for profile in visible where parameters.matches(profile) {
+                    guard let last = try await storage.ownTracksLocations(device: profile.device, from: .distantPast, to: .distantFuture, limit: 1).first
+                    else { continue }
+                    let object = RecorderObjects.location(last, profile: profile, received: false)
+                    objects.append(parameters.selecting(RecorderObjects.merging(card: try await storage.lastMessage("card", device: profile.device), into: object)))
+                }
+                return RecorderObjects.response(objects)
+            }
+            router.on("/api/0/locations", method: method) { request, _ -> Response in
+                let (parameters, visible) = try await recorderRequest(request)
+                guard let user = parameters.user, let device = parameters.device else {
+                    throw APIError.badRequest("missing_user_device", "/api/0/locations needs user and device (e.g. ?user=jane&device=phone); /api/0/list shows them")
+                }
+                guard let profile = visible.first(where: { $0.ownTracksUser == user && $0.ownTracksDevice == device }) else {
+                    throw APIError(.notFound, "unknown_device", "no device \(user)/\(device) this login may read; /api/0/list shows the users, ?user=\(user) their devices")
+                }
+                let range = try parameters.range(now: Date())
+                let locations = try await storage.ownTracksLocations(device: profile.device, from: range.lowerBound, to: range.upperBound, limit: parameters.limit)
+                let objects = locations.map { parameters.selecting(RecorderObjects.location($0, profile: profile, received: true)) }
+                switch parameters.format {
+                case .json: return RecorderObjects.response(["count": objects.count, "data": objects, "status": 200, "version": Self.recorderAPIVersion])
+                case .geojson: return RecorderObjects.response(RecorderObjects.geoJSON(objects))
+                }
+            }
+        }
+    }
+
+    /// The Recorder release whose API these routes follow.
+    static let recorderAPIVersion = "1.0.1"
+
+    /// The request's parameters and the profiles its login may read.
+    private func recorderRequest(_ request: Request) async throws -> (RecorderParameters, [OwnTracksProfile]) {
+        let principal = try await authenticator.recorderPrincipal(request)
+        var form: [String: String] = [:]
+        if request.method == .post {
+            let text = String(decoding: try await body(request), as: UTF8.self).replacingOccurrences(of: "+", with: " ")
+            for item in URLComponents(string: "?" + text)?.queryItems ?? [] { form[item.name] = item.value }
+        }
+        let parameters = try RecorderParameters { name, header in
+            request.uri.queryParameters.get(name) ?? form[name] ?? request.headers[HTTPField.Name(header)!]
+        }
+        let profiles = try await storage.ownTracksProfiles()
+        switch principal {
+        case .admin: return (parameters, profiles)
+        case .device(let id):
+            let user = profiles.first { $0.device == id }?.ownTracksUser ?? id
+            return (parameters, profiles.filter { $0.ownTracksUser == user })
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// The parameters of a Recorder API request: `user`, `device`, `from`, `to`, `limit`, `format` and
+/// `fields`, read as the Recorder reads them.
+struct RecorderParameters {
+    /// The output formats served: JSON, and GeoJSON points.
+    enum Format: String, CaseIterable {
+        case json, geojson
+    }
+
+    var user: String?
+    var device: String?
+    var from: String?
+    var to: String?
+    /// The newest this many locations (newest first); `nil` for all in the range, oldest first.
+    var limit: Int?
+    var format = Format.json
+    /// The members each object keeps; `nil` keeps all.
+    var fields: [String]?
+
+    /// Reads the parameters through `value(name, header)`, which looks in the query, the form and the
+    /// header (`X-Limit-User` for `user`, and so on).
+    /// - Throws: 400 for a `limit` that is not a whole number or an unknown `format`.
+    init(_ value: (_ name: String, _ header: String) -> String?) throws {
+        var given: [String: String] = [:]
+        for name in ["user", "device", "from", "to", "limit", "format", "fields"] {
+            if let text = value(name, "X-Limit-" + name.prefix(1).uppercased() + name.dropFirst()), !text.isEmpty { given[name] = text }
+        }
+        (user, device, from, to) = (given["user"], given["device"], given["from"], given["to"])
+        if let text = given["limit"] {
+            guard let number = Int(text), number >= 0 else {
+                throw APIError.badRequest("bad_limit", "limit=\(text.prefix(40)) is not a whole number of locations; send e.g. limit=10, or none for all")
+            }
+            limit = number == 0 ? nil : number
+        }
+        if let text = given["format"] {
+            guard let format = Format(rawValue: text) else {
+                throw APIError.badRequest(
+                    "bad_format", "format=\(text.prefix(40)) is not served; send one of \(Format.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            self.format = format
+        }
+        fields = given["fields"].map { $0.split(separator: ",").map(String.init) }
+    }
+
+    /// Whether `profile` is among those `user` and `device` select.
+    func matches(_ profile: OwnTracksProfile) -> Bool {
+        (user.map { $0 == profile.ownTracksUser } ?? true) && (device.map { $0 == profile.ownTracksDevice } ?? true)
+    }
+
+    /// `object` with only the requested ``fields``.
+    func selecting(_ object: [String: Any]) -> [String: Any] {
+        guard let fields else { return object }
+        return object.filter { fields.contains($0.key) }
+    }
+
+    /// `from ..< to`: by default the last 6 hours up to now, as the Recorder's default.
+    /// - Throws: 400 naming a time that is none of the Recorder's forms, or a `from` after `to`.
+    func range(now: Date) throws -> Range<Date> {
+        let lower = try from.map { try Self.time($0, name: "from") } ?? now.addingTimeInterval(-6 * 3600)
+        let upper = try to.map { try Self.time($0, name: "to") } ?? now
+        guard lower <= upper else {
+            throw APIError.badRequest("bad_range", "from=\(from ?? "") is after to=\(to ?? ""); send from before to")
+        }
+        return lower..<upper
+    }
+
+    /// The Recorder's time forms, read as UTC: `YYYY-MM-DDTHH:MM:SS`, `…THH:MM`, `…THH`, `YYYY-MM-DD`, `YYYY-MM`.
+    private static func time(_ text: String, name: String) throws -> Date {
+        let forms = ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH", "yyyy-MM-dd", "yyyy-MM"]
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        let normalised = text.replacingOccurrences(of: "t", with: "T").replacingOccurrences(of: "Z", with: "")
+        for form in forms {
+            formatter.dateFormat = form
+            if let date = formatter.date(from: normalised) { return date }
+        }
+        throw APIError.badRequest(
+            "bad_time", "\(name)=\(text.prefix(40)) is not a time; send YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS (UTC) or another of the Recorder's forms")
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import PostgresNIO
+import WhereaboutsCore
+
+/// OwnTracks profiles, every field of OwnTracks locations, and the newest message of a type, on PostgreSQL.
+extension PostgresTrackStorage {
+    /// The OwnTracks step of the schema, one migration of its own: profiles (`owntracks_device`),
+    /// location fields (`owntracks_location`, by the location's device and id) and an index to find a
+    /// device's newest message of a type.
+    static let schemaV6OwnTracks = [
+        """
+        CREATE TABLE owntracks_device (
+            device_id TEXT PRIMARY KEY, owntracks_user TEXT, device_name TEXT, friends_group TEXT, secret TEXT
+        )
+        """,
+        "CREATE INDEX owntracks_device_group ON owntracks_device (friends_group)",
+        """
+        CREATE TABLE owntracks_location (
+            device_id TEXT NOT NULL, id UUID NOT NULL, t DOUBLE PRECISION NOT NULL, tid TEXT, topic TEXT, batt BIGINT, bs BIGINT,
+            conn TEXT, ssid TEXT, bssid TEXT, message TEXT NOT NULL, PRIMARY KEY (device_id, id)
+        )
+        """,
+        "CREATE INDEX owntracks_location_age ON owntracks_location (t)",
+        "CREATE INDEX message_type ON message (device_id, type, seq)",
+    ]
+
+    public func ownTracksProfiles() async throws -> [OwnTracksProfile] {
+        let rows = try await client.query(
+            """
+            SELECT d.id, p.owntracks_user, p.device_name, p.friends_group, p.secret
+            FROM device d LEFT JOIN owntracks_device p ON p.device_id = d.id ORDER BY d.id
+            """, logger: logger)
+        var profiles: [OwnTracksProfile] = []
+        for try await (id, user, name, group, key) in rows.decode((String, String?, String?, String?, String?).self) {
+            profiles.append(OwnTracksProfile(device: id, user: user, name: name, group: group, key: key))
+        }
+        return profiles
+    }
+
+    public func saveOwnTracksProfile(_ profile: OwnTracksProfile) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            INSERT INTO owntracks_device (device_id, owntracks_user, device_name, friends_group, secret)
+            SELECT id, \(profile.user), \(profile.name), \(profile.group), \(profile.key) FROM device WHERE id = \(profile.device)
+            ON CONFLICT (device_id) DO UPDATE SET owntracks_user = excluded.owntracks_user, device_name = excluded.device_name,
+                friends_group = excluded.friends_group, secret = excluded.secret
+            RETURNING device_id
+            """, logger: logger)
+        for try await _ in rows { return true }
+        return false
+    }
+
+    public func saveOwnTracksFields(_ fields: OwnTracksFields, record: UUID, timestamp: Date, device: String) async throws {
+        try await client.query(
+            """
+            INSERT INTO owntracks_location (device_id, id, t, tid, topic, batt, bs, conn, ssid, bssid, message)
+            VALUES (\(device), \(record), \(timestamp.timeIntervalSince1970), \(fields.tid), \(fields.topic), \(fields.battery),
+                \(fields.batteryStatus), \(fields.connectivity), \(fields.ssid), \(fields.bssid), \(fields.message))
+            ON CONFLICT (device_id, id) DO UPDATE SET t = excluded.t, tid = excluded.tid, topic = excluded.topic, batt = excluded.batt,
+                bs = excluded.bs, conn = excluded.conn, ssid = excluded.ssid, bssid = excluded.bssid, message = excluded.message
+            """, logger: logger)
+    }
+
+    public func ownTracksLocations(device: String, from: Date, to: Date, limit: Int?) async throws -> [OwnTracksLocation] {
+        let order = limit == nil ? "ASC" : "DESC"
+        let rows = try await client.query(
+            """
+            SELECT l.id, l.t, l.lat, l.lon, l.acc, l.alt, l.speed, l.course, l.trigger, l.dwell,
+                o.tid, o.topic, o.batt, o.bs, o.conn, o.ssid, o.bssid, o.message
+            FROM location l LEFT JOIN owntracks_location o ON o.device_id = l.device_id AND o.id = l.id
+            WHERE l.device_id = \(device) AND l.t >= \(from.timeIntervalSince1970) AND l.t < \(to.timeIntervalSince1970)
+            ORDER BY l.t \(unescaped: order), l.id \(unescaped: order) LIMIT \(limit)
+            """, logger: logger)
+        var locations: [OwnTracksLocation] = []
+        let shape = (
+            UUID, Double, Double, Double, Double, Double?, Double?, Double?, String, Double, String?, String?, Int?, Int?, String?, String?,
+            String?, String?
+        ).self
+        for try await row in rows.decode(shape) {
+            let (id, t, lat, lon, acc, alt, speed, course, trigger, dwell, tid, topic, battery, status, connectivity, ssid, bssid, message) = row
+            let fields = message.map {
+                OwnTracksFields(
+                    tid: tid, topic: topic, battery: battery, batteryStatus: status, connectivity: connectivity, ssid: ssid, bssid: bssid,
+                    message: $0)
+            }
+            locations.append(OwnTracksLocation(record: Self.record((id, t, lat, lon, acc, alt, speed, course, trigger, dwell)), fields: fields))
+        }
+        return locations
+    }
+
+    public func lastMessage(_ type: String, device: String) async throws -> DeviceMessage? {
+        let rows = try await client.query(
+            "SELECT type, body, received_at FROM message WHERE device_id = \(device) AND type = \(type) ORDER BY seq DESC LIMIT 1",
+            logger: logger)
+        for try await (type, body, received) in rows.decode((String, String, Double).self) {
+            return DeviceMessage(type: type, body: body, receivedAt: Date(timeIntervalSince1970: received))
+        }
+        return nil
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+import WhereaboutsServer
+
+@Suite("Storage contract for OwnTracks: SQLite and PostgreSQL keep profiles, location fields and cards alike")
+struct OwnTracksStorageContractTests {
+    private func record(_ t: Double) -> LocationRecord {
+        LocationRecord(fix: try! Fix(coordinate: Coordinate(latitude: 48.85, longitude: 2.29), horizontalAccuracy: 9, timestamp: Date(timeIntervalSince1970: t)), trigger: .request)
+    }
+
+    @Test("profiles: every device has one, empty until saved; saving an unknown device's answers false", arguments: StorageKind.available)
+    func profiles(_ kind: StorageKind) async throws {
+        try await withStorage(kind) { storage in
+            let device = uniqueDevice()
+            try await storage.addDevice(id: device, tokenHash: Tokens.hash("t"), at: Date())
+            #expect(try await storage.ownTracksProfiles().first { $0.device == device } == OwnTracksProfile(device: device))
+            let profile = OwnTracksProfile(device: device, user: "jane", name: "phone", group: "family", key: "s3cr3t")
+            #expect(try await storage.saveOwnTracksProfile(profile))
+            #expect(try await storage.ownTracksProfiles().first { $0.device == device } == profile)
+            #expect(profile.topic == "owntracks/jane/phone" && profile.defaultTrackerID == "ne")
+            var cleared = profile
+            cleared.key = nil
+            cleared.group = nil
+            #expect(try await storage.saveOwnTracksProfile(cleared))
+            #expect(try await storage.ownTracksProfiles().first { $0.device == device } == cleared)
+            #expect(try await storage.saveOwnTracksProfile(OwnTracksProfile(device: uniqueDevice(), key: "k")) == false)
+            #expect(try await storage.removeDevice(device) != nil)
+            #expect(try await storage.ownTracksProfiles().allSatisfy { $0.device != device }, "a removed device's key is gone with it")
+        }
+    }
+
+    @Test("location fields: read with their location (all oldest first, or the newest N newest first), never without it; erased and pruned with it",
+          arguments: StorageKind.available)
+    func fields(_ kind: StorageKind) async throws {
+        // Its own database: prune drops whole months, which other tests sharing one would miss.
+        try await withIsolatedStorage(kind) { storage in
+            let device = uniqueDevice()
+            let (first, second, orphan) = (record(1_706_858_149), record(1_706_861_749), record(1_706_900_000))
+            let fields = OwnTracksFields(
+                tid: "j1", topic: "owntracks/jane/phone", battery: 53, batteryStatus: 2, connectivity: "w", ssid: "mywifi", bssid: "b0:f2",
+                message: #"{"_type":"location","batt":53,"x":[1]}"#)
+            try await storage.saveOwnTracksFields(fields, record: first.id, timestamp: first.fix.timestamp, device: device)
+            try await storage.saveOwnTracksFields(fields, record: orphan.id, timestamp: orphan.fix.timestamp, device: device)
+            _ = try await storage.ingest([first, second], device: device, at: Date())
+            let all = try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: nil)
+            #expect(all == [OwnTracksLocation(record: first, fields: fields), OwnTracksLocation(record: second, fields: nil)])
+            #expect(try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: 1).map(\.record.id) == [second.id])
+            #expect(try await storage.ownTracksLocations(device: device, from: second.fix.timestamp, to: .distantFuture, limit: nil).map(\.record.id) == [second.id])
+            var replaced = fields
+            replaced.battery = 12
+            try await storage.saveOwnTracksFields(replaced, record: first.id, timestamp: first.fix.timestamp, device: device)
+            #expect(try await storage.ownTracksLocations(device: device, from: .distantPast, to: second.fix.timestamp, limit: nil).first?.fields == replaced)
+            _ = try await storage.prune(before: second.fix.timestamp)
+            #expect(try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: nil).map(\.record.id) == [second.id])
+            _ = try await storage.ingest([first], device: device, at: Date())
+            #expect(try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: 1).first?.fields == nil)
+            #expect(try await storage.ownTracksLocations(device: device, from: .distantPast, to: second.fix.timestamp, limit: nil).first?.fields == nil,
+                    "a pruned location's fields went with it")
+            _ = try await storage.deleteDevice(device)
+            _ = try await storage.ingest([orphan], device: device, at: Date())
+            #expect(try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: nil).first?.fields == nil,
+                    "an erased device's fields went with it")
+        }
+    }
+
+    @Test("lastMessage is the newest message of the type", arguments: StorageKind.available)
+    func lastMessage(_ kind: StorageKind) async throws {
+        try await withStorage(kind) { storage in
+            let device = uniqueDevice()
+            #expect(try await storage.lastMessage("card", device: device) == nil)
+            try await storage.saveMessage("card", body: #"{"name":"old"}"#, device: device, at: Date())
+            try await storage.saveMessage("card", body: #"{"name":"new"}"#, device: device, at: Date())
+            try await storage.saveMessage("lwt", body: "{}", device: device, at: Date())
+            #expect(try await storage.lastMessage("card", device: device)?.body == #"{"name":"new"}"#)
+        }
+    }
+}
