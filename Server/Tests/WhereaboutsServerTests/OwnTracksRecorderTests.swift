@@ -109,6 +109,10 @@ struct OwnTracksRecorderTests {
             ]))
             let back = array(try await publish(server, OwnTracksBooklet.lwt))
             #expect(back.map { $0["tid"] as? String } == ["fr"], "and the other way: the friend's location, no card (it sent none)")
+            let refresh = try await publish(server, "", device: friend, token: friendToken)
+            #expect(refresh.status == 200, "an empty body (the app refreshing its friends) is answered, not refused")
+            let refreshed = try #require(OwnTracksBooklet.opened(server.json(refresh)["data"] as? String ?? "", passphrase: "friend-key"))
+            #expect((try JSONSerialization.jsonObject(with: refreshed) as? [Any])?.count == 2, "the same friends, nothing stored")
             #expect(array(try await publish(server, OwnTracksBooklet.lwt, device: stranger, token: strangerToken)).isEmpty, "no group, no friends")
         }
     }

@@ -8,7 +8,8 @@ extension API {
     /// `X-Limit-D` with a Bearer token. An `encrypted` message is opened with the device's key first.
     /// Stores `_type` location (every field kept), transition, waypoint and waypoints as records, and
     /// card, lwt and status as they came; refuses every other type (``OwnTracksParser/kind(of:)``), so
-    /// a 200 always means stored. Answers, as the Recorder does, with the last `location` and `card` of
+    /// a 200 always means stored. An empty body (the app sends one to refresh its friends) stores
+    /// nothing and gets the same answer. Answers, as the Recorder does, with the last `location` and `card` of
     /// each device in the device's friends group and its `cmd` messages, the whole array encrypted
     /// when the device has a key.
     func addOwnTracksRoutes(to router: Router<ServerRequestContext>) {
@@ -22,15 +23,17 @@ extension API {
             }
             try await admit(device)
             let data = try await body(request)
-            guard var message = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-                throw APIError.badRequest("malformed_json", "the body is not a JSON object; send one OwnTracks message such as {\"_type\":\"location\",…}")
-            }
             let profiles = try await storage.ownTracksProfiles()
             let profile = profiles.first { $0.device == device } ?? OwnTracksProfile(device: device)
-            if message["_type"] as? String == "encrypted" { message = try OwnTracksParser.decrypted(message, profile: profile) }
-            let kind = try OwnTracksParser.kind(of: message)
-            try OwnTracksParser.checkTopic(of: message, profile: profile, among: profiles)
-            try await store(message, kind: kind, device: device)
+            if !data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+                guard var message = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                    throw APIError.badRequest("malformed_json", "the body is not a JSON object; send one OwnTracks message such as {\"_type\":\"location\",…}")
+                }
+                if message["_type"] as? String == "encrypted" { message = try OwnTracksParser.decrypted(message, profile: profile) }
+                let kind = try OwnTracksParser.kind(of: message)
+                try OwnTracksParser.checkTopic(of: message, profile: profile, among: profiles)
+                try await store(message, kind: kind, device: device)
+            }
             var answer = try await friends(of: profile, among: profiles)
             for command in try await storage.takeCommands(device: device, at: Date()) {
                 answer.append(try JSONSerialization.jsonObject(with: JSONEncoder().encode(OwnTracksWire.Command(command))))
