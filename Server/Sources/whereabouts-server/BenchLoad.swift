@@ -67,11 +67,12 @@ struct BenchRequest: Sendable {
         self.radix = radix
     }
 
-    /// Numbers the slots `first`, `first + 1`, … in their digits.
+    /// Numbers the slots `first`, `first + 1`, … in their digits. Record ids get the numbers
+    /// scrambled (a bijection on 48 bits), so they spread over the index as random UUIDs do.
     mutating func stamp(_ first: Int) {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         for (i, slot) in slots.enumerated() {
-            var value = first + i
+            var value = radix == 16 ? ((first + i) &* 0x9E37_79B9_7F4B) & 0xFFFF_FFFF_FFFF : first + i
             for position in stride(from: slot + width - 1, through: slot, by: -1) {
                 bytes[position] = digits[value % radix]
                 value /= radix
@@ -90,9 +91,13 @@ struct BenchRun: Sendable {
     let seconds: Double
     /// Each request's latency in seconds, sorted.
     let latencies: [Double]
+    /// CPU seconds this process (server and load generator) used meanwhile.
+    let cpuSeconds: Double
 
     var locationsPerSecond: Double { Double(requests * scenario.locationsPerRequest) / seconds }
     var requestsPerSecond: Double { Double(requests) / seconds }
+    /// Locations per CPU-second of this process: what the code costs, whatever else runs on the machine.
+    var locationsPerCPUSecond: Double { Double(requests * scenario.locationsPerRequest) / cpuSeconds }
     var p50: Double { latencies.isEmpty ? 0 : latencies[latencies.count / 2] }
     var p99: Double { latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, latencies.count * 99 / 100)] }
 }
@@ -116,6 +121,7 @@ struct BenchLoad: Sendable {
             case .pub: .pub(device: device, token: token)
             }
         let (port, lanes, duration) = (port, connections, duration)
+        let cpu = Self.cpuSeconds()
         let clock = ContinuousClock(), start = clock.now, deadline = start + .seconds(duration)
         let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
             for lane in 0..<lanes {
@@ -139,7 +145,16 @@ struct BenchLoad: Sendable {
             }
             return try await group.reduce(into: []) { $0 += $1 }
         }
-        return BenchRun(scenario: scenario, requests: latencies.count, seconds: (clock.now - start).seconds, latencies: latencies.sorted())
+        return BenchRun(
+            scenario: scenario, requests: latencies.count, seconds: (clock.now - start).seconds, latencies: latencies.sorted(),
+            cpuSeconds: Self.cpuSeconds() - cpu)
+    }
+
+    /// User and system CPU time of this process so far.
+    private static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     /// Runs blocking `work` on a thread of its own, off the cooperative threads the server uses.

@@ -1,20 +1,22 @@
 import Foundation
 import WhereaboutsCore
 
-/// The bench's table: per scenario the medians of its runs, and its locations/s as a multiple of the
-/// first scenario's (the baseline: batches of 1 unless `--batch` starts otherwise).
+/// The bench's table: per scenario the medians of its runs, its locations/s as a multiple of the
+/// first scenario's (the baseline: batches of 1 unless `--batch` starts otherwise), and locations per
+/// CPU-second of the process, which other load on a shared machine changes far less.
 final class BenchReport {
     private var baseline: Double?
     private(set) var fields: [(String, JSONScalar)] = []
 
     func printHeader() {
-        print(Self.row("scenario", "locations/s", "requests/s", "p50 ms", "p99 ms", "× baseline"))
+        print(Self.row("scenario", "locations/s", "requests/s", "p50 ms", "p99 ms", "× baseline", "loc/CPU-s"))
     }
 
     /// Prints the medians of one scenario's `runs`.
     func add(_ runs: [BenchRun]) {
         guard let scenario = runs.first?.scenario else { return }
         let locations = Self.median(runs.map(\.locationsPerSecond)), requests = Self.median(runs.map(\.requestsPerSecond))
+        let perCPU = Self.median(runs.map(\.locationsPerCPUSecond))
         let p50 = Self.median(runs.map(\.p50)) * 1000, p99 = Self.median(runs.map(\.p99)) * 1000
         let baseline = baseline ?? locations
         self.baseline = baseline
@@ -22,7 +24,7 @@ final class BenchReport {
         print(
             Self.row(
                 scenario.description, Self.grouped(locations), Self.grouped(requests), String(format: "%.2f", p50), String(format: "%.2f", p99),
-                String(format: "%.1f", ratio)))
+                String(format: "%.1f", ratio), Self.grouped(perCPU)))
         let key =
             switch scenario {
             case .batch(let size): "batch\(size)"
@@ -31,7 +33,7 @@ final class BenchReport {
         fields += [
             ("\(key)LocationsPerSecond", .number(locations.rounded())), ("\(key)RequestsPerSecond", .number(requests.rounded())),
             ("\(key)P50Ms", .number((p50 * 100).rounded() / 100)), ("\(key)P99Ms", .number((p99 * 100).rounded() / 100)),
-            ("\(key)Ratio", .number((ratio * 10).rounded() / 10)),
+            ("\(key)Ratio", .number((ratio * 10).rounded() / 10)), ("\(key)LocationsPerCPUSecond", .number(perCPU.rounded())),
         ]
     }
 
