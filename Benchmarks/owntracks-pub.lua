@@ -20,14 +20,8 @@ function request()
     return wrk.format("POST", "/pub", { ["Authorization"] = "Basic " .. auth, ["Content-Type"] = "application/json" }, body)
 end
 
-local failures = 0
-
-function response(status)
-    if status ~= 200 then failures = failures + 1 end
-end
-
 function done(summary, latency, requests)
     io.write(string.format("locations/s %.0f  p50 %.2f ms  p99 %.2f ms  non-2xx %d\n",
         summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(99) / 1000,
-        summary.status.status4xx or 0))
+        summary.errors.status))
 end

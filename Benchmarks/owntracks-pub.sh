@@ -3,9 +3,10 @@
 # 127.0.0.1, adds a device, posts one new location per request for DURATION seconds from CONNECTIONS
 # connections, prints wrk's figures, and stops the server.
 # Usage: Benchmarks/owntracks-pub.sh [DATABASE_URL] [CONNECTIONS] [DURATION]   (default: a temporary SQLite file, 8, 10)
+# WHEREABOUTS_SERVER names another whereabouts-server executable (default: the release build).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-SERVER="$ROOT/Server/.build/release/whereabouts-server"
+SERVER="${WHEREABOUTS_SERVER:-$ROOT/Server/.build/release/whereabouts-server}"
 [ -x "$SERVER" ] || (cd "$ROOT/Server" && swift build -c release --product whereabouts-server)
 WORK="$(mktemp -d /tmp/whereabouts-pub.XXXXXX)"
 DATABASE="${1:-sqlite:$WORK/pub.sqlite}"
