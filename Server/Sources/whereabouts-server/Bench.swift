@@ -100,7 +100,7 @@ struct Bench: AsyncParsableCommand {
     /// What a 200 promises on `kind`.
     private static func durability(_ kind: String) -> String {
         kind == "sqlite"
-            ? "a 200 goes out after the transaction holding its rows is committed in WAL mode with synchronous=FULL (the WAL fsynced)"
+            ? "a 200 goes out after the transaction holding its rows is committed in WAL mode with synchronous=FULL (the WAL fsynced); concurrent requests share one transaction and one fsync (group commit)"
             : "a 200 goes out after PostgreSQL's COMMIT returned (synchronous_commit as the server has it, on by default: the WAL flushed)"
     }
 }
