@@ -2,35 +2,64 @@ import ArgumentParser
 import Foundation
 import Logging
 import WhereaboutsCore
-import WhereaboutsDelivery
 import WhereaboutsServer
 
-/// `whereabouts-server bench`: ingest rate with batches of 1, 100 and 1000 from a load generator in
-/// the same process, the p99 latency of 100-location batches under that load, and memory while a
-/// long history streams out.
+/// `whereabouts-server bench`: runs the real server in this process on 127.0.0.1 and loads it over
+/// real HTTP from keep-alive connections: the batch API at each batch size and OwnTracks `/pub`,
+/// each for a fixed time, several runs each; prints the medians (locations/s, requests/s, p50/p99
+/// latency) and each scenario's ratio to batches of 1, the baseline. Optionally measures memory
+/// while a long history streams out.
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Measure ingest rate, latency under load and export memory.")
+    static let configuration = CommandConfiguration(
+        abstract: "Measure ingest throughput and latency over HTTP, and memory during an export.",
+        discussion: """
+            The server and the load generator share this process and its cores. Each run uses a fresh device, and every \
+            location sent is new, so every one is inserted. A 200 means the rows were committed and synced.
+            """)
 
     @OptionGroup var database: DatabaseOption
 
-    @Option(help: "Locations sent with batches of 1000 (batches of 100 send a tenth, batches of 1 a hundredth).")
-    var locations: Int = 200_000
+    @Option(help: "Batch sizes for POST /v1/devices/{id}/locations, comma-separated (the first is the baseline).")
+    var batch: String = "1,100,1000"
+
+    @Flag(inversion: .prefixedNo, help: "Also load OwnTracks POST /pub, one location per request.")
+    var pub = true
+
+    @Option(help: "Concurrent keep-alive connections.")
+    var connections: Int = 8
+
+    @Option(help: "Seconds per run.")
+    var duration: Double = 5
+
+    @Option(help: "Runs per scenario; the medians are printed.")
+    var runs: Int = 3
 
     @Option(help: "Locations in the history streamed out to measure memory (0 skips it).")
-    var export: Int = 1_000_000
-
-    @Option(help: "Concurrent client connections.")
-    var connections: Int = 4
+    var export: Int = 0
 
     @Flag(help: "End with one JSON object on the last line.")
     var json = false
 
+    func validate() throws {
+        guard (try? sizes()) != nil else { throw ValidationError("--batch \(batch): give sizes from 1 to 1000 separated by commas, such as 1,100,1000") }
+        guard connections >= 1, duration > 0, runs >= 1 else { throw ValidationError("--connections and --runs must be at least 1 and --duration above 0") }
+    }
+
+    private func sizes() throws -> [Int] {
+        let sizes = batch.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !sizes.isEmpty, sizes.allSatisfy({ $0.map { (1...1000).contains($0) } ?? false }) else { throw ValidationError(batch) }
+        return sizes.compactMap { $0 }
+    }
+
     func run() async throws {
         var logger = Logger(label: "bench")
         logger.logLevel = .critical
-        let (locations, export, connections, json) = (locations, export, connections, json)
+        let scenarios = try sizes().map(BenchScenario.batch) + (pub ? [.pub] : [])
+        let (connections, duration, runs, export, json) = (connections, duration, runs, export, json)
         let url = try database.url()
-        if case .sqlite(let path) = url { try? FileManager.default.removeItem(atPath: path) }
+        if case .sqlite(let path) = url {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
         try await ServerApp.withStorage(url, logger: logger) { [logger] storage in
             let (ports, continuation) = AsyncStream<Int>.makeStream()
             let server = Task {
@@ -43,165 +72,35 @@ struct Bench: AsyncParsableCommand {
                 port = bound
                 break
             }
-            let load = LoadGenerator(base: URL(string: "http://127.0.0.1:\(port)")!, storage: storage, connections: connections)
-            var results: [(String, JSONScalar)] = [("storage", .string(storage.kind))]
-            for batch in [1, 100, 1000] {
-                let count = max(2000, locations * batch / 1000)
-                let rate = try await load.ingestRate(batchSize: batch, total: count)
-                print("\(storage.kind) ingest, batches of \(batch): \(Int(rate)) locations/s (\(count) locations, \(connections) connections)")
-                results.append(("batch\(batch)PerSecond", .number(rate.rounded())))
+            let load = BenchLoad(port: port, connections: connections, duration: duration)
+            print(
+                "\(storage.kind): \(connections) connections, \(duration) s per run, median of \(runs) runs; the load generator shares this process and its cores")
+            print("durable acknowledgement: \(Self.durability(storage.kind))")
+            let report = BenchReport()
+            report.printHeader()
+            for scenario in scenarios {
+                var results: [BenchRun] = []
+                for _ in 0..<runs { results.append(try await load.run(scenario, storage: storage)) }
+                report.add(results)
             }
-            let latency = try await load.latencyUnderLoad(total: locations)
-            print(String(format: "%@ 100-location batch latency under batch-1000 load: p50 %.1f ms, p99 %.1f ms", storage.kind, latency.p50 * 1000, latency.p99 * 1000))
-            results += [("p50LatencyMs", .number((latency.p50 * 10_000).rounded() / 10)), ("p99LatencyMs", .number((latency.p99 * 10_000).rounded() / 10))]
+            var fields: [(String, JSONScalar)] = [("storage", .string(storage.kind)), ("connections", .integer(connections))] + report.fields
             if export > 0 {
-                let memory = try await load.exportMemory(locations: export)
-                print("export of \(memory.rows) locations (\(memory.bytes / 1_000_000) MB of JSON): resident memory \(memory.before / 1_000_000) MB before, peak \(memory.peak / 1_000_000) MB, growth \(String(format: "%.1f", Double(memory.peak - memory.before) / 1e6)) MB")
-                results += [("exportRows", .integer(memory.rows)), ("exportBytes", .integer(memory.bytes)), ("exportGrowthBytes", .integer(memory.peak - memory.before))]
+                let memory = try await ExportMemory.measure(locations: export, port: port, storage: storage)
+                print(
+                    "export of \(memory.rows) locations (\(memory.bytes / 1_000_000) MB of JSON): resident memory \(memory.before / 1_000_000) MB before, peak \(memory.peak / 1_000_000) MB, growth \(String(format: "%.1f", Double(memory.peak - memory.before) / 1e6)) MB"
+                )
+                fields += [("exportRows", .integer(memory.rows)), ("exportBytes", .integer(memory.bytes)), ("exportGrowthBytes", .integer(memory.peak - memory.before))]
             }
-            if json { print(JSONLine(results).text) }
+            if json { print(JSONLine(fields).text) }
             server.cancel()
             _ = await server.result
         }
     }
-}
 
-/// Sends pre-encoded batches from concurrent connections.
-struct LoadGenerator: Sendable {
-    let base: URL
-    let storage: any TrackStorage
-    let connections: Int
-    private let transport = URLSessionTransport()
-
-    init(base: URL, storage: any TrackStorage, connections: Int) {
-        self.base = base
-        self.storage = storage
-        self.connections = max(1, connections)
+    /// What a 200 promises on `kind`.
+    private static func durability(_ kind: String) -> String {
+        kind == "sqlite"
+            ? "a 200 goes out after the transaction holding its rows is committed in WAL mode with synchronous=FULL (the WAL fsynced); concurrent requests share one transaction and one fsync (group commit)"
+            : "a 200 goes out after PostgreSQL's COMMIT returned (synchronous_commit as the server has it, on by default: the WAL flushed)"
     }
-
-    private func device() async throws -> (String, String) {
-        let id = "bench-\(UUID().uuidString.prefix(8).lowercased())"
-        let token = Tokens.generate()
-        try await storage.addDevice(id: id, tokenHash: Tokens.hash(token), at: Date())
-        return (id, token)
-    }
-
-    private func bodies(batchSize: Int, total: Int) -> [Data] {
-        let start = Date().addingTimeInterval(-Double(total) - 3600)
-        let encoder = JSONEncoder()
-        return stride(from: 0, to: total, by: batchSize).map { first in
-            let locations = (first..<min(total, first + batchSize)).map { i in
-                WireLocation(
-                    id: UUID().uuidString.lowercased(), timestamp: Timestamp.format(start.addingTimeInterval(Double(i))),
-                    latitude: 48.85 + Double(i % 5000) * 1e-5, longitude: 2.35 + Double(i / 5000) * 1e-5, accuracy: 5, altitude: 35, speed: 1.3,
-                    trigger: "policy")
-            }
-            return try! encoder.encode(LocationBatch(locations: locations))
-        }
-    }
-
-    private func post(_ body: Data, device: String, token: String) async throws -> Double {
-        let request = OutgoingRequest(
-            method: "POST", url: base.appendingPathComponent("v1/devices/\(device)/locations"),
-            headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"], body: body)
-        let clock = ContinuousClock(), start = clock.now
-        let reply = try await transport.send(request, timeout: 60)
-        guard reply.status == 200 else { throw ValidationError("the server answered \(reply.status): \(reply.bodyPrefix)") }
-        return (clock.now - start).seconds
-    }
-
-    /// Locations per second with `connections` clients sending batches of `batchSize`.
-    func ingestRate(batchSize: Int, total: Int) async throws -> Double {
-        let (device, token) = try await device()
-        let bodies = bodies(batchSize: batchSize, total: total)
-        let clock = ContinuousClock(), start = clock.now
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for lane in 0..<connections {
-                group.addTask {
-                    for index in stride(from: lane, to: bodies.count, by: connections) {
-                        _ = try await post(bodies[index], device: device, token: token)
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
-        return Double(total) / (clock.now - start).seconds
-    }
-
-    /// Latency of 100-location batches sent one after another while the other connections send
-    /// batches of 1000.
-    func latencyUnderLoad(total: Int) async throws -> (p50: Double, p99: Double) {
-        let (device, token) = try await device()
-        let heavy = bodies(batchSize: 1000, total: total)
-        let probes = bodies(batchSize: 100, total: 20_000)
-        var samples: [Double] = []
-        try await withThrowingTaskGroup(of: [Double].self) { group in
-            for lane in 0..<max(1, connections - 1) {
-                group.addTask {
-                    for index in stride(from: lane, to: heavy.count, by: max(1, connections - 1)) {
-                        _ = try await post(heavy[index], device: device, token: token)
-                    }
-                    return []
-                }
-            }
-            group.addTask {
-                var latencies: [Double] = []
-                for body in probes { latencies.append(try await post(body, device: device, token: token)) }
-                return latencies
-            }
-            for try await result in group { samples += result }
-        }
-        samples.sort()
-        return (samples[samples.count / 2], samples[min(samples.count - 1, samples.count * 99 / 100)])
-    }
-
-    /// Loads `locations` into one device, then streams its history through curl to /dev/null while
-    /// sampling this process's resident memory.
-    func exportMemory(locations: Int) async throws -> (rows: Int, bytes: Int, before: Int, peak: Int) {
-        let (device, token) = try await device()
-        let start = Date().addingTimeInterval(-Double(locations) - 3600)
-        for first in stride(from: 0, to: locations, by: 5000) {
-            let records = (first..<min(locations, first + 5000)).map { i in
-                LocationRecord(
-                    fix: try! Fix(coordinate: Coordinate(latitude: 35 + Double(i % 9000) * 1e-4, longitude: 139), horizontalAccuracy: 7, timestamp: start.addingTimeInterval(Double(i))),
-                    trigger: .policy)
-            }
-            _ = try await storage.ingest(records, device: device, at: Date())
-        }
-        let before = residentBytes()
-        let sampler = Task {
-            var peak = before
-            while !Task.isCancelled {
-                peak = max(peak, residentBytes())
-                try? await Task.sleep(nanoseconds: 50_000_000)
-            }
-            return peak
-        }
-        let bytes: Int = try await withCheckedThrowingContinuation { done in
-            Thread {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-                process.arguments = ["-sf", "-o", "/dev/null", "-w", "%{size_download}", "-H", "Authorization: Bearer \(token)", base.absoluteString + "/v1/devices/\(device)/locations"]
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                do {
-                    try process.run()
-                    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                    process.waitUntilExit()
-                    done.resume(returning: Int(text) ?? 0)
-                } catch {
-                    done.resume(throwing: error)
-                }
-            }.start()
-        }
-        sampler.cancel()
-        return (locations, bytes, before, await sampler.value)
-    }
-}
-
-/// This process's resident memory in bytes (Linux `/proc/self/statm`).
-func residentBytes() -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let fields = text.split(separator: " ")
-    return fields.count > 1 ? (Int(fields[1]) ?? 0) * 4096 : 0
 }

@@ -184,6 +184,42 @@ struct StorageContractTests {
             #expect(try await storage.ingest(batch, device: device, at: Date()) == IngestCounts(accepted: 4, duplicate: 2), "pruned months are created again")
         }
     }
+
+    @Test("concurrent writes (one transaction on SQLite): a refused one fails alone, every stored row counted once", arguments: StorageKind.available)
+    func concurrentWrites(_ kind: StorageKind) async throws {
+        try await withStorage(kind) { storage in
+            let ids = (0..<10).map { _ in uniqueDevice() }
+            let device = uniqueDevice()
+            let batch = records(50)
+            let outcomes = await withTaskGroup(of: (added: Int, refused: Int, stored: IngestCounts).self) { group in
+                for id in ids + ids {
+                    group.addTask {
+                        do {
+                            try await storage.addDevice(id: id, tokenHash: Tokens.hash(id), at: Date())
+                            return (1, 0, IngestCounts())
+                        } catch {
+                            return (0, error as? ServerError == .deviceExists(id) ? 1 : 0, IngestCounts())
+                        }
+                    }
+                }
+                for slice in 0..<10 {
+                    group.addTask { (0, 0, (try? await storage.ingest(Array(batch[(slice * 3)..<(slice * 3 + 20)]), device: device, at: Date())) ?? IngestCounts()) }
+                }
+                return await group.reduce(into: (added: 0, refused: 0, stored: IngestCounts())) {
+                    $0.added += $1.added
+                    $0.refused += $1.refused
+                    $0.stored.accepted += $1.stored.accepted
+                    $0.stored.duplicate += $1.stored.duplicate
+                }
+            }
+            #expect(outcomes.added == 10 && outcomes.refused == 10)
+            #expect(outcomes.stored == IngestCounts(accepted: 47, duplicate: 200 - 47))
+            for id in ids { #expect(try await storage.tokenHash(device: id) == Tokens.hash(id)) }
+            var held = 0
+            try await storage.history(device: device, from: .distantPast, to: .distantFuture, page: 100) { held += $0.count }
+            #expect(held == 47)
+        }
+    }
 }
 
 /// A moment `seconds` from now in whole seconds, which survives storage's epoch-seconds round trip exactly.

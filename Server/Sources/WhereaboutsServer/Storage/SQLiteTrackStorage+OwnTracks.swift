@@ -38,7 +38,7 @@ extension SQLiteTrackStorage {
     }
 
     public func saveOwnTracksProfile(_ profile: OwnTracksProfile) async throws -> Bool {
-        try await pool.write { db in
+        try await writer.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM device WHERE id = ?", arguments: [profile.device]) != nil else { return false }
             try db.execute(
                 sql: """
@@ -51,7 +51,7 @@ extension SQLiteTrackStorage {
     }
 
     public func saveOwnTracksFields(_ fields: OwnTracksFields, record: UUID, timestamp: Date, device: String) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO owntracks_location (device_id, id, t, tid, topic, batt, bs, conn, ssid, bssid, message)

@@ -3,10 +3,12 @@ import GRDB
 import WhereaboutsCore
 
 /// ``TrackStorage`` on an SQLite file through GRDB: WAL with `synchronous = FULL`, so a batch is on
-/// disk before the server answers.
+/// disk before the server answers. Writes go through ``GroupCommit``: the writes of concurrent
+/// requests share one transaction and one fsync, and each is answered once that has committed.
 public final class SQLiteTrackStorage: TrackStorage {
     public var kind: String { "sqlite" }
     let pool: DatabasePool
+    let writer: GroupCommit
 
     /// Opens or creates the file.
     public init(path: String) throws {
@@ -18,6 +20,7 @@ public final class SQLiteTrackStorage: TrackStorage {
         } catch {
             throw ServerError.usage("the database \(path) cannot be opened (\(error)); check the folder exists and is writable")
         }
+        writer = GroupCommit(pool: pool)
     }
 
     public func migrate() async throws {
@@ -86,7 +89,7 @@ public final class SQLiteTrackStorage: TrackStorage {
     }
 
     public func saveRegions(_ regions: [WireRegion], device: String, at date: Date) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             let statement = try db.cachedStatement(
                 sql: """
                     INSERT INTO region (device_id, id, lat, lon, radius, updated_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -108,7 +111,7 @@ public final class SQLiteTrackStorage: TrackStorage {
     }
 
     public func saveMessage(_ type: String, body: String, device: String, at date: Date) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             try db.execute(
                 sql: "INSERT INTO message (device_id, type, body, received_at) VALUES (?, ?, ?, ?)",
                 arguments: [device, type, body, date.timeIntervalSince1970])
@@ -124,7 +127,7 @@ public final class SQLiteTrackStorage: TrackStorage {
     }
 
     public func addDevice(id: String, tokenHash: Data, at date: Date) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM device WHERE id = ?", arguments: [id]) == nil else {
                 throw ServerError.deviceExists(id)
             }
@@ -133,7 +136,7 @@ public final class SQLiteTrackStorage: TrackStorage {
     }
 
     public func tokenHash(device: String) async throws -> Data? {
-        try await pool.read { db in try Data.fetchOne(db, sql: "SELECT token_hash FROM device WHERE id = ?", arguments: [device]) }
+        try await pool.read { db in try Data.fetchOne(db.cachedStatement(sql: "SELECT token_hash FROM device WHERE id = ?"), arguments: [device]) }
     }
 
     public func devices() async throws -> [DeviceInfo] {
@@ -154,7 +157,7 @@ public final class SQLiteTrackStorage: TrackStorage {
     }
 
     public func ingest(_ records: [LocationRecord], device: String, at date: Date) async throws -> IngestCounts {
-        try await pool.write { db in
+        try await writer.write { db in
             var counts = IngestCounts()
             let insert = try db.cachedStatement(
                 sql: """
@@ -181,7 +184,7 @@ public final class SQLiteTrackStorage: TrackStorage {
     }
 
     public func ingest(_ events: [ReceivedEvent], device: String, at date: Date) async throws -> IngestCounts {
-        try await pool.write { db in
+        try await writer.write { db in
             var counts = IngestCounts()
             let insert = try db.cachedStatement(
                 sql: """
@@ -245,7 +248,7 @@ public final class SQLiteTrackStorage: TrackStorage {
     public func queue(_ command: ServerCommand, device: String, at date: Date) async throws -> DeviceCommand {
         let queued = DeviceCommand(id: UUID().uuidString.lowercased(), command: command)
         let body = try JSONEncoder().encode(command)
-        try await pool.write { db in
+        try await writer.write { db in
             try db.execute(
                 sql: "INSERT INTO command (device_id, id, body, created_at) VALUES (?, ?, ?, ?)",
                 arguments: [device, queued.id, body, date.timeIntervalSince1970])
@@ -253,36 +256,56 @@ public final class SQLiteTrackStorage: TrackStorage {
         return queued
     }
 
+    /// Forgets what the device acknowledged and leases what is due. Most answers carry no command:
+    /// when nothing is acknowledged, a read finds that out without taking a place in a write
+    /// transaction (a command queued meanwhile goes out with the next answer).
     public func commands(device: String, acknowledging acknowledged: [String], at date: Date, lease: Double) async throws -> [DeviceCommand] {
-        let rows = try await pool.write { db -> [Row] in
+        let now = date.timeIntervalSince1970
+        if acknowledged.isEmpty, try await pool.read({ db in try Self.due(db, device: device, now: now).isEmpty }) { return [] }
+        let due = try await writer.write { db in
             let forget = try db.cachedStatement(sql: "DELETE FROM command WHERE device_id = ? AND id = ?")
             for id in acknowledged { try forget.execute(arguments: [device, id]) }
-            let now = date.timeIntervalSince1970
-            let due = try Row.fetchAll(
-                db, sql: "SELECT seq, id, body FROM command WHERE device_id = ? AND (leased_until IS NULL OR leased_until <= ?) ORDER BY seq",
-                arguments: [device, now])
+            let due = try Self.due(db, device: device, now: now)
             let leaseStatement = try db.cachedStatement(sql: "UPDATE command SET leased_until = ? WHERE seq = ?")
-            for row in due { try leaseStatement.execute(arguments: [now + lease, row["seq"] as Int64]) }
+            for command in due { try leaseStatement.execute(arguments: [now + lease, command.seq]) }
             return due
         }
-        return rows.compactMap { row in
-            (try? JSONDecoder().decode(ServerCommand.self, from: row["body"] as Data)).map { DeviceCommand(id: row["id"], command: $0) }
+        return due.compactMap { queued in
+            (try? JSONDecoder().decode(ServerCommand.self, from: queued.body)).map { DeviceCommand(id: queued.id, command: $0) }
         }
     }
 
+    /// Takes what is due; like ``commands(device:acknowledging:at:lease:)``, a read first finds out
+    /// whether there is anything to take.
     public func takeCommands(device: String, at date: Date) async throws -> [ServerCommand] {
-        let bodies = try await pool.write { db -> [Data] in
-            let condition = "device_id = ? AND (leased_until IS NULL OR leased_until <= ?)"
-            let arguments: StatementArguments = [device, date.timeIntervalSince1970]
-            let bodies = try Data.fetchAll(db, sql: "SELECT body FROM command WHERE \(condition) ORDER BY seq", arguments: arguments)
-            if !bodies.isEmpty { try db.execute(sql: "DELETE FROM command WHERE \(condition)", arguments: arguments) }
-            return bodies
+        let now = date.timeIntervalSince1970
+        if try await pool.read({ db in try Self.due(db, device: device, now: now).isEmpty }) { return [] }
+        let due = try await writer.write { db in
+            let due = try Self.due(db, device: device, now: now)
+            let take = try db.cachedStatement(sql: "DELETE FROM command WHERE seq = ?")
+            for command in due { try take.execute(arguments: [command.seq]) }
+            return due
         }
-        return bodies.compactMap { try? JSONDecoder().decode(ServerCommand.self, from: $0) }
+        return due.map(\.body).compactMap { try? JSONDecoder().decode(ServerCommand.self, from: $0) }
+    }
+
+    /// The device's commands not under lease at `now`, oldest first.
+    private static func due(_ db: Database, device: String, now: Double) throws -> [QueuedCommand] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT seq, id, body FROM command WHERE device_id = ? AND (leased_until IS NULL OR leased_until <= ?) ORDER BY seq"),
+            arguments: [device, now]
+        ).map { QueuedCommand(seq: $0["seq"], id: $0["id"], body: $0["body"]) }
+    }
+
+    /// A row of `command`.
+    private struct QueuedCommand: Sendable {
+        let seq: Int64
+        let id: String
+        let body: Data
     }
 
     public func rotateToken(device: String, tokenHash: Data) async throws -> Bool {
-        try await pool.write { db in
+        try await writer.write { db in
             try db.execute(sql: "UPDATE device SET token_hash = ? WHERE id = ?", arguments: [tokenHash, device])
             guard db.changesCount == 1 else { return false }
             try db.execute(sql: "DELETE FROM session WHERE device_id = ?", arguments: [device])
@@ -291,7 +314,7 @@ public final class SQLiteTrackStorage: TrackStorage {
     }
 
     public func removeDevice(_ id: String) async throws -> DeletedRows? {
-        try await pool.write { db in
+        try await writer.write { db in
             try db.execute(sql: "DELETE FROM device WHERE id = ?", arguments: [id])
             guard db.changesCount == 1 else { return nil }
             var deleted = DeletedRows()
@@ -303,7 +326,7 @@ public final class SQLiteTrackStorage: TrackStorage {
     }
 
     public func deleteDevice(_ id: String) async throws -> DeletedRows {
-        try await pool.write { db in
+        try await writer.write { db in
             var deleted = DeletedRows()
             try db.execute(sql: "DELETE FROM device WHERE id = ?", arguments: [id])
             deleted.locations = try Self.delete(db, "DELETE FROM location WHERE device_id = ?", [id])
@@ -320,7 +343,7 @@ public final class SQLiteTrackStorage: TrackStorage {
 
     public func prune(before date: Date) async throws -> DeletedRows {
         let cutoff = date.timeIntervalSince1970
-        return try await pool.write { db in
+        return try await writer.write { db in
             var deleted = DeletedRows()
             deleted.locations = try Self.delete(db, "DELETE FROM location WHERE t < ?", [cutoff])
             try db.execute(sql: "DELETE FROM owntracks_location WHERE t < ?", arguments: [cutoff])
@@ -337,7 +360,7 @@ public final class SQLiteTrackStorage: TrackStorage {
     }
 
     public func createSession(_ session: StoredSession) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             try db.execute(
                 sql: "INSERT INTO session (id_hash, device_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
                 arguments: [session.idHash, session.device, session.tokenHash, Date().timeIntervalSince1970, session.expiresAt.timeIntervalSince1970])
@@ -354,7 +377,7 @@ public final class SQLiteTrackStorage: TrackStorage {
     }
 
     public func deleteSession(idHash: Data) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             try db.execute(sql: "DELETE FROM session WHERE id_hash = ? OR expires_at <= ?", arguments: [idHash, Date().timeIntervalSince1970])
         }
     }

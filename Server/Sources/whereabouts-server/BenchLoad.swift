@@ -1,0 +1,166 @@
+import Foundation
+import WhereaboutsCore
+import WhereaboutsServer
+
+/// What one bench scenario sends.
+enum BenchScenario: Sendable, Hashable, CustomStringConvertible {
+    /// `POST /v1/devices/{id}/locations` with this many locations per request.
+    case batch(Int)
+    /// OwnTracks `POST /pub`, one location per request, Basic auth.
+    case pub
+
+    var description: String {
+        switch self {
+        case .batch(let size): "batch of \(size)"
+        case .pub: "/pub (OwnTracks)"
+        }
+    }
+
+    var locationsPerRequest: Int {
+        switch self {
+        case .batch(let size): size
+        case .pub: 1
+        }
+    }
+}
+
+/// A whole HTTP request built once, with slots of digits rewritten before each send, so every
+/// location the load generator sends is new (a fresh record id for the batch API, fresh latitude
+/// digits, and so a fresh content-derived id, for `/pub`) without encoding anything per request.
+struct BenchRequest: Sendable {
+    private(set) var bytes: [UInt8]
+    private let slots: [Int]
+    private let width: Int
+    private let radix: Int
+
+    /// The batch API's request for `size` locations of `device`.
+    static func batch(_ size: Int, device: String, token: String) -> BenchRequest {
+        let start = Date().addingTimeInterval(-Double(size) - 3600)
+        let locations = (0..<size).map { i in
+            WireLocation(
+                id: "00000000-0000-4000-8000-000000000000", timestamp: Timestamp.format(start.addingTimeInterval(Double(i))),
+                latitude: 48.85 + Double(i) * 1e-5, longitude: 2.35, accuracy: 5, altitude: 35, speed: 1.3, trigger: "policy")
+        }
+        let body = Array(try! JSONEncoder().encode(LocationBatch(locations: locations)))
+        let head = "POST /v1/devices/\(device)/locations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+        return BenchRequest(head: head, body: body, marker: "-4000-8000-", width: 12, radix: 16)
+    }
+
+    /// OwnTracks' `/pub` request for one location of `device`, as the app sends it.
+    static func pub(device: String, token: String) -> BenchRequest {
+        let tst = Int(Date().timeIntervalSince1970) - 3600
+        let body = Array(#"{"_type":"location","tid":"bb","tst":\#(tst),"lat":48.800000000,"lon":2.35,"acc":5,"alt":35,"vel":4,"batt":80,"conn":"w"}"#.utf8)
+        let credentials = Data("\(device):\(token)".utf8).base64EncodedString()
+        let head = "POST /pub HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Basic \(credentials)\r\n"
+        return BenchRequest(head: head, body: body, marker: "48.8", width: 8, radix: 10)
+    }
+
+    /// Every run of `width` digits right after `marker` in `body` becomes a slot.
+    private init(head: String, body: [UInt8], marker: String, width: Int, radix: Int) {
+        let prefix = Array((head + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n").utf8)
+        let bytes = prefix + body
+        let pattern = Array(marker.utf8)
+        slots = (prefix.count..<(bytes.count - pattern.count)).filter { bytes[$0..<($0 + pattern.count)].elementsEqual(pattern) }
+            .map { $0 + pattern.count }
+        self.bytes = bytes
+        self.width = width
+        self.radix = radix
+    }
+
+    /// Numbers the slots `first`, `first + 1`, … in their digits. Record ids get the numbers
+    /// scrambled (a bijection on 48 bits), so they spread over the index as random UUIDs do.
+    mutating func stamp(_ first: Int) {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        for (i, slot) in slots.enumerated() {
+            var value = radix == 16 ? ((first + i) &* 0x9E37_79B9_7F4B) & 0xFFFF_FFFF_FFFF : first + i
+            for position in stride(from: slot + width - 1, through: slot, by: -1) {
+                bytes[position] = digits[value % radix]
+                value /= radix
+            }
+        }
+    }
+
+    /// How many numbers one ``stamp(_:)`` uses.
+    var slotCount: Int { slots.count }
+}
+
+/// What one run of a scenario measured.
+struct BenchRun: Sendable {
+    let scenario: BenchScenario
+    let requests: Int
+    let seconds: Double
+    /// Each request's latency in seconds, sorted.
+    let latencies: [Double]
+    /// CPU seconds this process (server and load generator) used meanwhile.
+    let cpuSeconds: Double
+
+    var locationsPerSecond: Double { Double(requests * scenario.locationsPerRequest) / seconds }
+    var requestsPerSecond: Double { Double(requests) / seconds }
+    /// Locations per CPU-second of this process: what the code costs, whatever else runs on the machine.
+    var locationsPerCPUSecond: Double { Double(requests * scenario.locationsPerRequest) / cpuSeconds }
+    var p50: Double { latencies.isEmpty ? 0 : latencies[latencies.count / 2] }
+    var p99: Double { latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, latencies.count * 99 / 100)] }
+}
+
+/// Sends a scenario's requests from `connections` keep-alive connections, each on a thread of its own
+/// sending its next request as soon as the answer to the previous one is read, for `duration` seconds.
+struct BenchLoad: Sendable {
+    let port: Int
+    let connections: Int
+    let duration: Double
+
+    /// Runs `scenario` for a fresh device of `storage`.
+    /// - Throws: ``BenchError`` when a request fails or is not answered 200.
+    func run(_ scenario: BenchScenario, storage: any TrackStorage) async throws -> BenchRun {
+        let device = "bench-\(UUID().uuidString.prefix(8).lowercased())"
+        let token = Tokens.generate()
+        try await storage.addDevice(id: device, tokenHash: Tokens.hash(token), at: Date())
+        let request: BenchRequest =
+            switch scenario {
+            case .batch(let size): .batch(size, device: device, token: token)
+            case .pub: .pub(device: device, token: token)
+            }
+        let (port, lanes, duration) = (port, connections, duration)
+        let cpu = Self.cpuSeconds()
+        let clock = ContinuousClock(), start = clock.now, deadline = start + .seconds(duration)
+        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+            for lane in 0..<lanes {
+                group.addTask {
+                    try await Self.onThread {
+                        var request = request
+                        let connection = try BenchConnection(port: port)
+                        var latencies: [Double] = []
+                        var sent = 0
+                        while clock.now < deadline {
+                            request.stamp((sent * lanes + lane) * request.slotCount)
+                            let began = clock.now
+                            let status = try connection.exchange(request.bytes)
+                            guard status == 200 else { throw BenchError("\(scenario): the server answered \(status)") }
+                            latencies.append((clock.now - began).seconds)
+                            sent += 1
+                        }
+                        return latencies
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        return BenchRun(
+            scenario: scenario, requests: latencies.count, seconds: (clock.now - start).seconds, latencies: latencies.sorted(),
+            cpuSeconds: Self.cpuSeconds() - cpu)
+    }
+
+    /// User and system CPU time of this process so far.
+    private static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    /// Runs blocking `work` on a thread of its own, off the cooperative threads the server uses.
+    private static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { done in
+            Thread { done.resume(with: Result { try work() }) }.start()
+        }
+    }
+}
