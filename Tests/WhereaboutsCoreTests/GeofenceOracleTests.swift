@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import WhereaboutsCore
-import WhereaboutsSimulator
 
 /// ``GeofenceEngine`` against ``ReferenceGeofenceEngine`` on seeded random inputs: many regions
 /// (circles and polygons, some with loitering delays, some silent on entry or exit), fixes of every

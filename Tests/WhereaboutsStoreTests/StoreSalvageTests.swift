@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import WhereaboutsCore
 import WhereaboutsStore
+import WhereaboutsStoreTestSupport
+import WhereaboutsTestSupport
 
 /// A closed store holding `records` location records and `events` region events, and the store to
 /// look at its pages with (closed again before the file is damaged).

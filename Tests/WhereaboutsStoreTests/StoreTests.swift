@@ -3,6 +3,8 @@ import GRDB
 import Testing
 import WhereaboutsCore
 @testable import WhereaboutsStore
+import WhereaboutsStoreTestSupport
+import WhereaboutsTestSupport
 
 @Suite("SQLite location store")
 struct StoreTests {

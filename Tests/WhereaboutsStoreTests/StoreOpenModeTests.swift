@@ -3,6 +3,8 @@ import GRDB
 import Testing
 import WhereaboutsCore
 @testable import WhereaboutsStore
+import WhereaboutsStoreTestSupport
+import WhereaboutsTestSupport
 
 /// The files in the folder of `path`, sorted.
 private func neighbours(_ path: String) throws -> [String] {
