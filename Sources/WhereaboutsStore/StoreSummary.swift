@@ -59,7 +59,7 @@ extension SQLiteLocationStore {
             var counts: [DeliveryState: Int] = [:]
             for state in DeliveryState.allCases { counts[state] = 0 }
             for row in try Row.fetchAll(db, sql: "SELECT state, count(*) AS n FROM location GROUP BY state") {
-                if let state = DeliveryState(rawValue: row["state"]) { counts[state] = row["n"] }
+                if let state = RecordCodes.knownDeliveryState(code: row["state"]) { counts[state] = row["n"] }
             }
             let rejected = try Row.fetchAll(
                 db, sql: "SELECT uuid, t, reject_status, reject_reason FROM location WHERE state = 2 ORDER BY seq LIMIT ?",
@@ -72,7 +72,7 @@ extension SQLiteLocationStore {
             let drops = try Row.fetchAll(db, sql: "SELECT * FROM drop_log ORDER BY seq").map { row in
                 DropEntry(
                     at: Date(timeIntervalSince1970: row["at"]), reason: row["reason"],
-                    state: DeliveryState(rawValue: row["state"]) ?? .pending, count: row["count"])
+                    state: RecordCodes.deliveryState(code: row["state"]), count: row["count"])
             }
             let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
             let freePages = try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0

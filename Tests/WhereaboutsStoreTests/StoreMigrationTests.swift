@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import WhereaboutsCore
 import WhereaboutsStore
@@ -8,17 +9,29 @@ import WhereaboutsTestSupport
 struct StoreMigrationTests {
     typealias Fixture = StoreFixture
 
-    /// A copy of the committed fixture in a fresh folder, opened.
-    private func openFixture() throws -> SQLiteLocationStore {
+    /// A copy of the committed fixture in a fresh folder.
+    private func fixtureCopy() throws -> String {
         let source = try #require(Bundle.module.url(forResource: "store-v5", withExtension: "sqlite", subdirectory: "Fixtures"))
         let copy = temporaryFolder().appendingPathComponent("store.sqlite")
         try FileManager.default.copyItem(at: source, to: copy)
-        return try SQLiteLocationStore(path: copy.path)
+        return copy.path
+    }
+
+    /// The stored codes of the store at `path`: of each record its source, trigger and delivery state,
+    /// of each event its kind and delivery state.
+    private func codes(_ path: String) throws -> (records: [[Int]], events: [String]) {
+        let queue = try DatabaseQueue(path: path)
+        return try queue.read { db in
+            (
+                try Row.fetchAll(db, sql: "SELECT source, trigger, state FROM location ORDER BY seq").map { [$0[0], $0[1], $0[2]] },
+                try Row.fetchAll(db, sql: "SELECT kind, state FROM event ORDER BY seq").map { "\($0[0] as String) \($0[1] as Int)" }
+            )
+        }
     }
 
     @Test("a v5 store reads back every fix source, trigger, delivery state, event kind, region state, command and setting")
     func readsVersion5() throws {
-        let store = try openFixture()
+        let store = try SQLiteLocationStore(path: try fixtureCopy())
         let records = try store.allRecords()
         #expect(records.map(\.record) == Fixture.records.map(\.record))
         #expect(records.map(\.state) == Fixture.records.map(\.state))
@@ -31,6 +44,15 @@ struct StoreMigrationTests {
         #expect(try store.commandAcknowledgements() == Fixture.appliedCommands)
         #expect(try store.setting(.configuration) == Fixture.configuration)
         #expect(try store.setting(.trackingEnabled) == true)
+    }
+
+    @Test("the current code writes the same codes for the same values")
+    func writesVersion5Codes() throws {
+        let path = temporaryFolder().appendingPathComponent("store.sqlite").path
+        try StoreFixture.write(to: path)
+        let written = try codes(path), committed = try codes(try fixtureCopy())
+        #expect(written.records == committed.records)
+        #expect(written.events == committed.events)
     }
 }
 
