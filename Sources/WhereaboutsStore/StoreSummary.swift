@@ -30,28 +30,6 @@ public struct StoreSummary: Sendable, Equatable {
     public var records: Int { counts.values.reduce(0, +) }
 }
 
-/// A record a server refused.
-public struct RejectedRecord: Sendable, Equatable {
-    /// The record's id.
-    public let id: UUID
-    /// When it was measured.
-    public let timestamp: Date
-    /// The server's answer.
-    public let rejection: Rejection
-}
-
-/// One entry of the drop log.
-public struct DropEntry: Sendable, Equatable {
-    /// When the records were dropped.
-    public let at: Date
-    /// Which limit dropped them.
-    public let reason: String
-    /// Their state when dropped.
-    public let state: DeliveryState
-    /// How many.
-    public let count: Int
-}
-
 extension SQLiteLocationStore {
     /// Counts, rejected records and drops, for `whereabouts store inspect` and for apps to show.
     public func summary(now: Date = Date()) throws -> StoreSummary {

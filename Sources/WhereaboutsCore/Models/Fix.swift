@@ -1,19 +1,5 @@
 import Foundation
 
-/// Where a fix came from.
-public enum FixSource: String, Sendable, Codable, CaseIterable {
-    /// Satellite positioning.
-    case gps
-    /// Wi-Fi positioning.
-    case wifi
-    /// Cell-tower positioning.
-    case cell
-    /// A significant-location-change event.
-    case significantChange
-    /// The source is not known.
-    case unknown
-}
-
 /// One position report: where the device was, how sure the source is, and when.
 public struct Fix: Sendable, Hashable, Codable {
     /// The position.

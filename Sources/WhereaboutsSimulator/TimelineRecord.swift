@@ -37,34 +37,3 @@ public enum TimelineRecord: Sendable, Equatable {
         }
     }
 }
-
-/// The result of one simulated run, before scoring.
-public struct SimulationRun: Sendable {
-    /// The region events the engine reported, in order.
-    public var events: [RegionEvent]
-    /// The records the engine stored, after merging, with their dwell seconds.
-    public var fixes: [StoredFix]
-    /// The energy timeline, in time order.
-    public var timeline: [TimelineRecord]
-
-    /// Creates a run.
-    public init(events: [RegionEvent], fixes: [StoredFix], timeline: [TimelineRecord]) {
-        self.events = events
-        self.fixes = fixes
-        self.timeline = timeline
-    }
-}
-
-/// A record as the store would keep it: the fix and how long the device stayed there.
-public struct StoredFix: Sendable, Equatable {
-    /// The recorded fix.
-    public var fix: Fix
-    /// Seconds the device stayed within the merge radius after the fix.
-    public var dwell: Double
-
-    /// Creates a stored fix.
-    public init(fix: Fix, dwell: Double) {
-        self.fix = fix
-        self.dwell = dwell
-    }
-}

@@ -1,19 +1,5 @@
 import Foundation
 
-/// A stored region event with the stable id that makes its upload idempotent.
-public struct EventRecord: Sendable, Hashable, Identifiable {
-    /// Stable identity; a resend carries the same id.
-    public let id: UUID
-    /// The event.
-    public let event: RegionEvent
-
-    /// Creates a record.
-    public init(id: UUID = UUID(), event: RegionEvent) {
-        self.id = id
-        self.event = event
-    }
-}
-
 /// One region event in `POST {base}/v1/devices/{device}/events`: `{"id", "regionId", "kind":
 /// enter|exit|dwell, "timestamp", "initial"}` plus optional `latitude` and `longitude`. `initial` is
 /// `true` for the state found when monitoring started (after each start of tracking), which is not a
@@ -85,44 +71,4 @@ public struct WireEvent: Sendable, Codable, Hashable {
         }
         return ReceivedEvent(id: uuid, regionID: regionId, kind: kind, timestamp: date, latitude: latitude, longitude: longitude, initial: initial)
     }
-}
-
-/// A region event as a server receives and keeps it.
-public struct ReceivedEvent: Sendable, Equatable, Codable {
-    /// Unique per device; a resend is a duplicate.
-    public let id: UUID
-    /// The region.
-    public let regionID: String
-    /// `enter`, `exit` or `dwell`.
-    public let kind: RegionEventKind
-    /// When it happened.
-    public let timestamp: Date
-    /// Where, if known.
-    public let latitude: Double?
-    /// Where, if known.
-    public let longitude: Double?
-    /// Whether this is the state found when monitoring started rather than a transition.
-    public let initial: Bool
-
-    /// Creates an event.
-    public init(
-        id: UUID, regionID: String, kind: RegionEventKind, timestamp: Date, latitude: Double?, longitude: Double?, initial: Bool = false
-    ) {
-        self.id = id
-        self.regionID = regionID
-        self.kind = kind
-        self.timestamp = timestamp
-        self.latitude = latitude
-        self.longitude = longitude
-        self.initial = initial
-    }
-}
-
-/// The request body of the events API: `{"events": [...]}`.
-public struct EventBatch: Sendable, Hashable, Codable {
-    /// The events, oldest first.
-    public var events: [WireEvent]
-
-    /// Creates a batch.
-    public init(events: [WireEvent]) { self.events = events }
 }

@@ -1,25 +1,6 @@
 import Foundation
 import WhereaboutsCore
 
-/// What ``LocationEngine/launch(_:)`` did.
-public enum LaunchOutcome: Sendable, Equatable {
-    /// Tracking was on and restarted in this mode.
-    case tracking(TrackingMode)
-    /// Tracking is off; the engine answers calls and waits for ``LocationEngine/start(mode:)``.
-    case idle
-    /// The OS launched the app in the background but tracking is off: nothing was started and the app
-    /// may exit at once.
-    case trackingDisabled
-}
-
-/// What one background refresh (the travel app's background task) did.
-public enum BackgroundRefreshOutcome: Sendable, Equatable {
-    /// Tracking is off: the run exited at once.
-    case trackingDisabled
-    /// The run asked for a fix (`nil` when none came before the deadline) and uploaded what it could.
-    case ran(fix: Fix?, delivered: Int, stillPending: Int)
-}
-
 /// Counters of what the engine has handled, for status lines and tests.
 public struct EngineDiagnostics: Sendable, Equatable {
     /// Events taken from the location service.
