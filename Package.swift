@@ -75,17 +75,27 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
-        // What several test targets share: waiting for a condition without a wall-clock deadline, policies.
+        // What several test targets share: waiting for a condition without a wall-clock deadline, policies,
+        // temporary folders, sample records. It depends on the core alone, so core tests build without GRDB.
         .target(name: "WhereaboutsTestSupport", dependencies: ["WhereaboutsCore"], path: "Tests/WhereaboutsTestSupport"),
-        .testTarget(name: "WhereaboutsCoreTests", dependencies: ["WhereaboutsCore", "WhereaboutsSimulator", "WhereaboutsTestSupport"]),
-        .testTarget(name: "WhereaboutsCoreSpecTests", dependencies: ["WhereaboutsCore", "WhereaboutsSimulator", "WhereaboutsTestSupport"]),
+        // What the test targets that open a SQLite store share.
+        .target(
+            name: "WhereaboutsStoreTestSupport", dependencies: ["WhereaboutsStore", "WhereaboutsTestSupport"], path: "Tests/WhereaboutsStoreTestSupport"),
+        .testTarget(name: "WhereaboutsCoreTests", dependencies: ["WhereaboutsCore", "WhereaboutsTestSupport"]),
+        .testTarget(
+            name: "WhereaboutsStoreTests",
+            dependencies: [
+                "WhereaboutsCore", "WhereaboutsStore", "WhereaboutsStoreTestSupport", "WhereaboutsTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            resources: [.copy("Fixtures")]),
         .testTarget(
             name: "WhereaboutsSimulatorTests", dependencies: ["WhereaboutsSimulator", "WhereaboutsCore", "Whereabouts", "WhereaboutsStore"]),
         .testTarget(
             name: "WhereaboutsDeliveryTests",
             dependencies: [
-                "WhereaboutsCore", "WhereaboutsStore", "WhereaboutsDelivery", "WhereaboutsTestServer", "WhereaboutsTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "WhereaboutsCore", "WhereaboutsStore", "WhereaboutsDelivery", "WhereaboutsTestServer", "WhereaboutsStoreTestSupport",
+                "WhereaboutsTestSupport",
             ]),
         .testTarget(
             name: "WhereaboutsEngineTests",

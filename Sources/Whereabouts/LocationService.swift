@@ -1,44 +1,6 @@
 import Foundation
 import WhereaboutsCore
 
-/// What a platform location service reports to the engine.
-public enum LocationServiceEvent: Sendable, Equatable {
-    /// A position.
-    case fix(Fix)
-    /// A visit: the device arrived at a place where it stays, or left it.
-    case visit(Visit)
-    /// The motion coprocessor's latest activity.
-    case activity(MotionActivity)
-    /// The platform saw the device cross a monitored region's boundary (or found its state when
-    /// monitoring started).
-    case regionCrossing(id: String, state: RegionState)
-    /// The platform's location authorization changed (also sent once when the service starts).
-    case authorizationChanged(PlatformAuthorization)
-    /// Something went wrong that the engine should log and show; the service keeps trying on its own.
-    case failure(LocationServiceFailure)
-}
-
-/// A problem a location service reports without stopping: a receiver that went away, a fix that
-/// could not be taken, a report it could not read.
-public struct LocationServiceFailure: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What failed, for example `gpsd at 127.0.0.1:2947`.
-    public let source: String
-    /// What went wrong.
-    public let problem: String
-    /// What the service or the user does about it.
-    public let fix: String
-
-    /// Creates a failure.
-    public init(source: String, problem: String, fix: String) {
-        self.source = source
-        self.problem = problem
-        self.fix = fix
-    }
-
-    /// One sentence naming the source, the problem and the fix.
-    public var description: String { "\(source): \(problem); \(fix)" }
-}
-
 /// The port through which the engine takes positions from a platform: CoreLocation on iOS, gpsd on
 /// Linux, the simulated phone in tests. The service does I/O only; every decision (what to ask for,
 /// which regions to monitor, when to ask for permission) comes from the core through the engine.

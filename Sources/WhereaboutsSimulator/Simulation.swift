@@ -5,37 +5,6 @@ import WhereaboutsCore
 import WhereaboutsDelivery
 import WhereaboutsStore
 
-/// Counters of what happened inside the simulated phone, for reports and tests.
-public struct SimulationDiagnostics: Sendable, Equatable, Codable {
-    /// Fixes the OS produced for the app, by source.
-    public var fixesDelivered: [String: Int] = [:]
-    /// Times the OS woke the suspended app.
-    public var wakes = 0
-    /// Sleeps of the app (its timers, the uploader's retries) that ended.
-    public var timersFired = 0
-    /// Sleeps that came due while the app was suspended and ended at the next wake.
-    public var timersFiredLate = 0
-    /// Times the app asked the OS to monitor more regions than it has slots.
-    public var slotOverflows = 0
-}
-
-/// What a simulated run produced.
-public struct SimulationOutcome: Sendable {
-    /// Events, records and the energy timeline.
-    public let run: SimulationRun
-    /// Counters from inside the phone.
-    public let diagnostics: SimulationDiagnostics
-}
-
-/// Where a simulated run's uploads go.
-public enum UploadTarget: Sendable {
-    /// A receiver inside the process that acknowledges everything (``LoopbackReceiver``).
-    case loopback
-    /// A real server: the batch API at `base` for `device`, with a bearer `token` if any, in batches of
-    /// at most `batchSize` records, waiting `requestTimeout` seconds for each answer.
-    case server(base: URL, device: String, token: String?, batchSize: Int, requestTimeout: TimeInterval)
-}
-
 /// The engine apps run (``LocationEngine``, with a real SQLite store and the real ``Uploader``) on a
 /// simulated iPhone over a ground-truth path, in virtual time.
 ///

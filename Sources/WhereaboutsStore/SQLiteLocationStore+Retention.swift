@@ -13,7 +13,7 @@ extension SQLiteLocationStore {
             if let maxAge = retention.maxAge {
                 for state in Self.dropOrder {
                     try db.execute(
-                        sql: "DELETE FROM location WHERE state = ? AND t < ?", arguments: [state.rawValue, at - maxAge])
+                        sql: "DELETE FROM location WHERE state = ? AND t < ?", arguments: [RecordCodes.code(state), at - maxAge])
                     try log(db, dropped: db.changesCount, state: state, reason: "older than \(Int(maxAge)) s", at: at, into: &report)
                 }
             }
@@ -23,7 +23,7 @@ extension SQLiteLocationStore {
                     guard excess > 0 else { break }
                     try db.execute(
                         sql: "DELETE FROM location WHERE seq IN (SELECT seq FROM location WHERE state = ? ORDER BY seq LIMIT ?)",
-                        arguments: [state.rawValue, excess])
+                        arguments: [RecordCodes.code(state), excess])
                     try log(db, dropped: db.changesCount, state: state, reason: "over \(maxRecords) records", at: at, into: &report)
                 }
             }
@@ -38,6 +38,6 @@ extension SQLiteLocationStore {
         if state == .delivered { report.deliveredDropped += dropped } else { report.undeliveredDropped += dropped }
         try db.execute(
             sql: "INSERT INTO drop_log (at, reason, state, count) VALUES (?, ?, ?, ?)",
-            arguments: [at, reason, state.rawValue, dropped])
+            arguments: [at, reason, RecordCodes.code(state), dropped])
     }
 }

@@ -6,14 +6,14 @@ extension SQLiteLocationStore {
     /// Every stored region event, oldest first, with its delivery state.
     public func allEvents() throws -> [(record: EventRecord, state: DeliveryState)] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM event ORDER BY seq").map { (Self.eventRecord($0), DeliveryState(rawValue: $0["state"]) ?? .pending) }
+            try Row.fetchAll(db, sql: "SELECT * FROM event ORDER BY seq").map { (Self.eventRecord($0), RecordCodes.deliveryState(code: $0["state"])) }
         }
     }
 
     static func eventRecord(_ row: Row) -> EventRecord {
         let fix = (row["fix"] as Data?).flatMap { try? JSONDecoder().decode(Fix.self, from: $0) }
         let event = RegionEvent(
-            regionID: row["region_id"], kind: RegionEventKind(rawValue: row["kind"]) ?? .enter,
+            regionID: row["region_id"], kind: RecordCodes.kind(code: row["kind"]),
             timestamp: Date(timeIntervalSince1970: row["t"]), initial: row["initial"], fix: fix)
         return EventRecord(id: row["uuid"], event: event)
     }

@@ -58,8 +58,8 @@ extension SQLiteLocationStore {
             let fix = record.fix
             try statement.execute(arguments: [
                 record.id, fix.timestamp.timeIntervalSince1970, fix.coordinate.latitude, fix.coordinate.longitude,
-                fix.horizontalAccuracy, fix.altitude, fix.speed, fix.course, RecordCodes.source(fix.source),
-                RecordCodes.trigger(record.trigger), record.dwell,
+                fix.horizontalAccuracy, fix.altitude, fix.speed, fix.course, RecordCodes.code(fix.source),
+                RecordCodes.code(record.trigger), record.dwell,
             ])
         }
     }
@@ -82,7 +82,7 @@ extension SQLiteLocationStore {
         let fix = try event.fix.map { try JSONEncoder().encode($0) }
         try db.execute(
             sql: "INSERT INTO event (uuid, region_id, kind, t, initial, fix) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [record.id, event.regionID, event.kind.rawValue, event.timestamp.timeIntervalSince1970, event.initial, fix])
+            arguments: [record.id, event.regionID, RecordCodes.code(event.kind), event.timestamp.timeIntervalSince1970, event.initial, fix])
     }
 
     /// Stores regions, replacing those with the same id and forgetting their state.

@@ -30,28 +30,6 @@ public struct StoreSummary: Sendable, Equatable {
     public var records: Int { counts.values.reduce(0, +) }
 }
 
-/// A record a server refused.
-public struct RejectedRecord: Sendable, Equatable {
-    /// The record's id.
-    public let id: UUID
-    /// When it was measured.
-    public let timestamp: Date
-    /// The server's answer.
-    public let rejection: Rejection
-}
-
-/// One entry of the drop log.
-public struct DropEntry: Sendable, Equatable {
-    /// When the records were dropped.
-    public let at: Date
-    /// Which limit dropped them.
-    public let reason: String
-    /// Their state when dropped.
-    public let state: DeliveryState
-    /// How many.
-    public let count: Int
-}
-
 extension SQLiteLocationStore {
     /// Counts, rejected records and drops, for `whereabouts store inspect` and for apps to show.
     public func summary(now: Date = Date()) throws -> StoreSummary {
@@ -59,7 +37,7 @@ extension SQLiteLocationStore {
             var counts: [DeliveryState: Int] = [:]
             for state in DeliveryState.allCases { counts[state] = 0 }
             for row in try Row.fetchAll(db, sql: "SELECT state, count(*) AS n FROM location GROUP BY state") {
-                if let state = DeliveryState(rawValue: row["state"]) { counts[state] = row["n"] }
+                if let state = RecordCodes.knownDeliveryState(code: row["state"]) { counts[state] = row["n"] }
             }
             let rejected = try Row.fetchAll(
                 db, sql: "SELECT uuid, t, reject_status, reject_reason FROM location WHERE state = 2 ORDER BY seq LIMIT ?",
@@ -72,7 +50,7 @@ extension SQLiteLocationStore {
             let drops = try Row.fetchAll(db, sql: "SELECT * FROM drop_log ORDER BY seq").map { row in
                 DropEntry(
                     at: Date(timeIntervalSince1970: row["at"]), reason: row["reason"],
-                    state: DeliveryState(rawValue: row["state"]) ?? .pending, count: row["count"])
+                    state: RecordCodes.deliveryState(code: row["state"]), count: row["count"])
             }
             let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
             let freePages = try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0

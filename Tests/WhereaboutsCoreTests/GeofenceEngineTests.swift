@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import WhereaboutsCore
-import WhereaboutsSimulator
 
 @Suite("Geofence engine")
 struct GeofenceEngineTests {

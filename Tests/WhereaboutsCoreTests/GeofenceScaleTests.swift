@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import WhereaboutsCore
-import WhereaboutsSimulator
 
 @Suite("Geofences at scale and at the edges")
 struct GeofenceScaleTests {

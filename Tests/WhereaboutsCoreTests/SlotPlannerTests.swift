@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-import WhereaboutsCore
-import WhereaboutsSimulator
+@testable import WhereaboutsCore
 
 @Suite("Slot planner")
 struct SlotPlannerTests {
@@ -34,5 +33,106 @@ struct SlotPlannerTests {
         #expect(plan.regions.map(\.id) == ["a", MonitoredRegion.refreshRegionID])
         #expect(plan.refresh.radius == 5000)
         #expect(plan.nearestBoundary.map { abs($0 - 900) < 1 } == true)
+    }
+}
+
+extension SlotPlannerTests {
+    private func index(_ regions: [Region]) -> RegionIndex {
+        var index = RegionIndex()
+        for r in regions { index.insert(r) }
+        return index
+    }
+
+    @Test(arguments: [1, 2, 5, 20])
+    func plansTheNearestBoundariesAndAReachingRefreshRegion(slots: Int) {
+        var g = SeededGenerator(seed: UInt64(slots))
+        let regions = g.regions(500, latitudes: 47.30...47.45, longitudes: 8.45...8.65, radii: 30...400)
+        let idx = index(regions)
+        for _ in 0..<25 {
+            let p = g.coordinate(latitudes: 47.28...47.47, longitudes: 8.43...8.67)
+            let plan = SlotPlanner.plan(idx, at: p, slots: slots, minimumRefresh: 150, maximumRefresh: 5_000)
+            let nearest = bruteForceNearest(regions, to: p, limit: slots)
+
+            #expect(plan.regions.count == slots, "K − 1 regions plus the refresh region")
+            #expect(plan.regions.last == plan.refresh)
+            #expect(plan.refresh.id == MonitoredRegion.refreshRegionID)
+            #expect(plan.refresh.center == p)
+            #expect(plan.regions.dropLast().map(\.id) == nearest.prefix(slots - 1).map(\.id))
+            for m in plan.regions.dropLast() {
+                let r = regions.first { $0.id == m.id }!
+                #expect(m.center == r.center && m.radius == r.radius)
+            }
+            let expectedRadius = min(5_000, max(150, nearest[slots - 1].distance))
+            #expect(abs(plan.refresh.radius - expectedRadius) < 1e-9)
+            #expect(plan.nearestBoundary.map { abs($0 - nearest[0].distance) < 1e-9 } == true)
+            // No unmonitored boundary lies inside the refresh region unless the minimum forced it.
+            if plan.refresh.radius > 150 {
+                let monitored = Set(plan.regions.map(\.id))
+                for r in regions where !monitored.contains(r.id) {
+                    #expect(abs(Geodesy.distance(p, r.center) - r.radius) >= plan.refresh.radius - 1e-9)
+                }
+            }
+        }
+    }
+
+    @Test func refreshRadiusIsClampedToTheMinimum() {
+        let regions = [
+            region("a", point(home, metres: 220), radius: 100),
+            region("b", point(home, metres: 130), radius: 100),
+        ]
+        let plan = SlotPlanner.plan(index(regions), at: home, slots: 2, minimumRefresh: 150, maximumRefresh: 5_000)
+        #expect(plan.regions.map(\.id) == ["b", MonitoredRegion.refreshRegionID])
+        #expect(plan.refresh.radius == 150, "the left-out boundary (a) is only 120 m away")
+        #expect(abs(plan.nearestBoundary! - 30) < 1e-6)
+    }
+
+    @Test func refreshRadiusIsClampedToTheMaximum() {
+        let regions = [
+            region("near", point(home, metres: 500), radius: 100),
+            region("far", point(home, metres: 60_000), radius: 100),
+        ]
+        let plan = SlotPlanner.plan(index(regions), at: home, slots: 2, minimumRefresh: 150, maximumRefresh: 5_000)
+        #expect(plan.regions.map(\.id) == ["near", MonitoredRegion.refreshRegionID])
+        #expect(plan.refresh.radius == 5_000)
+    }
+
+    @Test func refreshRadiusReachesTheFirstLeftOutBoundary() {
+        let regions = [
+            region("a", point(home, metres: 1_000), radius: 100),
+            region("b", point(home, metres: 2_000, bearing: 0), radius: 100),
+            region("c", point(home, metres: 3_000, bearing: 180), radius: 100),
+        ]
+        let plan = SlotPlanner.plan(index(regions), at: home, slots: 3, minimumRefresh: 150, maximumRefresh: 5_000)
+        #expect(plan.regions.map(\.id) == ["a", "b", MonitoredRegion.refreshRegionID])
+        #expect(abs(plan.refresh.radius - 2_900) < 1e-6)
+    }
+
+    @Test func fewerRegionsThanSlots() {
+        let regions = (0..<5).map { region("r\($0)", point(home, metres: Double($0 + 1) * 400), radius: 50) }
+        let plan = SlotPlanner.plan(index(regions), at: home, slots: 20, minimumRefresh: 150, maximumRefresh: 5_000)
+        #expect(plan.regions.map(\.id) == ["r0", "r1", "r2", "r3", "r4", MonitoredRegion.refreshRegionID])
+        #expect(plan.refresh.radius == 5_000, "nothing is left out: the refresh region takes the maximum")
+    }
+
+    @Test func exactlySlotsMinusOneRegions() {
+        let regions = (0..<3).map { region("r\($0)", point(home, metres: Double($0 + 1) * 400), radius: 50) }
+        let plan = SlotPlanner.plan(index(regions), at: home, slots: 4, minimumRefresh: 150, maximumRefresh: 5_000)
+        #expect(plan.regions.count == 4)
+        #expect(plan.refresh.radius == 5_000)
+    }
+
+    @Test func noRegionsAtAll() {
+        let plan = SlotPlanner.plan(RegionIndex(), at: home, slots: 20, minimumRefresh: 150, maximumRefresh: 5_000)
+        #expect(plan.regions == [plan.refresh])
+        #expect(plan.refresh.radius == 5_000)
+        #expect(plan.nearestBoundary == nil)
+    }
+
+    @Test func isStaleOnlyOutsideTheRefreshRegion() {
+        let plan = SlotPlanner.plan(RegionIndex(), at: home, slots: 20, minimumRefresh: 150, maximumRefresh: 1_000)
+        #expect(!plan.isStale(at: home))
+        #expect(!plan.isStale(at: point(home, metres: 999)))
+        #expect(plan.isStale(at: point(home, metres: 1_001, bearing: 123)))
+        #expect(plan.isStale(at: coord(-47, -171)))
     }
 }

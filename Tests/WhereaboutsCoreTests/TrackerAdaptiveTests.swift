@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WhereaboutsCore
+@testable import WhereaboutsCore
 import WhereaboutsTestSupport
 
 @Suite("Adaptive and stop-detect modes")
@@ -17,7 +17,7 @@ struct TrackerAdaptiveTests {
         _ = tracker.handle(.fix(F.fix(east: 20, accuracy: 40, at: 60)), now: F.date(60))
         let check = tracker.handle(.wake, now: F.date(1 + policy.stopTimeout))
         #expect(check.locationRequests == [LocationRequest(standard: nil, significantChange: true)])
-        #expect(check.monitored.last?.last?.radius == policy.stationaryRadius)
+        #expect(check.monitors.last?.last?.radius == policy.stationaryRadius)
         guard case .stationary = tracker.motion else {
             Issue.record("expected stationary, got \(tracker.motion)")
             return
@@ -53,5 +53,147 @@ struct TrackerAdaptiveTests {
         var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(.stopDetect)))
         let effects = tracker.handle(.command(.start), now: F.date(0))
         #expect(effects.locationRequests == [LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: 10), significantChange: false)])
+    }
+}
+
+extension TrackerAdaptiveTests {
+    private var movingRequest: LocationRequest { standard(.hundredMeters, filter: 20) }
+
+    /// Wi-Fi fixes every 10 s from `t0` through `t1`, wandering within `spread` metres of `center`.
+    private func stillFixes(
+        around center: Coordinate, from t0: TimeInterval, through t1: TimeInterval, spread: Double = 30,
+        acc: Double = 40, seed: UInt64 = 1
+    ) -> [Fix] {
+        var g = SeededGenerator(seed: seed)
+        return stride(from: t0, through: t1, by: 10).map { t in
+            let p = point(center, metres: Double.random(in: 0...spread, using: &g), bearing: Double.random(in: 0..<360, using: &g))
+            return fix(p, acc: acc, t: t, speed: 0, source: .wifi)
+        }
+    }
+
+    /// A tracker in the default adaptive mode that stood still at `home` from t = 5 and went
+    /// stationary when its check fired at t = 155; `stopEffects` are what that check returned.
+    private func stationaryTracker(regions: [Region] = []) -> (tracker: Tracker, stopEffects: [TrackerEffect]) {
+        var (tracker, _) = startedTracker(.adaptive(MotionPolicy.stillnessOnly), regions: regions)
+        for f in stillFixes(around: home, from: 5, through: 145) { _ = tracker.feed(f) }
+        let effects = tracker.wake(at: 155)
+        return (tracker, effects)
+    }
+
+    @Test func theFirstFixSchedulesTheStillnessCheck() {
+        var (tracker, _) = startedTracker(.adaptive(MotionPolicy.stillnessOnly))
+        let effects = tracker.feed(fix(home, acc: 40, t: 5, speed: 0))
+        #expect(tracker.timers[.stationaryCheck] == time(155))
+        #expect(effects.locationRequests.isEmpty, "still the moving request")
+    }
+
+    @Test func fixesWithinTheStopRadiusKeepTheAnchor() {
+        var (tracker, _) = startedTracker(.adaptive(MotionPolicy.stillnessOnly))
+        var scheduled: [Date] = []
+        for f in stillFixes(around: home, from: 5, through: 145) {
+            _ = tracker.feed(f)
+            if let due = tracker.timers[.stationaryCheck], due != scheduled.last { scheduled.append(due) }
+        }
+        #expect(scheduled == [time(155)])
+    }
+
+    @Test func afterStopTimeoutStillTheCheckTurnsStandardUpdatesOff() throws {
+        let (tracker, effects) = stationaryTracker()
+        #expect(effects.locationRequests == [significantOnly])
+        let fence = try #require(effects.monitors.first)
+        #expect(fence.count == 1)
+        #expect(fence[0].id == MonitoredRegion.refreshRegionID)
+        #expect(fence[0].radius <= MotionPolicy.adaptive.stationaryRadius)
+        #expect(fence[0].center == tracker.lastFix?.coordinate)
+        #expect(effects.flushes == [.motionChange])
+        guard case .stationary = tracker.motion else {
+            Issue.record("expected stationary, got \(tracker.motion)")
+            return
+        }
+    }
+
+    @Test func theStationaryFenceIsCappedEvenWithRegionsFarAway() throws {
+        let (_, effects) = stationaryTracker(regions: [region("far", point(home, metres: 3_000), radius: 100)])
+        let fence = try #require(effects.monitors.first)
+        #expect(fence.map(\.id) == ["far", MonitoredRegion.refreshRegionID])
+        #expect(fence.last!.radius <= 150)
+    }
+
+    @Test func aCheckDueBeforeTheTimeoutReschedules() {
+        var (tracker, _) = startedTracker(.adaptive(MotionPolicy.stillnessOnly))
+        _ = tracker.feed(fix(home, acc: 40, t: 5, speed: 0))
+        let moved = tracker.feed(fix(point(home, metres: 500), acc: 40, t: 100, speed: 5))
+        #expect(moved.locationRequests.isEmpty)
+        #expect(tracker.timers[.stationaryCheck] == time(250), "a new anchor")
+        #expect(tracker.wake(at: 155).isEmpty)
+        #expect(tracker.timers[.stationaryCheck] == time(250))
+        #expect(tracker.motion == .moving(anchor: fix(point(home, metres: 500), acc: 40, t: 100, speed: 5)))
+    }
+
+    @Test func refreshRegionExitTurnsUpdatesBackOn() {
+        var (tracker, _) = stationaryTracker()
+        let effects = tracker.cross(MonitoredRegion.refreshRegionID, .outside, at: 400)
+        #expect(effects == [.configureLocation(movingRequest)])
+        #expect(tracker.timers[.stationaryCheck] == time(550))
+        #expect(effects.flushes.isEmpty, "the motion-change upload is coalesced with the one when it stopped")
+        #expect(tracker.motion == .moving(anchor: nil))
+    }
+
+    @Test func aRegionCrossingWhileStationaryAlsoWakes() {
+        var (tracker, _) = stationaryTracker(regions: [region("far", point(home, metres: 3_000), radius: 100)])
+        let effects = tracker.cross("far", .inside, at: 400)
+        #expect(effects.events.map(\.kind) == [.enter])
+        #expect(effects.locationRequests == [movingRequest])
+        #expect(effects.oneShots.isEmpty, "standard updates are on again")
+    }
+
+    @Test func aDistantSignificantChangeFixWakesANearbyOneDoesNot() {
+        var (tracker, _) = stationaryTracker()
+        let near = tracker.feed(fix(point(home, metres: 60), acc: 100, t: 1_000, source: .significantChange))
+        #expect(near.locationRequests.isEmpty)
+        let far = tracker.feed(fix(point(home, metres: 1_500), acc: 100, t: 2_000, source: .significantChange))
+        #expect(far.locationRequests == [movingRequest])
+        #expect(far.flushes.contains(.motionChange))
+        #expect(tracker.timers[.stationaryCheck] == time(2_150))
+        #expect(far.monitors.first?.last?.radius == 5_000, "re-planned with the moving refresh radius")
+    }
+
+    @Test func stopDetectUsesBestAccuracyAndTurnsEverythingOffWhenStill() throws {
+        var (tracker, start) = startedTracker(.adaptive(.stopDetect))
+        #expect(start == [.configureLocation(standard(.best, filter: 10))])
+        for f in stillFixes(around: home, from: 5, through: 295, spread: 10, acc: 5) { _ = tracker.feed(f) }
+        let effects = tracker.wake(at: 305)
+        #expect(effects.locationRequests == [.off], "no significant change while stationary")
+        let fence = try #require(effects.monitors.first)
+        #expect(fence.last!.radius <= 200)
+        #expect(fence.last!.radius >= 150)
+    }
+
+    @Test func stopDetectNeverRaisesAccuracyNearABoundary() {
+        var (tracker, _) = startedTracker(.adaptive(.stopDetect), regions: [region("gate", point(home, metres: 120), radius: 100)])
+        let effects = tracker.feed(fix(home, acc: 5, t: 5))
+        #expect(effects.locationRequests.isEmpty)
+    }
+
+    @Test func theDistanceFilterStretchesWithSpeed() {
+        var (tracker, _) = startedTracker(.adaptive(MotionPolicy.stillnessOnly))
+        #expect(tracker.feed(fix(home, acc: 40, t: 5, speed: 19)).locationRequests == [standard(.hundredMeters, filter: 40)])
+        #expect(tracker.feed(fix(point(home, metres: 300), acc: 40, t: 20, speed: 1)).locationRequests == [movingRequest])
+    }
+
+    @Test func restartingAfterARaiseAsksForTheMovingAccuracy() {
+        var (tracker, _) = startedTracker(.adaptive(MotionPolicy.stillnessOnly), regions: [region("gate", point(home, metres: 1_000), radius: 300)])
+        _ = tracker.feed(fix(home, acc: 50, t: 5, speed: 0))
+        #expect(tracker.feed(fix(point(home, metres: 740), acc: 50, t: 60)).locationRequests.last?.standard?.accuracy == .best)
+        _ = tracker.send(.stop, at: 70)
+        #expect(tracker.send(.start, at: 10_000).locationRequests == [movingRequest])
+    }
+
+    @Test func switchingModesAfterARaiseAsksForTheMovingAccuracy() {
+        var (tracker, _) = startedTracker(.adaptive(MotionPolicy.stillnessOnly), regions: [region("gate", point(home, metres: 1_000), radius: 300)])
+        _ = tracker.feed(fix(home, acc: 50, t: 5, speed: 0))
+        _ = tracker.feed(fix(point(home, metres: 740), acc: 50, t: 60))
+        _ = tracker.send(.setMode(.significant), at: 70)
+        #expect(tracker.send(.setMode(.adaptive(MotionPolicy.stillnessOnly)), at: 10_000).locationRequests == [movingRequest])
     }
 }

@@ -26,7 +26,7 @@ struct TrackerTests {
         for (mode, request, oneShot) in cases {
             let (_, effects) = started(mode)
             #expect(effects.locationRequests == [request], "\(mode.name)")
-            #expect(effects.hasOneShot == oneShot, "\(mode.name)")
+            #expect(!effects.oneShots.isEmpty == oneShot, "\(mode.name)")
         }
     }
 
@@ -37,7 +37,7 @@ struct TrackerTests {
         _ = tracker.handle(.command(.start), now: F.date(1))
         let effects = tracker.handle(.command(.stop), now: F.date(2))
         #expect(effects.locationRequests == [.off])
-        #expect(effects.monitored == [[]])
+        #expect(effects.monitors == [[]])
         #expect(tracker.timers.isEmpty)
         #expect(!tracker.isRunning)
     }
@@ -46,7 +46,7 @@ struct TrackerTests {
     func requestFix() {
         var (tracker, _) = started(.manual)
         let ask = tracker.handle(.command(.requestFix), now: F.date(1))
-        #expect(ask.hasOneShot)
+        #expect(!ask.oneShots.isEmpty)
         let effects = tracker.handle(.fix(F.fix(east: 0, at: 2)), now: F.date(2))
         #expect(effects.records.map(\.trigger) == [.request])
         #expect(tracker.handle(.fix(F.fix(east: 500, at: 10)), now: F.date(10)).records.isEmpty)
@@ -84,12 +84,12 @@ struct TrackerTests {
         let regions = (0..<50).map { F.region("r\($0)", at: F.point(Double($0) * 300 + 400, bearing: Double($0 * 37 % 360)), radius: 100) }
         var tracker = Tracker(configuration: TrackerConfiguration(mode: .continuous(), slotCount: 20), regions: regions)
         _ = tracker.handle(.command(.start), now: F.date(0))
-        let first = tracker.handle(.fix(F.fix(east: 0, at: 1)), now: F.date(1)).monitored
+        let first = tracker.handle(.fix(F.fix(east: 0, at: 1)), now: F.date(1)).monitors
         #expect(first.count == 1 && first[0].count == 20)
         #expect(first[0].last?.id == MonitoredRegion.refreshRegionID)
         let radius = tracker.slotPlan!.refresh.radius
-        #expect(tracker.handle(.fix(F.fix(east: radius / 2, at: 100)), now: F.date(100)).monitored.isEmpty)
-        #expect(tracker.handle(.fix(F.fix(east: radius + 30, at: 200)), now: F.date(200)).monitored.count == 1)
+        #expect(tracker.handle(.fix(F.fix(east: radius / 2, at: 100)), now: F.date(100)).monitors.isEmpty)
+        #expect(tracker.handle(.fix(F.fix(east: radius + 30, at: 200)), now: F.date(200)).monitors.count == 1)
     }
 
     @Test("an OS crossing emits the event and flushes; leaving the refresh region asks for a position")
@@ -99,9 +99,9 @@ struct TrackerTests {
         let crossing = tracker.handle(.regionCrossing(id: "a", state: .inside), now: F.date(1000))
         #expect(crossing.events.map(\.kind) == [.enter])
         #expect(crossing.flushes == [.regionEvent])
-        #expect(crossing.hasOneShot)
+        #expect(!crossing.oneShots.isEmpty)
         let refresh = tracker.handle(.regionCrossing(id: MonitoredRegion.refreshRegionID, state: .outside), now: F.date(2000))
-        #expect(refresh.hasOneShot)
+        #expect(!refresh.oneShots.isEmpty)
         #expect(refresh.events.isEmpty)
     }
 
@@ -128,8 +128,8 @@ struct TrackerLifecycleTests {
         _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 50, at: 1)), now: F.date(1))
         let effects = tracker.handle(.lifecycle(.launchedByOS), now: F.date(100))
         #expect(effects.locationRequests == [LocationRequest(standard: nil, significantChange: true)])
-        #expect(effects.monitored.count == 1)
-        #expect(effects.hasOneShot)
+        #expect(effects.monitors.count == 1)
+        #expect(!effects.oneShots.isEmpty)
         var stopped = Tracker(configuration: TrackerConfiguration(mode: .significant))
         #expect(stopped.handle(.lifecycle(.launchedByOS), now: F.date(0)).isEmpty)
     }

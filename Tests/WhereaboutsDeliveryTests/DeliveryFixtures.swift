@@ -4,29 +4,6 @@ import WhereaboutsDelivery
 import WhereaboutsStore
 import WhereaboutsTestServer
 
-/// A fresh folder for one test's files.
-func temporaryFolder() -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("whereabouts-tests-\(UUID().uuidString)")
-    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
-/// A store in a fresh folder.
-func makeStore(retention: RetentionPolicy = .init(), maxPageCount: Int? = nil) throws -> SQLiteLocationStore {
-    try SQLiteLocationStore(
-        path: temporaryFolder().appendingPathComponent("store.sqlite").path, options: StoreOptions(retention: retention, maxPageCount: maxPageCount))
-}
-
-/// `count` records a second apart along a line, starting at `start`.
-func sampleRecords(_ count: Int, start: Date = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 86_400).rounded())) -> [LocationRecord] {
-    (0..<count).map { i in
-        let fix = try! Fix(
-            coordinate: Coordinate(latitude: 52.5 + Double(i) * 1e-4, longitude: 13.4), horizontalAccuracy: 5,
-            speed: 1.5, course: 90, timestamp: start.addingTimeInterval(Double(i)), source: .gps)
-        return LocationRecord(fix: fix, trigger: .policy)
-    }
-}
-
 /// An uploader to our batch API on `url`, with short timeouts and a back-off measured in milliseconds.
 func batchUploader(
     _ store: SQLiteLocationStore, url: URL, batchSize: Int = 100, credentials: any CredentialProvider = FixedCredential.none,

@@ -3,7 +3,9 @@ import Testing
 import WhereaboutsCore
 import WhereaboutsDelivery
 import WhereaboutsStore
+import WhereaboutsStoreTestSupport
 import WhereaboutsTestServer
+import WhereaboutsTestSupport
 
 @Suite("OwnTracks, Firestore and Firebase tokens against a real server")
 struct EndpointTests {

@@ -3,7 +3,9 @@ import Testing
 import WhereaboutsCore
 import WhereaboutsDelivery
 import WhereaboutsStore
+import WhereaboutsStoreTestSupport
 import WhereaboutsTestServer
+import WhereaboutsTestSupport
 
 @Suite("A misconfigured upload endpoint")
 struct MisconfiguredEndpointTests {

@@ -3,6 +3,7 @@ import Testing
 import WhereaboutsCore
 import WhereaboutsDelivery
 import WhereaboutsStore
+import WhereaboutsStoreTestSupport
 import WhereaboutsTestServer
 import WhereaboutsTestSupport
 

@@ -4,6 +4,7 @@ import Whereabouts
 import WhereaboutsCore
 import WhereaboutsSimulator
 import WhereaboutsStore
+import WhereaboutsTestSupport
 
 /// One bridge call's answer as JSON, parsed.
 private func answer(_ bridge: Bridge, _ method: String, _ arguments: String? = nil) async -> [String: Any] {

@@ -5,6 +5,7 @@ import WhereaboutsCore
 import WhereaboutsSimulator
 import WhereaboutsStore
 import WhereaboutsTestServer
+import WhereaboutsTestSupport
 
 /// The reply's `result`, or `nil` for an error.
 private func result(_ reply: [String: Any]) -> Any? { reply["result"] }

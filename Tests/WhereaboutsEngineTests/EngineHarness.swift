@@ -5,13 +5,7 @@ import WhereaboutsCore
 import WhereaboutsDelivery
 import WhereaboutsSimulator
 import WhereaboutsStore
-
-/// A fresh folder for one test's files.
-func temporaryFolder() -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("whereabouts-engine-\(UUID().uuidString)")
-    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
+import WhereaboutsTestSupport
 
 /// One app on a simulated phone: a store file that outlives the app, the phone (the OS, which also
 /// outlives it) and the current app process's engine. `kill()` and `relaunch()` play what iOS does.

@@ -45,27 +45,3 @@ public struct BridgeError: Error, Sendable, Hashable, Codable, CustomStringConve
         self.init(code: error.code.rawValue, message: "\(method.rawValue): \(error.message)")
     }
 }
-
-/// The answer to one bridge call.
-public enum BridgeReply: Sendable, Equatable {
-    /// The call succeeded; the JSON result (`null` for none).
-    case success(Data)
-    /// The call failed.
-    case failure(BridgeError)
-
-    /// The answer as one JSON object: `{"result": …}` or `{"error": {"code", "message"}}`.
-    public var json: Data {
-        switch self {
-        case .success(let result): Data("{\"result\":".utf8) + result + Data("}".utf8)
-        case .failure(let error): (try? BridgeJSON.encode(["error": error])) ?? Data("{\"error\":{\"code\":\"internal\"}}".utf8)
-        }
-    }
-}
-
-/// A value pushed to JavaScript.
-public struct BridgeEvent: Sendable, Equatable {
-    /// Which event.
-    public let name: BridgeEventName
-    /// Its JSON body.
-    public let body: Data
-}

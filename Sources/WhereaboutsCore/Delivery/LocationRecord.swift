@@ -21,42 +21,6 @@ public struct LocationRecord: Sendable, Hashable, Identifiable {
     }
 }
 
-/// Where a stored record stands on its way to a server.
-public enum DeliveryState: Int, Sendable, Codable, CaseIterable, CustomStringConvertible {
-    /// Not yet acknowledged by a server (it may be in flight under a lease).
-    case pending = 0
-    /// A server acknowledged it (stored it, or already had it).
-    case delivered = 1
-    /// A server refused it with a 4xx that retrying cannot fix; never resent automatically.
-    case rejected = 2
-
-    /// Lower-case name.
-    public var description: String {
-        switch self {
-        case .pending: "pending"
-        case .delivered: "delivered"
-        case .rejected: "rejected"
-        }
-    }
-}
-
-/// Why a server refused a record.
-public struct Rejection: Sendable, Hashable, Codable {
-    /// The HTTP status, or 200 when the server refused one item of an accepted batch.
-    public let status: Int
-    /// The server's reason: the start of the response body or the per-item reason.
-    public let reason: String
-
-    /// Creates a rejection; the reason is cut to ``maxReasonLength`` characters.
-    public init(status: Int, reason: String) {
-        self.status = status
-        self.reason = String(reason.prefix(Self.maxReasonLength))
-    }
-
-    /// How much of a response body is kept.
-    public static let maxReasonLength = 300
-}
-
 extension LocationRecord {
     /// Rebuilds a record read back from storage. Values were validated when written; should a damaged
     /// row carry an invalid accuracy, speed or course, those optional parts are dropped rather than

@@ -1,21 +1,5 @@
 import Foundation
 
-/// One position read from a GPX file.
-public struct GPXPoint: Sendable, Equatable {
-    /// The position.
-    public let coordinate: Coordinate
-    /// When it was recorded, if the file says.
-    public let time: Date?
-    /// Elevation in metres, if given.
-    public let elevation: Double?
-    /// Speed in metres per second, if given (GPX 1.0 `<speed>` or a `speed` extension element).
-    public let speed: Double?
-    /// Which track segment or route the point belongs to, counting from 0 in file order.
-    public let segment: Int
-    /// The 1-based line of the point's opening tag.
-    public let line: Int
-}
-
 /// A streaming GPX 1.0 / 1.1 reader: feed it bytes in chunks of any size and it returns the track
 /// points (`trk/trkseg/trkpt`) and route points (`rte/rtept`) as they complete. Waypoints (`wpt`) and
 /// metadata are not positions of a journey and are skipped. Memory stays bounded by the largest
@@ -142,12 +126,5 @@ public struct GPXParser {
             throw failure(line: line, "<\(field)>\(text)</\(field)> is not a number", "give \(field) as a decimal number")
         }
         return value
-    }
-}
-
-extension GPXPoint {
-    /// Creates a point to write (segment and line are 0).
-    public init(coordinate: Coordinate, time: Date?, elevation: Double?, speed: Double?) {
-        self.init(coordinate: coordinate, time: time, elevation: elevation, speed: speed, segment: 0, line: 0)
     }
 }

@@ -1,14 +1,5 @@
 import Foundation
 
-/// A JSON value for ``JSONLine``.
-public enum JSONScalar: Sendable, Equatable {
-    case string(String)
-    case number(Double)
-    case integer(Int)
-    case bool(Bool)
-    case null
-}
-
 /// One JSON object on one line, keys in the order given: the building block of JSON Lines files.
 /// The same values always give the same bytes.
 public struct JSONLine: Sendable, Equatable {

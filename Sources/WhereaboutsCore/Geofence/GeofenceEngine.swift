@@ -4,11 +4,11 @@ import Foundation
 /// Keeps every region and the device's state in each, and turns fixes and OS crossings into
 /// enter, exit and dwell events.
 ///
-/// Regions live in a ``RegionIndex``; the state of each is kept in flat arrays by slot, so judging
-/// a fix costs only the regions in the fix's cell plus the few the device is inside. A region's state
-/// starts *undetermined*; the first fix that can judge it reports the state found with
-/// `initial: true` (an enter when inside, nothing when outside). A region added with an id already
-/// present replaces the earlier one, which is forgotten without an exit.
+/// What happens in each region follows ``GeofenceRule``; this type keeps the regions and finds, for
+/// each fix, the regions the rule must see. Regions live in a ``RegionIndex``; the state of each is
+/// kept in flat arrays by slot, so judging a fix costs only the regions in the fix's cell plus the few
+/// the device is inside. A region added with an id already present replaces the earlier one, which is
+/// forgotten without an exit.
 public struct GeofenceEngine: Sendable {
     /// The regions.
     public private(set) var index = RegionIndex()
@@ -16,29 +16,24 @@ public struct GeofenceEngine: Sendable {
     /// regions stay in cache while fixes land anywhere.
     private var flags: [SlotFlags] = []
 
-    /// The device's state in one region.
+    /// The ``GeofenceRule/Status`` of one region in the low bits, and the engine's bookkeeping of the
+    /// slot in the others.
     private struct SlotFlags: OptionSet {
         let rawValue: UInt8
-        /// The device is inside (it is listed in `inside`).
-        static let inside = SlotFlags(rawValue: 1 << 0)
-        /// No fix or crossing has judged the region yet.
-        static let undetermined = SlotFlags(rawValue: 1 << 1)
-        /// The dwell event of the current stay has been reported.
-        static let dwellFired = SlotFlags(rawValue: 1 << 2)
-        /// One fix gave evidence of being inside, which awaits a confirming fix (the next fix to reach
-        /// the region: one that does not clears it).
-        static let pendingInside = SlotFlags(rawValue: 1 << 3)
-        /// One fix gave evidence of being outside, which awaits a confirming fix.
-        static let pendingOutside = SlotFlags(rawValue: 1 << 4)
         /// The fix being evaluated judged the region while it was undetermined.
         static let judged = SlotFlags(rawValue: 1 << 5)
         /// The slot is in `undeterminedSlots`.
         static let listed = SlotFlags(rawValue: 1 << 6)
         /// The slot is in `pendingSlots`.
         static let pendingListed = SlotFlags(rawValue: 1 << 7)
-        static let pending: SlotFlags = [.pendingInside, .pendingOutside]
 
-        static func pending(_ state: RegionState) -> SlotFlags { state == .inside ? .pendingInside : .pendingOutside }
+        init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        /// What the rule knows of the device in the region.
+        var status: GeofenceRule.Status {
+            @inline(__always) get { GeofenceRule.Status(bits: rawValue) }
+            set { self = SlotFlags(rawValue: rawValue & ~GeofenceRule.Status.mask | newValue.bits) }
+        }
     }
 
     /// A transition found while judging a fix. It becomes an event once the whole fix is judged, when
@@ -76,18 +71,9 @@ public struct GeofenceEngine: Sendable {
     private var scratch: [RegionIndex.Candidate] = []
     private var changeScratch: [Change] = []
 
-    /// How many regions the last evaluated fix left undecided where a more accurate fix would have
-    /// changed the state: it fell in the accuracy margin beside the hysteresis band on the far side
-    /// from the current state, or its evidence awaits a confirming fix. A strategy raises accuracy
-    /// while this is not zero.
+    /// How many regions the last evaluated fix left undecided (``GeofenceRule/Outcome/undecided``).
+    /// A strategy raises accuracy while this is not zero.
     public private(set) var undecidedCount = 0
-
-    /// How long (seconds) a decisive fix outweighs an OS crossing that contradicts it: the OS reports
-    /// crossings up to a few minutes late, so a fix in that window is the fresher word.
-    public static let fixPrecedence: TimeInterval = 180
-    /// While standard updates deliver fixes fine enough to judge a region (the last one at most this
-    /// many seconds old), they decide alone: the OS's late report of the same crossing would only add noise.
-    public static let freshFix: TimeInterval = 30
 
     /// Creates an engine watching `regions` (a later duplicate id replaces an earlier one).
     public init(regions: [Region] = []) {
@@ -99,8 +85,8 @@ public struct GeofenceEngine: Sendable {
 
     /// The state of one region: `nil` while undetermined or unknown.
     public func state(of id: String) -> RegionState? {
-        guard let slot = index.slot(of: id), !flags[Int(slot)].contains(.undetermined) else { return nil }
-        return Self.state(flags[Int(slot)])
+        guard let slot = index.slot(of: id) else { return nil }
+        return flags[Int(slot)].status.side
     }
 
     /// Adds regions, replacing those with the same id; their state is determined by the next fix.
@@ -158,8 +144,8 @@ public struct GeofenceEngine: Sendable {
     /// Forgets the device's state in `slot`; a listed slot stays listed until the next fix.
     private mutating func reset(_ slot: Int) {
         withStates { engine, states in
-            engine.removeInside(slot, states)
-            states[slot].formIntersection([.listed, .pendingListed])
+            engine.setStatus(.undetermined, ofSlot: slot, since: .distantPast, states)
+            states[slot].remove(.judged)
         }
     }
 
@@ -175,9 +161,10 @@ public struct GeofenceEngine: Sendable {
         return states.withUnsafeMutableBufferPointer { body(&self, $0) }
     }
 
+    /// Lists an undetermined `slot` to be settled by the next fix.
     private mutating func markUndetermined(_ slot: Int) {
         if !flags[slot].contains(.listed) { undeterminedSlots.append(Int32(slot)) }
-        flags[slot] = flags[slot].intersection(.pendingListed).union([.undetermined, .listed])
+        flags[slot].insert(.listed)
     }
 
     /// After a fix, the listed regions still undetermined that it could not reach are outside (it is
@@ -186,13 +173,15 @@ public struct GeofenceEngine: Sendable {
         var kept = 0
         for i in undeterminedSlots.indices {
             let slot = Int(undeterminedSlots[i])
-            if states[slot].isSuperset(of: [.undetermined, .judged]) {
+            if states[slot].status.side == nil && states[slot].contains(.judged) {
                 states[slot].remove(.judged)
                 undeterminedSlots[kept] = Int32(slot)
                 kept += 1
             } else {
-                if states[slot].contains(.undetermined) { changedSlots.append(Int32(slot)) }
-                states[slot].subtract([.undetermined, .judged, .listed])
+                if states[slot].status.side == nil {
+                    setStatus(GeofenceRule.unreached(states[slot].status), ofSlot: slot, since: .distantPast, states)
+                }
+                states[slot].subtract([.judged, .listed])
             }
         }
         if kept == 0 {
@@ -257,8 +246,8 @@ public struct GeofenceEngine: Sendable {
             found = Self.gather(index, within: scanReach, of: frame, states, into: &near)
         }
         // Those inside or with pending evidence were judged from their lists.
-        for candidate in near[..<found] where states[Int(candidate.slot)].isDisjoint(with: [.inside, .pending]) {
-            if trackJudged && states[Int(candidate.slot)].contains(.undetermined) { states[Int(candidate.slot)].insert(.judged) }
+        for candidate in near[..<found] where Self.isSettledOutsideOrUndetermined(states[Int(candidate.slot)].status) {
+            if trackJudged && states[Int(candidate.slot)].status.side == nil { states[Int(candidate.slot)].insert(.judged) }
             let distance = candidate.isCircle ? candidate.distance : index.boundary(ofSlot: candidate.slot, from: frame, within: reach).signedDistance
             judge(candidate.slot, distance, candidate.radius, fix, &changes, states, insideAt: nil)
         }
@@ -273,14 +262,14 @@ public struct GeofenceEngine: Sendable {
         var kept = 0
         for i in pendingSlots.indices {
             let slot = pendingSlots[i]
-            if states[Int(slot)].isDisjoint(with: .inside) && !states[Int(slot)].isDisjoint(with: .pending) {
+            if Self.awaitsConfirmationOutside(states[Int(slot)].status) {
                 if let boundary = index.reachableBoundary(ofSlot: slot, from: frame, within: reach) {
                     judge(slot, boundary.signedDistance, boundary.radius, fix, &changes, states, insideAt: nil)
                 } else {
-                    states[Int(slot)].subtract(.pending)
+                    setStatus(GeofenceRule.unreached(states[Int(slot)].status), ofSlot: Int(slot), since: fix.timestamp, states)
                 }
             }
-            if states[Int(slot)].isDisjoint(with: .pending) || states[Int(slot)].contains(.inside) {
+            if !Self.awaitsConfirmationOutside(states[Int(slot)].status) {
                 states[Int(slot)].remove(.pendingListed)
             } else {
                 pendingSlots[kept] = slot
@@ -348,141 +337,86 @@ public struct GeofenceEngine: Sendable {
         }
     }
 
-    /// Judges one region at signed distance `s` from the fix (its radius `size`). Most regions the
-    /// fix reaches are settled, and the fix either agrees or says nothing about them, so those cases
-    /// are decided here, inline, and the rest in ``judgeFurther(_:_:_:_:_:_:_:insideAt:)``.
+    /// Whether a region is outside with evidence of being inside pending: judged from `pendingSlots`.
+    @inline(__always)
+    private static func awaitsConfirmationOutside(_ status: GeofenceRule.Status) -> Bool {
+        status.side == .outside && status.pending != nil
+    }
+
+    /// Whether a region is neither inside nor pending, so that a scan judges it rather than a list.
+    @inline(__always)
+    private static func isSettledOutsideOrUndetermined(_ status: GeofenceRule.Status) -> Bool {
+        status.side != .inside && status.pending == nil
+    }
+
+    /// Judges one region at signed distance `s` from the fix (its radius `size`) by
+    /// ``GeofenceRule/judge(_:signedDistance:accuracy:size:)``. Most regions the fix reaches are
+    /// settled, and the fix either agrees or says nothing about them, so their status stays as it
+    /// is; the rest go on to ``record(_:ofSlot:from:_:_:_:insideAt:)``.
     @inline(__always)
     private mutating func judge(
         _ slot: Int32, _ s: Double, _ size: Double, _ fix: Fix, _ changes: inout [Change], _ states: States, insideAt position: Int?
     ) {
-        let evidence = TransitionRule.evidence(signedDistance: s, accuracy: fix.horizontalAccuracy, size: size)
-        if states[Int(slot)].isDisjoint(with: [.undetermined, .pending]) {
-            let current = Self.state(states[Int(slot)])
-            if evidence == current { return }
-            if evidence == nil {
-                if Self.exactFixWouldChange(current, signedDistance: s, size: size) { undecidedCount += 1 }
-                return
-            }
-        }
-        judgeFurther(evidence, slot, s, size, fix, &changes, states, insideAt: position)
+        let before = states[Int(slot)].status
+        let outcome = GeofenceRule.judge(before, signedDistance: s, accuracy: fix.horizontalAccuracy, size: size)
+        if outcome.undecided { undecidedCount += 1 }
+        if outcome.status != before { record(outcome, ofSlot: slot, from: fix, &changes, states, insideAt: position) }
     }
 
+    /// Keeps what a fix did to `slot`: its status, the lists, and the change to report.
     @inline(never)
-    private mutating func judgeFurther(
-        _ evidence: RegionState?, _ slot: Int32, _ s: Double, _ size: Double, _ fix: Fix, _ changes: inout [Change], _ states: States,
-        insideAt position: Int?
+    private mutating func record(
+        _ outcome: GeofenceRule.Outcome, ofSlot slot: Int32, from fix: Fix, _ changes: inout [Change], _ states: States, insideAt position: Int?
     ) {
-        if let change = apply(evidence, slot: Int(slot), size: size, signedDistance: s, fix: fix, states, insideAt: position) {
+        setStatus(outcome.status, ofSlot: Int(slot), since: fix.timestamp, states, insideAt: position)
+        if let transition = outcome.transition {
             index.prefetchRecord(ofSlot: slot)
-            changes.append(change)
+            changes.append(Change(slot: slot, kind: transition.kind, initial: transition.initial))
         }
-        if evidence == nil && Self.exactFixWouldChange(Self.state(states[Int(slot)]), signedDistance: s, size: size) {
-            undecidedCount += 1
-        } else if !states[Int(slot)].isDisjoint(with: .pending) {
-            undecidedCount += 1
+        if Self.awaitsConfirmationOutside(outcome.status) && !states[Int(slot)].contains(.pendingListed) {
+            states[Int(slot)].insert(.pendingListed)
+            pendingSlots.append(slot)
         }
     }
 
-    /// Whether a fix without accuracy error at signed distance `s` would show a state other than
-    /// `current`: for a fix that said nothing, whether a more accurate one would have.
-    @inline(__always)
-    private static func exactFixWouldChange(_ current: RegionState, signedDistance s: Double, size: Double) -> Bool {
-        guard let exact = TransitionRule.evidence(signedDistance: s, accuracy: 0, size: size) else { return false }
-        return exact != current
-    }
-
-    @inline(__always)
-    private static func state(_ flags: SlotFlags) -> RegionState { flags.contains(.inside) ? .inside : .outside }
-
+    /// Sets the status of `slot`, keeping `inside` in step (a slot coming inside is listed as inside
+    /// since `time`) and noting a change of its determined state for ``takeStateChanges(at:)``.
+    ///
     /// - Parameter position: where the slot is in `inside`, when the caller knows.
-    private mutating func apply(
-        _ evidence: RegionState?, slot: Int, size: Double, signedDistance s: Double, fix: Fix, _ states: States, insideAt position: Int?
-    ) -> Change? {
-        if states[slot].contains(.undetermined) {
-            guard let evidence else { return nil }
-            states[slot].remove(.undetermined)
-            changedSlots.append(Int32(slot))
-            guard evidence == .inside else { return nil }
-            setInside(slot, since: fix.timestamp, states)
-            return Change(slot: Int32(slot), kind: .enter, initial: true)
+    private mutating func setStatus(
+        _ status: GeofenceRule.Status, ofSlot slot: Int, since time: Date, _ states: States, insideAt position: Int? = nil
+    ) {
+        let before = states[slot].status
+        states[slot].status = status
+        if before.side != .inside && status.side == .inside {
+            inside.append((Int32(slot), time.timeIntervalSince1970))
+        } else if before.side == .inside && status.side != .inside {
+            removeInside(Int32(slot), at: position)
         }
-        let current = Self.state(states[slot])
-        guard let evidence, evidence != current else {
-            if evidence == current { states[slot].subtract(.pending) }
-            return nil
-        }
-        let decisive = TransitionRule.isDecisive(evidence, signedDistance: s, accuracy: fix.horizontalAccuracy, size: size)
-        let confirmed = states[slot].contains(SlotFlags.pending(evidence))
-        states[slot].subtract(.pending)
-        guard decisive || confirmed else {
-            states[slot].insert(SlotFlags.pending(evidence))
-            if evidence == .inside && !states[slot].contains(.pendingListed) {
-                states[slot].insert(.pendingListed)
-                pendingSlots.append(Int32(slot))
-            }
-            return nil
-        }
-        return transition(slot, to: evidence, at: fix.timestamp, states, insideAt: position)
+        if status.side != nil && (status.side != before.side || status.dwelt != before.dwelt) { changedSlots.append(Int32(slot)) }
     }
 
-    /// Lists a slot the device was not inside as inside since `time`.
-    private mutating func setInside(_ slot: Int, since time: Date, _ states: States) {
-        states[slot].insert(.inside)
-        inside.append((Int32(slot), time.timeIntervalSince1970))
-    }
-
-    /// Unlists a slot, found at `position` in `inside` or searched for, by moving the last entry into
-    /// its place.
-    private mutating func removeInside(_ slot: Int, _ states: States, at position: Int? = nil) {
-        guard states[slot].contains(.inside) else { return }
-        states[slot].remove(.inside)
-        guard let position = position ?? inside.lastIndex(where: { $0.slot == Int32(slot) }) else { return }
+    /// Unlists a slot from `inside`, found at `position` or searched for, by moving the last entry
+    /// into its place.
+    private mutating func removeInside(_ slot: Int32, at position: Int?) {
+        guard let position = position ?? inside.lastIndex(where: { $0.slot == slot }) else { return }
         let last = inside.removeLast()
         if position < inside.count { inside[position] = last }
     }
 
-    /// Applies a crossing the OS reported for a monitored region. The OS is trusted (the state flips
-    /// and the event is reported unless the state already agrees) except while fixes fine enough for
-    /// the region are streaming (``freshFix``), or when a fix from the last ``fixPrecedence`` seconds
-    /// decisively says otherwise: the OS reports late, so those fixes are fresher.
+    /// Applies a crossing the OS reported for a monitored region by ``GeofenceRule/osCrossing(_:to:)``,
+    /// unless it yields to the latest fix (``GeofenceRule/crossingYields(to:region:crossing:at:fixesStreaming:)``).
     ///
     /// - Parameter fixesStreaming: whether standard updates are on, so fixes keep judging the region.
     public mutating func osCrossing(id: String, state: RegionState, at time: Date, fixesStreaming: Bool = false) -> RegionEvent? {
-        guard let slot32 = index.slot(of: id), let region = index.region(atSlot: slot32) else { return nil }
-        let slot = Int(slot32)
-        if let fix = latestFix, fix.horizontalAccuracy <= region.radius {
-            let age = time.timeIntervalSince(fix.timestamp)
-            if fixesStreaming && age <= Self.freshFix && fix.horizontalAccuracy <= TransitionRule.decisiveAccuracy { return nil }
-            let evidence = TransitionRule.evidence(
-                signedDistance: region.signedDistance(from: fix.coordinate), accuracy: fix.horizontalAccuracy, size: region.radius)
-            if age <= Self.fixPrecedence, let evidence, evidence != state { return nil }
+        guard let slot = index.slot(of: id), let region = index.region(atSlot: slot) else { return nil }
+        if GeofenceRule.crossingYields(to: latestFix, region: region, crossing: state, at: time, fixesStreaming: fixesStreaming) { return nil }
+        let transition = withStates { engine, states -> GeofenceRule.Transition? in
+            let outcome = GeofenceRule.osCrossing(states[Int(slot)].status, to: state)
+            engine.setStatus(outcome.status, ofSlot: Int(slot), since: time, states)
+            return outcome.transition
         }
-        let change = withStates { engine, states -> Change? in
-            states[slot].subtract(.pending)
-            if states[slot].contains(.undetermined) {
-                states[slot].remove(.undetermined)
-                engine.changedSlots.append(slot32)
-                guard state == .inside else { return nil }
-                engine.setInside(slot, since: time, states)
-                return Change(slot: slot32, kind: .enter, initial: true)
-            }
-            guard state != Self.state(states[slot]) else { return nil }
-            return engine.transition(slot, to: state, at: time, states)
-        }
-        return change.flatMap { event($0, at: time) }
-    }
-
-    private mutating func transition(_ slot: Int, to state: RegionState, at time: Date, _ states: States, insideAt position: Int? = nil) -> Change {
-        states[slot].remove(.dwellFired)
-        changedSlots.append(Int32(slot))
-        switch state {
-        case .inside:
-            setInside(slot, since: time, states)
-            return Change(slot: Int32(slot), kind: .enter, initial: false)
-        case .outside:
-            removeInside(slot, states, at: position)
-            return Change(slot: Int32(slot), kind: .exit, initial: false)
-        }
+        return transition.flatMap { event(Change(slot: slot, kind: $0.kind, initial: $0.initial), at: time) }
     }
 
     /// The event for a `change` the OS reported, unless its region asked not to be notified of that kind.
@@ -502,12 +436,12 @@ public struct GeofenceEngine: Sendable {
         var records: [RegionStateRecord] = []
         records.reserveCapacity(slots.count)
         for slot in slots {
-            guard let region = index.region(atSlot: slot), !flags[Int(slot)].contains(.undetermined) else { continue }
+            let status = flags[Int(slot)].status
+            guard let region = index.region(atSlot: slot), status.side != nil else { continue }
             if let entry = inside.first(where: { $0.slot == slot }) {
                 records.append(
                     RegionStateRecord(
-                        regionID: region.id, inside: true, since: Date(timeIntervalSince1970: entry.since),
-                        dwelt: flags[Int(slot)].contains(.dwellFired)))
+                        regionID: region.id, inside: true, since: Date(timeIntervalSince1970: entry.since), dwelt: status.dwelt))
             } else {
                 records.append(RegionStateRecord(regionID: region.id, inside: false, since: now, dwelt: false))
             }
@@ -522,13 +456,9 @@ public struct GeofenceEngine: Sendable {
     public mutating func restore(_ records: [RegionStateRecord]) {
         withStates { engine, states in
             for record in records {
-                guard let slot32 = engine.index.slot(of: record.regionID) else { continue }
-                let slot = Int(slot32)
-                engine.removeInside(slot, states)
-                states[slot].subtract([.undetermined, .pending, .dwellFired])
-                guard record.inside else { continue }
-                engine.setInside(slot, since: record.since, states)
-                if record.dwelt { states[slot].insert(.dwellFired) }
+                guard let slot = engine.index.slot(of: record.regionID) else { continue }
+                engine.setStatus(.undetermined, ofSlot: Int(slot), since: record.since, states)
+                engine.setStatus(GeofenceRule.restored(record), ofSlot: Int(slot), since: record.since, states)
             }
         }
         changedSlots = []
@@ -538,12 +468,14 @@ public struct GeofenceEngine: Sendable {
     /// ended (not `now`), so a dwell noticed late after a suspension still carries the right time.
     public mutating func dueDwells(at now: Date) -> [RegionEvent] {
         var events: [RegionEvent] = []
-        for (slot, since) in inside where !flags[Int(slot)].contains(.dwellFired) {
-            guard let region = index.region(atSlot: slot), let delay = region.loiteringDelay else { continue }
-            let due = Date(timeIntervalSince1970: since + delay)
-            if due <= now {
-                flags[Int(slot)].insert(.dwellFired)
-                changedSlots.append(slot)
+        withStates { engine, states in
+            for (slot, since) in engine.inside {
+                let status = states[Int(slot)].status
+                guard let region = engine.index.region(atSlot: slot),
+                    let due = GeofenceRule.dwellDue(status, since: Date(timeIntervalSince1970: since), loiteringDelay: region.loiteringDelay),
+                    due <= now
+                else { continue }
+                engine.setStatus(GeofenceRule.dwellReported(status), ofSlot: Int(slot), since: now, states)
                 events.append(RegionEvent(regionID: region.id, kind: .dwell, timestamp: due, initial: false, fix: nil))
             }
         }
@@ -552,9 +484,9 @@ public struct GeofenceEngine: Sendable {
 
     /// When the next dwell event falls due, if any region is waiting for one.
     public var nextDwellDue: Date? {
-        inside.compactMap { slot, since -> Date? in
-            guard !flags[Int(slot)].contains(.dwellFired), let delay = index.region(atSlot: slot)?.loiteringDelay else { return nil }
-            return Date(timeIntervalSince1970: since + delay)
+        inside.compactMap { slot, since in
+            GeofenceRule.dwellDue(
+                flags[Int(slot)].status, since: Date(timeIntervalSince1970: since), loiteringDelay: index.region(atSlot: slot)?.loiteringDelay)
         }.min()
     }
 }

@@ -1,36 +1,21 @@
 import Foundation
 
-/// Where a fix came from.
-public enum FixSource: String, Sendable, Codable, CaseIterable {
-    /// Satellite positioning.
-    case gps
-    /// Wi-Fi positioning.
-    case wifi
-    /// Cell-tower positioning.
-    case cell
-    /// A significant-location-change event.
-    case significantChange
-    /// The source is not known.
-    case unknown
-}
-
 /// One position report: where the device was, how sure the source is, and when.
 public struct Fix: Sendable, Hashable, Codable {
     /// The position.
     public var coordinate: Coordinate
     /// Radius of 68 % confidence, in metres; never negative.
     public var horizontalAccuracy: Double
+    /// When the position was measured.
+    public var timestamp: Date
+    /// What produced the fix.
+    public var source: FixSource
     /// Altitude above mean sea level in metres, if known.
     public var altitude: Double?
     /// Ground speed in metres per second, if known; never negative.
     public var speed: Double?
     /// Course over ground in degrees clockwise from true north (0..<360), if known.
     public var course: Double?
-    /// What produced the fix. (Stored before `timestamp`, in the padding after `course`: the fix then
-    /// takes 80 bytes, a whole number of words, and copies of it move words only.)
-    public var source: FixSource
-    /// When the position was measured.
-    public var timestamp: Date
 
     /// Creates a validated fix.
     /// - Throws: ``ValidationError`` for a negative or non-finite accuracy, a negative speed or a course

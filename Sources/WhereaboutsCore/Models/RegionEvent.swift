@@ -1,15 +1,5 @@
 import Foundation
 
-/// What happened at a region.
-public enum RegionEventKind: String, Sendable, Codable, CaseIterable {
-    /// The device came inside the region.
-    case enter
-    /// The device left the region.
-    case exit
-    /// The device stayed inside for the region's loitering delay.
-    case dwell
-}
-
 /// A region transition reported by the engine.
 public struct RegionEvent: Sendable, Hashable, Codable {
     /// The fix that caused the event; `nil` when the OS reported the crossing without a position.

@@ -1,35 +1,5 @@
 import Foundation
 
-/// What can happen to the location permissions. Each input is handled with the time it happened at.
-public enum PermissionInput: Sendable, Equatable {
-    /// The app came to the foreground (or the app asked for a check, bridge `checkPermissions`) with
-    /// the authorization the OS reports now: both records are refreshed, and background is asked for
-    /// when foreground is granted, background is not and the back-off allows it.
-    case becameActive(PlatformAuthorization)
-    /// The OS reported an authorization: the answer to a dialog, a change made in Settings, or the
-    /// report a location service sends when it starts. The records are refreshed; nothing is asked.
-    case authorizationChanged(PlatformAuthorization)
-    /// The user did something that needs a position (created a story, searched nearby): foreground is
-    /// asked for if it is not granted, or Settings opened when the OS will not ask again.
-    case locationAction
-    /// The app asked for a permission (bridge `requestPermission {kind}`). Foreground behaves as
-    /// ``locationAction``; background is asked for only once foreground is granted and the back-off
-    /// allows it, and Settings opened when the OS will not ask again.
-    case request(PermissionKind)
-}
-
-/// What the coordinator asks its shell to do, in order.
-public enum PermissionEffect: Sendable, Equatable {
-    /// The records changed: persist them under ``SettingKey/permissions`` and republish the snapshot.
-    /// Always the first effect when present.
-    case permissionsChanged(Permissions)
-    /// Show the OS's permission dialog for this kind (`requestWhenInUseAuthorization()` for
-    /// foreground, `requestAlwaysAuthorization()` for background on iOS).
-    case requestAuthorization(PermissionKind)
-    /// Open the app's page in the Settings app: the OS will not show its dialog again.
-    case openSettings
-}
-
 /// The story app's permission rules as a pure state machine: `(input, now) → [effect]`.
 ///
 /// ## Records

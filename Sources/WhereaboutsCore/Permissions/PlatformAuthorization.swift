@@ -1,13 +1,5 @@
 import Foundation
 
-/// Which location permission an app holds or asks for.
-public enum PermissionKind: String, Sendable, Codable, CaseIterable {
-    /// Positions while the app is in use (iOS When In Use).
-    case foreground
-    /// Positions while the app is in the background (iOS Always).
-    case background
-}
-
 /// The platform's answer to "may this app have positions", in platform-neutral terms. Adapters map
 /// the OS's values onto it (CoreLocation through
 /// ``PlatformAuthorization/init(coreLocationStatus:accuracyAuthorization:provisional:alwaysPromptUsed:)``);

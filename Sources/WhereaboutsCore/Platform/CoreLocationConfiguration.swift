@@ -74,22 +74,6 @@ public struct CoreLocationConfiguration: Sendable, Equatable {
     }
 }
 
-/// The parameters of a `CLCircularRegion` for one planned OS slot.
-public struct CoreLocationRegion: Sendable, Hashable {
-    /// `identifier`: the region's id, reported back with each crossing.
-    public let identifier: String
-    /// Centre latitude in degrees.
-    public let latitude: Double
-    /// Centre longitude in degrees.
-    public let longitude: Double
-    /// `radius` in metres, no larger than the device's `maximumRegionMonitoringDistance`.
-    public let radius: Double
-    /// `notifyOnEntry`: `false` for the refresh region, whose entry means nothing; `true` otherwise.
-    public let notifyOnEntry: Bool
-    /// `notifyOnExit`: always `true`.
-    public let notifyOnExit: Bool
-}
-
 extension MonitoredRegion {
     /// The `CLCircularRegion` parameters for this slot. The radius is clamped to
     /// `maximumRegionMonitoringDistance`, since a larger one fails with

@@ -16,20 +16,3 @@ public enum SessionEffect: Sendable, Equatable {
     /// Refuse the app's request: the shell throws this after performing the other effects.
     case refuse(Refusal)
 }
-
-/// A session value the store keeps, so that a relaunched app restores it (``SavedSession``).
-public enum SessionWrite: Sendable, Equatable {
-    /// The configuration, with the mode the app configured (never an active session's).
-    case configuration(TrackerConfiguration)
-    /// Whether tracking is on.
-    case trackingEnabled(Bool)
-    /// The permission records.
-    case permissions(Permissions)
-    /// Regions to store, replacing those with the same ids (their state is forgotten).
-    case saveRegions([Region])
-    /// Regions to remove by id.
-    case removeRegions([String])
-    /// Server commands carried out (or refused) by id: never carried out again, and acknowledged to
-    /// the server with the next upload.
-    case commandsApplied([String])
-}

@@ -249,24 +249,6 @@ public struct Tracker: Sendable {
     }
 }
 
-/// Whether the stop-detecting modes consider the device moving or still.
-public enum MotionState: Sendable, Equatable {
-    /// Moving: positions flow. `anchor` is the fix the device has stayed near since its time.
-    case moving(anchor: Fix?)
-    /// Still at `anchor`: positioning is off until the stationary fence or a significant change wakes it.
-    case stationary(anchor: Fix)
-}
-
-/// Counters of what the Tracker dropped.
-public struct TrackerStatistics: Sendable, Equatable {
-    /// Fixes refused, by reason.
-    public internal(set) var rejected: [FixRejection: Int] = [:]
-    /// Fixes used for regions but too coarse to record.
-    public internal(set) var tooCoarseToRecord = 0
-    /// Fixes accepted.
-    public internal(set) var accepted = 0
-}
-
 /// The stay at the last record.
 struct Stay: Sendable {
     /// The last moment a fix (or the stationary state) showed the device at the record's place.

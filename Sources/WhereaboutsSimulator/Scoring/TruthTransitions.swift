@@ -1,18 +1,6 @@
 import Foundation
 import WhereaboutsCore
 
-/// A transition of the ground truth that a strategy should report.
-public struct TruthEvent: Sendable, Equatable {
-    /// The region's id.
-    public let regionID: String
-    /// Enter or exit.
-    public let kind: RegionEventKind
-    /// When it happened, epoch seconds.
-    public let time: Double
-    /// Part of an inside visit shorter than 30 s: detecting it is neither required nor penalised.
-    public let optional: Bool
-}
-
 /// The truth transitions of `evaluation.md`: hysteresis h = min(25 m, r/4), enter within r − h,
 /// exit beyond r + h, visits under 30 s optional.
 public enum TruthTransitions {

@@ -77,23 +77,6 @@ public enum PolicyParameter: String, CaseIterable, Sendable, Hashable, Comparabl
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-/// One parameter set to one value.
-public struct PolicySetting: Sendable, Hashable {
-    /// The parameter.
-    public let parameter: PolicyParameter
-    /// Its value, in seconds or metres.
-    public let value: Double
-
-    /// Creates a setting.
-    public init(parameter: PolicyParameter, value: Double) {
-        self.parameter = parameter
-        self.value = value
-    }
-
-    /// `name=value`, as `--set` takes it.
-    public var description: String { "\(parameter.rawValue)=\(value.formatted(.number.grouping(.never)))" }
-}
-
 extension Strategy {
     /// The strategy with `settings` applied to its adaptive policy, renamed `name`; a strategy without
     /// one is returned as it is.

@@ -1,0 +1,105 @@
+import Foundation
+
+/// Polygons with holes, as GeoJSON gives them: edges are straight lines in longitude/latitude, and a
+/// polygon that crosses the antimeridian has its longitudes unwrapped to run continuously.
+public struct PolygonSet: Sendable, Hashable, Codable {
+    /// Each polygon's rings: the outer ring first, then its holes. Longitudes are unwrapped (they may
+    /// run past ±180 so that no edge jumps across the antimeridian); rings are closed.
+    public let polygons: [[[PlanarVertex]]]
+
+    /// A vertex in unwrapped longitude/latitude degrees.
+    public struct PlanarVertex: Sendable, Hashable, Codable {
+        /// Longitude in degrees, possibly beyond ±180 after unwrapping.
+        public let lon: Double
+        /// Latitude in degrees.
+        public let lat: Double
+    }
+
+    /// Validates and unwraps rings given as coordinates.
+    /// - Throws: ``ValidationError`` for an empty set, a ring with fewer than three distinct positions,
+    ///   or a polygon reaching a pole.
+    public init(_ rings: [[[Coordinate]]]) throws(ValidationError) {
+        guard !rings.isEmpty, rings.allSatisfy({ !$0.isEmpty }) else {
+            throw ValidationError(
+                field: "geometry", value: "[]", problem: "has no polygon rings",
+                fix: "give at least one outer ring of three or more positions")
+        }
+        var polygons: [[[PlanarVertex]]] = []
+        var reference: Double?
+        for polygon in rings {
+            var unwrappedRings: [[PlanarVertex]] = []
+            for ring in polygon {
+                guard Set(ring).count >= 3 else {
+                    throw ValidationError(
+                        field: "ring", value: "\(ring.count) positions", problem: "has fewer than three distinct positions",
+                        fix: "give each ring at least three distinct corners, closed by repeating the first")
+                }
+                guard ring.allSatisfy({ abs($0.latitude) < 89.9 }) else {
+                    throw ValidationError(
+                        field: "ring", value: "latitude 90", problem: "reaches a pole, where longitude/latitude edges are undefined",
+                        fix: "split the area or use a circle region")
+                }
+                var previous = reference ?? ring[0].longitude
+                var vertices: [PlanarVertex] = []
+                for point in ring {
+                    var lon = point.longitude
+                    while lon - previous > 180 { lon -= 360 }
+                    while lon - previous < -180 { lon += 360 }
+                    vertices.append(PlanarVertex(lon: lon, lat: point.latitude))
+                    previous = lon
+                }
+                if reference == nil { reference = vertices[0].lon }
+                if vertices.first != vertices.last { vertices.append(vertices[0]) }
+                unwrappedRings.append(vertices)
+            }
+            polygons.append(unwrappedRings)
+        }
+        self.polygons = polygons
+    }
+
+    /// Every vertex as a coordinate (longitudes wrapped back into −180…180).
+    public var vertices: [Coordinate] {
+        polygons.flatMap { $0.flatMap { $0.map { Coordinate(normalizingLatitude: $0.lat, longitude: $0.lon) } } }
+    }
+
+    /// Signed distance in metres from `point` to the outline: negative inside, positive outside.
+    /// Inside means inside some polygon's outer ring and none of its holes (even–odd rule per ring).
+    public func signedDistance(from point: Coordinate) -> Double {
+        let lon0 = polygons[0][0][0].lon
+        var lon = point.longitude
+        while lon - lon0 > 180 { lon -= 360 }
+        while lon - lon0 < -180 { lon += 360 }
+        let k = Geodesy.metresPerDegreeLatitude
+        let cosLat = cos(point.latitude * .pi / 180)
+        var nearest = Double.infinity
+        var inside = false
+        for polygon in polygons {
+            var inThis = false
+            for (ringIndex, ring) in polygon.enumerated() {
+                var crossings = false
+                for i in 0..<(ring.count - 1) {
+                    let a = ring[i], b = ring[i + 1]
+                    if (a.lat > point.latitude) != (b.lat > point.latitude) {
+                        let x = a.lon + (point.latitude - a.lat) / (b.lat - a.lat) * (b.lon - a.lon)
+                        if lon < x { crossings.toggle() }
+                    }
+                    let ax = (a.lon - lon) * cosLat * k, ay = (a.lat - point.latitude) * k
+                    let bx = (b.lon - lon) * cosLat * k, by = (b.lat - point.latitude) * k
+                    nearest = min(nearest, Self.distanceToSegment(ax, ay, bx, by))
+                }
+                if ringIndex == 0 { inThis = crossings } else if crossings { inThis = false }
+            }
+            if inThis { inside = true }
+        }
+        return inside ? -nearest : nearest
+    }
+
+    /// Distance from the origin to the segment (a, b) in the plane.
+    private static func distanceToSegment(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Double {
+        let dx = bx - ax, dy = by - ay
+        let length2 = dx * dx + dy * dy
+        let t = length2 > 0 ? min(1, max(0, -(ax * dx + ay * dy) / length2)) : 0
+        let x = ax + t * dx, y = ay + t * dy
+        return (x * x + y * y).squareRoot()
+    }
+}

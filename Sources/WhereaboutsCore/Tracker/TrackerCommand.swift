@@ -1,0 +1,19 @@
+import Foundation
+
+/// Commands from the app (or from a server, relayed by the app).
+public enum TrackerCommand: Sendable, Equatable {
+    /// Start tracking in the configured mode.
+    case start
+    /// Stop tracking: location updates off, regions no longer monitored.
+    case stop
+    /// Change the tracking mode.
+    case setMode(TrackingMode)
+    /// Take one fix now and record it.
+    case requestFix
+    /// Track continuously for the given number of seconds, then return to the previous mode.
+    case startActiveSession(duration: TimeInterval)
+    /// Add regions (replacing any with the same id).
+    case addRegions([Region])
+    /// Remove regions by id.
+    case removeRegions([String])
+}

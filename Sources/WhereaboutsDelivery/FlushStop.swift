@@ -1,0 +1,17 @@
+import Foundation
+import WhereaboutsCore
+
+/// Why a flush ended with records still pending.
+public enum FlushStop: Sendable, Equatable {
+    /// The user has not signed in; records wait on disk.
+    case signedOut
+    /// A failure; the next attempt is not before `retryAt`.
+    case failed(String, retryAt: Date)
+    /// The back-off from an earlier failure has not run out.
+    case backingOff(until: Date)
+    /// The store could not be read or written.
+    case storeError(String)
+    /// The endpoint's URL is wrong (it answered 404 or 405): the records stay pending and uploads
+    /// pause until a manual flush or an uploader with the right URL; the text names the URL and the fix.
+    case misconfigured(String)
+}

@@ -1,0 +1,19 @@
+import Foundation
+import WhereaboutsCore
+
+/// The result of one simulated run, before scoring.
+public struct SimulationRun: Sendable {
+    /// The region events the engine reported, in order.
+    public var events: [RegionEvent]
+    /// The records the engine stored, after merging, with their dwell seconds.
+    public var fixes: [StoredFix]
+    /// The energy timeline, in time order.
+    public var timeline: [TimelineRecord]
+
+    /// Creates a run.
+    public init(events: [RegionEvent], fixes: [StoredFix], timeline: [TimelineRecord]) {
+        self.events = events
+        self.fixes = fixes
+        self.timeline = timeline
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+import Testing
+import WhereaboutsCore
+@testable import WhereaboutsStore
+import WhereaboutsStoreTestSupport
+import WhereaboutsTestSupport
+
+/// The files in the folder of `path`, sorted.
+private func neighbours(_ path: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent).sorted()
+}
+
+/// Expects opening `path` with `mode` to be refused as not a store, naming the file, and the file
+/// and its folder to be left exactly as they were.
+private func expectRefused(_ path: String, _ mode: StoreOpenMode, saying problem: String) throws {
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let folder = try neighbours(path)
+    #expect {
+        try SQLiteLocationStore(path: path, options: StoreOptions(mode: mode))
+    } throws: { error in
+        guard let error = error as? StoreError else { return false }
+        return error.kind == .notAStore && error.description.contains(path) && error.description.contains(problem)
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(mode) changed \(path)")
+    #expect(try neighbours(path) == folder, "\(mode) left files beside \(path)")
+}
+
+@Suite("Store open modes")
+struct StoreOpenModeTests {
+    @Test("a file that is not a database is refused by every mode and left as it was")
+    func notADatabase() throws {
+        let path = temporaryFolder().appendingPathComponent("trace.gpx").path
+        try Data("<gpx><trk></trk></gpx>\n".utf8).write(to: URL(fileURLWithPath: path))
+        try expectRefused(path, .readOnly, saying: "is not a SQLite database")
+        try expectRefused(path, .readWrite, saying: "is not a SQLite database")
+    }
+
+    @Test("another application's SQLite database is refused, gets no tables and no WAL")
+    func foreignDatabase() throws {
+        let path = temporaryFolder().appendingPathComponent("notes.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { try $0.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO note (text) VALUES ('keep me')") }
+        try queue.close()
+        for mode in [StoreOpenMode.readOnly, .readWrite, .dedicated] {
+            try expectRefused(path, mode, saying: "another application's SQLite database")
+        }
+    }
+
+    @Test("a 0-byte file is refused unless it is an app's own store path; a missing path is created")
+    func emptyAndMissing() throws {
+        let path = temporaryFolder().appendingPathComponent("empty.sqlite").path
+        FileManager.default.createFile(atPath: path, contents: nil)
+        try expectRefused(path, .readOnly, saying: "is empty")
+        try expectRefused(path, .readWrite, saying: "is empty")
+        #expect(try SQLiteLocationStore(path: path).openReport.created)
+
+        let missing = temporaryFolder().appendingPathComponent("new.sqlite").path
+        #expect(throws: StoreError.self) { try SQLiteLocationStore(path: missing, options: StoreOptions(mode: .readOnly)) }
+        #expect(!FileManager.default.fileExists(atPath: missing))
+        let created = try SQLiteLocationStore(path: missing, options: StoreOptions(mode: .readWrite))
+        #expect(created.openReport.created)
+        #expect(try created.integrityCheck() == "ok")
+    }
+
+    @Test("read-only: a store is read without writing a byte or leaving -wal and -shm files, and a write is refused")
+    func readOnlyWritesNothing() throws {
+        let store = try makeStore()
+        try store.append(sampleRecords(50))
+        try store.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: store.path))
+        let reader = try SQLiteLocationStore(path: store.path, options: StoreOptions(mode: .readOnly))
+        #expect(try reader.summary().records == 50)
+        #expect(try reader.integrityCheck() == "ok")
+        #expect { try reader.requeueRejected() } throws: { ($0 as? StoreError)?.kind == .readOnly }
+        try reader.close()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store.path)) == before)
+        #expect(try neighbours(store.path) == ["store.sqlite"])
+    }
+
+    @Test("a store from a newer version is refused, not migrated")
+    func newerVersion() throws {
+        let store = try makeStore()
+        try store.close()
+        let queue = try DatabaseQueue(path: store.path)
+        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')") }
+        try queue.close()
+        #expect {
+            try SQLiteLocationStore(path: store.path, options: StoreOptions(mode: .readWrite))
+        } throws: { error in
+            (error as? StoreError)?.kind == .incompatible && "\(error)".contains("v99-from-the-future")
+        }
+    }
+
+    @Test("a store written before the application id is still recognised and upgraded")
+    func storeWithoutApplicationID() throws {
+        let path = temporaryFolder().appendingPathComponent("v4.sqlite").path
+        let pool = try DatabasePool(path: path)
+        try StoreSchema.migrator.migrate(pool, upTo: "v4-command-ids")
+        try pool.close()
+        let reader = try SQLiteLocationStore(path: path, options: StoreOptions(mode: .readOnly))
+        #expect(try reader.summary().records == 0)
+        try reader.close()
+        let store = try SQLiteLocationStore(path: path, options: StoreOptions(mode: .readWrite))
+        try store.append(sampleRecords(2))
+        try store.close()
+        let queue = try DatabaseQueue(path: path)
+        #expect(try queue.read { try Int32.fetchOne($0, sql: "PRAGMA application_id") } == StoreSchema.applicationID)
+    }
+}
