@@ -85,8 +85,8 @@ extension LocationEngine {
         var writes = Writes()
         for effect in effects {
             switch effect {
-            case .track(.record(let recorded)):
-                let record = LocationRecord(fix: recorded.fix, trigger: recorded.trigger)
+            case .track(.record(let fix, let trigger)):
+                let record = LocationRecord(fix: fix, trigger: trigger)
                 writes.stored.append(.record(record))
                 writes.all.append(.record(record))
             case .track(.extendDwell(let dwell, _)):

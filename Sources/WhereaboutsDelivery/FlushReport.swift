@@ -37,9 +37,9 @@ public struct FlushReport: Sendable, Equatable {
         stoppedBy = other.stoppedBy
     }
 
-    /// Counts what an answer settled for the items of one lane (`record` or `event`).
-    mutating func settle(_ outcome: DeliveryOutcome, lane: String, listingIDs: Bool) {
-        if lane == "record" { delivered += outcome.delivered.count } else { eventsDelivered += outcome.delivered.count }
+    /// Counts what an answer settled for the items of one kind (`record` or `event`).
+    mutating func settle(_ outcome: DeliveryOutcome, kind: String, listingIDs: Bool) {
+        if kind == "record" { delivered += outcome.delivered.count } else { eventsDelivered += outcome.delivered.count }
         rejected += outcome.rejected.count
         commands += outcome.commands
         guard listingIDs else { return }

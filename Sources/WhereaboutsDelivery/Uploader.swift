@@ -122,7 +122,7 @@ public actor Uploader {
             }
             let limit = min(configuration.batchSize, endpoint.maxBatchSize)
             let (order, lease) = (configuration.order, configuration.lease)
-            let records = Lane<LocationRecord>(
+            let records = ItemDelivery<LocationRecord>(
                 kind: "record", claim: { [queue] in try queue.claim(limit: limit, order: order, now: $0, lease: lease) },
                 request: { [endpoint] in try endpoint.request(for: $0, acknowledging: $1, credential: $2) },
                 interpret: { [endpoint] in endpoint.interpret($0, for: $1) }, delivered: queue.markDelivered,
@@ -132,13 +132,13 @@ public actor Uploader {
                 return report
             }
             if endpoint.acceptsEvents, let events = queue as? any EventQueue {
-                let lane = Lane<EventRecord>(
+                let delivery = ItemDelivery<EventRecord>(
                     kind: "event", claim: { try events.claimEvents(limit: limit, now: $0, lease: lease) },
                     request: { [endpoint] in try endpoint.eventRequest(for: $0, credential: $2) },
                     interpret: { [endpoint] in endpoint.interpretEvents($0, for: $1) }, delivered: events.markEventsDelivered,
                     rejected: events.markEventsRejected, release: events.releaseEvents, settles: false)
                 var none: [String] = []
-                if let stop = try await drain(lane, state: &state, acknowledgements: &none, report: &report) {
+                if let stop = try await drain(delivery, state: &state, acknowledgements: &none, report: &report) {
                     report.stoppedBy = stop
                     return report
                 }
@@ -151,8 +151,8 @@ public actor Uploader {
         return report
     }
 
-    /// How the uploader claims, sends and settles one kind of item (records, region events).
-    private struct Lane<Item: Identifiable> where Item.ID == UUID {
+    /// How the uploader claims, sends and settles the items of one kind (records, region events).
+    private struct ItemDelivery<Item: Identifiable> where Item.ID == UUID {
         let kind: String
         let claim: (Date) throws -> [Item]
         let request: ([Item], [String], Credential?) throws -> OutgoingRequest
@@ -164,23 +164,23 @@ public actor Uploader {
         let settles: Bool
     }
 
-    /// Sends the lane's pending items batch by batch, the first request carrying the command
+    /// Sends the pending items batch by batch, the first request carrying the command
     /// acknowledgements (alone when nothing is pending), until none is left or something stops it.
     private func drain<Item>(
-        _ lane: Lane<Item>, state: inout CredentialState, acknowledgements: inout [String], report: inout FlushReport
+        _ delivery: ItemDelivery<Item>, state: inout CredentialState, acknowledgements: inout [String], report: inout FlushReport
     ) async throws -> FlushStop? {
         while true {
             if state == .signedOut { return .signedOut }
-            let batch = try lane.claim(clock.now())
+            let batch = try delivery.claim(clock.now())
             guard !batch.isEmpty || !acknowledgements.isEmpty else { return nil }
-            if let stop = try await send(batch, lane, acknowledging: acknowledgements, state: &state, report: &report) { return stop }
+            if let stop = try await send(batch, delivery, acknowledging: acknowledgements, state: &state, report: &report) { return stop }
             acknowledgements = []
         }
     }
 
     /// Sends one batch and settles every item in it. Returns why draining must stop, if it must.
     private func send<Item>(
-        _ batch: [Item], _ lane: Lane<Item>, acknowledging acknowledgements: [String], state: inout CredentialState,
+        _ batch: [Item], _ delivery: ItemDelivery<Item>, acknowledging acknowledgements: [String], state: inout CredentialState,
         report: inout FlushReport
     ) async throws -> FlushStop? {
         var refreshed = false
@@ -189,58 +189,58 @@ public actor Uploader {
             let reply: HTTPReply
             let request: OutgoingRequest
             do {
-                request = try lane.request(batch, acknowledgements, state.credential)
+                request = try delivery.request(batch, acknowledgements, state.credential)
                 report.requests += 1
                 reply = try await transport.send(request, timeout: configuration.requestTimeout)
             } catch {
-                try lane.release(ids)
+                try delivery.release(ids)
                 return failed("no answer from \(endpoint.name): \(error.localizedDescription)", retryAfter: nil)
             }
             switch UploadVerdict.classify(reply, now: clock.now()) {
             case .delivered:
-                let outcome = lane.interpret(reply, batch)
-                try lane.delivered(outcome.delivered)
-                try lane.rejected(outcome.rejected, clock.now())
+                let outcome = delivery.interpret(reply, batch)
+                try delivery.delivered(outcome.delivered)
+                try delivery.rejected(outcome.rejected, clock.now())
                 try queue.confirmAcknowledged(acknowledgements)
                 try queue.enqueueCommands(outcome.commands, at: clock.now())
-                report.settle(outcome, lane: lane.kind, listingIDs: lane.settles)
+                report.settle(outcome, kind: delivery.kind, listingIDs: delivery.settles)
                 return nil
             case .refreshCredential where !refreshed:
                 refreshed = true
                 do { state = try await credentials.refreshed() } catch {
-                    try lane.release(ids)
+                    try delivery.release(ids)
                     return failed("could not refresh the credential for \(endpoint.name): \(error)", retryAfter: nil)
                 }
                 if state == .signedOut {
-                    try lane.release(ids)
+                    try delivery.release(ids)
                     return .signedOut
                 }
             case .refreshCredential:
-                try lane.release(ids)
+                try delivery.release(ids)
                 return failed("\(endpoint.name) refused the credential even after a refresh (401)", retryAfter: nil)
             case .split where batch.count > 1:
                 let half = batch.count / 2
-                if let stop = try await send(Array(batch[..<half]), lane, acknowledging: acknowledgements, state: &state, report: &report) {
-                    try lane.release(Array(ids[half...]))
+                if let stop = try await send(Array(batch[..<half]), delivery, acknowledging: acknowledgements, state: &state, report: &report) {
+                    try delivery.release(Array(ids[half...]))
                     return stop
                 }
-                return try await send(Array(batch[half...]), lane, acknowledging: [], state: &state, report: &report)
+                return try await send(Array(batch[half...]), delivery, acknowledging: [], state: &state, report: &report)
             case .split:
                 guard let only = ids.first else { return failed("\(endpoint.name) refused an empty request as too large (413)", retryAfter: nil) }
-                let rejection = Rejection(status: 413, reason: "a single \(lane.kind) is larger than the server accepts: \(reply.bodyPrefix)")
-                try lane.rejected([only: rejection], clock.now())
-                report.settle(DeliveryOutcome(delivered: [], rejected: [only: rejection]), lane: lane.kind, listingIDs: lane.settles)
+                let rejection = Rejection(status: 413, reason: "a single \(delivery.kind) is larger than the server accepts: \(reply.bodyPrefix)")
+                try delivery.rejected([only: rejection], clock.now())
+                report.settle(DeliveryOutcome(delivered: [], rejected: [only: rejection]), kind: delivery.kind, listingIDs: delivery.settles)
                 return nil
             case .retry(let after):
-                try lane.release(ids)
+                try delivery.release(ids)
                 return failed("\(endpoint.name) answered \(reply.status)", retryAfter: after)
             case .misconfigured(let status):
-                try lane.release(ids)
+                try delivery.release(ids)
                 return pause(status: status, url: request.url)
             case .reject(let rejection):
                 let rejected = Dictionary(uniqueKeysWithValues: ids.map { ($0, rejection) })
-                try lane.rejected(rejected, clock.now())
-                report.settle(DeliveryOutcome(delivered: [], rejected: rejected), lane: lane.kind, listingIDs: lane.settles)
+                try delivery.rejected(rejected, clock.now())
+                report.settle(DeliveryOutcome(delivered: [], rejected: rejected), kind: delivery.kind, listingIDs: delivery.settles)
                 return nil
             }
         }

@@ -17,7 +17,7 @@ public enum RunFiles {
     }
 
     /// `fixes.jsonl`: `{"t","lat","lon","acc","dwell"}` per stored record.
-    public static func fixes(_ fixes: [StoredFix]) -> String {
+    public static func fixes(_ fixes: [LocationRecord]) -> String {
         JSONLine.document(fixes.map { stored in
             JSONLine([
                 ("t", .number(stored.fix.timestamp.timeIntervalSince1970)),

@@ -67,7 +67,7 @@ public struct Simulation: Sendable {
 
         let run = SimulationRun(
             events: try store.allEvents().map(\.record.event),
-            fixes: try store.allRecords().map { StoredFix(fix: $0.record.fix, dwell: $0.record.dwell) },
+            fixes: try store.allRecords().map(\.record),
             timeline: phone.timeline)
         try store.close()
         return SimulationOutcome(run: run, diagnostics: phone.diagnostics)

@@ -6,12 +6,12 @@ public struct SimulationRun: Sendable {
     /// The region events the engine reported, in order.
     public var events: [RegionEvent]
     /// The records the engine stored, after merging, with their dwell seconds.
-    public var fixes: [StoredFix]
+    public var fixes: [LocationRecord]
     /// The energy timeline, in time order.
     public var timeline: [TimelineRecord]
 
     /// Creates a run.
-    public init(events: [RegionEvent], fixes: [StoredFix], timeline: [TimelineRecord]) {
+    public init(events: [RegionEvent], fixes: [LocationRecord], timeline: [TimelineRecord]) {
         self.events = events
         self.fixes = fixes
         self.timeline = timeline

@@ -56,7 +56,7 @@ struct ReferenceGeofenceEngine {
                 set(GeofenceRule.unreached(status), of: id, since: nil)
                 continue
             }
-            let outcome = GeofenceRule.judge(
+            let outcome = GeofenceRule.fix(
                 status, signedDistance: region.signedDistance(from: fix.coordinate), accuracy: fix.horizontalAccuracy, size: region.radius)
             if outcome.undecided { undecidedCount += 1 }
             set(outcome.status, of: id, since: fix.timestamp)

@@ -150,9 +150,17 @@ extension Array where Element == TrackerEffect {
     }
 
     /// Every new record, in order.
-    var records: [RecordedFix] {
-        compactMap { effect -> RecordedFix? in
-            if case .record(let r) = effect { return r }
+    var records: [TrackerEffect] {
+        filter { effect in
+            if case .record = effect { return true }
+            return false
+        }
+    }
+
+    /// Why each new record was recorded, in order.
+    var recordTriggers: [RecordTrigger] {
+        compactMap { effect -> RecordTrigger? in
+            if case .record(_, let trigger) = effect { return trigger }
             return nil
         }
     }

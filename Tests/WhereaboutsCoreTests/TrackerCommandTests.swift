@@ -64,7 +64,7 @@ struct TrackerCommandTests {
     @Test func aStayLastsUntilAFixShowsTheDeviceLeft() {
         var (tracker, _) = startedTracker(.continuous())
         let a = fix(home, acc: 10, t: 0)
-        #expect(tracker.feed(a).records == [RecordedFix(fix: a, trigger: .policy)])
+        #expect(tracker.feed(a).records == [.record(a, trigger: .policy)])
         // Merge radius 25 + ½(10 + 10) = 35 m: these fixes show the device still there, and write nothing.
         let b = tracker.feed(fix(point(home, metres: 20), acc: 10, t: 30))
         #expect(b.records.isEmpty && b.dwellExtensions.isEmpty)
@@ -215,7 +215,7 @@ struct TrackerCommandTests {
         #expect(tracker.cross("shop", .inside, at: 210).isEmpty, "deduplicated")
         // 230 s after the last record: the significant policy alone would not record it.
         let next = tracker.feed(fix(shop, acc: 10, t: 231))
-        #expect(next.records.map(\.trigger) == [.region])
+        #expect(next.recordTriggers == [.region])
         #expect(next.events.isEmpty, "the fix agrees with the OS")
     }
 
@@ -249,7 +249,7 @@ struct TrackerCommandTests {
         #expect(effects.events.map(\.kind) == [.enter])
         #expect(effects.events.first?.initial == false)
         #expect(effects.flushes == [.regionEvent])
-        #expect(effects.records.map(\.trigger) == [.region])
+        #expect(effects.recordTriggers == [.region])
     }
 
     @Test func initialStatesAreEmittedWithoutFlushOrRecordTrigger() {

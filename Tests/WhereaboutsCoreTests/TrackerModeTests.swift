@@ -92,7 +92,7 @@ struct TrackerModeTests {
         #expect(tracker.feed(fix(home, t: 1)).records.isEmpty)
         #expect(tracker.send(.requestFix, at: 10) == [.requestOneShot(.best)])
         let requested = tracker.feed(fix(point(home, metres: 300), t: 12))
-        #expect(requested.records == [RecordedFix(fix: fix(point(home, metres: 300), t: 12), trigger: .request)])
+        #expect(requested.records == [.record(fix(point(home, metres: 300), t: 12), trigger: .request)])
         #expect(tracker.feed(fix(point(home, metres: 900), t: 40)).records.isEmpty, "only the next fix")
     }
 
@@ -102,20 +102,20 @@ struct TrackerModeTests {
         _ = tracker.send(.requestFix, at: 20)
         #expect(tracker.feed(fix(point(home, metres: 300), t: 5)).records.isEmpty, "stale, dropped")
         #expect(tracker.statistics.rejected[.stale] == 1)
-        #expect(tracker.feed(fix(point(home, metres: 300), t: 25)).records.map(\.trigger) == [.request])
+        #expect(tracker.feed(fix(point(home, metres: 300), t: 25)).recordTriggers == [.request])
     }
 
     @Test func requestFixWhileStoppedRecordsWithoutJudgingRegions() {
         var tracker = Tracker(configuration: TrackerConfiguration(mode: .move()), regions: [region("h", home, radius: 100)])
         #expect(tracker.send(.requestFix, at: 0) == [.requestOneShot(.best)])
         let effects = tracker.feed(fix(home, t: 3))
-        #expect(effects == [.record(RecordedFix(fix: fix(home, t: 3), trigger: .request))])
+        #expect(effects == [.record(fix(home, t: 3), trigger: .request)])
         #expect(tracker.geofences.state(of: "h") == nil)
     }
 
     @Test func significantRecordsFirstFixThenEvery500MetresAnd5Minutes() {
         var (tracker, _) = startedTracker(.significant)
-        #expect(tracker.feed(fix(home, acc: 100, t: 10)).records.map(\.trigger) == [.policy])
+        #expect(tracker.feed(fix(home, acc: 100, t: 10)).recordTriggers == [.policy])
         #expect(tracker.feed(fix(point(home, metres: 600), acc: 100, t: 200)).records.isEmpty, "too soon")
         #expect(tracker.feed(fix(point(home, metres: 300), acc: 100, t: 400)).records.isEmpty, "too near")
         #expect(tracker.feed(fix(point(home, metres: 1_200), acc: 100, t: 700)).records.count == 1)

@@ -48,7 +48,7 @@ struct TrackerTests {
         let ask = tracker.handle(.command(.requestFix), now: F.date(1))
         #expect(!ask.oneShots.isEmpty)
         let effects = tracker.handle(.fix(F.fix(east: 0, at: 2)), now: F.date(2))
-        #expect(effects.records.map(\.trigger) == [.request])
+        #expect(effects.recordTriggers == [.request])
         #expect(tracker.handle(.fix(F.fix(east: 500, at: 10)), now: F.date(10)).records.isEmpty)
     }
 

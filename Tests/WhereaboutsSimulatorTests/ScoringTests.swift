@@ -56,10 +56,10 @@ struct ScoringTests {
     func trackError() {
         let truth = S.path(still: 100, speed: 10, moving: 100)
         let exact = stride(from: 0, through: 200, by: 10).map { i in
-            StoredFix(fix: try! Fix(coordinate: truth.position(at: S.start + Double(i)), horizontalAccuracy: 5, timestamp: Date(timeIntervalSince1970: S.start + Double(i))), dwell: 0)
+            LocationRecord(fix: try! Fix(coordinate: truth.position(at: S.start + Double(i)), horizontalAccuracy: 5, timestamp: Date(timeIntervalSince1970: S.start + Double(i))), trigger: .policy)
         }
         #expect((TrackError(fixes: exact, truth: truth).mean ?? 1) < 0.01)
-        let held = [StoredFix(fix: exact[0].fix, dwell: 100), exact.last!]
+        let held = [LocationRecord(fix: exact[0].fix, trigger: .policy, dwell: 100), exact.last!]
         let error = TrackError(fixes: held, truth: truth)
         #expect(error.samples.prefix(10).allSatisfy { $0 < 0.01 })
         #expect(TrackError(fixes: [], truth: truth).mean == nil)

@@ -234,7 +234,7 @@ public struct GeofenceEngine: Sendable {
             position -= 1
             let slot = inside[position].slot
             let boundary = index.boundary(ofSlot: slot, from: frame, within: reach)
-            judge(slot, boundary.signedDistance, boundary.radius, fix, &changes, states, insideAt: position)
+            applyFix(slot, boundary.signedDistance, boundary.radius, fix, &changes, states, insideAt: position)
         }
         judgePending(fix, frame, within: reach, states, into: &changes)
         let scanReach = trackJudged ? reach : 0
@@ -249,7 +249,7 @@ public struct GeofenceEngine: Sendable {
         for candidate in near[..<found] where Self.isSettledOutsideOrUndetermined(states[Int(candidate.slot)].status) {
             if trackJudged && states[Int(candidate.slot)].status.side == nil { states[Int(candidate.slot)].insert(.judged) }
             let distance = candidate.isCircle ? candidate.distance : index.boundary(ofSlot: candidate.slot, from: frame, within: reach).signedDistance
-            judge(candidate.slot, distance, candidate.radius, fix, &changes, states, insideAt: nil)
+            applyFix(candidate.slot, distance, candidate.radius, fix, &changes, states, insideAt: nil)
         }
         scratch = near
         if trackJudged { settleUndetermined(states) }
@@ -264,7 +264,7 @@ public struct GeofenceEngine: Sendable {
             let slot = pendingSlots[i]
             if Self.awaitsConfirmationOutside(states[Int(slot)].status) {
                 if let boundary = index.reachableBoundary(ofSlot: slot, from: frame, within: reach) {
-                    judge(slot, boundary.signedDistance, boundary.radius, fix, &changes, states, insideAt: nil)
+                    applyFix(slot, boundary.signedDistance, boundary.radius, fix, &changes, states, insideAt: nil)
                 } else {
                     setStatus(GeofenceRule.unreached(states[Int(slot)].status), ofSlot: Int(slot), since: fix.timestamp, states)
                 }
@@ -350,15 +350,15 @@ public struct GeofenceEngine: Sendable {
     }
 
     /// Judges one region at signed distance `s` from the fix (its radius `size`) by
-    /// ``GeofenceRule/judge(_:signedDistance:accuracy:size:)``. Most regions the fix reaches are
+    /// ``GeofenceRule/fix(_:signedDistance:accuracy:size:)``. Most regions the fix reaches are
     /// settled, and the fix either agrees or says nothing about them, so their status stays as it
     /// is; the rest go on to ``record(_:ofSlot:from:_:_:_:insideAt:)``.
     @inline(__always)
-    private mutating func judge(
+    private mutating func applyFix(
         _ slot: Int32, _ s: Double, _ size: Double, _ fix: Fix, _ changes: inout [Change], _ states: States, insideAt position: Int?
     ) {
         let before = states[Int(slot)].status
-        let outcome = GeofenceRule.judge(before, signedDistance: s, accuracy: fix.horizontalAccuracy, size: size)
+        let outcome = GeofenceRule.fix(before, signedDistance: s, accuracy: fix.horizontalAccuracy, size: size)
         if outcome.undecided { undecidedCount += 1 }
         if outcome.status != before { record(outcome, ofSlot: slot, from: fix, &changes, states, insideAt: position) }
     }

@@ -97,10 +97,10 @@ public enum GeofenceRule {
         }
     }
 
-    /// Judges a region of size `size` (its radius, or its enclosing circle's for a polygon) on a
+    /// The status of a region of size `size` (its radius, or its enclosing circle's for a polygon) on a
     /// fix `signedDistance` metres from its outline (negative inside) with `accuracy` metres.
     @inline(__always)
-    public static func judge(_ status: Status, signedDistance s: Double, accuracy: Double, size: Double) -> Outcome {
+    public static func fix(_ status: Status, signedDistance s: Double, accuracy: Double, size: Double) -> Outcome {
         let evidence = TransitionRule.evidence(signedDistance: s, accuracy: accuracy, size: size)
         guard let side = status.side else {
             guard let evidence else { return Outcome(status, undecided: exactFixWouldChange(.outside, signedDistance: s, size: size)) }

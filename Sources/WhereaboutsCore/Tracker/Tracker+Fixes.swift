@@ -81,7 +81,7 @@ extension Tracker {
         if let last = lastRecord, Self.merges(fix, into: last, base: configuration.mergeRadius) { return }
         lastRecord = fix
         stay = Stay(lastThere: fix.timestamp, written: 0, open: !RecordPolicy.isMoving(fix) && !activityShowsMotion)
-        effects.append(.record(RecordedFix(fix: fix, trigger: trigger)))
+        effects.append(.record(fix, trigger: trigger))
         recordsSinceFlush += 1
         if recordsSinceFlush >= configuration.uploadThreshold { flush(.threshold, now: now, into: &effects) }
     }

@@ -8,8 +8,9 @@ public enum TrackerEffect: Sendable, Equatable {
     case requestOneShot(LocationAccuracy)
     /// Monitor exactly this set of OS regions (the planned slots), replacing the previous set.
     case monitor([MonitoredRegion])
-    /// Append a fix to the store as a new record.
-    case record(RecordedFix)
+    /// Append a fix to the store as a new record, recorded for `trigger`. The shell gives it its
+    /// identity (a ``LocationRecord``): the Tracker draws no random numbers.
+    case record(Fix, trigger: RecordTrigger)
     /// The stay at the last record lasts `dwell` seconds, until `lastSeen`: a fix showed the device
     /// left then, or it is still there (written before an upload and when tracking stops).
     case extendDwell(dwell: TimeInterval, lastSeen: Date)

@@ -13,7 +13,7 @@ public struct TrackError: Sendable, Equatable {
     public let samples: [Double]
 
     /// Compares `fixes` with `truth`.
-    public init(fixes: [StoredFix], truth: TruthPath) {
+    public init(fixes: [LocationRecord], truth: TruthPath) {
         var knots: [(t: Double, position: Coordinate)] = []
         for stored in fixes.sorted(by: { $0.fix.timestamp < $1.fix.timestamp }) {
             let t = stored.fix.timestamp.timeIntervalSince1970
