@@ -32,7 +32,8 @@ let package = Package(
         .target(
             name: "WhereaboutsSimulator",
             dependencies: [
-                "WhereaboutsCore", "Whereabouts", "WhereaboutsStore", "WhereaboutsDelivery", .product(name: "Logging", package: "swift-log"),
+                "WhereaboutsCore", "Whereabouts", "WhereaboutsStore", "WhereaboutsDelivery",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // The runtime: the LocationEngine actor wiring the core to a LocationService, the store and
         // the uploader, and the JSON bridge for React Native and Capacitor.
@@ -80,7 +81,8 @@ let package = Package(
         .target(name: "WhereaboutsTestSupport", dependencies: ["WhereaboutsCore"], path: "Tests/WhereaboutsTestSupport"),
         // What the test targets that open a SQLite store share.
         .target(
-            name: "WhereaboutsStoreTestSupport", dependencies: ["WhereaboutsStore", "WhereaboutsTestSupport"], path: "Tests/WhereaboutsStoreTestSupport"),
+            name: "WhereaboutsStoreTestSupport", dependencies: ["WhereaboutsStore", "WhereaboutsTestSupport"],
+            path: "Tests/WhereaboutsStoreTestSupport"),
         .testTarget(name: "WhereaboutsCoreTests", dependencies: ["WhereaboutsCore", "WhereaboutsTestSupport"]),
         .testTarget(
             name: "WhereaboutsStoreTests",
@@ -110,7 +112,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "WhereaboutsCLITests",
-            dependencies: ["whereabouts", "WhereaboutsTestServer", "WhereaboutsStore", "WhereaboutsCore", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "whereabouts", "WhereaboutsTestServer", "WhereaboutsStore", "WhereaboutsCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -50,10 +50,10 @@ public actor FirebaseTokenProvider: CredentialProvider {
             throw URLError(.badServerResponse)
         }
         let renewed = tokens.renewed(
-            idToken: answer.id_token, lifetime: Double(answer.expires_in ?? "3600") ?? 3600, refreshToken: answer.refresh_token,
-            userID: answer.user_id, at: clock())
+            idToken: answer.idToken, lifetime: Double(answer.expiresIn ?? "3600") ?? 3600, refreshToken: answer.refreshToken,
+            userID: answer.userID, at: clock())
         try store.set(.authTokens, renewed)
-        return .present(.bearer(answer.id_token))
+        return .present(.bearer(answer.idToken))
     }
 
     private static func formEncode(_ text: String) -> String {
@@ -63,9 +63,16 @@ public actor FirebaseTokenProvider: CredentialProvider {
     }
 
     private struct RefreshAnswer: Decodable {
-        let id_token: String
-        let refresh_token: String?
-        let expires_in: String?
-        let user_id: String?
+        let idToken: String
+        let refreshToken: String?
+        let expiresIn: String?
+        let userID: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case idToken = "id_token"
+            case refreshToken = "refresh_token"
+            case expiresIn = "expires_in"
+            case userID = "user_id"
+        }
     }
 }

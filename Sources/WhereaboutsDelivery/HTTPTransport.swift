@@ -2,7 +2,7 @@ import Foundation
 import WhereaboutsCore
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Sends an ``OutgoingRequest`` and returns the answer; throws when no answer arrives (refused

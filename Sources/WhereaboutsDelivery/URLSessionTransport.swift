@@ -1,6 +1,6 @@
 import Foundation
-import WhereaboutsCore
 import FoundationNetworking
+import WhereaboutsCore
 
 /// ``HTTPTransport`` on URLSession (FoundationNetworking on Linux). One ephemeral session (no
 /// cookies, no cache) per timeout value, because FoundationNetworking honours only the session's

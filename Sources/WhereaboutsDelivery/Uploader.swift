@@ -220,16 +220,22 @@ public actor Uploader {
                 return failed("\(endpoint.name) refused the credential even after a refresh (401)", retryAfter: nil)
             case .split where batch.count > 1:
                 let half = batch.count / 2
-                if let stop = try await send(Array(batch[..<half]), delivery, acknowledging: acknowledgements, state: &state, report: &report) {
+                if let stop = try await send(
+                    Array(batch[..<half]), delivery, acknowledging: acknowledgements, state: &state, report: &report)
+                {
                     try delivery.release(Array(ids[half...]))
                     return stop
                 }
                 return try await send(Array(batch[half...]), delivery, acknowledging: [], state: &state, report: &report)
             case .split:
-                guard let only = ids.first else { return failed("\(endpoint.name) refused an empty request as too large (413)", retryAfter: nil) }
-                let rejection = Rejection(status: 413, reason: "a single \(delivery.kind) is larger than the server accepts: \(reply.bodyPrefix)")
+                guard let only = ids.first else {
+                    return failed("\(endpoint.name) refused an empty request as too large (413)", retryAfter: nil)
+                }
+                let rejection = Rejection(
+                    status: 413, reason: "a single \(delivery.kind) is larger than the server accepts: \(reply.bodyPrefix)")
                 try delivery.rejected([only: rejection], clock.now())
-                report.settle(DeliveryOutcome(delivered: [], rejected: [only: rejection]), kind: delivery.kind, listingIDs: delivery.settles)
+                report.settle(
+                    DeliveryOutcome(delivered: [], rejected: [only: rejection]), kind: delivery.kind, listingIDs: delivery.settles)
                 return nil
             case .retry(let after):
                 try delivery.release(ids)

@@ -169,9 +169,9 @@ public struct GPSDDecoder: Sendable {
         }
         if let eph = raw.eph { return .success(eph) }
         switch (raw.epx, raw.epy) {
-        case let (x?, y?): return .success((x * x + y * y).squareRoot())
-        case let (x?, nil): return .success(x * 2.squareRoot())
-        case let (nil, y?): return .success(y * 2.squareRoot())
+        case (let x?, let y?): return .success((x * x + y * y).squareRoot())
+        case (let x?, nil): return .success(x * 2.squareRoot())
+        case (nil, let y?): return .success(y * 2.squareRoot())
         case (nil, nil): return .success(fallbackAccuracy(mode: mode))
         }
     }

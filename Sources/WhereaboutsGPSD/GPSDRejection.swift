@@ -1,4 +1,3 @@
-
 /// A line from gpsd that the decoder skipped: which line, what is wrong with it, and what was done.
 public struct GPSDRejection: Sendable, Hashable, CustomStringConvertible {
     /// The category, counted in ``GPSDStatistics/rejectedByReason``.

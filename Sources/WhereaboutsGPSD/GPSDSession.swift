@@ -211,7 +211,8 @@ final class GPSDSession: @unchecked Sendable {
             while true {
                 if let end = endReason() {
                     try? socket.send(#"?WATCH={"enable":false}"# + "\n")
-                    logger.notice("stopped watching \(endpoint): \(end == .stopping ? "the service shuts down" : "nothing asks for positions")")
+                    logger.notice(
+                        "stopped watching \(endpoint): \(end == .stopping ? "the service shuts down" : "nothing asks for positions")")
                     return end
                 }
                 let count: Int
@@ -265,10 +266,11 @@ final class GPSDSession: @unchecked Sendable {
                     for event in routed.events { continuation.yield(event) }
                 case .rejected(let rejection):
                     let count = decoder.statistics.rejectedByReason[rejection.reason] ?? 0
-                    logs.append((
-                        Self.isPowerOfTen(count) ? .warning : .debug,
-                        "\(rejection) (\(count) so far for \(rejection.reason.rawValue))"
-                    ))
+                    logs.append(
+                        (
+                            Self.isPowerOfTen(count) ? .warning : .debug,
+                            "\(rejection) (\(count) so far for \(rejection.reason.rawValue))"
+                        ))
                 case .skipped("ERROR"):
                     logs.append((.warning, "\(endpoint) reported an error: \(text); the report is skipped"))
                 case .skipped(let reportClass):

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Why a socket operation did not complete.
@@ -82,9 +82,9 @@ final class GPSDSocket {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Darwin)
-        hints.ai_socktype = SOCK_STREAM
+            hints.ai_socktype = SOCK_STREAM
         #else
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         #endif
         hints.ai_flags = AI_NUMERICSERV
         var list: UnsafeMutablePointer<addrinfo>?
@@ -105,8 +105,8 @@ final class GPSDSocket {
             let socket = GPSDSocket(descriptor: descriptor, wake: wake)
             configureDescriptor(descriptor)
             #if canImport(Darwin)
-            var on: Int32 = 1
-            _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+                var on: Int32 = 1
+                _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
             #endif
             if systemConnect(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 {
                 return socket
@@ -166,11 +166,11 @@ final class GPSDSocket {
     func close() {
         guard descriptor >= 0 else { return }
         #if canImport(Darwin)
-        _ = Darwin.close(descriptor)
+            _ = Darwin.close(descriptor)
         #elseif canImport(Musl)
-        _ = Musl.close(descriptor)
+            _ = Musl.close(descriptor)
         #else
-        _ = Glibc.close(descriptor)
+            _ = Glibc.close(descriptor)
         #endif
         descriptor = -1
     }
@@ -209,11 +209,11 @@ final class GPSDSocket {
 /// connect(2), named apart from ``GPSDSocket/connect(host:port:timeout:wake:)``.
 private func systemConnect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
     #if canImport(Darwin)
-    Darwin.connect(descriptor, address, length)
+        Darwin.connect(descriptor, address, length)
     #elseif canImport(Musl)
-    Musl.connect(descriptor, address, length)
+        Musl.connect(descriptor, address, length)
     #else
-    Glibc.connect(descriptor, address, length)
+        Glibc.connect(descriptor, address, length)
     #endif
 }
 
@@ -221,9 +221,9 @@ private func systemConnect(_ descriptor: Int32, _ address: UnsafePointer<sockadd
 /// socket carries `SO_NOSIGPIPE` instead).
 private func sendWithoutSignal(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
     #if canImport(Darwin)
-    Darwin.send(descriptor, bytes, count, 0)
+        Darwin.send(descriptor, bytes, count, 0)
     #else
-    send(descriptor, bytes, count, Int32(MSG_NOSIGNAL))
+        send(descriptor, bytes, count, Int32(MSG_NOSIGNAL))
     #endif
 }
 

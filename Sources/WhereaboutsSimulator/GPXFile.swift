@@ -39,14 +39,17 @@ public enum GPXFile {
         let name = url.lastPathComponent
         let points = try readPoints(at: url)
         guard !points.isEmpty else {
-            throw FormatError(source: name, location: "", problem: "has no track or route points", fix: "give a GPX file with a <trk> or <rte>")
+            throw FormatError(
+                source: name, location: "", problem: "has no track or route points", fix: "give a GPX file with a <trk> or <rte>")
         }
         var trace: [TracePoint] = []
         trace.reserveCapacity(points.count)
         for point in points {
             let location = "line \(point.line)"
             guard let time = point.time else {
-                throw FormatError(source: name, location: location, problem: "the point has no <time>", fix: "a ground-truth trace needs a time on every point")
+                throw FormatError(
+                    source: name, location: location, problem: "the point has no <time>",
+                    fix: "a ground-truth trace needs a time on every point")
             }
             if time < earliestPlausible {
                 throw FormatError(

@@ -25,11 +25,22 @@ public enum ScenarioGenerator {
         let moving = movingPoints(truth)
         for (index, point) in pick(moving, count: passesPerTrace, random: &random).enumerated() {
             let radius = random.uniform(40...150)
-            added.append((try! Region(id: "pass-g\(index)", center: offset(point, truth, by: random.uniform(0...(0.7 * radius)), random: &random), radius: radius), "pass"))
+            added.append(
+                (
+                    try! Region(
+                        id: "pass-g\(index)", center: offset(point, truth, by: random.uniform(0...(0.7 * radius)), random: &random),
+                        radius: radius), "pass"
+                ))
         }
         for (index, point) in pick(moving, count: edgesPerTrace, random: &random).enumerated() {
             let radius = random.uniform(200...500)
-            added.append((try! Region(id: "edge-g\(index)", center: offset(point, truth, by: random.uniform((0.75 * radius)...(0.95 * radius)), random: &random), radius: radius), "edge"))
+            added.append(
+                (
+                    try! Region(
+                        id: "edge-g\(index)",
+                        center: offset(point, truth, by: random.uniform((0.75 * radius)...(0.95 * radius)), random: &random), radius: radius
+                    ), "edge"
+                ))
         }
         var kinds: [String: String] = [:]
         for (region, kind) in added { kinds[region.id] = kind }

@@ -106,7 +106,8 @@ struct SimulatedLocationService {
         return (standardFix, oneShotFix, significantFix)
     }
 
-    private static func fix(_ source: Source, _ position: Coordinate, _ speed: Double, _ t: Double, _ random: inout SeededGenerator) -> Fix {
+    private static func fix(_ source: Source, _ position: Coordinate, _ speed: Double, _ t: Double, _ random: inout SeededGenerator) -> Fix
+    {
         switch source {
         case .gps:
             noisyFix(position, sigma: 5, accuracy: random.uniform(5...15), source: .gps, speed: speed, t, &random)
@@ -124,7 +125,8 @@ struct SimulatedLocationService {
         let north = random.gaussian(sigma: sigma)
         let east = random.gaussian(sigma: sigma)
         let latitude = position.latitude + north / Geodesy.metresPerDegreeLatitude
-        let longitude = position.longitude
+        let longitude =
+            position.longitude
             + east / (Geodesy.metresPerDegreeLatitude * max(0.01, cos(position.latitude * .pi / 180)))
         return try! Fix(
             coordinate: Coordinate(normalizingLatitude: latitude, longitude: longitude), horizontalAccuracy: accuracy,

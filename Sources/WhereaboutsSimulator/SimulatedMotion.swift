@@ -33,14 +33,16 @@ struct SimulatedMotion {
             let time = max(reports.last?.time ?? -.infinity, run.start + random.uniform(10...60).rounded())
             let wrong = random.uniform(0...1) < 0.05
             let kind = wrong ? Self.neighbour(of: run.kind, random: &random) : run.kind
-            reports.append((time, MotionActivity(kind: kind, confidence: wrong ? .low : .high, start: Date(timeIntervalSince1970: run.start))))
+            reports.append(
+                (time, MotionActivity(kind: kind, confidence: wrong ? .low : .high, start: Date(timeIntervalSince1970: run.start))))
         }
         self.reports = reports
     }
 
     /// The last report made by `t`.
     func latest(by t: Double) -> MotionActivity? {
-        var low = 0, high = reports.count
+        var low = 0
+        var high = reports.count
         while low < high {
             let middle = (low + high) / 2
             if reports[middle].time <= t { low = middle + 1 } else { high = middle }

@@ -288,7 +288,8 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
     }
 
     private func takeDueSleeper() -> Sleeper? {
-        guard isRunning, let index = sleepers.indices.min(by: { (sleepers[$0].deadline, sleepers[$0].id) < (sleepers[$1].deadline, sleepers[$1].id) }),
+        guard isRunning,
+            let index = sleepers.indices.min(by: { (sleepers[$0].deadline, sleepers[$0].id) < (sleepers[$1].deadline, sleepers[$1].id) }),
             sleepers[index].deadline <= second
         else { return nil }
         let sleeper = sleepers.remove(at: index)

@@ -32,7 +32,9 @@ struct SimulatedVisits {
                 next.center, sigma: 50, accuracy: random.uniform(50...100), source: .wifi, speed: nil, next.arrival ?? next.departure!,
                 &random)
             reported.append(
-                Visit(fix: fix, arrival: next.arrival.map(Date.init(timeIntervalSince1970:)), departure: next.departure.map(Date.init(timeIntervalSince1970:))))
+                Visit(
+                    fix: fix, arrival: next.arrival.map(Date.init(timeIntervalSince1970:)),
+                    departure: next.departure.map(Date.init(timeIntervalSince1970:))))
         }
         return reported
     }

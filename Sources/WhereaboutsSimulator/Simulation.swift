@@ -85,7 +85,8 @@ public struct Simulation: Sendable {
                 queue: store, endpoint: WhereaboutsBatchEndpoint(base: base, device: device, maxBatchSize: batchSize),
                 transport: phone.meteredTransport(URLSessionTransport()),
                 credentials: token.map { FixedCredential(.bearer($0)) } ?? FixedCredential.none,
-                configuration: UploaderConfiguration(batchSize: batchSize, requestTimeout: requestTimeout), clock: phone.clock, jitter: draws.next)
+                configuration: UploaderConfiguration(batchSize: batchSize, requestTimeout: requestTimeout), clock: phone.clock,
+                jitter: draws.next)
         }
     }
 

@@ -37,7 +37,8 @@ public struct Strategy: Sendable, Equatable {
         name: "stop-detect", summary: "moving: GPS with 10 m elastic filter; still 5 min: 200 m fence",
         configuration: TrackerConfiguration(mode: .adaptive(.stopDetect)))
     /// Whereabouts' adaptive mode, the `balanced` preset.
-    public static let adaptive = preset(.adaptive, summary: "cell while boundaries are out of reach, Wi-Fi or GPS near them, off when still")
+    public static let adaptive = preset(
+        .adaptive, summary: "cell while boundaries are out of reach, Wi-Fi or GPS near them, off when still")
     /// The `efficient` preset of the adaptive mode.
     public static let efficient = preset(.efficient, summary: "adaptive holding GPS 3 s, positioning off after 2 min still")
     /// The `responsive` preset of the adaptive mode.

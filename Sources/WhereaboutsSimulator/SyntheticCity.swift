@@ -63,7 +63,8 @@ public enum SyntheticCity {
 
     private static func near(_ clusters: [Coordinate], using generator: inout SeededGenerator) -> Coordinate {
         let cluster = clusters[Int(generator.next() % UInt64(clusters.count))]
-        let north = generator.gaussian(sigma: 400), east = generator.gaussian(sigma: 400)
+        let north = generator.gaussian(sigma: 400)
+        let east = generator.gaussian(sigma: 400)
         return offset(cluster, north: north, east: east)
     }
 

@@ -39,7 +39,8 @@ public struct TruthPath: Sendable {
                 positions.append(points[points.count - 1].coordinate)
                 continue
             }
-            let a = points[segment], b = points[segment + 1]
+            let a = points[segment]
+            let b = points[segment + 1]
             let span = b.time - a.time
             let fraction = span > 0 ? (t - a.time) / span : 1
             positions.append(Geodesy.interpolate(a.coordinate, b.coordinate, fraction: fraction))

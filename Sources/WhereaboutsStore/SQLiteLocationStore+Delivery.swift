@@ -24,7 +24,8 @@ extension SQLiteLocationStore {
         guard !ids.isEmpty else { return }
         try write { db in
             let statement = try db.cachedStatement(
-                sql: "UPDATE location SET state = CASE WHEN redo = 1 THEN 0 ELSE 1 END, redo = 0, lease = NULL WHERE uuid = ? AND state = 0")
+                sql: "UPDATE location SET state = CASE WHEN redo = 1 THEN 0 ELSE 1 END, redo = 0, lease = NULL WHERE uuid = ? AND state = 0"
+            )
             for id in ids { try statement.execute(arguments: [id]) }
         }
     }
@@ -61,7 +62,8 @@ extension SQLiteLocationStore {
     @discardableResult
     public func requeueRejected() throws -> Int {
         try write { db in
-            try db.execute(sql: "UPDATE location SET state = 0, reject_status = NULL, reject_reason = NULL, rejected_at = NULL WHERE state = 2")
+            try db.execute(
+                sql: "UPDATE location SET state = 0, reject_status = NULL, reject_reason = NULL, rejected_at = NULL WHERE state = 2")
             return db.changesCount
         }
     }
@@ -81,7 +83,8 @@ extension SQLiteLocationStore {
         let encoder = JSONEncoder()
         let rows = try commands.map { ($0.id, try encoder.encode($0.command)) }
         try write { db in
-            let statement = try db.cachedStatement(sql: "INSERT INTO command (id, received_at, body) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING")
+            let statement = try db.cachedStatement(
+                sql: "INSERT INTO command (id, received_at, body) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING")
             for (id, body) in rows { try statement.execute(arguments: [id, date.timeIntervalSince1970, body]) }
         }
     }
@@ -125,7 +128,8 @@ extension SQLiteLocationStore {
         let t = now.timeIntervalSince1970
         return try write { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT * FROM event INDEXED BY event_pending WHERE state = 0 AND (lease IS NULL OR lease <= ?) ORDER BY seq LIMIT ?",
+                db,
+                sql: "SELECT * FROM event INDEXED BY event_pending WHERE state = 0 AND (lease IS NULL OR lease <= ?) ORDER BY seq LIMIT ?",
                 arguments: [t, limit])
             let update = try db.cachedStatement(sql: "UPDATE event SET lease = ? WHERE seq = ?")
             for row in rows { try update.execute(arguments: [t + lease, row["seq"] as Int64]) }

@@ -20,7 +20,9 @@ extension SQLiteLocationStore {
     public func pages(of object: String) throws -> [StorePage] {
         try read { db in
             let size = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
-            return try Row.fetchAll(db, sql: "SELECT pageno, pagetype, ncell FROM dbstat WHERE name = ? ORDER BY pageno", arguments: [object]).map { row in
+            return try Row.fetchAll(
+                db, sql: "SELECT pageno, pagetype, ncell FROM dbstat WHERE name = ? ORDER BY pageno", arguments: [object]
+            ).map { row in
                 let number: Int = row["pageno"]
                 return StorePage(number: number, kind: row["pagetype"], cells: row["ncell"], offset: UInt64(number - 1) * UInt64(size))
             }

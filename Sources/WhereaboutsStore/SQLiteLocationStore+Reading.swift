@@ -8,7 +8,8 @@ extension SQLiteLocationStore {
         let direction = order == .oldestFirst ? "ASC" : "DESC"
         return try read { db in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM location INDEXED BY location_pending WHERE state = 0 ORDER BY t \(direction), seq \(direction) LIMIT ?",
+                db,
+                sql: "SELECT * FROM location INDEXED BY location_pending WHERE state = 0 ORDER BY t \(direction), seq \(direction) LIMIT ?",
                 arguments: [limit]
             ).map(RecordCodes.record)
         }
@@ -52,8 +53,11 @@ extension SQLiteLocationStore {
     }
 
     static func regionStates(_ db: Database) throws -> [RegionStateRecord] {
-        try Row.fetchAll(db, sql: "SELECT id, inside, state_at, dwelt FROM region WHERE inside IS NOT NULL AND state_at IS NOT NULL ORDER BY id").map {
-            RegionStateRecord(regionID: $0["id"], inside: $0["inside"], since: Date(timeIntervalSince1970: $0["state_at"]), dwelt: $0["dwelt"])
+        try Row.fetchAll(
+            db, sql: "SELECT id, inside, state_at, dwelt FROM region WHERE inside IS NOT NULL AND state_at IS NOT NULL ORDER BY id"
+        ).map {
+            RegionStateRecord(
+                regionID: $0["id"], inside: $0["inside"], since: Date(timeIntervalSince1970: $0["state_at"]), dwelt: $0["dwelt"])
         }
     }
 

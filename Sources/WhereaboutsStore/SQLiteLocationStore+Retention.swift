@@ -33,7 +33,9 @@ extension SQLiteLocationStore {
 
     private static let dropOrder: [DeliveryState] = [.delivered, .rejected, .pending]
 
-    private func log(_ db: Database, dropped: Int, state: DeliveryState, reason: String, at: Double, into report: inout RetentionReport) throws {
+    private func log(_ db: Database, dropped: Int, state: DeliveryState, reason: String, at: Double, into report: inout RetentionReport)
+        throws
+    {
         guard dropped > 0 else { return }
         if state == .delivered { report.deliveredDropped += dropped } else { report.undeliveredDropped += dropped }
         try db.execute(

@@ -6,7 +6,9 @@ extension SQLiteLocationStore {
     /// Every stored region event, oldest first, with its delivery state.
     public func allEvents() throws -> [(record: EventRecord, state: DeliveryState)] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM event ORDER BY seq").map { (Self.eventRecord($0), RecordCodes.deliveryState(code: $0["state"])) }
+            try Row.fetchAll(db, sql: "SELECT * FROM event ORDER BY seq").map {
+                (Self.eventRecord($0), RecordCodes.deliveryState(code: $0["state"]))
+            }
         }
     }
 
@@ -34,7 +36,9 @@ extension SQLiteLocationStore {
     }
 
     static func setting<Value: Codable>(_ key: SettingKey<Value>, _ db: Database) throws -> Value? {
-        try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key.name]).map { try JSONDecoder().decode(Value.self, from: $0) }
+        try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key.name]).map {
+            try JSONDecoder().decode(Value.self, from: $0)
+        }
     }
 
     /// Stores or (with `nil`) removes a setting.

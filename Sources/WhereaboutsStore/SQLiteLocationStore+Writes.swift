@@ -89,7 +89,9 @@ extension SQLiteLocationStore {
     static func save(_ regions: [Region], _ db: Database) throws {
         let encoder = JSONEncoder()
         let statement = try db.cachedStatement(
-            sql: "INSERT INTO region (id, definition) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET definition = excluded.definition, inside = NULL, state_at = NULL, dwelt = 0")
+            sql:
+                "INSERT INTO region (id, definition) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET definition = excluded.definition, inside = NULL, state_at = NULL, dwelt = 0"
+        )
         for region in regions { try statement.execute(arguments: [region.id, try encoder.encode(region)]) }
     }
 

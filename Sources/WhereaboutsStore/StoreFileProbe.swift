@@ -39,13 +39,17 @@ struct StoreFileProbe {
     /// Looks at `path`.
     static func look(at path: String) -> StoreFileProbe {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return StoreFileProbe(finding: .missing, connection: nil) }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            return StoreFileProbe(finding: .missing, connection: nil)
+        }
         if isFolder.boolValue { return StoreFileProbe(finding: .folder, connection: nil) }
         guard let handle = FileHandle(forReadingAtPath: path) else { return StoreFileProbe(finding: .notDatabase, connection: nil) }
         let start = (try? handle.read(upToCount: header.count)) ?? Data()
         try? handle.close()
         if start.isEmpty { return StoreFileProbe(finding: .empty("is empty"), connection: nil) }
-        guard start == header, let connection = try? openReadOnly(path) else { return StoreFileProbe(finding: .notDatabase, connection: nil) }
+        guard start == header, let connection = try? openReadOnly(path) else {
+            return StoreFileProbe(finding: .notDatabase, connection: nil)
+        }
         let finding = (try? connection.read(finding)) ?? .unrecognisable("SQLite cannot read it")
         return StoreFileProbe(finding: finding, connection: connection)
     }
@@ -53,7 +57,8 @@ struct StoreFileProbe {
     private static func finding(_ db: Database) -> Finding {
         let applicationID = try? Int32.fetchOne(db, sql: "PRAGMA application_id")
         let tables = try? Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
-        let migrations = tables?.contains("grdb_migrations") == true
+        let migrations =
+            tables?.contains("grdb_migrations") == true
             ? try? String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") : nil
         let damage: String?
         do {
@@ -64,7 +69,9 @@ struct StoreFileProbe {
         }
         if let applicationID, applicationID != 0 {
             guard applicationID == StoreSchema.applicationID else {
-                return .foreign("is another application's SQLite database (application_id \(String(format: "0x%08X", UInt32(bitPattern: applicationID))))")
+                return .foreign(
+                    "is another application's SQLite database (application_id \(String(format: "0x%08X", UInt32(bitPattern: applicationID))))"
+                )
             }
             return .store(Facts(migrations: migrations, damage: damage))
         }

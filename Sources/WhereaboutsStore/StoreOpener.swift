@@ -94,14 +94,17 @@ struct StoreOpener {
         guard unknown.isEmpty else {
             throw StoreError(
                 kind: .incompatible, path: path,
-                problem: "was written by a newer version of Whereabouts (its schema has \(unknown.joined(separator: ", "))); it was left as it was",
+                problem:
+                    "was written by a newer version of Whereabouts (its schema has \(unknown.joined(separator: ", "))); it was left as it was",
                 fix: "open it with that version")
         }
         guard options.mode != .readOnly || migrations.contains(StoreSchema.readableFrom) else {
             throw StoreError(
                 kind: .incompatible, path: path,
                 problem: "was written by an older version of Whereabouts (schema \(migrations.last ?? "none")) and cannot be read as it is",
-                fix: "upgrade it by opening it once for writing, e.g. `whereabouts store requeue \(path)` (which also puts rejected records back to pending)")
+                fix:
+                    "upgrade it by opening it once for writing, e.g. `whereabouts store requeue \(path)` (which also puts rejected records back to pending)"
+            )
         }
     }
 
@@ -118,7 +121,8 @@ struct StoreOpener {
         case .folder:
             return StoreError(kind: .notAStore, path: path, problem: "is a folder, not a Whereabouts store", fix: give)
         case .empty(let what):
-            return StoreError(kind: .notAStore, path: path, problem: "\(what), not a Whereabouts store", fix: "remove it or give another path")
+            return StoreError(
+                kind: .notAStore, path: path, problem: "\(what), not a Whereabouts store", fix: "remove it or give another path")
         case .notDatabase:
             return StoreError(kind: .notAStore, path: path, problem: "is not a SQLite database, \(untouched)", fix: give)
         case .foreign(let what):

@@ -1,4 +1,3 @@
-
 /// How to open a store: what the caller may do with the file, what it keeps and how large it may grow.
 public struct StoreOptions: Sendable, Equatable {
     /// What the caller may do with the file.

@@ -62,7 +62,10 @@ struct StoreSalvager {
     func finishInterrupted() throws -> StoreSalvage? {
         let prefix = "\(name).salvage-"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        guard let complete = names.sorted().last(where: { $0.hasPrefix(prefix) && !$0.contains(".partial") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
+        guard
+            let complete = names.sorted().last(where: {
+                $0.hasPrefix(prefix) && !$0.contains(".partial") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
+            })
         else { return nil }
         return try finish("\(folder)/\(complete)", stamp: String(complete.dropFirst(prefix.count)))
     }
@@ -70,7 +73,8 @@ struct StoreSalvager {
     /// Removes what a crash left of a store being created or salvaged before it was complete.
     func removeLeftovers() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        for leftover in names where leftover.hasPrefix("\(name).creating-") || (leftover.hasPrefix("\(name).salvage-") && leftover.contains(".partial")) {
+        for leftover in names
+        where leftover.hasPrefix("\(name).creating-") || (leftover.hasPrefix("\(name).salvage-") && leftover.contains(".partial")) {
             try? FileManager.default.removeItem(atPath: "\(folder)/\(leftover)")
         }
     }
@@ -118,7 +122,9 @@ struct StoreSalvager {
             let shared = sourceColumns.filter(destinationColumns.contains)
             guard !shared.isEmpty else { continue }
             let insert = try destination.makeStatement(
-                sql: "INSERT OR IGNORE INTO \"\(table.name)\" (\(shared.map { "\"\($0)\"" }.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: shared.count).joined(separator: ", ")))")
+                sql:
+                    "INSERT OR IGNORE INTO \"\(table.name)\" (\(shared.map { "\"\($0)\"" }.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: shared.count).joined(separator: ", ")))"
+            )
             var refused = 0
             let outcome = try DamagedTableReader(db: source, table: table, columns: shared).read { values in
                 try insert.execute(arguments: StatementArguments(values.map { $0 as (any DatabaseValueConvertible)? }))

@@ -66,6 +66,7 @@ public final class FaultProxy: Sendable {
         }
         var headers: HTTPFields = [.contentType: http.value(forHTTPHeaderField: "Content-Type") ?? "application/json"]
         if let retryAfter = http.value(forHTTPHeaderField: "Retry-After") { headers[.retryAfter] = retryAfter }
-        return Response(status: HTTPResponse.Status(code: http.statusCode), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: HTTPResponse.Status(code: http.statusCode), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -109,7 +109,8 @@ enum TestRoutes {
                 message["X-Limit-D"] = request.headers[HTTPField.Name("X-Limit-D")!]
                 await state.storeOwnTracks(message, id: message["_id"] ?? UUID().uuidString)
                 if drop { throw DroppedConnection() }
-                let commands = await state.takeCommands().contains(.reportLocation) ? "[{\"_type\":\"cmd\",\"action\":\"reportLocation\"}]" : "[]"
+                let commands =
+                    await state.takeCommands().contains(.reportLocation) ? "[{\"_type\":\"cmd\",\"action\":\"reportLocation\"}]" : "[]"
                 return json(.ok, commands)
             }
         }
@@ -133,7 +134,8 @@ enum TestRoutes {
             guard let idToken = await state.refresh(refresh) else {
                 return json(.badRequest, "{\"error\":{\"message\":\"INVALID_REFRESH_TOKEN\"}}")
             }
-            return json(.ok, "{\"id_token\":\"\(idToken)\",\"refresh_token\":\"\(refresh)\",\"expires_in\":\"3600\",\"user_id\":\"user-1\"}")
+            return json(
+                .ok, "{\"id_token\":\"\(idToken)\",\"refresh_token\":\"\(refresh)\",\"expires_in\":\"3600\",\"user_id\":\"user-1\"}")
         }
         return router
     }

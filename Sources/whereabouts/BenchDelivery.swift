@@ -41,7 +41,9 @@ struct BenchDelivery: AsyncParsableCommand {
         }
         let bytes = Double(try store.summary().bytes) / Double(fixes)
         print("append, one transaction per fix:  \(Int(singleRate)) fixes/s (\(single) fixes)")
-        print("append, 500 per transaction:      \(Int(batchedRate)) fixes/s (\(fixes) fixes), \(String(format: "%.1f", batchedRate / singleRate))x")
+        print(
+            "append, 500 per transaction:      \(Int(batchedRate)) fixes/s (\(fixes) fixes), \(String(format: "%.1f", batchedRate / singleRate))x"
+        )
         print("bytes on disk per stored fix:     \(String(format: "%.1f", bytes))")
 
         let server = try await TestServer.start()
@@ -53,7 +55,9 @@ struct BenchDelivery: AsyncParsableCommand {
         let held = await server.state.locations.count
         await server.stop()
         print("upload, batches of 1:             \(Int(baselineRate)) fixes/s (\(baselineCount) fixes)")
-        print("upload, batches of \(batchSize):           \(Int(uploadRate)) fixes/s (\(fixes) fixes), \(String(format: "%.1f", uploadRate / baselineRate))x")
+        print(
+            "upload, batches of \(batchSize):           \(Int(uploadRate)) fixes/s (\(fixes) fixes), \(String(format: "%.1f", uploadRate / baselineRate))x"
+        )
         print("server holds \(held) of \(fixes + baselineCount) records sent")
         if json {
             print(
@@ -71,7 +75,8 @@ struct BenchDelivery: AsyncParsableCommand {
         return (0..<count).map { i in
             let fix = try! Fix(
                 coordinate: Coordinate(latitude: 52.5 + Double(i % 1000) * 1e-5, longitude: 13.4 + Double(i / 1000) * 1e-5),
-                horizontalAccuracy: 4.8, altitude: 34.2, speed: 1.4, course: 87.5, timestamp: start.addingTimeInterval(Double(i)), source: .gps)
+                horizontalAccuracy: 4.8, altitude: 34.2, speed: 1.4, course: 87.5, timestamp: start.addingTimeInterval(Double(i)),
+                source: .gps)
             return LocationRecord(fix: fix, trigger: .policy)
         }
     }

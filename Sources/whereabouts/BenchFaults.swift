@@ -34,7 +34,8 @@ struct BenchFaults: AsyncParsableCommand {
         let serverExecutable = try RealServer.locate(server)
         let faketime = ["/usr/bin/faketime", "/usr/local/bin/faketime"].first { FileManager.default.isExecutableFile(atPath: $0) }
         if faketime == nil {
-            FileHandle.standardError.write(Data("whereabouts: faketime is not installed, so no clock jumps are injected (apt-get install faketime)\n".utf8))
+            FileHandle.standardError.write(
+                Data("whereabouts: faketime is not installed, so no clock jumps are injected (apt-get install faketime)\n".utf8))
         }
         let whereabouts = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
         let bar = json ? nil : ProgressBar(total: count)
@@ -50,8 +51,12 @@ struct BenchFaults: AsyncParsableCommand {
     }
 
     static func table(_ tally: CampaignTally) -> String {
-        var lines = ["faults injected \(tally.injected) in \(tally.runs) CLI runs (\(tally.failedRuns) failed, \(tally.salvages) salvaged a damaged store)"]
-        for kind in FaultKind.allCases { lines.append("  \(kind.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)) \(tally.faults[kind, default: 0])") }
+        var lines = [
+            "faults injected \(tally.injected) in \(tally.runs) CLI runs (\(tally.failedRuns) failed, \(tally.salvages) salvaged a damaged store)"
+        ]
+        for kind in FaultKind.allCases {
+            lines.append("  \(kind.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)) \(tally.faults[kind, default: 0])")
+        }
         lines += [
             "records recorded   \(tally.recorded)", "on the server      \(tally.onServer)", "lost               \(tally.lost)",
             "duplicated         \(tally.duplicated)", "unknown to store   \(tally.unknown)", "salvage lost       \(tally.salvageLost)",

@@ -61,39 +61,50 @@ struct BenchGeofence: ParsableCommand {
         var plans: [Double] = []
         var answers: [[String]] = []
         for fix in queries {
-            plans.append(watch.time { _ = SlotPlanner.plan(engine.index, at: fix.coordinate, slots: 20, minimumRefresh: 150, maximumRefresh: 5000) })
+            plans.append(
+                watch.time { _ = SlotPlanner.plan(engine.index, at: fix.coordinate, slots: 20, minimumRefresh: 150, maximumRefresh: 5000) })
         }
         let query = queries.map { fix in
             watch.time { answers.append(engine.index.containing(fix.coordinate, accuracy: fix.horizontalAccuracy)) }
         }
 
         let bruteCount = min(fixes, max(20, 20_000_000 / regions))
-        var bruteEvaluate: [Double] = [], brutePlan: [Double] = []
+        var bruteEvaluate: [Double] = []
+        var brutePlan: [Double] = []
         var mismatches = 0
         for (i, fix) in queries.prefix(bruteCount).enumerated() {
             var found: [String] = []
-            bruteEvaluate.append(watch.time {
-                for region in regionSet where region.signedDistance(from: fix.coordinate) <= fix.horizontalAccuracy {
-                    found.append(region.id)
-                }
-            })
+            bruteEvaluate.append(
+                watch.time {
+                    for region in regionSet where region.signedDistance(from: fix.coordinate) <= fix.horizontalAccuracy {
+                        found.append(region.id)
+                    }
+                })
             if found.sorted() != answers[i] { mismatches += 1 }
-            brutePlan.append(watch.time {
-                var nearest = regionSet.map { abs($0.signedDistance(from: fix.coordinate)) }
-                nearest.sort()
-                precondition(nearest.count >= 0)
-            })
+            brutePlan.append(
+                watch.time {
+                    var nearest = regionSet.map { abs($0.signedDistance(from: fix.coordinate)) }
+                    nearest.sort()
+                    precondition(nearest.count >= 0)
+                })
         }
 
-        let e = Stopwatch.summary(evaluate), p = Stopwatch.summary(plans), q = Stopwatch.summary(query)
+        let e = Stopwatch.summary(evaluate)
+        let p = Stopwatch.summary(plans)
+        let q = Stopwatch.summary(query)
         let et = Stopwatch.summary(evaluateTrack)
-        let be = Stopwatch.summary(bruteEvaluate), bp = Stopwatch.summary(brutePlan)
+        let be = Stopwatch.summary(bruteEvaluate)
+        let bp = Stopwatch.summary(brutePlan)
         print("regions \(regions), layout \(layout.rawValue), fixes \(fixes) (brute force: \(bruteCount))")
         print(String(format: "index build %.2f s, memory %.0f bytes/region (resident growth)", build, memory))
-        print(String(format: "scattered fixes average %.1f transitions each (every fix is a jump across the city)", Double(transitions) / Double(fixes)))
+        print(
+            String(
+                format: "scattered fixes average %.1f transitions each (every fix is a jump across the city)",
+                Double(transitions) / Double(fixes)))
         print("                              median µs      p99 µs   brute median µs      ratio")
         for (name, ours, brute) in [("evaluate", e, be), ("evaluate, a device moving", et, be), ("slot plan", p, bp), ("query", q, be)] {
-            let figures = String(format: "%12.2f %11.2f %17.0f %9.0f×", ours.median, ours.p99, brute.median, brute.median / max(ours.median, 1e-3))
+            let figures = String(
+                format: "%12.2f %11.2f %17.0f %9.0f×", ours.median, ours.p99, brute.median, brute.median / max(ours.median, 1e-3))
             print(name.padding(toLength: 26, withPad: " ", startingAt: 0) + figures)
         }
         print(mismatches == 0 ? "answers identical to brute force" : "MISMATCHES against brute force: \(mismatches)")
@@ -122,7 +133,8 @@ struct BenchGeofence: ParsableCommand {
     /// Writes `regions` as a GeoJSON FeatureCollection, streams it back with ``RegionFile``, and
     /// reports the time, the file's size and how much resident memory grew while reading.
     private func streamGeoJSON(_ regions: [Region], _ watch: Stopwatch) throws -> [String: Any] {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("whereabouts-bench-\(ProcessInfo.processInfo.processIdentifier).geojson")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "whereabouts-bench-\(ProcessInfo.processInfo.processIdentifier).geojson")
         defer { try? FileManager.default.removeItem(at: url) }
         _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
@@ -146,7 +158,10 @@ struct BenchGeofence: ParsableCommand {
         }
         if let failure { throw InputError(reading: failure) }
         let growth = residentBytes() - before
-        print(String(format: "GeoJSON stream: %d regions from %.0f MB in %.2f s, resident growth %.0f MB", loaded.count, Double(size) / 1e6, seconds, Double(growth) / 1e6))
+        print(
+            String(
+                format: "GeoJSON stream: %d regions from %.0f MB in %.2f s, resident growth %.0f MB", loaded.count, Double(size) / 1e6,
+                seconds, Double(growth) / 1e6))
         return ["geojsonRegions": loaded.count, "geojsonBytes": size, "geojsonSeconds": seconds, "geojsonResidentGrowthBytes": growth]
     }
 

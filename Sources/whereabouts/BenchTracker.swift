@@ -52,8 +52,10 @@ struct BenchTracker: ParsableCommand {
                 precondition(inside >= 0)
             }
             print(String(format: "%7d    %15.0f    %19.0f    %5.1f×", count, trackerRate, bruteRate, trackerRate / bruteRate))
-            rows.append(["regions": Double(count), "trackerFixesPerSecond": trackerRate.rounded(),
-                         "bruteForceFixesPerSecond": bruteRate.rounded(), "ratio": (trackerRate / bruteRate * 10).rounded() / 10])
+            rows.append([
+                "regions": Double(count), "trackerFixesPerSecond": trackerRate.rounded(),
+                "bruteForceFixesPerSecond": bruteRate.rounded(), "ratio": (trackerRate / bruteRate * 10).rounded() / 10,
+            ])
         }
         if json {
             let data = try JSONSerialization.data(withJSONObject: ["bench": "tracker", "runs": rows], options: [.sortedKeys])

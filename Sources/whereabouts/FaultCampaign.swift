@@ -83,7 +83,8 @@ struct FaultCampaign {
         while tally.injected < count {
             let kind = kinds[Int(generator.next() % UInt64(kinds.count))]
             var executable = whereabouts
-            var arguments = ["simulate", "--strategy", "move", "--seed", "\(generator.next() % 1_000_000)", "--store", store]
+            var arguments =
+                ["simulate", "--strategy", "move", "--seed", "\(generator.next() % 1_000_000)", "--store", store]
                 + upload + ["--batch-size", "20", "--timeout", "1", "--drain-timeout", "1"]
             var injected = true
             switch kind {
@@ -95,7 +96,9 @@ struct FaultCampaign {
             case .clockJump:
                 let days = Int(generator.next() % 800) - 400
                 executable = "/usr/bin/env"
-                arguments = ["FAKETIME_DONT_FAKE_MONOTONIC=1", faketime ?? "faketime", "-f", "\(days < 0 ? "" : "+")\(days)d", whereabouts] + arguments
+                arguments =
+                    ["FAKETIME_DONT_FAKE_MONOTONIC=1", faketime ?? "faketime", "-f", "\(days < 0 ? "" : "+")\(days)d", whereabouts]
+                    + arguments
             case .damagedPage: injected = try Self.damageIndexPage(store, using: &generator)
             case .fullDisk:
                 // The run may grow no file beyond 32–255 KiB (RLIMIT_FSIZE, with SIGXFSZ ignored so a
@@ -184,7 +187,9 @@ struct FaultCampaign {
         var request = URLRequest(url: base.appendingPathComponent("v1/devices/\(device)/locations"), timeoutInterval: 120)
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         let (data, _) = try await URLSession.shared.data(for: request)
-        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any], let locations = object["locations"] as? [[String: Any]] else {
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let locations = object["locations"] as? [[String: Any]]
+        else {
             throw InputError("the server's history is not {\"locations\": [...]}: \(String(decoding: data.prefix(200), as: UTF8.self))")
         }
         return locations.compactMap { $0["id"] as? String }

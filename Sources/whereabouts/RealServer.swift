@@ -29,7 +29,8 @@ struct RealServer {
             folder.deleteLastPathComponent()
         }
         throw InputError(
-            "whereabouts-server was not found in Server/.build above \(CommandLine.arguments[0]); build it with `cd Server && swift build --product whereabouts-server`, or give --server PATH")
+            "whereabouts-server was not found in Server/.build above \(CommandLine.arguments[0]); build it with `cd Server && swift build --product whereabouts-server`, or give --server PATH"
+        )
     }
 
     /// `whereabouts-server device add NAME`; returns the device's token.

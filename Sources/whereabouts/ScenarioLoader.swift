@@ -29,7 +29,9 @@ enum ScenarioLoader {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder)
         } catch {
-            throw InputError("--scenarios \(folder): cannot list the folder (\(error.localizedDescription)); give a folder holding dNN.gpx and dNN.regions.geojson pairs")
+            throw InputError(
+                "--scenarios \(folder): cannot list the folder (\(error.localizedDescription)); give a folder holding dNN.gpx and dNN.regions.geojson pairs"
+            )
         }
         let pairs = names.filter { $0.hasSuffix(".gpx") }.sorted().compactMap { file -> Pair? in
             let name = String(file.dropLast(4))
@@ -37,7 +39,8 @@ enum ScenarioLoader {
             return Pair(name: name, trace: "\(folder)/\(file)", regions: "\(folder)/\(name).regions.geojson")
         }
         guard !pairs.isEmpty else {
-            throw InputError("--scenarios \(folder): no NAME.gpx with a NAME.regions.geojson beside it; give a folder like ../shared/scenarios")
+            throw InputError(
+                "--scenarios \(folder): no NAME.gpx with a NAME.regions.geojson beside it; give a folder like ../shared/scenarios")
         }
         return pairs
     }

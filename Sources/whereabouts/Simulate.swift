@@ -37,7 +37,9 @@ struct Simulate: AsyncParsableCommand {
 
     @Option(
         name: .customLong("set"),
-        help: "Change a parameter of the adaptive strategies, as name=value (repeatable): \(PolicyParameter.allCases.map(\.rawValue).joined(separator: ", ")).")
+        help:
+            "Change a parameter of the adaptive strategies, as name=value (repeatable): \(PolicyParameter.allCases.map(\.rawValue).joined(separator: ", "))."
+    )
     var settings: [String] = []
 
     @Option(help: "Seconds the device lies still before and after the trace.")
@@ -56,7 +58,9 @@ struct Simulate: AsyncParsableCommand {
 
     func run() async throws {
         let strategies = try chosenStrategies()
-        guard pad.isFinite, pad >= 0 else { throw InputError("--pad \(pad) is not a non-negative number of seconds; the standard pad is 1800") }
+        guard pad.isFinite, pad >= 0 else {
+            throw InputError("--pad \(pad) is not a non-negative number of seconds; the standard pad is 1800")
+        }
         if store != nil || upload.upload != nil {
             guard strategies.count == 1, scenarios.isEmpty else {
                 throw InputError("--store and --upload record one run: give one --strategy and no --scenarios")
@@ -96,7 +100,8 @@ struct Simulate: AsyncParsableCommand {
             }
             reports.append(result.report)
         }
-        print("scenario \(scenario.name): \(scenario.trace.count) points, \(scenario.regions.count) regions, pad \(Int(pad)) s, seed \(seed)")
+        print(
+            "scenario \(scenario.name): \(scenario.trace.count) points, \(scenario.regions.count) regions, pad \(Int(pad)) s, seed \(seed)")
         print(SummaryTable.render(reports.map { StrategyAggregate(reports: [$0]) }))
         if let store {
             let file = try StoreFile.open(store)

@@ -24,7 +24,8 @@ struct StoreCommand: AsyncParsableCommand {
         func run() throws {
             let store = try StoreFile.open(file, mode: .readOnly)
             let summary = try store.summary()
-            print(json ? StoreReport.json(summary, path: file) : StoreReport.text(summary, path: file, integrity: try store.integrityCheck()))
+            print(
+                json ? StoreReport.json(summary, path: file) : StoreReport.text(summary, path: file, integrity: try store.integrityCheck()))
         }
     }
 
@@ -43,7 +44,9 @@ struct StoreCommand: AsyncParsableCommand {
             let store = try StoreFile.open(file)
             guard let uploader = try upload.uploader(for: store) else { throw noUpload }
             let report = await uploader.drain(until: Date().addingTimeInterval(upload.drainTimeout), trigger: .manual)
-            print("delivered \(report.delivered), rejected \(report.rejected), requests \(report.requests), pending \(try store.pendingCount())")
+            print(
+                "delivered \(report.delivered), rejected \(report.rejected), requests \(report.requests), pending \(try store.pendingCount())"
+            )
             if case .misconfigured(let problem) = report.stoppedBy {
                 throw InputError("--upload \(upload.upload ?? ""): \(problem); the records stay pending in \(file)")
             }
@@ -86,7 +89,9 @@ enum StoreFile {
         do {
             let store = try SQLiteLocationStore(path: path, options: StoreOptions(mode: mode))
             if let damage = store.openReport.damage {
-                say("\(path) is damaged (\(damage)); what touches a damaged page cannot be read. A writing command salvages the readable rows into a new store.")
+                say(
+                    "\(path) is damaged (\(damage)); what touches a damaged page cannot be read. A writing command salvages the readable rows into a new store."
+                )
             }
             if let salvage = store.openReport.salvage {
                 say("\(path) was damaged: \(salvage.summary)")
@@ -105,7 +110,9 @@ enum StoreFile {
 /// Renders a ``StoreSummary``.
 enum StoreReport {
     static func text(_ summary: StoreSummary, path: String, integrity: String) -> String {
-        var lines = ["\(path): \(summary.records) records, \(summary.bytes) bytes (\(summary.records > 0 ? summary.bytes / summary.records : 0) per record), integrity \(integrity)"]
+        var lines = [
+            "\(path): \(summary.records) records, \(summary.bytes) bytes (\(summary.records > 0 ? summary.bytes / summary.records : 0) per record), integrity \(integrity)"
+        ]
         lines.append(
             DeliveryState.allCases.map { "\($0) \(summary.counts[$0] ?? 0)" }.joined(separator: ", ")
                 + " (\(summary.leased) leased to an upload); \(summary.events) region events (\(summary.eventsPending) pending), "
@@ -113,7 +120,9 @@ enum StoreReport {
         if !summary.rejected.isEmpty {
             lines.append("rejected:")
             for record in summary.rejected {
-                lines.append("  \(record.id.uuidString.lowercased()) \(Timestamp.format(record.timestamp)) \(record.rejection.status) \(record.rejection.reason)")
+                lines.append(
+                    "  \(record.id.uuidString.lowercased()) \(Timestamp.format(record.timestamp)) \(record.rejection.status) \(record.rejection.reason)"
+                )
             }
         }
         let dropped = summary.drops.reduce(0) { $0 + $1.count }
@@ -125,7 +134,9 @@ enum StoreReport {
     }
 
     static func json(_ summary: StoreSummary, path: String) -> String {
-        var members: [(String, JSONScalar)] = [("file", .string(path)), ("records", .integer(summary.records)), ("bytes", .integer(summary.bytes))]
+        var members: [(String, JSONScalar)] = [
+            ("file", .string(path)), ("records", .integer(summary.records)), ("bytes", .integer(summary.bytes)),
+        ]
         for state in DeliveryState.allCases { members.append((state.description, .integer(summary.counts[state] ?? 0))) }
         members += [
             ("leased", .integer(summary.leased)), ("events", .integer(summary.events)), ("eventsPending", .integer(summary.eventsPending)),

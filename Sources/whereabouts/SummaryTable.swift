@@ -14,7 +14,8 @@ enum SummaryTable {
         let widths = header.indices.map { column in ([header] + body).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { i, cell in
-                i == 0 ? cell.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+                i == 0
+                    ? cell.padding(toLength: widths[i], withPad: " ", startingAt: 0)
                     : String(repeating: " ", count: widths[i] - cell.count) + cell
             }.joined(separator: "  ")
         }

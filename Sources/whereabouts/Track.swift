@@ -50,7 +50,9 @@ struct Track: AsyncParsableCommand {
         } catch {
             throw InputError("--mode: \(error)")
         }
-        guard statusEvery.isFinite, statusEvery > 0 else { throw InputError("--status-every \(statusEvery) is not a positive number of seconds") }
+        guard statusEvery.isFinite, statusEvery > 0 else {
+            throw InputError("--status-every \(statusEvery) is not a positive number of seconds")
+        }
         let regionList = try regions.map { path in
             do { return try RegionFile.read(at: URL(fileURLWithPath: path)) } catch { throw InputError(reading: error) }
         }
@@ -58,7 +60,8 @@ struct Track: AsyncParsableCommand {
         let storeFile = try StoreFile.open(store)
         let uploader = try upload.uploader(for: storeFile)
         let service = GPSDLocationService(host: endpoint.host, port: endpoint.port)
-        let engine = LocationEngine(store: storeFile, service: service, uploader: uploader, configuration: TrackerConfiguration(mode: trackingMode))
+        let engine = LocationEngine(
+            store: storeFile, service: service, uploader: uploader, configuration: TrackerConfiguration(mode: trackingMode))
         let stop = SignalWaiter([SIGINT, SIGTERM])
         do {
             try await engine.launch(.user)
@@ -67,7 +70,8 @@ struct Track: AsyncParsableCommand {
         } catch {
             throw InputError(reading: error)
         }
-        TrackLine.say("tracking \(service.endpoint) in \(trackingMode.name) mode into \(store); \(try await engine.regions().count) regions")
+        TrackLine.say(
+            "tracking \(service.endpoint) in \(trackingMode.name) mode into \(store); \(try await engine.regions().count) regions")
         let printer = Task {
             for await event in engine.regionEvents() { TrackLine.say(TrackLine.event(event)) }
         }
@@ -83,7 +87,9 @@ struct Track: AsyncParsableCommand {
         TrackLine.say("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"); stopping")
         if let uploader {
             let report = await uploader.drain(until: Date().addingTimeInterval(upload.drainTimeout), trigger: .stopped)
-            TrackLine.say("final upload: delivered \(report.delivered), rejected \(report.rejected)\(report.stoppedBy.map { ", stopped: \($0)" } ?? "")")
+            TrackLine.say(
+                "final upload: delivered \(report.delivered), rejected \(report.rejected)\(report.stoppedBy.map { ", stopped: \($0)" } ?? "")"
+            )
         }
         TrackLine.say(await TrackLine.status(engine: engine, service: service, store: storeFile))
         await engine.shutdown()
@@ -123,7 +129,8 @@ enum TrackLine {
         let diagnostics = await engine.diagnostics
         let records = (try? store.summary().records).map(String.init) ?? "?"
         let pending = (try? store.pendingCount()).map(String.init) ?? "?"
-        var line = "status: \(records) records (\(pending) pending upload), inside [\(await engine.insideRegionIDs.joined(separator: ", "))]; "
+        var line =
+            "status: \(records) records (\(pending) pending upload), inside [\(await engine.insideRegionIDs.joined(separator: ", "))]; "
         line += "gpsd \(service.isWatching ? "watching" : "not connected"): \(service.statistics)"
         if let failure = diagnostics.lastFailure { line += "; last problem: \(failure)" }
         return line

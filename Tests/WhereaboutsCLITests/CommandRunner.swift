@@ -22,7 +22,8 @@ struct CommandRunner {
     static func run(_ arguments: [String]) async throws -> Output {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stdout = folder.appendingPathComponent("stdout"), stderr = folder.appendingPathComponent("stderr")
+        let stdout = folder.appendingPathComponent("stdout")
+        let stderr = folder.appendingPathComponent("stderr")
         FileManager.default.createFile(atPath: stdout.path, contents: nil)
         FileManager.default.createFile(atPath: stderr.path, contents: nil)
         let process = Process()

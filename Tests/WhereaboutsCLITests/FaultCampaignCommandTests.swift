@@ -3,7 +3,8 @@ import Testing
 
 /// The server executable the campaign drives: `WHEREABOUTS_SERVER`, else the Server/ package's debug
 /// build in this checkout (`.ci/run` builds it before these tests).
-private let serverExecutable: String = ProcessInfo.processInfo.environment["WHEREABOUTS_SERVER"]
+private let serverExecutable: String =
+    ProcessInfo.processInfo.environment["WHEREABOUTS_SERVER"]
     ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Server/.build/debug/whereabouts-server").path
 
@@ -15,7 +16,9 @@ struct FaultCampaignCommandTests {
             if: FileManager.default.isExecutableFile(atPath: serverExecutable),
             "whereabouts-server is not built; run `cd Server && swift build --product whereabouts-server` or set WHEREABOUTS_SERVER"))
     func smallCampaign() async throws {
-        let result = try await CommandRunner.run(["bench", "faults", "--count", "24", "--seed", "7", "--json", "--server", serverExecutable])
+        let result = try await CommandRunner.run([
+            "bench", "faults", "--count", "24", "--seed", "7", "--json", "--server", serverExecutable,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
         #expect(object["faults"] as? Int == 24)

@@ -20,7 +20,9 @@ struct SimulateCommandTests {
 
     @Test("the same seed gives byte-identical files; another seed gives other noise")
     func determinism() async throws {
-        let a = try CommandRunner.temporaryFolder(), b = try CommandRunner.temporaryFolder(), c = try CommandRunner.temporaryFolder()
+        let a = try CommandRunner.temporaryFolder()
+        let b = try CommandRunner.temporaryFolder()
+        let c = try CommandRunner.temporaryFolder()
         defer { for url in [a, b, c] { try? FileManager.default.removeItem(at: url) } }
         for (folder, seed) in [(a, "7"), (b, "7"), (c, "8")] {
             let result = try await CommandRunner.run(["simulate", "--strategy", "adaptive", "--seed", seed, "--out", folder.path])
@@ -62,12 +64,14 @@ struct SimulateCommandTests {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let trace = folder.appendingPathComponent("broken.gpx")
-        try Data("""
+        try Data(
+            """
             <?xml version="1.0"?>
             <gpx version="1.1"><trk><trkseg>
             <trkpt lat="91.5" lon="11.5"><time>2024-05-06T07:30:00Z</time></trkpt>
             </trkseg></trk></gpx>
-            """.utf8).write(to: trace)
+            """.utf8
+        ).write(to: trace)
         let result = try await CommandRunner.run(["simulate", "--trace", trace.path])
         #expect(result.status == 2)
         #expect(result.stderr.contains("broken.gpx"), "stderr: \(result.stderr)")

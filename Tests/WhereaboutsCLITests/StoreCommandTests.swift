@@ -69,7 +69,9 @@ struct StoreCommandTests {
         #expect(all.stderr.contains("one --strategy"))
     }
 
-    @Test("SIGKILL at random moments while recording and uploading, 50 times: the file stays sound, nothing acknowledged is lost, nothing is duplicated")
+    @Test(
+        "SIGKILL at random moments while recording and uploading, 50 times: the file stays sound, nothing acknowledged is lost, nothing is duplicated"
+    )
     func killedFiftyTimes() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }

@@ -33,7 +33,9 @@ struct StoreFileCommandTests {
         try Data("<gpx><trk><trkseg></trkseg></trk></gpx>\n".utf8).write(to: URL(fileURLWithPath: gpx))
         let notes = folder.appendingPathComponent("notes.sqlite").path
         let queue = try DatabaseQueue(path: notes)
-        try await queue.write { try $0.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO note (text) VALUES ('keep me')") }
+        try await queue.write {
+            try $0.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO note (text) VALUES ('keep me')")
+        }
         try queue.close()
         let empty = folder.appendingPathComponent("empty.sqlite").path
         FileManager.default.createFile(atPath: empty, contents: nil)

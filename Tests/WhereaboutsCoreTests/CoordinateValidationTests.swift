@@ -9,9 +9,10 @@ struct CoordinateValidationTests {
 
     @Test(arguments: [Double.nan, .infinity, -.infinity, 90.0001, -90.0001, 180])
     func badLatitudeIsRejectedNamingFieldAndValue(_ latitude: Double) throws {
-        let error = try #require(validationError { () throws(ValidationError) in
-            try Coordinate(latitude: latitude, longitude: 0)
-        })
+        let error = try #require(
+            validationError { () throws(ValidationError) in
+                try Coordinate(latitude: latitude, longitude: 0)
+            })
         #expect(error.field == "latitude")
         #expect(error.value == "\(latitude)")
         #expect(error.description.contains("latitude"))
@@ -21,9 +22,10 @@ struct CoordinateValidationTests {
 
     @Test(arguments: [Double.nan, .infinity, -.infinity, -180.5, 180.0001, 360])
     func badLongitudeIsRejectedNamingFieldAndValue(_ longitude: Double) throws {
-        let error = try #require(validationError { () throws(ValidationError) in
-            try Coordinate(latitude: 0, longitude: longitude)
-        })
+        let error = try #require(
+            validationError { () throws(ValidationError) in
+                try Coordinate(latitude: 0, longitude: longitude)
+            })
         #expect(error.field == "longitude")
         #expect(error.value == "\(longitude)")
         #expect(error.description.contains("longitude \(longitude)"))
@@ -150,8 +152,9 @@ struct CoordinateValidationTests {
 
     /// Decoding a fix validates it: no negative accuracy, negative speed or course of 360.
     @Test func decodingAFixWithANegativeAccuracyThrows() throws {
-        var object = try JSONSerialization.jsonObject(
-            with: JSONEncoder().encode(fix(home, acc: 5, t: 0))) as! [String: Any]
+        var object =
+            try JSONSerialization.jsonObject(
+                with: JSONEncoder().encode(fix(home, acc: 5, t: 0))) as! [String: Any]
         object["horizontalAccuracy"] = -1
         let data = try JSONSerialization.data(withJSONObject: object)
         #expect(throws: ValidationError.self) {

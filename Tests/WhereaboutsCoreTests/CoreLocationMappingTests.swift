@@ -81,9 +81,11 @@ struct CoreLocationMappingTests {
 
     // MARK: Region state
 
-    @Test("CLRegionState: unknown 0 → nil, inside 1, outside 2, anything else → nil", arguments: [
-        (0, RegionState?.none), (1, .inside), (2, .outside), (3, nil), (-1, nil),
-    ])
+    @Test(
+        "CLRegionState: unknown 0 → nil, inside 1, outside 2, anything else → nil",
+        arguments: [
+            (0, RegionState?.none), (1, .inside), (2, .outside), (3, nil), (-1, nil),
+        ])
     func regionState(raw: Int, expected: RegionState?) {
         #expect(RegionState(coreLocationRegionState: raw) == expected)
     }
@@ -126,9 +128,11 @@ struct CoreLocationMappingTests {
         }
     }
 
-    @Test("kCLLocationCoordinate2DInvalid and out-of-range coordinates are rejected by name", arguments: [
-        (-180.0, -180.0, "latitude"), (91.0, 0.0, "latitude"), (0.0, 181.0, "longitude"), (.nan, 0.0, "latitude"),
-    ])
+    @Test(
+        "kCLLocationCoordinate2DInvalid and out-of-range coordinates are rejected by name",
+        arguments: [
+            (-180.0, -180.0, "latitude"), (91.0, 0.0, "latitude"), (0.0, 181.0, "longitude"), (.nan, 0.0, "latitude"),
+        ])
     func invalidCoordinate(latitude: Double, longitude: Double, field: String) {
         #expect {
             try Self.clFix(latitude: latitude, longitude: longitude)
@@ -185,11 +189,13 @@ struct CoreLocationMappingTests {
         #expect(visit.fix.timestamp == Self.now)
     }
 
-    @Test("invalid visits are errors naming what is wrong", arguments: [
-        (Date.distantPast, Date.distantFuture, 35.0, "CLVisit"),
-        (now, now.addingTimeInterval(-60), 35.0, "departureDate"),
-        (now, Date.distantFuture, -1.0, "horizontalAccuracy"),
-    ])
+    @Test(
+        "invalid visits are errors naming what is wrong",
+        arguments: [
+            (Date.distantPast, Date.distantFuture, 35.0, "CLVisit"),
+            (now, now.addingTimeInterval(-60), 35.0, "departureDate"),
+            (now, Date.distantFuture, -1.0, "horizontalAccuracy"),
+        ])
     func invalidVisit(arrival: Date, departure: Date, accuracy: Double, field: String) {
         #expect {
             try Visit.fromCoreLocation(
@@ -201,9 +207,11 @@ struct CoreLocationMappingTests {
 
     // MARK: Location service settings
 
-    @Test("LocationAccuracy → desiredAccuracy", arguments: [
-        (LocationAccuracy.best, -1.0), (.tenMeters, 10), (.hundredMeters, 100), (.kilometer, 1000), (.threeKilometers, 3000),
-    ])
+    @Test(
+        "LocationAccuracy → desiredAccuracy",
+        arguments: [
+            (LocationAccuracy.best, -1.0), (.tenMeters, 10), (.hundredMeters, 100), (.kilometer, 1000), (.threeKilometers, 3000),
+        ])
     func desiredAccuracy(accuracy: LocationAccuracy, expected: Double) {
         #expect(accuracy.coreLocationDesiredAccuracy == expected)
     }
@@ -232,9 +240,11 @@ struct CoreLocationMappingTests {
         #expect(TrackerConfiguration(mode: .manual).slotCount == CoreLocationConstants.maximumMonitoredRegions)
     }
 
-    @Test("distance filter: nil, zero, negative or non-finite → kCLDistanceFilterNone", arguments: [
-        (Double?.none, -1.0), (0, -1), (-5, -1), (.nan, -1), (.infinity, -1), (25, 25), (0.5, 0.5),
-    ])
+    @Test(
+        "distance filter: nil, zero, negative or non-finite → kCLDistanceFilterNone",
+        arguments: [
+            (Double?.none, -1.0), (0, -1), (-5, -1), (.nan, -1), (.infinity, -1), (25, 25), (0.5, 0.5),
+        ])
     func distanceFilter(filter: Double?, expected: Double) {
         #expect(StandardUpdates(accuracy: .best, distanceFilter: filter).coreLocationDistanceFilter == expected)
     }

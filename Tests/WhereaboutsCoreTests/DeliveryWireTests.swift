@@ -29,18 +29,20 @@ struct DeliveryWireTests {
         #expect(decoded.dwell == 30)
     }
 
-    @Test("validation names the field, the problem and the fix", arguments: [
-        ("id", "not-a-uuid", 1.0, 2.0, 5.0, "2025-06-15T00:00:00.000Z"),
-        ("latitude", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 91.0, 2.0, 5.0, "2025-06-15T00:00:00.000Z"),
-        ("accuracy", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, -1.0, "2025-06-15T00:00:00.000Z"),
-        ("accuracy", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 1.7e308, "2025-06-15T00:00:00.000Z"),
-        ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "2025-02-30T00:00:00.000Z"),
-        ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "2025-06-15T23:59:60.000Z"),
-        ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "2025-06-15T10:00:00+99:99"),
-        ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "1970-01-01T00:00:00.000Z"),
-        ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "2100-01-01T00:00:00.000Z"),
-        ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "yesterday"),
-    ])
+    @Test(
+        "validation names the field, the problem and the fix",
+        arguments: [
+            ("id", "not-a-uuid", 1.0, 2.0, 5.0, "2025-06-15T00:00:00.000Z"),
+            ("latitude", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 91.0, 2.0, 5.0, "2025-06-15T00:00:00.000Z"),
+            ("accuracy", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, -1.0, "2025-06-15T00:00:00.000Z"),
+            ("accuracy", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 1.7e308, "2025-06-15T00:00:00.000Z"),
+            ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "2025-02-30T00:00:00.000Z"),
+            ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "2025-06-15T23:59:60.000Z"),
+            ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "2025-06-15T10:00:00+99:99"),
+            ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "1970-01-01T00:00:00.000Z"),
+            ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "2100-01-01T00:00:00.000Z"),
+            ("timestamp", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", 1.0, 2.0, 5.0, "yesterday"),
+        ])
     func validation(field: String, id: String, latitude: Double, longitude: Double, accuracy: Double, timestamp: String) throws {
         var wire = WireLocation(try record())
         wire.id = id
@@ -56,8 +58,11 @@ struct DeliveryWireTests {
         }
     }
 
-    @Test("altitude, speed and dwell have bounds; the error names the field, the value and the range",
-          arguments: [("altitude", 1.7e308), ("altitude", -1_001), ("speed", 1_000.5), ("speed", 1e300), ("dwell", 1.7e308), ("dwell", 31_622_401)])
+    @Test(
+        "altitude, speed and dwell have bounds; the error names the field, the value and the range",
+        arguments: [
+            ("altitude", 1.7e308), ("altitude", -1_001), ("speed", 1_000.5), ("speed", 1e300), ("dwell", 1.7e308), ("dwell", 31_622_401),
+        ])
     func bounds(field: String, value: Double) throws {
         var wire = WireLocation(try record())
         switch field {
@@ -84,8 +89,9 @@ struct DeliveryWireTests {
         _ = try WireRegion(id: "r", latitude: 1, longitude: 2, radius: 1_000_000).region()
     }
 
-    @Test("regions: radius 1 m to 1000 km, ids of at most 200 characters; events share the id rule",
-          arguments: [("radius", 0.5, "r"), ("radius", 1.7e308, "r"), ("id", 50.0, String(repeating: "w", count: 100_000)), ("id", 50.0, "")])
+    @Test(
+        "regions: radius 1 m to 1000 km, ids of at most 200 characters; events share the id rule",
+        arguments: [("radius", 0.5, "r"), ("radius", 1.7e308, "r"), ("id", 50.0, String(repeating: "w", count: 100_000)), ("id", 50.0, "")])
     func regionBounds(field: String, radius: Double, id: String) {
         #expect {
             try WireRegion(id: id, latitude: 1, longitude: 2, radius: radius).region()
@@ -94,14 +100,16 @@ struct DeliveryWireTests {
             try OwnTracksWire.waypoint(["desc": id, "lat": NSNumber(value: 1), "lon": NSNumber(value: 2), "rad": NSNumber(value: radius)])
         } throws: { error in (error as? ValidationError)?.field == field }
         let event = WireEvent(
-            id: "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", regionId: String(repeating: "w", count: 201), kind: "enter", timestamp: "2025-06-15T00:00:00.000Z",
+            id: "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a", regionId: String(repeating: "w", count: 201), kind: "enter",
+            timestamp: "2025-06-15T00:00:00.000Z",
             latitude: nil, longitude: nil)
         #expect(throws: ValidationError.self) { try event.validated(now: now) }
     }
 
     @Test("OwnTracks numbers: true and false are not numbers")
     func ownTracksNumbers() throws {
-        let message = try #require(try JSONSerialization.jsonObject(with: Data(#"{"a":true,"b":1,"c":-2.5,"d":"3"}"#.utf8)) as? [String: Any])
+        let message = try #require(
+            try JSONSerialization.jsonObject(with: Data(#"{"a":true,"b":1,"c":-2.5,"d":"3"}"#.utf8)) as? [String: Any])
         #expect(OwnTracksWire.number(message["a"]) == nil)
         #expect(OwnTracksWire.number(message["b"]) == 1)
         #expect(OwnTracksWire.number(message["c"]) == -2.5)
@@ -141,7 +149,8 @@ struct DeliveryWireTests {
 
     @Test("OwnTracks message and Firestore document carry the record")
     func otherFormats() throws {
-        let message = try JSONSerialization.jsonObject(with: OwnTracksEndpoint.message(for: try record(), trackerID: "ph")) as? [String: Any]
+        let message =
+            try JSONSerialization.jsonObject(with: OwnTracksEndpoint.message(for: try record(), trackerID: "ph")) as? [String: Any]
         #expect(message?["_type"] as? String == "location")
         #expect(message?["tst"] as? Int == 1_749_999_000)
         #expect(message?["t"] as? String == "c")
@@ -149,18 +158,27 @@ struct DeliveryWireTests {
         let endpoint = FirestoreEndpoint(project: "p", userID: "u1")
         let request = try endpoint.request(for: [try record()], credential: .bearer("tok"))
         #expect(request.method == "PATCH")
-        #expect(request.url.absoluteString.hasSuffix("/v1/projects/p/databases/(default)/documents/locations/6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a"))
+        #expect(
+            request.url.absoluteString.hasSuffix(
+                "/v1/projects/p/databases/(default)/documents/locations/6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a"))
         #expect(request.headers["Authorization"] == "Bearer tok")
         #expect(String(decoding: request.body, as: UTF8.self).contains("\"timestampValue\":\"2025-06-15T14:50:00.123Z\""))
     }
 
     @Test("server commands decode, and unknown ones fail with a clear message")
     func commands() throws {
-        let text = #"[{"type":"reportLocation"},{"type":"startActiveTracking","minutes":5},{"type":"setRegions","regions":[{"id":"a","latitude":1,"longitude":2,"radius":30}]}]"#
+        let text =
+            #"[{"type":"reportLocation"},{"type":"startActiveTracking","minutes":5},{"type":"setRegions","regions":[{"id":"a","latitude":1,"longitude":2,"radius":30}]}]"#
         let commands = try JSONDecoder().decode([ServerCommand].self, from: Data(text.utf8))
-        #expect(commands == [.reportLocation, .startActiveTracking(minutes: 5), .setRegions([WireRegion(id: "a", latitude: 1, longitude: 2, radius: 30)])])
+        #expect(
+            commands == [
+                .reportLocation, .startActiveTracking(minutes: 5),
+                .setRegions([WireRegion(id: "a", latitude: 1, longitude: 2, radius: 30)]),
+            ])
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(ServerCommand.self, from: Data(#"{"type":"selfDestruct"}"#.utf8)) }
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ServerCommand.self, from: Data(#"{"type":"startActiveTracking","minutes":0}"#.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(ServerCommand.self, from: Data(#"{"type":"startActiveTracking","minutes":0}"#.utf8))
+        }
     }
 
     @Test("a command carries its id both ways; one without an id gets a fresh one")
@@ -169,10 +187,13 @@ struct DeliveryWireTests {
         let text = String(decoding: try JSONEncoder().encode(sent), as: UTF8.self)
         #expect(text.contains(#""id":"c-7""#) && text.contains(#""type":"startActiveTracking""#))
         #expect(try JSONDecoder().decode(DeviceCommand.self, from: Data(text.utf8)) == sent)
-        let bare = try JSONDecoder().decode([DeviceCommand].self, from: Data(#"[{"type":"reportLocation"},{"type":"reportLocation"}]"#.utf8))
+        let bare = try JSONDecoder().decode(
+            [DeviceCommand].self, from: Data(#"[{"type":"reportLocation"},{"type":"reportLocation"}]"#.utf8))
         #expect(bare.map(\.command) == [.reportLocation, .reportLocation])
         #expect(bare[0].id != bare[1].id, "two commands without ids are two commands")
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(DeviceCommand.self, from: Data(#"{"id":"","type":"reportLocation"}"#.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(DeviceCommand.self, from: Data(#"{"id":"","type":"reportLocation"}"#.utf8))
+        }
         let batch = LocationBatch(locations: [], acknowledged: ["c-7"])
         #expect(String(decoding: try JSONEncoder().encode(batch), as: UTF8.self).contains(#""acknowledged":["c-7"]"#))
         #expect(String(decoding: try JSONEncoder().encode(LocationBatch(locations: [])), as: UTF8.self) == #"{"locations":[]}"#)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WhereaboutsCore
 
 @Suite("Fix filter and record policy")
@@ -27,20 +28,22 @@ struct FixFilterTests {
         var testDescription: String { "\(mode.name) \(Int(metres)) m \(Int(seconds)) s → \(records)" }
     }
 
-    @Test("each mode's record rule", arguments: [
-        Case(mode: .manual, metres: 5000, seconds: 5000, records: false),
-        Case(mode: .significant, metres: 499, seconds: 1000, records: false),
-        Case(mode: .significant, metres: 600, seconds: 299, records: false),
-        Case(mode: .significant, metres: 600, seconds: 300, records: true),
-        Case(mode: .move(), metres: 100.01, seconds: 10, records: true),
-        Case(mode: .move(), metres: 50, seconds: 300, records: true),
-        Case(mode: .move(), metres: 50, seconds: 299, records: false),
-        Case(mode: .interval(interval: 60, displacement: 500), metres: 600, seconds: 59, records: false),
-        Case(mode: .interval(interval: 60, displacement: 500), metres: 499, seconds: 600, records: false),
-        Case(mode: .interval(interval: 60, displacement: 500), metres: 500.01, seconds: 60, records: true),
-        Case(mode: .continuous(), metres: 0, seconds: 1, records: true),
-        Case(mode: .adaptive(), metres: 0, seconds: 1, records: true),
-    ])
+    @Test(
+        "each mode's record rule",
+        arguments: [
+            Case(mode: .manual, metres: 5000, seconds: 5000, records: false),
+            Case(mode: .significant, metres: 499, seconds: 1000, records: false),
+            Case(mode: .significant, metres: 600, seconds: 299, records: false),
+            Case(mode: .significant, metres: 600, seconds: 300, records: true),
+            Case(mode: .move(), metres: 100.01, seconds: 10, records: true),
+            Case(mode: .move(), metres: 50, seconds: 300, records: true),
+            Case(mode: .move(), metres: 50, seconds: 299, records: false),
+            Case(mode: .interval(interval: 60, displacement: 500), metres: 600, seconds: 59, records: false),
+            Case(mode: .interval(interval: 60, displacement: 500), metres: 499, seconds: 600, records: false),
+            Case(mode: .interval(interval: 60, displacement: 500), metres: 500.01, seconds: 60, records: true),
+            Case(mode: .continuous(), metres: 0, seconds: 1, records: true),
+            Case(mode: .adaptive(), metres: 0, seconds: 1, records: true),
+        ])
     func recordRule(_ c: Case) {
         let last = F.fix(east: 0, at: 0)
         let next = F.fix(east: c.metres, at: c.seconds)
@@ -71,10 +74,12 @@ extension FixFilterTests {
 
     @Test func fixFromTheFutureIsRejected() {
         #expect(FixFilter.rejection(of: fix(home, t: 106), after: nil, now: time(100), maxSpeed: maxSpeed) == .fromTheFuture)
-        #expect(FixFilter.rejection(of: fix(home, t: 105), after: nil, now: time(100), maxSpeed: maxSpeed) == nil,
+        #expect(
+            FixFilter.rejection(of: fix(home, t: 105), after: nil, now: time(100), maxSpeed: maxSpeed) == nil,
             "up to five seconds of clock skew are tolerated")
-        #expect(FixFilter.rejection(of: fix(home, t: 3_700), after: fix(home, t: 0), now: time(100), maxSpeed: maxSpeed)
-            == .fromTheFuture)
+        #expect(
+            FixFilter.rejection(of: fix(home, t: 3_700), after: fix(home, t: 0), now: time(100), maxSpeed: maxSpeed)
+                == .fromTheFuture)
     }
 
     @Test(arguments: [0.0, -1, -3_600])
@@ -101,15 +106,21 @@ extension FixFilterTests {
     @Test func speedAllowsForBothAccuracies() {
         // 1 000 m in 10 s: 100 m/s raw, but with 30 m + 30 m of uncertainty only 94 m/s: still too fast.
         let last = fix(home, acc: 30, t: 0)
-        #expect(FixFilter.rejection(of: fix(point(home, metres: 1_000), acc: 30, t: 10), after: last, now: time(10),
-            maxSpeed: maxSpeed) == .impossibleSpeed)
+        #expect(
+            FixFilter.rejection(
+                of: fix(point(home, metres: 1_000), acc: 30, t: 10), after: last, now: time(10),
+                maxSpeed: maxSpeed) == .impossibleSpeed)
         // With 60 m + 60 m it is 88 m/s: allowed.
         let coarseLast = fix(home, acc: 60, t: 0)
-        #expect(FixFilter.rejection(of: fix(point(home, metres: 1_000), acc: 60, t: 10), after: coarseLast,
-            now: time(10), maxSpeed: maxSpeed) == nil)
+        #expect(
+            FixFilter.rejection(
+                of: fix(point(home, metres: 1_000), acc: 60, t: 10), after: coarseLast,
+                now: time(10), maxSpeed: maxSpeed) == nil)
         // A cell fix 2 km off with 3 km accuracy explains itself entirely.
-        #expect(FixFilter.rejection(of: fix(point(home, metres: 2_000), acc: 3_000, t: 1), after: fix(home, t: 0),
-            now: time(1), maxSpeed: maxSpeed) == nil)
+        #expect(
+            FixFilter.rejection(
+                of: fix(point(home, metres: 2_000), acc: 3_000, t: 1), after: fix(home, t: 0),
+                now: time(1), maxSpeed: maxSpeed) == nil)
     }
 
     @Test func maxSpeedIsAParameter() {

@@ -68,7 +68,8 @@ struct GPXParserTests {
 
     @Test("GPX 1.0 speed and namespace prefixes on elements")
     func gpx10() throws {
-        let points = try parse("""
+        let points = try parse(
+            """
             <gpx:gpx version="1.0" xmlns:gpx="http://www.topografix.com/GPX/1/0"><gpx:trk><gpx:trkseg>
             <gpx:trkpt lat="1" lon="2"><gpx:speed>3.25</gpx:speed></gpx:trkpt>
             </gpx:trkseg></gpx:trk></gpx:gpx>
@@ -87,19 +88,21 @@ struct GPXParserTests {
         #expect(again.map(\.elevation) == original.map(\.elevation))
     }
 
-    @Test("malformed inputs name the line and the problem", arguments: [
-        ("<gpx><trk><trkseg>\n<trkpt lat=\"91\" lon=\"0\"/></trkseg></trk></gpx>", "line 2", "latitude"),
-        ("<gpx><trk><trkseg>\n\n<trkpt lon=\"0\"/></trkseg></trk></gpx>", "line 3", "no lat"),
-        ("<gpx><trk><trkseg><trkpt lat=\"abc\" lon=\"0\"/></trkseg></trk></gpx>", "line 1", "not a number"),
-        ("<gpx><trk><trkseg>\n<trkpt lat=\"1\" lon=\"0\"><time>yesterday</time></trkpt></trkseg></trk></gpx>", "line 2", "RFC 3339"),
-        ("<gpx><trk><trkseg>\n<trkpt lat=\"1\" lon=\"0\"><ele>high</ele></trkpt></trkseg></trk></gpx>", "line 2", "not a number"),
-        ("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"0\">", "line", "still open"),
-        ("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"0\"", "line", "ends inside markup"),
-        ("<gpx><trk></trkseg></trk></gpx>", "line 1", "closes <trk>"),
-        ("{\"type\": \"FeatureCollection\"}", "line", "no <gpx>"),
-        ("<kml></kml>", "line 1", "not <gpx>"),
-        ("<gpx><trk><trkseg><trkpt lat=1 lon=\"0\"/></trkseg></trk></gpx>", "line 1", "not quoted"),
-    ])
+    @Test(
+        "malformed inputs name the line and the problem",
+        arguments: [
+            ("<gpx><trk><trkseg>\n<trkpt lat=\"91\" lon=\"0\"/></trkseg></trk></gpx>", "line 2", "latitude"),
+            ("<gpx><trk><trkseg>\n\n<trkpt lon=\"0\"/></trkseg></trk></gpx>", "line 3", "no lat"),
+            ("<gpx><trk><trkseg><trkpt lat=\"abc\" lon=\"0\"/></trkseg></trk></gpx>", "line 1", "not a number"),
+            ("<gpx><trk><trkseg>\n<trkpt lat=\"1\" lon=\"0\"><time>yesterday</time></trkpt></trkseg></trk></gpx>", "line 2", "RFC 3339"),
+            ("<gpx><trk><trkseg>\n<trkpt lat=\"1\" lon=\"0\"><ele>high</ele></trkpt></trkseg></trk></gpx>", "line 2", "not a number"),
+            ("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"0\">", "line", "still open"),
+            ("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"0\"", "line", "ends inside markup"),
+            ("<gpx><trk></trkseg></trk></gpx>", "line 1", "closes <trk>"),
+            ("{\"type\": \"FeatureCollection\"}", "line", "no <gpx>"),
+            ("<kml></kml>", "line 1", "not <gpx>"),
+            ("<gpx><trk><trkseg><trkpt lat=1 lon=\"0\"/></trkseg></trk></gpx>", "line 1", "not quoted"),
+        ])
     func malformed(text: String, location: String, problem: String) {
         guard let error = failure(text) else {
             Issue.record("\(text) parsed")

@@ -4,7 +4,9 @@ import WhereaboutsCore
 
 @Suite("GeoJSON regions and JSON Lines")
 struct GeoJSONRegionTests {
-    private func feature(_ id: String, _ lon: Double = 11.5, _ lat: Double = 48.1, radius: String = "100", geometry: String = "Point") -> String {
+    private func feature(_ id: String, _ lon: Double = 11.5, _ lat: Double = 48.1, radius: String = "100", geometry: String = "Point")
+        -> String
+    {
         #"{"type":"Feature","geometry":{"type":"\#(geometry)","coordinates":[\#(lon),\#(lat)]},"properties":{"id":"\#(id)","radius":\#(radius)}}"#
     }
 
@@ -15,21 +17,32 @@ struct GeoJSONRegionTests {
 
     @Test("point features become regions, coordinates longitude first")
     func good() throws {
-        let regions = try read([feature("home"), #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"id":7,"radius":50,"loiteringDelay":120,"notifyOnExit":false}}"#])
+        let regions = try read([
+            feature("home"),
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"id":7,"radius":50,"loiteringDelay":120,"notifyOnExit":false}}"#,
+        ])
         #expect(regions.map(\.id) == ["home", "7"])
         #expect(regions[0].center.latitude == 48.1 && regions[0].center.longitude == 11.5)
         #expect(regions[1].loiteringDelay == 120 && !regions[1].notifyOnExit)
     }
 
-    @Test("bad features name the feature and the problem", arguments: [
-        ([#"{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]},"properties":{"id":"a","radius":-5}}"#], "feature 0", "radius"),
-        (["FEATURE(a)", "FEATURE(b, lat: 95)"], "feature 1", "latitude"),
-        (["FEATURE(a)", "FEATURE(a)"], "feature 1", "feature 0"),
-        (["FEATURE(p, geometry: Polygon)"], "feature 0", "ring"),
-        (["FEATURE(l, geometry: LineString)"], "feature 0", "LineString"),
-        ([#"{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]},"properties":{"radius":5}}"#], "feature 0", "id"),
-        ([#"{"type":"Feature","geometry":{"type":"Point","coordinates":[0]},"properties":{"id":"a","radius":5}}"#], "feature 0", "coordinates"),
-    ])
+    @Test(
+        "bad features name the feature and the problem",
+        arguments: [
+            (
+                [#"{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]},"properties":{"id":"a","radius":-5}}"#], "feature 0",
+                "radius"
+            ),
+            (["FEATURE(a)", "FEATURE(b, lat: 95)"], "feature 1", "latitude"),
+            (["FEATURE(a)", "FEATURE(a)"], "feature 1", "feature 0"),
+            (["FEATURE(p, geometry: Polygon)"], "feature 0", "ring"),
+            (["FEATURE(l, geometry: LineString)"], "feature 0", "LineString"),
+            ([#"{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]},"properties":{"radius":5}}"#], "feature 0", "id"),
+            (
+                [#"{"type":"Feature","geometry":{"type":"Point","coordinates":[0]},"properties":{"id":"a","radius":5}}"#], "feature 0",
+                "coordinates"
+            ),
+        ])
     func bad(features: [String], location: String, problem: String) {
         let expanded = features.map { text -> String in
             switch text {
@@ -55,7 +68,10 @@ struct GeoJSONRegionTests {
 
     @Test("JSON lines keep key order, escape strings and print numbers reproducibly")
     func jsonLines() {
-        let line = JSONLine([("t", .number(1_700_000_000)), ("s", .string("a\"b\\c\n")), ("x", .number(0.1)), ("n", .null), ("b", .bool(false)), ("i", .integer(-3))])
+        let line = JSONLine([
+            ("t", .number(1_700_000_000)), ("s", .string("a\"b\\c\n")), ("x", .number(0.1)), ("n", .null), ("b", .bool(false)),
+            ("i", .integer(-3)),
+        ])
         #expect(line.text == #"{"t":1700000000,"s":"a\"b\\c\n","x":0.1,"n":null,"b":false,"i":-3}"#)
         #expect(JSONLine.document([line, line]).split(separator: "\n").count == 2)
         #expect(JSONLine([("x", .number(.nan))]).text == #"{"x":null}"#)

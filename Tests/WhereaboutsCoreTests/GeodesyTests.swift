@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WhereaboutsCore
 
 @Suite("Geodesy against known values")
@@ -157,7 +158,8 @@ extension GeodesyTests {
     }
 
     @Test func interpolateMidpointAcrossTheAntimeridian() {
-        let a = coord(0, 179.5), b = coord(0, -179.5)
+        let a = coord(0, 179.5)
+        let b = coord(0, -179.5)
         let mid = Geodesy.interpolate(a, b, fraction: 0.5)
         #expect(abs(abs(mid.longitude) - 180) < 1e-6)
         #expect(abs(mid.latitude) < 1e-9)
@@ -165,7 +167,8 @@ extension GeodesyTests {
     }
 
     @Test func interpolateEnds() {
-        let a = home, b = point(home, metres: 5_000, bearing: 33)
+        let a = home
+        let b = point(home, metres: 5_000, bearing: 33)
         #expect(Geodesy.distance(Geodesy.interpolate(a, b, fraction: 0), a) < 1e-6)
         #expect(Geodesy.distance(Geodesy.interpolate(a, b, fraction: 1), b) < 1e-3)
         #expect(abs(Geodesy.distance(Geodesy.interpolate(a, b, fraction: 0.25), a) - 1_250) < 1e-3)

@@ -97,7 +97,8 @@ struct GeofenceEngineTests {
         var g = SeededGenerator(seed: 5)
         let regions: [Region] = try (0..<40).map { i in
             try Region(
-                id: "r\(Int.random(in: 0..<1_000_000, using: &g))-\(i)", center: F.point(Double.random(in: 0...50, using: &g), bearing: Double(i * 9)),
+                id: "r\(Int.random(in: 0..<1_000_000, using: &g))-\(i)",
+                center: F.point(Double.random(in: 0...50, using: &g), bearing: Double(i * 9)),
                 radius: 200, notifyOnEntry: i % 3 != 0, notifyOnExit: i % 4 != 0)
         }
         var engine = GeofenceEngine(regions: regions)
@@ -119,18 +120,22 @@ struct GeofenceEngineTests {
         func place() -> Coordinate { F.point(Double.random(in: 0...600, using: &g), bearing: Double.random(in: 0..<360, using: &g)) }
         var regions: [Region] = (0..<300).map { F.region("c\($0)", at: place(), radius: Double.random(in: 15...200, using: &g)) }
         regions += try (0..<20).map { i in
-            let corner = place(), side = Double.random(in: 0.0005...0.002, using: &g)
+            let corner = place()
+            let side = Double.random(in: 0.0005...0.002, using: &g)
             let ring = [(0.0, 0.0), (side, 0), (side, side), (0, side), (0, 0)].map {
                 Coordinate(normalizingLatitude: corner.latitude + $0.0, longitude: corner.longitude + $0.1)
             }
             return try Region(id: "p\(i)", polygons: [[ring]])
         }
         let far = F.region("far", at: F.point(5_000_000), radius: 100)
-        var narrow = GeofenceEngine(regions: regions), full = GeofenceEngine(regions: regions)
+        var narrow = GeofenceEngine(regions: regions)
+        var full = GeofenceEngine(regions: regions)
         var position = F.origin
         for i in 0..<3000 {
             // A walk with jumps, and accuracies from decisive to coarse enough to leave evidence pending.
-            position = i % 25 == 0 ? place() : F.point(Double.random(in: 0...30, using: &g), bearing: Double.random(in: 0..<360, using: &g), from: position)
+            position =
+                i % 25 == 0
+                ? place() : F.point(Double.random(in: 0...30, using: &g), bearing: Double.random(in: 0..<360, using: &g), from: position)
             let accuracy = [5.0, 12, 35, 60, 90, 150][Int.random(in: 0..<6, using: &g)]
             let fix = F.fix(position, accuracy: accuracy, at: Double(i) * 10)
             if i == 1500 {
@@ -149,7 +154,9 @@ struct GeofenceEngineTests {
                 let id = regions[Int.random(in: 0..<regions.count, using: &g)].id
                 let state: RegionState = Bool.random(using: &g) ? .inside : .outside
                 let time = F.date(Double(i) * 10 - 5)
-                #expect(narrow.osCrossing(id: id, state: state, at: time) == full.osCrossing(id: id, state: state, at: time), "crossing before fix \(i)")
+                #expect(
+                    narrow.osCrossing(id: id, state: state, at: time) == full.osCrossing(id: id, state: state, at: time),
+                    "crossing before fix \(i)")
             }
             full.add([far])
             #expect(narrow.evaluate(fix) == full.evaluate(fix), "fix \(i)")
@@ -213,7 +220,9 @@ struct GeofenceEngineTests {
             "\u{1F600}", "r10", "r9", "r100", "ÅB", "A\u{30A}C",
         ]
         var g = SeededGenerator(seed: 21)
-        let regions = ids.shuffled(using: &g).map { F.region($0, at: F.point(Double.random(in: 0...50, using: &g), bearing: Double.random(in: 0..<360, using: &g)), radius: 200) }
+        let regions = ids.shuffled(using: &g).map {
+            F.region($0, at: F.point(Double.random(in: 0...50, using: &g), bearing: Double.random(in: 0..<360, using: &g)), radius: 200)
+        }
         var engine = GeofenceEngine(regions: regions)
         #expect(engine.evaluate(F.fix(east: 0, at: 0)).map(\.regionID) == ids.sorted())
         // ASCII ids, removed and added again so that each lands in a slot another id left: with no

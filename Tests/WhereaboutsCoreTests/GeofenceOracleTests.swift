@@ -21,20 +21,24 @@ struct GeofenceOracleTests {
         }
         func randomRegion(_ id: String) throws -> Region {
             let loitering: Double? = Bool.random(using: &g) ? Double.random(in: 30...600, using: &g) : nil
-            let entry = Int.random(in: 0..<8, using: &g) != 0, exit = Int.random(in: 0..<8, using: &g) != 0
+            let entry = Int.random(in: 0..<8, using: &g) != 0
+            let exit = Int.random(in: 0..<8, using: &g) != 0
             guard Int.random(in: 0..<10, using: &g) == 0 else {
                 return try Region(
                     id: id, center: place(), radius: Double.random(in: 15...400, using: &g), notifyOnEntry: entry, notifyOnExit: exit,
                     loiteringDelay: loitering)
             }
-            let corner = place(), width = Double.random(in: 0.0005...0.004, using: &g), height = Double.random(in: 0.0005...0.004, using: &g)
+            let corner = place()
+            let width = Double.random(in: 0.0005...0.004, using: &g)
+            let height = Double.random(in: 0.0005...0.004, using: &g)
             let ring = [(0.0, 0.0), (height, 0), (height, width), (0, width), (0, 0)].map {
                 Coordinate(normalizingLatitude: corner.latitude + $0.0, longitude: corner.longitude + $0.1)
             }
             return try Region(id: id, polygons: [[ring]], notifyOnEntry: entry, notifyOnExit: exit, loiteringDelay: loitering)
         }
         var regions = try (0..<300).map { try randomRegion("r\($0)") }
-        var fast = GeofenceEngine(regions: regions), reference = ReferenceGeofenceEngine(regions: regions)
+        var fast = GeofenceEngine(regions: regions)
+        var reference = ReferenceGeofenceEngine(regions: regions)
         var saved: [String: RegionStateRecord] = [:]
         var position = F.origin
         var time = 0.0
@@ -50,7 +54,8 @@ struct GeofenceOracleTests {
                 #expect(event == reference.osCrossing(id: id, state: state, at: now, fixesStreaming: streaming), "crossing at step \(step)")
             case 8..<10:
                 let added = try (0..<Int.random(in: 1...5, using: &g)).map { _ in
-                    try randomRegion(Bool.random(using: &g) ? regions.randomElement(using: &g)!.id : "n\(step)-\(Int.random(in: 0..<1000, using: &g))")
+                    try randomRegion(
+                        Bool.random(using: &g) ? regions.randomElement(using: &g)!.id : "n\(step)-\(Int.random(in: 0..<1000, using: &g))")
                 }
                 regions = regions.filter { old in !added.contains { $0.id == old.id } } + added
                 fast.add(added)

@@ -16,8 +16,9 @@ struct GeofenceScaleTests {
     func incremental() {
         var g = SeededGenerator(seed: 21)
         var regions = (0..<5000).map { i in
-            F.region("r\(i)", at: F.point(Double.random(in: 0...8000, using: &g), bearing: Double.random(in: 0..<360, using: &g)),
-                     radius: Double.random(in: 1...400, using: &g))
+            F.region(
+                "r\(i)", at: F.point(Double.random(in: 0...8000, using: &g), bearing: Double.random(in: 0..<360, using: &g)),
+                radius: Double.random(in: 1...400, using: &g))
         }
         var engine = GeofenceEngine(regions: regions)
         let removed = Set(regions.indices.filter { $0 % 3 == 0 }.map { "r\($0)" })
@@ -74,7 +75,8 @@ struct GeofenceScaleTests {
 
     @Test("a dwell noticed after a suspension carries the moment the delay ended; an exit first cancels it")
     func dwellAcrossSuspension() {
-        var tracker = Tracker(configuration: TrackerConfiguration(mode: .significant), regions: [F.region("a", radius: 300, loitering: 600)])
+        var tracker = Tracker(
+            configuration: TrackerConfiguration(mode: .significant), regions: [F.region("a", radius: 300, loitering: 600)])
         _ = tracker.handle(.command(.start), now: F.date(0))
         _ = tracker.handle(.fix(F.fix(east: 2000, accuracy: 50, at: 1)), now: F.date(1))
         _ = tracker.handle(.regionCrossing(id: "a", state: .inside), now: F.date(1000))

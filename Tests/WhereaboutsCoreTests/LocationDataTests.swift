@@ -139,9 +139,11 @@ struct LocationDataTests {
         #expect(LocationData.Fence(plan: nothing, plannedAt: planned).distanceToDiscovery == 5000)
     }
 
-    @Test("JavaScript milliseconds round to the nearest millisecond", arguments: [
-        (1_700_000_000.123, Int64(1_700_000_000_123)), (1_700_000_000.0004, 1_700_000_000_000), (0.0, 0), (-1.5, -1500),
-    ])
+    @Test(
+        "JavaScript milliseconds round to the nearest millisecond",
+        arguments: [
+            (1_700_000_000.123, Int64(1_700_000_000_123)), (1_700_000_000.0004, 1_700_000_000_000), (0.0, 0), (-1.5, -1500),
+        ])
     func milliseconds(seconds: Double, expected: Int64) {
         #expect(JavaScriptTime.milliseconds(Date(timeIntervalSince1970: seconds)) == expected)
         #expect(JavaScriptTime.date(expected).timeIntervalSince1970 == Double(expected) / 1000)

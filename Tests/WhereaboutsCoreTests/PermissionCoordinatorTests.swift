@@ -323,9 +323,11 @@ struct PermissionCoordinatorTests {
         #expect(coordinator.handle(.request(.background), now: at(5 * hour)) == [.openSettings])
     }
 
-    @Test("denied: one problem telling the user where to allow location", arguments: [
-        (Auth.denied, PermissionProblem.foregroundDenied), (Auth.deniedAskable, PermissionProblem.foregroundDeniedAskable),
-    ])
+    @Test(
+        "denied: one problem telling the user where to allow location",
+        arguments: [
+            (Auth.denied, PermissionProblem.foregroundDenied), (Auth.deniedAskable, PermissionProblem.foregroundDeniedAskable),
+        ])
     func denied(authorization: PlatformAuthorization, expected: PermissionProblem) {
         var coordinator = PermissionCoordinator()
         _ = coordinator.handle(.becameActive(authorization), now: at(0))

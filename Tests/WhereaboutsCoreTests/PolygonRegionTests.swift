@@ -9,7 +9,10 @@ struct PolygonRegionTests {
     /// A square of `side` degrees around (lat, lon), with an optional square hole of `hole` degrees.
     private func square(_ lat: Double, _ lon: Double, _ side: Double, hole: Double? = nil) -> [[Coordinate]] {
         func ring(_ s: Double) -> [Coordinate] {
-            [c(lat - s / 2, lon - s / 2), c(lat - s / 2, lon + s / 2), c(lat + s / 2, lon + s / 2), c(lat + s / 2, lon - s / 2), c(lat - s / 2, lon - s / 2)]
+            [
+                c(lat - s / 2, lon - s / 2), c(lat - s / 2, lon + s / 2), c(lat + s / 2, lon + s / 2), c(lat + s / 2, lon - s / 2),
+                c(lat - s / 2, lon - s / 2),
+            ]
         }
         return [ring(side)] + (hole.map { [ring($0)] } ?? [])
     }
@@ -63,7 +66,9 @@ struct PolygonRegionTests {
     func degenerate() {
         #expect(throws: ValidationError.self) { try Region(id: "e", polygons: []) }
         #expect(throws: ValidationError.self) { try Region(id: "e", polygons: [[[self.c(0, 0), self.c(0, 1), self.c(0, 0)]]]) }
-        #expect(throws: ValidationError.self) { try Region(id: "e", polygons: [[[self.c(89.95, 0), self.c(89.95, 120), self.c(89.95, -120), self.c(89.95, 0)]]]) }
+        #expect(throws: ValidationError.self) {
+            try Region(id: "e", polygons: [[[self.c(89.95, 0), self.c(89.95, 120), self.c(89.95, -120), self.c(89.95, 0)]]])
+        }
     }
 
     @Test("GeoJSON polygons and multipolygons stream in, fed a byte at a time")

@@ -61,7 +61,8 @@ struct ReferenceGeofenceEngine {
             if outcome.undecided { undecidedCount += 1 }
             set(outcome.status, of: id, since: fix.timestamp)
             if let transition = outcome.transition, notifies(region, of: transition.kind) {
-                events.append(RegionEvent(regionID: id, kind: transition.kind, timestamp: fix.timestamp, initial: transition.initial, fix: fix))
+                events.append(
+                    RegionEvent(regionID: id, kind: transition.kind, timestamp: fix.timestamp, initial: transition.initial, fix: fix))
             }
         }
         return events.sorted { $0.regionID < $1.regionID }
@@ -69,7 +70,9 @@ struct ReferenceGeofenceEngine {
 
     mutating func osCrossing(id: String, state: RegionState, at time: Date, fixesStreaming: Bool = false) -> RegionEvent? {
         guard let region = regions[id], let status = statuses[id] else { return nil }
-        if GeofenceRule.crossingYields(to: latestFix, region: region, crossing: state, at: time, fixesStreaming: fixesStreaming) { return nil }
+        if GeofenceRule.crossingYields(to: latestFix, region: region, crossing: state, at: time, fixesStreaming: fixesStreaming) {
+            return nil
+        }
         let outcome = GeofenceRule.osCrossing(status, to: state)
         set(outcome.status, of: id, since: time)
         guard let transition = outcome.transition, notifies(region, of: transition.kind) else { return nil }
@@ -79,7 +82,8 @@ struct ReferenceGeofenceEngine {
     mutating func dueDwells(at now: Date) -> [RegionEvent] {
         var events: [RegionEvent] = []
         for (id, status) in statuses {
-            guard let entered = since[id], let due = GeofenceRule.dwellDue(status, since: entered, loiteringDelay: regions[id]?.loiteringDelay),
+            guard let entered = since[id],
+                let due = GeofenceRule.dwellDue(status, since: entered, loiteringDelay: regions[id]?.loiteringDelay),
                 due <= now
             else { continue }
             set(GeofenceRule.dwellReported(status), of: id, since: entered)

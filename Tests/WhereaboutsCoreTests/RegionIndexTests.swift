@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WhereaboutsCore
 
 @Suite("Region index")
@@ -17,31 +18,34 @@ struct RegionIndexTests {
         Set(regions.filter { Geodesy.distance(point, $0.center) - $0.radius <= margin }.map(\.id))
     }
 
-    @Test("candidates include every region within the margin",
-          arguments: [(48.137, 11.575), (0.0, 179.99), (0.0, -179.99), (89.3, 10.0), (-89.9, 0.0)])
+    @Test(
+        "candidates include every region within the margin",
+        arguments: [(48.137, 11.575), (0.0, 179.99), (0.0, -179.99), (89.3, 10.0), (-89.9, 0.0)])
     func candidatesCoverBruteForce(lat: Double, lon: Double) throws {
         let center = try Coordinate(latitude: lat, longitude: lon)
         let regions = randomRegions(count: 2000, around: center, spread: 30_000, seed: 7)
         var index = RegionIndex()
-        regions.forEach { index.insert($0) }
+        for region in regions { index.insert(region) }
         var g = SeededGenerator(seed: 9)
         for _ in 0..<50 {
-            let p = Geodesy.destination(from: center, distance: Double.random(in: 0...20_000, using: &g), bearing: Double.random(in: 0..<360, using: &g))
+            let p = Geodesy.destination(
+                from: center, distance: Double.random(in: 0...20_000, using: &g), bearing: Double.random(in: 0..<360, using: &g))
             let margin = Double.random(in: 0...500, using: &g)
             let found = Set(index.candidates(near: p, within: margin).map(\.id))
             #expect(bruteCandidates(regions, p, margin).isSubset(of: found))
         }
     }
 
-    @Test("containment right at the edges equals the great-circle answer at any latitude",
-          arguments: [(48.137, 11.575), (78.9, 0.0), (84.0, 30.0), (88.7, 120.0), (0.0, 179.995), (-60.0, -179.995)])
+    @Test(
+        "containment right at the edges equals the great-circle answer at any latitude",
+        arguments: [(48.137, 11.575), (78.9, 0.0), (84.0, 30.0), (88.7, 120.0), (0.0, 179.995), (-60.0, -179.995)])
     func containmentAtEdges(lat: Double, lon: Double) throws {
         let center = try Coordinate(latitude: lat, longitude: lon)
         let regions = randomRegions(count: 1500, around: center, spread: 15_000, seed: 11).map {
             try! Region(id: $0.id, center: $0.center, radius: min($0.radius * 2, 6000))
         }
         var index = RegionIndex()
-        regions.forEach { index.insert($0) }
+        for region in regions { index.insert(region) }
         var g = SeededGenerator(seed: 12)
         for _ in 0..<400 {
             let region = regions[Int.random(in: 0..<regions.count, using: &g)]
@@ -59,18 +63,19 @@ struct RegionIndexTests {
         var regions = randomRegions(count: 3000, around: TestFixtures.origin, spread: 6000, seed: 13)
         var index = RegionIndex()
         index.reserveCapacity(for: regions)
-        regions.forEach { index.insert($0) }
+        for region in regions { index.insert(region) }
         index.shrinkToFit()
         for i in stride(from: 0, to: 3000, by: 3) { index.remove(id: "r\(i)") }
         let added = randomRegions(count: 600, around: TestFixtures.origin, spread: 6000, seed: 14).map {
             try! Region(id: "n\($0.id)", center: $0.center, radius: $0.radius)
         }
-        added.forEach { index.insert($0) }
+        for region in added { index.insert(region) }
         regions = regions.enumerated().filter { $0.offset % 3 != 0 }.map(\.element) + added
         #expect(index.count == regions.count)
         var g = SeededGenerator(seed: 15)
         for _ in 0..<300 {
-            let p = Geodesy.destination(from: TestFixtures.origin, distance: Double.random(in: 0...7000, using: &g), bearing: Double.random(in: 0..<360, using: &g))
+            let p = Geodesy.destination(
+                from: TestFixtures.origin, distance: Double.random(in: 0...7000, using: &g), bearing: Double.random(in: 0..<360, using: &g))
             let accuracy = Double.random(in: 0...75, using: &g)
             let brute = regions.filter { Geodesy.distance(p, $0.center) - $0.radius <= accuracy }.map(\.id).sorted()
             #expect(index.containing(p, accuracy: accuracy) == brute)
@@ -85,13 +90,15 @@ struct RegionIndexTests {
         }
         var index = RegionIndex()
         index.reserveCapacity(for: regions)
-        regions.forEach { index.insert($0) }
+        for region in regions { index.insert(region) }
         index.shrinkToFit()
         index.useHugePages()
         var g = SeededGenerator(seed: 17)
         func check() {
             for _ in 0..<60 {
-                let p = Geodesy.destination(from: TestFixtures.origin, distance: Double.random(in: 0...20_000, using: &g), bearing: Double.random(in: 0..<360, using: &g))
+                let p = Geodesy.destination(
+                    from: TestFixtures.origin, distance: Double.random(in: 0...20_000, using: &g),
+                    bearing: Double.random(in: 0..<360, using: &g))
                 let accuracy = Double.random(in: 0...75, using: &g)
                 let brute = regions.filter { Geodesy.distance(p, $0.center) - $0.radius <= accuracy }.map(\.id).sorted()
                 #expect(index.containing(p, accuracy: accuracy) == brute)
@@ -102,7 +109,7 @@ struct RegionIndexTests {
         let added = randomRegions(count: 500, around: TestFixtures.origin, spread: 20_000, seed: 18).map {
             try! Region(id: "n\($0.id)", center: $0.center, radius: $0.radius / 10)
         }
-        added.forEach { index.insert($0) }
+        for region in added { index.insert(region) }
         regions += added
         check()
     }
@@ -111,10 +118,12 @@ struct RegionIndexTests {
     func nearest(k: Int) {
         let regions = randomRegions(count: 1500, around: TestFixtures.origin, spread: 20_000, seed: 3)
         var index = RegionIndex()
-        regions.forEach { index.insert($0) }
+        for region in regions { index.insert(region) }
         var g = SeededGenerator(seed: 4)
         for _ in 0..<30 {
-            let p = Geodesy.destination(from: TestFixtures.origin, distance: Double.random(in: 0...25_000, using: &g), bearing: Double.random(in: 0..<360, using: &g))
+            let p = Geodesy.destination(
+                from: TestFixtures.origin, distance: Double.random(in: 0...25_000, using: &g),
+                bearing: Double.random(in: 0..<360, using: &g))
             let brute = regions.map { ($0.id, abs(Geodesy.distance(p, $0.center) - $0.radius)) }.sorted { $0.1 < $1.1 }.prefix(k)
             let found = index.nearestBoundaries(to: p, limit: k)
             #expect(found.map(\.region.id) == brute.map(\.0))
@@ -147,12 +156,13 @@ struct RegionIndexTests {
             try! Region(id: "l\(i)", center: Coordinate(latitude: 48.135, longitude: 11.5725 + 0.005 * Double(i) / 65_600), radius: 1)
         }
         var index = RegionIndex()
-        regions.forEach { index.insert($0) }
+        for region in regions { index.insert(region) }
         var g = SeededGenerator(seed: 21)
         let north = (0..<200).map { i in
-            try! Region(id: "n\(i)", center: Coordinate(latitude: 48.1365, longitude: Double.random(in: 11.5725...11.5775, using: &g)), radius: 30)
+            try! Region(
+                id: "n\(i)", center: Coordinate(latitude: 48.1365, longitude: Double.random(in: 11.5725...11.5775, using: &g)), radius: 30)
         }
-        north.forEach { index.insert($0) }
+        for region in north { index.insert(region) }
         regions += north
         func check() throws {
             for longitude in [11.5725, 11.574, 11.5772, 11.5775, 11.5776] {
@@ -185,7 +195,8 @@ extension RegionIndexTests {
                 let found = index.candidates(near: p, within: margin).map(\.id)
                 #expect(Set(found).count == found.count, "duplicates at \(p)", sourceLocation: sourceLocation)
                 let missing = bruteForceWithin(regions, of: p, margin: margin).subtracting(found)
-                #expect(missing.isEmpty, "missing \(missing.sorted()) at \(p) within \(margin) m",
+                #expect(
+                    missing.isEmpty, "missing \(missing.sorted()) at \(p) within \(margin) m",
                     sourceLocation: sourceLocation)
             }
         }
@@ -193,7 +204,8 @@ extension RegionIndexTests {
 
     @Test func candidatesMatchBruteForceOverThousandsOfRandomRegions() {
         var g = SeededGenerator(seed: 0xC0FFEE)
-        let lat = 47.0...47.6, lon = 8.2...9.0
+        let lat = 47.0...47.6
+        let lon = 8.2...9.0
         // Mostly small regions, a few too big for the grid (they go to the wide list).
         var regions = g.regions(3_000, latitudes: lat, longitudes: lon, radii: 20...2_000)
         regions += g.regions(20, latitudes: lat, longitudes: lon, radii: 5_000...30_000)
@@ -235,9 +247,10 @@ extension RegionIndexTests {
 
     @Test func candidatesNearAPole() {
         var g = SeededGenerator(seed: 90)
-        let regions = g.regions(1_500, latitudes: 88.5...89.99, longitudes: -180...180, radii: 10...2_000)
+        let regions =
+            g.regions(1_500, latitudes: 88.5...89.99, longitudes: -180...180, radii: 10...2_000)
             + g.regions(500, latitudes: 85.0...88.5, longitudes: -180...180, radii: 10...2_000)
-                .map { region("lower-" + $0.id, $0.center, radius: $0.radius) }
+            .map { region("lower-" + $0.id, $0.center, radius: $0.radius) }
         var index = RegionIndex()
         for r in regions { index.insert(r) }
         expectCandidatesCoverBruteForce(

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WhereaboutsCore
 
 @Suite("Slot planner")
@@ -10,7 +11,9 @@ struct SlotPlannerTests {
         var index = RegionIndex()
         var regions: [Region] = []
         for i in 0..<300 {
-            let p = Geodesy.destination(from: TestFixtures.origin, distance: Double.random(in: 0...15_000, using: &g), bearing: Double.random(in: 0..<360, using: &g))
+            let p = Geodesy.destination(
+                from: TestFixtures.origin, distance: Double.random(in: 0...15_000, using: &g),
+                bearing: Double.random(in: 0..<360, using: &g))
             let r = try! Region(id: "r\(i)", center: p, radius: Double.random(in: 100...500, using: &g))
             regions.append(r)
             index.insert(r)

@@ -4,8 +4,11 @@ import WhereaboutsCore
 
 @Suite("RFC 3339 timestamps")
 struct TimestampTests {
-    @Test("formatting never traps: any Double is written as a timestamp that parses back",
-          arguments: [1e16, -1e16, 9.3e15, Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude, .infinity, -.infinity, .nan, 0, -0.0005])
+    @Test(
+        "formatting never traps: any Double is written as a timestamp that parses back",
+        arguments: [
+            1e16, -1e16, 9.3e15, Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude, .infinity, -.infinity, .nan, 0, -0.0005,
+        ])
     func formatAnything(seconds: Double) {
         let text = Timestamp.format(Date(timeIntervalSince1970: seconds))
         #expect(Timestamp.parse(text) != nil, "\(seconds) → \(text)")
@@ -20,14 +23,15 @@ struct TimestampTests {
         #expect(Timestamp.format(Date(timeIntervalSince1970: -0.0005)) == "1969-12-31T23:59:59.999Z")
     }
 
-    @Test("impossible dates, times and offsets are refused, naming the field, the value and the part",
-          arguments: [
+    @Test(
+        "impossible dates, times and offsets are refused, naming the field, the value and the part",
+        arguments: [
             ("2026-02-30T00:00:00Z", "day 30"), ("2025-02-29T12:00:00Z", "day 29"), ("2026-04-31T00:00:00Z", "day 31"),
             ("2026-13-01T00:00:00Z", "month 13"), ("2026-00-10T00:00:00Z", "month 0"), ("2026-01-00T00:00:00Z", "day 0"),
             ("2026-01-01T23:59:60Z", "23:59:60"), ("2026-01-01T24:00:00Z", "24:00:00"), ("2026-01-01T10:60:00Z", "10:60:00"),
             ("2026-01-01T10:00:00+99:99", "+99:99"), ("2026-01-01T10:00:00+24:00", "+24:00"), ("2026-01-01T10:00:00-00:60", "-00:60"),
             ("2026-01-01T10:00:00.Z", "fractional"), ("2026-01-01T10:00:00+0100", "zone"), ("yesterday", "RFC 3339"),
-          ])
+        ])
     func impossible(text: String, part: String) {
         #expect(Timestamp.parse(text) == nil)
         #expect {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import WhereaboutsCore
 import WhereaboutsTestSupport
+
+@testable import WhereaboutsCore
 
 @Suite("Adaptive and stop-detect modes")
 struct TrackerAdaptiveTests {
@@ -39,7 +40,8 @@ struct TrackerAdaptiveTests {
 
     @Test("accuracy rises when a Wi-Fi fix leaves a region undecided, and drops after the hold")
     func raisedAccuracy() {
-        var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(MotionPolicy.stillnessOnly)), regions: [F.region("a", radius: 300)])
+        var tracker = Tracker(
+            configuration: TrackerConfiguration(mode: .adaptive(MotionPolicy.stillnessOnly)), regions: [F.region("a", radius: 300)])
         _ = tracker.handle(.command(.start), now: F.date(0))
         _ = tracker.handle(.fix(F.fix(east: 1000, accuracy: 50, at: 1)), now: F.date(1))
         let near = tracker.handle(.fix(F.fix(east: 260, accuracy: 50, at: 11)), now: F.date(11))
@@ -52,7 +54,10 @@ struct TrackerAdaptiveTests {
     func stopDetect() {
         var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(.stopDetect)))
         let effects = tracker.handle(.command(.start), now: F.date(0))
-        #expect(effects.locationRequests == [LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: 10), significantChange: false)])
+        #expect(
+            effects.locationRequests == [
+                LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: 10), significantChange: false)
+            ])
     }
 }
 
@@ -182,7 +187,8 @@ extension TrackerAdaptiveTests {
     }
 
     @Test func restartingAfterARaiseAsksForTheMovingAccuracy() {
-        var (tracker, _) = startedTracker(.adaptive(MotionPolicy.stillnessOnly), regions: [region("gate", point(home, metres: 1_000), radius: 300)])
+        var (tracker, _) = startedTracker(
+            .adaptive(MotionPolicy.stillnessOnly), regions: [region("gate", point(home, metres: 1_000), radius: 300)])
         _ = tracker.feed(fix(home, acc: 50, t: 5, speed: 0))
         #expect(tracker.feed(fix(point(home, metres: 740), acc: 50, t: 60)).locationRequests.last?.standard?.accuracy == .best)
         _ = tracker.send(.stop, at: 70)
@@ -190,7 +196,8 @@ extension TrackerAdaptiveTests {
     }
 
     @Test func switchingModesAfterARaiseAsksForTheMovingAccuracy() {
-        var (tracker, _) = startedTracker(.adaptive(MotionPolicy.stillnessOnly), regions: [region("gate", point(home, metres: 1_000), radius: 300)])
+        var (tracker, _) = startedTracker(
+            .adaptive(MotionPolicy.stillnessOnly), regions: [region("gate", point(home, metres: 1_000), radius: 300)])
         _ = tracker.feed(fix(home, acc: 50, t: 5, speed: 0))
         _ = tracker.feed(fix(point(home, metres: 740), acc: 50, t: 60))
         _ = tracker.send(.setMode(.significant), at: 70)

@@ -19,9 +19,20 @@ struct TrackerTests {
             (.manual, .off, true),
             (.significant, LocationRequest(standard: nil, significantChange: true), true),
             (.move(), LocationRequest(standard: gps, significantChange: false), false),
-            (.interval(interval: 60, displacement: 500), LocationRequest(standard: StandardUpdates(accuracy: .tenMeters, distanceFilter: nil), significantChange: false), false),
-            (.continuous(accuracy: .best, distanceFilter: 10), LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: 10), significantChange: false), false),
-            (.adaptive(), LocationRequest(standard: StandardUpdates(accuracy: .hundredMeters, distanceFilter: 20), significantChange: false, visits: true, motionActivity: true), false),
+            (
+                .interval(interval: 60, displacement: 500),
+                LocationRequest(standard: StandardUpdates(accuracy: .tenMeters, distanceFilter: nil), significantChange: false), false
+            ),
+            (
+                .continuous(accuracy: .best, distanceFilter: 10),
+                LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: 10), significantChange: false), false
+            ),
+            (
+                .adaptive(),
+                LocationRequest(
+                    standard: StandardUpdates(accuracy: .hundredMeters, distanceFilter: 20), significantChange: false, visits: true,
+                    motionActivity: true), false
+            ),
         ]
         for (mode, request, oneShot) in cases {
             let (_, effects) = started(mode)
@@ -136,7 +147,8 @@ struct TrackerLifecycleTests {
 
     @Test("a dwell timer is scheduled on entering and the dwell is emitted when it fires")
     func dwellTimer() {
-        var tracker = Tracker(configuration: TrackerConfiguration(mode: .continuous()), regions: [F.region("a", radius: 200, loitering: 120)])
+        var tracker = Tracker(
+            configuration: TrackerConfiguration(mode: .continuous()), regions: [F.region("a", radius: 200, loitering: 120)])
         _ = tracker.handle(.command(.start), now: F.date(0))
         _ = tracker.handle(.fix(F.fix(east: 1000, at: 1)), now: F.date(1))
         let enter = tracker.handle(.fix(F.fix(east: 0, at: 50)), now: F.date(50))

@@ -4,9 +4,12 @@ import WhereaboutsCore
 
 @Suite("Model validation")
 struct ValidationTests {
-    @Test("bad coordinates are refused with the field and value named",
-          arguments: [(Double.nan, 0.0, "latitude"), (90.0001, 0, "latitude"), (-91, 0, "latitude"),
-                      (0, -180.5, "longitude"), (0, .infinity, "longitude"), (0, .nan, "longitude")])
+    @Test(
+        "bad coordinates are refused with the field and value named",
+        arguments: [
+            (Double.nan, 0.0, "latitude"), (90.0001, 0, "latitude"), (-91, 0, "latitude"),
+            (0, -180.5, "longitude"), (0, .infinity, "longitude"), (0, .nan, "longitude"),
+        ])
     func badCoordinates(lat: Double, lon: Double, field: String) {
         #expect { try Coordinate(latitude: lat, longitude: lon) } throws: { error in
             guard let error = error as? ValidationError else { return false }
@@ -22,7 +25,8 @@ struct ValidationTests {
 
     @Test("bad fixes are refused")
     func badFixes() {
-        let c = TestFixtures.origin, t = TestFixtures.date(0)
+        let c = TestFixtures.origin
+        let t = TestFixtures.date(0)
         #expect(throws: ValidationError.self) { try Fix(coordinate: c, horizontalAccuracy: -1, timestamp: t) }
         #expect(throws: ValidationError.self) { try Fix(coordinate: c, horizontalAccuracy: .nan, timestamp: t) }
         #expect(throws: ValidationError.self) { try Fix(coordinate: c, horizontalAccuracy: 5, speed: -1, timestamp: t) }

@@ -46,7 +46,8 @@ struct EndpointTests {
         defer { Task { await server.stop() } }
         let store = try makeStore()
         let arrival = sampleRecords(1)[0]
-        let event = EventRecord(event: RegionEvent(regionID: "office", kind: .exit, timestamp: arrival.fix.timestamp, initial: false, fix: arrival.fix))
+        let event = EventRecord(
+            event: RegionEvent(regionID: "office", kind: .exit, timestamp: arrival.fix.timestamp, initial: false, fix: arrival.fix))
         try store.apply([.record(arrival), .event(event)])
         let endpoint = OwnTracksEndpoint(url: server.baseURL.appendingPathComponent("pub"), user: "alice", device: "phone")
         let uploader = uploader(store, endpoint, FixedCredential.none)
@@ -58,10 +59,13 @@ struct EndpointTests {
         #expect(await uploader.flush(.manual).requests == 0)
         #expect(try store.pendingCount() == 0)
 
-        let messages = await server.state.ownTracks, receipts = await server.state.receipts
+        let messages = await server.state.ownTracks
+        let receipts = await server.state.receipts
         #expect(messages.count == 4 && messages.keys.allSatisfy { receipts[$0] == 1 }, "four messages, each posted once: \(receipts)")
         let transition = try #require(messages[event.id.uuidString.lowercased()])
-        #expect(transition["_type"] == "transition" && transition["event"] == "leave" && transition["rid"] == "office" && transition["desc"] == "office")
+        #expect(
+            transition["_type"] == "transition" && transition["event"] == "leave" && transition["rid"] == "office"
+                && transition["desc"] == "office")
         #expect(transition["tst"] == "\(Int(arrival.fix.timestamp.timeIntervalSince1970))" && transition["lat"] != nil)
         let arrivalTime = Int(arrival.fix.timestamp.timeIntervalSince1970)
         let locations = messages.values.filter { $0["_type"] == "location" }.compactMap { $0["tst"].flatMap(Int.init) }.sorted()
@@ -108,7 +112,9 @@ struct EndpointTests {
         await server.state.setValidTokens([])
         await server.state.setRefreshTokens(["refresh-1"])
         let store = try makeStore()
-        try store.set(.authTokens, AuthTokens(idToken: "stale", expiresAt: Date(timeIntervalSinceNow: 3000), refreshToken: "refresh-1", userID: "user-1"))
+        try store.set(
+            .authTokens,
+            AuthTokens(idToken: "stale", expiresAt: Date(timeIntervalSinceNow: 3000), refreshToken: "refresh-1", userID: "user-1"))
         let records = sampleRecords(5)
         try store.append(records)
         let tokens = FirebaseTokenProvider(store: store, apiKey: "key", base: server.baseURL, transport: URLSessionTransport())

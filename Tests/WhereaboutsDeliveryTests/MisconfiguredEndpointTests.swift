@@ -9,7 +9,8 @@ import WhereaboutsTestSupport
 
 @Suite("A misconfigured upload endpoint")
 struct MisconfiguredEndpointTests {
-    @Test("404 from the endpoint itself: nothing is rejected, uploads pause with an error naming the URL, the right URL delivers everything")
+    @Test(
+        "404 from the endpoint itself: nothing is rejected, uploads pause with an error naming the URL, the right URL delivers everything")
     func wrongURL() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }

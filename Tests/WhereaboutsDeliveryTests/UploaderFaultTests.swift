@@ -36,7 +36,10 @@ struct UploaderFaultTests {
         for round in 0..<5 {
             try store.append(sampleRecords(40, start: Date(timeIntervalSinceNow: Double(-10_000 + round * 100))))
             let report = await uploader.flush(.connectivity)
-            guard case .failed = report.stoppedBy else { Issue.record("expected a failure, got \(report)"); return }
+            guard case .failed = report.stoppedBy else {
+                Issue.record("expected a failure, got \(report)")
+                return
+            }
         }
         #expect(try store.pendingCount() == 200)
         let server = try await TestServer.start(port: port)
@@ -55,7 +58,10 @@ struct UploaderFaultTests {
         try store.append(sampleRecords(300))
         let uploader = batchUploader(store, url: server.baseURL)
         let first = await uploader.flush(.threshold)
-        guard case .failed = first.stoppedBy else { Issue.record("expected a failure, got \(first)"); return }
+        guard case .failed = first.stoppedBy else {
+            Issue.record("expected a failure, got \(first)")
+            return
+        }
         #expect(try await eventually { try store.pendingCount() == 0 })
         #expect(try await exactlyOnce(store, server.state))
     }
@@ -71,7 +77,10 @@ struct UploaderFaultTests {
         let started = Date()
         _ = await uploader.flush(.threshold)
         let early = await uploader.flush(.foreground)
-        guard case .backingOff = early.stoppedBy else { Issue.record("a flush inside Retry-After went out: \(early)"); return }
+        guard case .backingOff = early.stoppedBy else {
+            Issue.record("a flush inside Retry-After went out: \(early)")
+            return
+        }
         #expect(try await eventually { try store.pendingCount() == 0 })
         #expect(Date().timeIntervalSince(started) >= 1)
         #expect(await server.state.requests == 3)
@@ -89,7 +98,10 @@ struct UploaderFaultTests {
         let store = try makeStore()
         try store.append(sampleRecords(80))
         let first = await batchUploader(store, url: server.baseURL, timeout: 2).flush(.threshold)
-        guard case .failed = first.stoppedBy else { Issue.record("expected a timeout, got \(first)"); return }
+        guard case .failed = first.stoppedBy else {
+            Issue.record("expected a timeout, got \(first)")
+            return
+        }
         #expect(try store.pendingCount() == 80, "a timed-out batch stays pending")
         // The server stores the batch once its hang ends; the resend (with a timeout that a loaded
         // test machine cannot exceed) is then answered as a duplicate.
@@ -260,7 +272,10 @@ struct UploaderFaultTests {
         try store.append(sampleRecords(100))
         let uploader = batchUploader(store, url: server.baseURL)
         let report = await uploader.flush(.manual)
-        guard case .failed = report.stoppedBy else { Issue.record("expected a failure, got \(report)"); return }
+        guard case .failed = report.stoppedBy else {
+            Issue.record("expected a failure, got \(report)")
+            return
+        }
         #expect(try store.summary().leased == 0)
         #expect(try await eventually { try store.pendingCount() == 0 })
         #expect(try await exactlyOnce(store, server.state))
@@ -275,7 +290,13 @@ struct UploaderFaultTests {
         let store = try makeStore()
         try store.append(sampleRecords(10))
         for (i, kind) in [RegionEventKind.enter, .dwell, .exit].enumerated() {
-            try store.apply([.event(EventRecord(event: RegionEvent(regionID: "cafe", kind: kind, timestamp: Date(timeIntervalSinceNow: Double(i * 60 - 3600)), initial: false, fix: nil)))])
+            try store.apply([
+                .event(
+                    EventRecord(
+                        event: RegionEvent(
+                            regionID: "cafe", kind: kind, timestamp: Date(timeIntervalSinceNow: Double(i * 60 - 3600)), initial: false,
+                            fix: nil)))
+            ])
         }
         let uploader = batchUploader(store, url: server.baseURL)
         _ = await uploader.flush(.regionEvent)
@@ -291,7 +312,9 @@ struct UploaderFaultTests {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let store = try makeStore()
-        try store.apply([.event(EventRecord(event: RegionEvent(regionID: "cafe", kind: .enter, timestamp: Date(), initial: false, fix: nil)))])
+        try store.apply([
+            .event(EventRecord(event: RegionEvent(regionID: "cafe", kind: .enter, timestamp: Date(), initial: false, fix: nil)))
+        ])
         let uploader = Uploader(
             queue: store, endpoint: FirestoreEndpoint(base: server.baseURL, project: "p", userID: nil),
             configuration: UploaderConfiguration())

@@ -50,7 +50,8 @@ struct BridgeTests {
         #expect(await errorCode(bridge, "startTracking", "{\"mode\": \"continuous\", \"accuracy\": \"perfect\"}") == "invalidArguments")
         #expect(await !app.engine.isTrackingEnabled)
 
-        #expect(await bridge.call("startTracking", json: "{\"mode\": \"move\", \"distance\": 50, \"interval\": 120}") == "{\"result\":null}")
+        #expect(
+            await bridge.call("startTracking", json: "{\"mode\": \"move\", \"distance\": 50, \"interval\": 120}") == "{\"result\":null}")
         #expect(await app.engine.mode == .move(distance: 50, interval: 120))
         #expect(try app.store.setting(.trackingEnabled) == true)
         #expect(await bridge.call("startTracking", json: nil) == "{\"result\":null}")
@@ -139,9 +140,15 @@ struct BridgeTests {
         let circle = "{\"id\": \"cafe\", \"latitude\": 52.52, \"longitude\": 13.405, \"radius\": 80, \"loiteringDelay\": 120}"
         #expect(await errorCode(bridge, "addRegions", "{}") == "invalidArguments")
         #expect(await errorCode(bridge, "addRegions", "{\"regions\": {}}") == "invalidArguments")
-        #expect(await errorCode(bridge, "addRegions", "{\"regions\": [{\"id\": \"x\", \"latitude\": 91, \"longitude\": 0, \"radius\": 50}]}") == "invalidArguments")
-        #expect(await errorCode(bridge, "addRegions", "{\"regions\": [{\"id\": \"x\", \"latitude\": 1, \"longitude\": 0, \"radius\": -5}]}") == "invalidArguments")
-        #expect(await errorCode(bridge, "addRegions", "{\"regions\": [{\"id\": \"\", \"latitude\": 1, \"longitude\": 0, \"radius\": 5}]}") == "invalidArguments")
+        #expect(
+            await errorCode(bridge, "addRegions", "{\"regions\": [{\"id\": \"x\", \"latitude\": 91, \"longitude\": 0, \"radius\": 50}]}")
+                == "invalidArguments")
+        #expect(
+            await errorCode(bridge, "addRegions", "{\"regions\": [{\"id\": \"x\", \"latitude\": 1, \"longitude\": 0, \"radius\": -5}]}")
+                == "invalidArguments")
+        #expect(
+            await errorCode(bridge, "addRegions", "{\"regions\": [{\"id\": \"\", \"latitude\": 1, \"longitude\": 0, \"radius\": 5}]}")
+                == "invalidArguments")
         #expect(await errorCode(bridge, "addRegions", "{\"regions\": [\(circle), \(circle)]}") == "duplicateRegion")
         #expect(await errorCode(bridge, "addRegions", "{\"geojson\": \"{\\\"type\\\": \"}") == "invalidArguments")
         #expect(await errorCode(bridge, "addRegions", "{\"regions\": [], \"geojson\": \"{}\"}") == "invalidArguments")
@@ -170,7 +177,10 @@ struct BridgeTests {
         let bridge = Bridge(engine: app.engine)
         let events = bridge.events()
         try await app.engine.launch(.user)
-        #expect(await bridge.call("addRegions", json: "{\"regions\": [{\"id\": \"home\", \"latitude\": 48.1372, \"longitude\": 11.5756, \"radius\": 150}]}") == "{\"result\":{\"added\":1}}")
+        #expect(
+            await bridge.call(
+                "addRegions", json: "{\"regions\": [{\"id\": \"home\", \"latitude\": 48.1372, \"longitude\": 11.5756, \"radius\": 150}]}")
+                == "{\"result\":{\"added\":1}}")
         _ = await bridge.call("startTracking", json: "{\"mode\": \"continuous\"}")
         await app.play(to: 120)
         await app.engine.shutdown()

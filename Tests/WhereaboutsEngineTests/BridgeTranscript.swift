@@ -61,7 +61,9 @@ enum Golden {
 
 /// A JSON value's shape: its keys and JSON types, not its values.
 indirect enum Shape: Decodable, Equatable {
-    case object([String: Shape]), array([Shape]), string, number, boolean, null
+    case object([String: Shape])
+    case array([Shape])
+    case string, number, boolean, null
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()

@@ -78,8 +78,12 @@ struct BridgeTranscriptTests {
         #expect(waiting > 0)
         #expect(code(await transcript.call("flush")) == "notConfigured")
         #expect(code(await transcript.call("configure", "{}")) == "invalidArguments")
-        #expect(code(await transcript.call("configure", "{\"upload\": {\"kind\": \"whereabouts\", \"url\": \"ftp://x\", \"device\": \"p\"}}")) == "invalidArguments")
-        #expect(code(await transcript.call("configure", "{\"upload\": {\"kind\": \"owntracks\", \"url\": \"https://x\"}}")) == "invalidArguments")
+        #expect(
+            code(await transcript.call("configure", "{\"upload\": {\"kind\": \"whereabouts\", \"url\": \"ftp://x\", \"device\": \"p\"}}"))
+                == "invalidArguments")
+        #expect(
+            code(await transcript.call("configure", "{\"upload\": {\"kind\": \"owntracks\", \"url\": \"https://x\"}}"))
+                == "invalidArguments")
         #expect(code(await transcript.call("configure", "{\"upload\": {\"kind\": \"carrier-pigeon\"}}")) == "invalidArguments")
         let configure = "{\"upload\": {\"kind\": \"whereabouts\", \"url\": \"\(server.baseURL.absoluteString)\", \"device\": \"phone-1\"}}"
         await transcript.call("configure", configure)
@@ -93,7 +97,8 @@ struct BridgeTranscriptTests {
         #expect(flushed["stoppedBy"] is NSNull)
         #expect(try app.store.pendingRecords().isEmpty)
         #expect(await server.state.locations.count >= waiting)
-        let all = try #require(result(await transcript.call("getLocations", "{\"includeUploaded\": true, \"limit\": 5}")) as? [[String: Any]])
+        let all = try #require(
+            result(await transcript.call("getLocations", "{\"includeUploaded\": true, \"limit\": 5}")) as? [[String: Any]])
         #expect(all.count == min(5, try app.store.allRecords().count))
         #expect(all.allSatisfy { $0["uploaded"] as? Bool == true })
         #expect((result(await transcript.call("getLocations")) as? [Any])?.isEmpty == true)

@@ -13,7 +13,8 @@ private func uploaderFactory(_ url: URL) -> EngineHarness.UploaderFactory {
     { store, clock in
         Uploader(
             queue: store, endpoint: WhereaboutsBatchEndpoint(base: url, device: "phone-1", maxBatchSize: 100),
-            configuration: UploaderConfiguration(batchSize: 100, requestTimeout: 10, backoff: Backoff(initial: 0.05, multiplier: 2, maximum: 0.4)),
+            configuration: UploaderConfiguration(
+                batchSize: 100, requestTimeout: 10, backoff: Backoff(initial: 0.05, multiplier: 2, maximum: 0.4)),
             clock: clock)
     }
 }

@@ -14,7 +14,9 @@ func walkInScenario(stay: Double = 300, visit: Double = 600) -> Scenario {
     let start = 1_714_980_600.0
     for second in 0..<Int(stay + 300 + visit) {
         trace.append(TracePoint(coordinate: position, time: start + Double(second)))
-        if Double(second) >= stay && Double(second) < stay + 300 { position = Geodesy.destination(from: position, distance: 4, bearing: 90) }
+        if Double(second) >= stay && Double(second) < stay + 300 {
+            position = Geodesy.destination(from: position, distance: 4, bearing: 90)
+        }
     }
     let regions = [try! Region(id: "cafe", center: Geodesy.destination(from: home, distance: 1_200, bearing: 90), radius: 150)]
     return Scenario(name: "walk-in", trace: trace, regions: regions)

@@ -162,13 +162,16 @@ struct GPSDDecoderTests {
         let type = try #require(rejection(tpv(#""mode":3,"time":"2024-05-06T07:30:00Z","lat":"north","lon":2"#)))
         #expect(type.problem.contains("`lat`"))
         let unknown = try #require(rejection(#"{"class":"PIZZA"}"#))
-        #expect(unknown.description == #"gpsd line `{"class":"PIZZA"}`: has class "PIZZA", which is not a gpsd report class; "#
-            + "the line is skipped and counted as unknownClass, and reading goes on with the next line")
+        #expect(
+            unknown.description == #"gpsd line `{"class":"PIZZA"}`: has class "PIZZA", which is not a gpsd report class; "#
+                + "the line is skipped and counted as unknownClass, and reading goes on with the next line")
     }
 
     @Test("a long bad line is quoted only by its start")
     func excerpt() throws {
-        let long = #"{"class":"TPV","mode":3,"lat":123,"lon":2,"time":"2024-05-06T07:30:00Z","# + String(repeating: #""x":1,"#, count: 100) + #""y":2}"#
+        let long =
+            #"{"class":"TPV","mode":3,"lat":123,"lon":2,"time":"2024-05-06T07:30:00Z","# + String(repeating: #""x":1,"#, count: 100)
+            + #""y":2}"#
         let rejected = try #require(rejection(long))
         #expect(rejected.excerpt.count == GPSDRejection.excerptLength + 1)
         #expect(rejected.excerpt.hasSuffix("…"))

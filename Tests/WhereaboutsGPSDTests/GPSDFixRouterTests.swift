@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Whereabouts
 import WhereaboutsCore
+
 @testable import WhereaboutsGPSD
 
 private let origin = Coordinate(normalizingLatitude: 52.37, longitude: 4.89)
@@ -123,9 +124,10 @@ struct GPSDFixRouterTests {
         let near = MonitoredRegion(id: "near", center: origin, radius: 300)
         let far = MonitoredRegion(id: "far", center: Geodesy.destination(from: origin, distance: 5000, bearing: 90), radius: 300)
         router.monitor([near, far], at: start)
-        #expect(router.route(try fix(north: 0)).events == [
-            .regionCrossing(id: "near", state: .inside), .regionCrossing(id: "far", state: .outside),
-        ])
+        #expect(
+            router.route(try fix(north: 0)).events == [
+                .regionCrossing(id: "near", state: .inside), .regionCrossing(id: "far", state: .outside),
+            ])
         let grown = MonitoredRegion(id: "far", center: far.center, radius: 6000)
         router.monitor([near, grown], at: start)
         #expect(router.route(try fix(north: 1, index: 1)).events == [.regionCrossing(id: "far", state: .inside)])
@@ -149,9 +151,10 @@ struct GPSDPlumbingTests {
     func splitting() {
         var splitter = GPSDLineSplitter()
         #expect(splitter.push(Array(#"{"class":"VER"#.utf8)).isEmpty)
-        #expect(splitter.push(Array("SION\"}\r\n\n  \r\n{\"a\":1}\n{\"b\"".utf8)) == [
-            .line(#"{"class":"VERSION"}"#), .line(#"{"a":1}"#),
-        ])
+        #expect(
+            splitter.push(Array("SION\"}\r\n\n  \r\n{\"a\":1}\n{\"b\"".utf8)) == [
+                .line(#"{"class":"VERSION"}"#), .line(#"{"a":1}"#),
+            ])
         #expect(splitter.push(Array(":2}\n".utf8)) == [.line(#"{"b":2}"#)])
     }
 

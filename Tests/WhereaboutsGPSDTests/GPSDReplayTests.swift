@@ -28,7 +28,8 @@ struct Replay {
         return try await withGPSDService(port: port) { service, recorder in
             service.configure(LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: nil), significantChange: false))
             guard await eventually(within: 60, { service.statistics.skippedByClass["WATCH"] != nil }) else {
-                throw HarnessError(description: "gpsd on port \(port) never answered the service's watch; gpsfake said: \(fake.errorOutput)")
+                throw HarnessError(
+                    description: "gpsd on port \(port) never answered the service's watch; gpsfake said: \(fake.errorOutput)")
             }
             let pipe = try GPSPipe(port: port)
             defer { pipe.stop() }
@@ -44,7 +45,8 @@ struct Replay {
             let ended = await eventually(within: 240) { !pipe.isRunning && service.statistics.connectionFailures > failuresBefore }
             guard ended else {
                 throw HarnessError(
-                    description: "the replay of \(log.lastPathComponent) did not end (\(service.statistics)); gpsfake said: \(fake.errorOutput)")
+                    description:
+                        "the replay of \(log.lastPathComponent) did not end (\(service.statistics)); gpsfake said: \(fake.errorOutput)")
             }
             guard await recorder.caughtUp(with: service) else {
                 throw HarnessError(description: "the recorder never took the \(service.statistics.delivered) fixes the service delivered")
@@ -59,9 +61,13 @@ struct Replay {
     /// Checks that the service delivered exactly what gpsd sent gpspipe, in order, and nothing was
     /// rejected but gpsd's fixes without a time.
     func expectSameAsGPSPipe(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(received.count == gpspipe.count, "\(name): received \(received.count) fixes, gpspipe \(gpspipe.count)", sourceLocation: sourceLocation)
+        #expect(
+            received.count == gpspipe.count, "\(name): received \(received.count) fixes, gpspipe \(gpspipe.count)",
+            sourceLocation: sourceLocation)
         let mismatches = zip(gpspipe, received).enumerated().filter { !$0.element.0.matches($0.element.1) }
-        #expect(mismatches.isEmpty, "\(name): first mismatches (index, gpspipe, received): \(mismatches.prefix(3))", sourceLocation: sourceLocation)
+        #expect(
+            mismatches.isEmpty, "\(name): first mismatches (index, gpspipe, received): \(mismatches.prefix(3))",
+            sourceLocation: sourceLocation)
         #expect(statistics.delivered == received.count, sourceLocation: sourceLocation)
         let expectedRejections: [GPSDRejectionReason: Int] = gpspipeWithoutTime > 0 ? [.missingTime: gpspipeWithoutTime] : [:]
         #expect(statistics.rejectedByReason == expectedRejections, "\(name): \(statistics)", sourceLocation: sourceLocation)
@@ -136,8 +142,9 @@ struct GPSDReplayTests {
             let shift = fix.time.timeIntervalSince(sentence.time) / cycle
             return sentence.matches(fix, ignoringTime: true) && abs(shift - shift.rounded()) < 1e-9
         }
-        print("gpsd replay NmeaSampleData.txt: \(rmc.count) valid RMC sentences, gpspipe \(replay.gpspipe.count), "
-            + "received \(replay.received.count), RMC matched \(matched)")
+        print(
+            "gpsd replay NmeaSampleData.txt: \(rmc.count) valid RMC sentences, gpspipe \(replay.gpspipe.count), "
+                + "received \(replay.received.count), RMC matched \(matched)")
         #expect(matched == rmc.count, "\(matched) of \(rmc.count) RMC positions received in order")
     }
 }
@@ -168,7 +175,8 @@ enum RMCSentences {
         guard day.count == 6, time.count >= 6 else { return nil }
         let d = Array(day)
         let t = Array(time)
-        let text = "20\(String(d[4...5]))-\(String(d[2...3]))-\(String(d[0...1]))T\(String(t[0...1])):\(String(t[2...3])):\(String(t[4...]))Z"
+        let text =
+            "20\(String(d[4...5]))-\(String(d[2...3]))-\(String(d[0...1]))T\(String(t[0...1])):\(String(t[2...3])):\(String(t[4...]))Z"
         return Timestamp.parse(text)
     }
 }

@@ -122,7 +122,8 @@ struct GPSDLiveServiceTests {
             let back = try #require(after[firstFailure...].firstIndex(where: isFix), "fixes follow the failures")
             #expect(failures.first?.problem == "closed the connection" || failures.first?.problem.hasPrefix("connection lost") == true)
             #expect(failures.allSatisfy { $0.source == "gpsd at 127.0.0.1:\(port)" && $0.fix.hasPrefix("reconnecting in") })
-            #expect(zip(failures, failures.dropFirst()).allSatisfy { $0.problem != $1.problem }, "each problem is reported once: \(failures)")
+            #expect(
+                zip(failures, failures.dropFirst()).allSatisfy { $0.problem != $1.problem }, "each problem is reported once: \(failures)")
             #expect(lastFailure < back, "no failure once gpsd is back: \(failures)")
             #expect(service.statistics.connections >= 2)
             #expect(service.isWatching)
@@ -175,7 +176,8 @@ struct GPSDLiveServiceTests {
             #expect(await recorder.caughtUp(with: service))
             let beforeFilter = recorder.fixCount
             let withheld = service.statistics.withheld
-            service.configure(LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: 1_000_000), significantChange: false))
+            service.configure(
+                LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: 1_000_000), significantChange: false))
             #expect(await eventually(within: 60) { service.statistics.withheld >= withheld + 5 })
             #expect(await recorder.caughtUp(with: service))
             #expect(recorder.fixCount == beforeFilter + 1, "only the first fix passes a 1000 km filter")

@@ -5,9 +5,9 @@ import WhereaboutsGPSD
 import WhereaboutsTestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where gpsd's tools and the shared recordings are, and whether the tests against a real gpsd can run.
@@ -87,9 +87,9 @@ private final class PortRegistry: @unchecked Sendable {
     /// the socket is closed at once, as a concurrent gpsd could not share the port.
     private func reserve(_ port: UInt16) throws -> Bool {
         #if canImport(Darwin)
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #else
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #endif
         guard descriptor >= 0 else { throw HarnessError(description: "cannot create a socket: \(String(cString: strerror(errno)))") }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
@@ -103,11 +103,11 @@ private final class PortRegistry: @unchecked Sendable {
             }
         }
         #if os(Linux)
-        if bound {
-            var on: Int32 = 1
-            _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-            return true
-        }
+            if bound {
+                var on: Int32 = 1
+                _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+                return true
+            }
         #endif
         close(descriptor)
         return bound
@@ -129,18 +129,18 @@ final class ChildProcess: @unchecked Sendable {
     /// Starts `executable`; standard input is `input` (or /dev/null), output and error go to files.
     init(executable: String, arguments: [String], environment: [String: String], input: Int32?, output: String, error: String) throws {
         #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        var attributes: posix_spawnattr_t?
-        var noSignals: sigset_t = 0
-        var defaults: sigset_t = 1 << (SIGPIPE - 1)
+            var actions: posix_spawn_file_actions_t?
+            var attributes: posix_spawnattr_t?
+            var noSignals: sigset_t = 0
+            var defaults: sigset_t = 1 << (SIGPIPE - 1)
         #else
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        var noSignals = sigset_t()
-        var defaults = sigset_t()
-        sigemptyset(&noSignals)
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
+            var noSignals = sigset_t()
+            var defaults = sigset_t()
+            sigemptyset(&noSignals)
+            sigemptyset(&defaults)
+            sigaddset(&defaults, SIGPIPE)
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -11,7 +11,8 @@ import WhereaboutsTestSupport
     .enabled(if: GPSDTestEnvironment.logsPresent, "../shared/nmea is absent: the gpsd logs are not replayed"))
 struct TrackCommandTests {
     /// The built `whereabouts` beside the test bundle.
-    static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("whereabouts").path
+    static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("whereabouts")
+        .path
     /// A stationary receiver near Brisbane (-27.21074, 153.05205).
     static let log = GPSDTestEnvironment.gpsdLogs.appendingPathComponent("haicom-305N.log")
 
@@ -49,7 +50,10 @@ struct TrackCommandTests {
         let fake = try GPSFake(log: Self.log, port: try freePort(), feed: .looping(cycle: 0.01))
         defer { fake.stop() }
         let process = try Self.track(
-            ["--gpsd", "127.0.0.1:\(fake.port)", "--mode", "continuous", "--regions", regions.path, "--store", storePath, "--status-every", "0.5"],
+            [
+                "--gpsd", "127.0.0.1:\(fake.port)", "--mode", "continuous", "--regions", regions.path, "--store", storePath,
+                "--status-every", "0.5",
+            ],
             in: folder)
         defer { process.terminate(grace: 5) }
 
@@ -78,7 +82,8 @@ struct TrackCommandTests {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let process = try Self.track(
-            ["--gpsd", "127.0.0.1:\(try freePort())", "--store", folder.appendingPathComponent("s.sqlite").path, "--status-every", "0.3"], in: folder)
+            ["--gpsd", "127.0.0.1:\(try freePort())", "--store", folder.appendingPathComponent("s.sqlite").path, "--status-every", "0.3"],
+            in: folder)
         defer { process.terminate(grace: 5) }
         #expect(await eventually(within: 30) { Self.output(folder).contains("last problem: gpsd at 127.0.0.1") })
         process.signalGroup(SIGINT)

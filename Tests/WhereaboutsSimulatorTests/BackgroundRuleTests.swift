@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WhereaboutsCore
+
 @testable import WhereaboutsSimulator
 
 @Suite("Background execution rule")

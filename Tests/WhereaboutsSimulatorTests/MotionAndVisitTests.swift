@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WhereaboutsCore
+
 @testable import WhereaboutsSimulator
 
 @Suite("Simulated motion activity, visits and cell fixes, as evaluation.md specifies")
@@ -13,7 +14,8 @@ struct MotionAndVisitTests {
         var metres = 0.0
         for i in 0...(still + walk + rest) {
             if i > still && i <= still + walk { metres += 1.4 }
-            points.append(TracePoint(coordinate: Geodesy.destination(from: S.home, distance: metres, bearing: 90), time: S.start + Double(i)))
+            points.append(
+                TracePoint(coordinate: Geodesy.destination(from: S.home, distance: metres, bearing: 90), time: S.start + Double(i)))
         }
         return TruthPath(trace: points, pad: 0)
     }
@@ -66,7 +68,8 @@ struct MotionAndVisitTests {
         let cellFixes = significant.timeline.filter { if case .cellFix = $0 { true } else { false } }
         #expect(cellFixes.count == significant.significant.count)
         var cell = SimulatedLocationService()
-        cell.configure(LocationRequest(standard: StandardUpdates(accuracy: .kilometer, distanceFilter: nil), significantChange: false), at: S.start)
+        cell.configure(
+            LocationRequest(standard: StandardUpdates(accuracy: .kilometer, distanceFilter: nil), significantChange: false), at: S.start)
         let cruising = S.run(&cell, over: S.path(speed: 10, moving: 600), seconds: 600)
         let cruiseFixes = cruising.timeline.filter { if case .cellFix = $0 { true } else { false } }
         #expect(cruiseFixes.count == cruising.fixes.count)

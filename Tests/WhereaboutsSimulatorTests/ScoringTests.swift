@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WhereaboutsCore
+
 @testable import WhereaboutsSimulator
 
 @Suite("Scoring")
@@ -36,11 +37,15 @@ struct ScoringTests {
 
     @Test("matching windows, earliest report, initial reports ignored")
     func matching() {
-        let truth = [TruthEvent(regionID: "a", kind: .enter, time: S.start + 1000, optional: false),
-                     TruthEvent(regionID: "a", kind: .exit, time: S.start + 2000, optional: false),
-                     TruthEvent(regionID: "b", kind: .enter, time: S.start + 500, optional: true)]
-        let reports = [event("a", .enter, 939), event("a", .enter, 950), event("a", .exit, 2901),
-                       event("b", .enter, 510), event("c", .enter, 10, initial: true), event("a", .dwell, 1500)]
+        let truth = [
+            TruthEvent(regionID: "a", kind: .enter, time: S.start + 1000, optional: false),
+            TruthEvent(regionID: "a", kind: .exit, time: S.start + 2000, optional: false),
+            TruthEvent(regionID: "b", kind: .enter, time: S.start + 500, optional: true),
+        ]
+        let reports = [
+            event("a", .enter, 939), event("a", .enter, 950), event("a", .exit, 2901),
+            event("b", .enter, 510), event("c", .enter, 10, initial: true), event("a", .dwell, 1500),
+        ]
         let m = EventMatching(events: reports, truth: truth)
         #expect(m.required == 2 && m.optional == 1)
         #expect(m.reports == 4)
@@ -56,7 +61,10 @@ struct ScoringTests {
     func trackError() {
         let truth = S.path(still: 100, speed: 10, moving: 100)
         let exact = stride(from: 0, through: 200, by: 10).map { i in
-            LocationRecord(fix: try! Fix(coordinate: truth.position(at: S.start + Double(i)), horizontalAccuracy: 5, timestamp: Date(timeIntervalSince1970: S.start + Double(i))), trigger: .policy)
+            LocationRecord(
+                fix: try! Fix(
+                    coordinate: truth.position(at: S.start + Double(i)), horizontalAccuracy: 5,
+                    timestamp: Date(timeIntervalSince1970: S.start + Double(i))), trigger: .policy)
         }
         #expect((TrackError(fixes: exact, truth: truth).mean ?? 1) < 0.01)
         let held = [LocationRecord(fix: exact[0].fix, trigger: .policy, dwell: 100), exact.last!]
@@ -85,7 +93,8 @@ struct ScoringTests {
 
     @Test("the sample commute is deterministic and shaped as promised")
     func sample() {
-        let a = SampleScenario.commute(), b = SampleScenario.commute()
+        let a = SampleScenario.commute()
+        let b = SampleScenario.commute()
         #expect(a.trace == b.trace && a.regions == b.regions)
         #expect(a.regions.contains { $0.id == "home" } && a.regions.contains { $0.id == "dest" })
         let minutes = (a.trace.last!.time - a.trace.first!.time) / 60

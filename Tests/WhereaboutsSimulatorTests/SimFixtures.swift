@@ -1,5 +1,6 @@
 import Foundation
 import WhereaboutsCore
+
 @testable import WhereaboutsSimulator
 
 enum SimFixtures {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WhereaboutsCore
+
 @testable import WhereaboutsSimulator
 
 @Suite("Simulated phone")
@@ -28,19 +29,24 @@ struct SimulatedPhoneTests {
     @Test("Wi-Fi scans every 10 s moving and every 60 s still")
     func wifiCadence() {
         var service = SimulatedLocationService()
-        service.configure(LocationRequest(standard: StandardUpdates(accuracy: .hundredMeters, distanceFilter: nil), significantChange: false), at: S.start)
+        service.configure(
+            LocationRequest(standard: StandardUpdates(accuracy: .hundredMeters, distanceFilter: nil), significantChange: false), at: S.start
+        )
         let moving = S.run(&service, over: S.path(moving: 400), seconds: 100)
         #expect(moving.fixes.count == 10)
         #expect(moving.timeline.filter { $0 == .wifiScan(t: $0.t) }.count == 10)
         var still = SimulatedLocationService()
-        still.configure(LocationRequest(standard: StandardUpdates(accuracy: .hundredMeters, distanceFilter: nil), significantChange: false), at: S.start)
+        still.configure(
+            LocationRequest(standard: StandardUpdates(accuracy: .hundredMeters, distanceFilter: nil), significantChange: false), at: S.start
+        )
         #expect(S.run(&still, over: S.path(still: 400, moving: 1), seconds: 300).fixes.count == 5)
     }
 
     @Test("the distance filter holds back fixes closer than it")
     func distanceFilter() {
         var service = SimulatedLocationService()
-        service.configure(LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: 100), significantChange: false), at: S.start)
+        service.configure(
+            LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: 100), significantChange: false), at: S.start)
         let fixes = S.run(&service, over: S.path(speed: 5, moving: 400), seconds: 215).fixes
         #expect(fixes.count >= 9 && fixes.count <= 11)
         for (a, b) in zip(fixes, fixes.dropFirst()) { #expect(Geodesy.distance(a.coordinate, b.coordinate) >= 100) }
@@ -80,7 +86,8 @@ struct SimulatedPhoneTests {
             var random = SeededGenerator(seed: seed)
             let center = Geodesy.destination(from: S.home, distance: 5000, bearing: 90)
             let start = Date(timeIntervalSince1970: S.start)
-            monitor.monitor([MonitoredRegion(id: "r", center: center, radius: radius)], at: start, position: truth.position(at: S.start), stateDelay: 1)
+            monitor.monitor(
+                [MonitoredRegion(id: "r", center: center, radius: radius)], at: start, position: truth.position(at: S.start), stateDelay: 1)
             var deliveries: [(time: Double, state: RegionState)] = []
             for t in 0..<2000 {
                 let at = S.start + Double(t)

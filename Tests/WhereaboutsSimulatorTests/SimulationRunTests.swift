@@ -3,6 +3,7 @@ import Testing
 import Whereabouts
 import WhereaboutsCore
 import WhereaboutsStore
+
 @testable import WhereaboutsSimulator
 
 @Suite("A simulated run: the engine apps run, on the simulated phone")
@@ -13,7 +14,8 @@ struct SimulationRunTests {
         [RunFiles.events(outcome.run.events), RunFiles.fixes(outcome.run.fixes), RunFiles.timeline(outcome.run.timeline)]
     }
 
-    @Test("the same seed gives byte-identical events, fixes and timeline; another seed does not", arguments: [Strategy.adaptive, .continuous])
+    @Test(
+        "the same seed gives byte-identical events, fixes and timeline; another seed does not", arguments: [Strategy.adaptive, .continuous])
     func deterministic(_ strategy: Strategy) async throws {
         let truth = TruthPath(trace: Self.scenario.trace, pad: 600)
         let run = { (seed: UInt64) in
@@ -31,7 +33,8 @@ struct SimulationRunTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("phone.sqlite").path
         let result = try await ScenarioRunner.run(Self.scenario, strategy: .adaptive, pad: 600, seed: 2, storePath: path)
-        let fixes = result.outcome.run.fixes, events = result.outcome.run.events
+        let fixes = result.outcome.run.fixes
+        let events = result.outcome.run.events
 
         let store = try SQLiteLocationStore(path: path)
         let states = try store.regionStates()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WhereaboutsCore
+
 @testable import WhereaboutsSimulator
 
 @Suite("A stay is recorded for as long as it lasts")
@@ -13,16 +14,19 @@ struct StayTests {
         var metres = 0.0
         for second in 0...5400 {
             if second < 1800 || second >= 3600 { metres += 1.4 }
-            points.append(TracePoint(coordinate: Geodesy.destination(from: S.home, distance: metres, bearing: 90), time: S.start + Double(second)))
+            points.append(
+                TracePoint(coordinate: Geodesy.destination(from: S.home, distance: metres, bearing: 90), time: S.start + Double(second)))
         }
         return TruthPath(trace: points, pad: 0)
     }()
 
     private static let cafe = Geodesy.destination(from: S.home, distance: 1.4 * 1801, bearing: 90)
 
-    @Test("a 30-minute stay lasts about 30 minutes in every mode that turns positioning down while still", arguments: [
-        Strategy.adaptive, .stopDetect, .significant,
-    ])
+    @Test(
+        "a 30-minute stay lasts about 30 minutes in every mode that turns positioning down while still",
+        arguments: [
+            Strategy.adaptive, .stopDetect, .significant,
+        ])
     func thirtyMinutes(_ strategy: Strategy) async throws {
         let outcome = try await Simulation(truth: Self.walk, regions: [], configuration: strategy.configuration, seed: 3).run()
         let near = outcome.run.fixes.filter { Geodesy.distance($0.fix.coordinate, Self.cafe) < 600 }

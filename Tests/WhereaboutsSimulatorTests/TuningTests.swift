@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WhereaboutsCore
+
 @testable import WhereaboutsSimulator
 
 @Suite("Tuning that cannot over-fit: folds, goals, the sweep's picture")
@@ -55,7 +56,9 @@ struct TuningTests {
 
     @Test("a goal no candidate meets picks the best recall plus precision")
     func fallback() {
-        let figures = [Self.report("a", recall: 0.8, energy: 0.1), Self.report("a", recall: 0.9, energy: 0.3)].map { StrategyAggregate(reports: [$0]) }
+        let figures = [Self.report("a", recall: 0.8, energy: 0.1), Self.report("a", recall: 0.9, energy: 0.3)].map {
+            StrategyAggregate(reports: [$0])
+        }
         #expect(PresetGoal(name: "x", recallFloor: 0.99, precisionFloor: 0.99).pick(figures) == 1)
         #expect(PresetGoal(name: "x", recallFloor: 0.7, precisionFloor: 0.9).pick(figures) == 0)
     }
@@ -66,7 +69,10 @@ struct TuningTests {
         let setting = try PolicyParameter.setting("lead=30")
         #expect(setting == PolicySetting(parameter: .lead, value: 30))
         let tuned = Strategy.adaptive.with([setting, try PolicyParameter.setting("flushInterval=1800")])
-        guard case .adaptive(let policy) = tuned.configuration.mode else { Issue.record("not adaptive"); return }
+        guard case .adaptive(let policy) = tuned.configuration.mode else {
+            Issue.record("not adaptive")
+            return
+        }
         #expect(policy.lead == 30 && tuned.configuration.minimumFlushInterval == 1800)
         #expect(Strategy.continuous.with([setting]) == Strategy.continuous)
         for bad in ["lead", "speed=3", "lead=-1", "lead=nan", "lead=x"] {

@@ -17,7 +17,8 @@ enum StoreFixture {
 
     static func fix(_ n: Int, source: FixSource) -> Fix {
         try! Fix(
-            coordinate: Coordinate(latitude: 48.125 + Double(n) / 1024, longitude: 11.5 + Double(n) / 512), horizontalAccuracy: Double(n + 3),
+            coordinate: Coordinate(latitude: 48.125 + Double(n) / 1024, longitude: 11.5 + Double(n) / 512),
+            horizontalAccuracy: Double(n + 3),
             altitude: n.isMultiple(of: 2) ? 520.5 : nil, speed: n.isMultiple(of: 3) ? nil : 1.25, course: n.isMultiple(of: 4) ? nil : 90,
             timestamp: date(Double(n) * 10), source: source)
     }
@@ -53,7 +54,13 @@ enum StoreFixture {
             id: "home", center: Coordinate(latitude: 48.125, longitude: 11.5), radius: 150, notifyOnExit: false, loiteringDelay: 300),
         try! Region(
             id: "office",
-            polygons: [[[(48.13, 11.51), (48.13, 11.52), (48.14, 11.52), (48.14, 11.51), (48.13, 11.51)].map { try! Coordinate(latitude: $0.0, longitude: $0.1) }]]),
+            polygons: [
+                [
+                    [(48.13, 11.51), (48.13, 11.52), (48.14, 11.52), (48.14, 11.51), (48.13, 11.51)].map {
+                        try! Coordinate(latitude: $0.0, longitude: $0.1)
+                    }
+                ]
+            ]),
     ]
 
     static let regionStates = [
@@ -77,16 +84,22 @@ enum StoreFixture {
         try store.append(records.map(\.record))
         try store.markDelivered(records.filter { $0.state == .delivered }.map(\.record.id))
         try store.markRejected(
-            Dictionary(uniqueKeysWithValues: records.filter { $0.state == .rejected }.map { ($0.record.id, Rejection(status: 422, reason: "refused")) }),
+            Dictionary(
+                uniqueKeysWithValues: records.filter { $0.state == .rejected }.map {
+                    ($0.record.id, Rejection(status: 422, reason: "refused"))
+                }),
             at: date(3000))
         try store.apply(events.map { .event($0.record) })
         try store.markEventsDelivered(events.filter { $0.state == .delivered }.map(\.record.id))
         try store.markEventsRejected(
-            Dictionary(uniqueKeysWithValues: events.filter { $0.state == .rejected }.map { ($0.record.id, Rejection(status: 400, reason: "bad")) }),
+            Dictionary(
+                uniqueKeysWithValues: events.filter { $0.state == .rejected }.map { ($0.record.id, Rejection(status: 400, reason: "bad")) }),
             at: date(3000))
         try store.apply([.session(.saveRegions(regions)), .regionStates(regionStates)])
         try store.enqueueCommands(commands, at: date(4000))
-        try store.apply([.session(.commandsApplied(appliedCommands)), .session(.configuration(configuration)), .session(.trackingEnabled(true))])
+        try store.apply([
+            .session(.commandsApplied(appliedCommands)), .session(.configuration(configuration)), .session(.trackingEnabled(true)),
+        ])
         try store.close()
     }
 }

@@ -50,11 +50,14 @@ struct StoreMigrationTests {
     func writesVersion5Codes() throws {
         let path = temporaryFolder().appendingPathComponent("store.sqlite").path
         try StoreFixture.write(to: path)
-        let written = try codes(path), committed = try codes(try fixtureCopy())
+        let written = try codes(path)
+        let committed = try codes(try fixtureCopy())
         #expect(written.records == committed.records)
         #expect(written.events == committed.events)
         let frozen = (0..<5).flatMap { source in (0..<3).map { trigger in [source, trigger, (source + trigger) % 3] } }
-        #expect(committed.records == frozen, "gps 0, wifi 1, cell 2, significantChange 3, unknown 4; policy 0, region 1, request 2; pending 0, delivered 1, rejected 2")
+        #expect(
+            committed.records == frozen,
+            "gps 0, wifi 1, cell 2, significantChange 3, unknown 4; policy 0, region 1, request 2; pending 0, delivered 1, rejected 2")
         #expect(committed.events == ["enter 0", "exit 1", "dwell 2", "enter 0", "exit 1", "dwell 2"])
     }
 }

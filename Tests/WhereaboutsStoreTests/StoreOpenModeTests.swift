@@ -2,9 +2,10 @@ import Foundation
 import GRDB
 import Testing
 import WhereaboutsCore
-@testable import WhereaboutsStore
 import WhereaboutsStoreTestSupport
 import WhereaboutsTestSupport
+
+@testable import WhereaboutsStore
 
 /// The files in the folder of `path`, sorted.
 private func neighbours(_ path: String) throws -> [String] {
@@ -40,7 +41,9 @@ struct StoreOpenModeTests {
     func foreignDatabase() throws {
         let path = temporaryFolder().appendingPathComponent("notes.sqlite").path
         let queue = try DatabaseQueue(path: path)
-        try queue.write { try $0.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO note (text) VALUES ('keep me')") }
+        try queue.write {
+            try $0.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO note (text) VALUES ('keep me')")
+        }
         try queue.close()
         for mode in [StoreOpenMode.readOnly, .readWrite, .dedicated] {
             try expectRefused(path, mode, saying: "another application's SQLite database")

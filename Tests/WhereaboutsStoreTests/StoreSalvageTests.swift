@@ -11,9 +11,13 @@ func writeClosedStore(records: Int, events: Int) throws -> String {
     let store = try makeStore()
     try store.append(sampleRecords(records))
     let start = Date(timeIntervalSince1970: 1_700_000_000)
-    try store.apply((0..<events).map { i in
-        .event(EventRecord(event: RegionEvent(regionID: "r\(i % 7)", kind: i % 2 == 0 ? .enter : .exit, timestamp: start + Double(i), initial: false, fix: nil)))
-    })
+    try store.apply(
+        (0..<events).map { i in
+            .event(
+                EventRecord(
+                    event: RegionEvent(
+                        regionID: "r\(i % 7)", kind: i % 2 == 0 ? .enter : .exit, timestamp: start + Double(i), initial: false, fix: nil)))
+        })
     try store.close()
     return store.path
 }

@@ -2,9 +2,10 @@ import Foundation
 import GRDB
 import Testing
 import WhereaboutsCore
-@testable import WhereaboutsStore
 import WhereaboutsStoreTestSupport
 import WhereaboutsTestSupport
+
+@testable import WhereaboutsStore
 
 @Suite("SQLite location store")
 struct StoreTests {
@@ -13,7 +14,10 @@ struct StoreTests {
         let store = try makeStore()
         let pool = try DatabasePool(path: store.path)
         #expect(try pool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
-        #expect(try pool.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") } == ["v1", "v2-event-delivery", "v3-region-dwelt", "v4-command-ids", "v5-application-id-salvage-log"])
+        #expect(
+            try pool.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") } == [
+                "v1", "v2-event-delivery", "v3-region-dwelt", "v4-command-ids", "v5-application-id-salvage-log",
+            ])
         #expect(store.openReport == StoreOpenReport(created: true))
     }
 
@@ -23,7 +27,10 @@ struct StoreTests {
         let pool = try DatabasePool(path: path)
         try StoreSchema.migrator.migrate(pool, upTo: "v1")
         try pool.write { db in
-            try db.execute(sql: "INSERT INTO event (region_id, kind, t, initial) VALUES ('home', 'enter', 1700000000, 0), ('home', 'exit', 1700000600, 0)")
+            try db.execute(
+                sql:
+                    "INSERT INTO event (region_id, kind, t, initial) VALUES ('home', 'enter', 1700000000, 0), ('home', 'exit', 1700000600, 0)"
+            )
         }
         try pool.close()
         let store = try SQLiteLocationStore(path: path)
@@ -147,7 +154,12 @@ struct StoreTests {
         let command = DeviceCommand(id: "c1", command: .setRegions([WireRegion(id: "x", latitude: 1, longitude: 2, radius: 50)]))
         try store.enqueueCommands([command], at: Date())
         try store.enqueueCommands([command], at: Date())
-        try store.apply([.event(EventRecord(event: RegionEvent(regionID: "home", kind: .enter, timestamp: Date(timeIntervalSince1970: 1_700_000_000), initial: false, fix: nil)))])
+        try store.apply([
+            .event(
+                EventRecord(
+                    event: RegionEvent(
+                        regionID: "home", kind: .enter, timestamp: Date(timeIntervalSince1970: 1_700_000_000), initial: false, fix: nil)))
+        ])
         let reopened = try SQLiteLocationStore(path: store.path)
         #expect(try reopened.regions() == [home])
         #expect(try reopened.regionStates().map(\.regionID) == ["home"])

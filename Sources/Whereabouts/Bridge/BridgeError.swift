@@ -21,7 +21,8 @@ public struct BridgeError: Error, Sendable, Hashable, Codable, CustomStringConve
     /// Every code a call can fail with: `unknownMethod`, `invalidArguments`, `notConfigured` (a
     /// method that needs `configure` first, or glue without a bridge), `internal` (an answer that
     /// could not be encoded), and ``WhereaboutsCore/Refusal/Code``'s raw values.
-    public static let codes: [String] = ["unknownMethod", "invalidArguments", "notConfigured", "internal"] + Refusal.Code.allCases.map(\.rawValue)
+    public static let codes: [String] =
+        ["unknownMethod", "invalidArguments", "notConfigured", "internal"] + Refusal.Code.allCases.map(\.rawValue)
 
     static func notConfigured(_ method: BridgeMethod, _ problem: String) -> BridgeError {
         BridgeError(code: "notConfigured", message: "\(method.rawValue): \(problem)")
@@ -34,7 +35,8 @@ public struct BridgeError: Error, Sendable, Hashable, Codable, CustomStringConve
     static func unknownMethod(_ name: String) -> BridgeError {
         BridgeError(
             code: "unknownMethod",
-            message: "\"\(name)\" is not a Whereabouts method; call one of \(BridgeMethod.allCases.map(\.rawValue).joined(separator: ", "))")
+            message: "\"\(name)\" is not a Whereabouts method; call one of \(BridgeMethod.allCases.map(\.rawValue).joined(separator: ", "))"
+        )
     }
 
     static func invalidArguments(_ method: BridgeMethod, _ problem: String) -> BridgeError {

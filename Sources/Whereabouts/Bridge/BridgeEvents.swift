@@ -8,8 +8,11 @@ extension Bridge {
     /// `backgroundLocation`) changes. The stream ends when the engine shuts down.
     public func events() -> AsyncStream<BridgeEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: BridgeEvent.self, bufferingPolicy: .bufferingNewest(256))
-        let snapshots = engine.snapshots(), locations = engine.locations(), regionEvents = engine.regionEvents()
-        let uploads = engine.uploads(), permissionSnapshots = engine.snapshots()
+        let snapshots = engine.snapshots()
+        let locations = engine.locations()
+        let regionEvents = engine.regionEvents()
+        let uploads = engine.uploads()
+        let permissionSnapshots = engine.snapshots()
         let relay = Task { [engine] in
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await Self.relay(snapshots, as: .locationData, to: continuation) { $0 } }

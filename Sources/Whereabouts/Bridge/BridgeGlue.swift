@@ -20,7 +20,8 @@ extension Bridge {
         reject: @escaping @Sendable (BridgeError) -> Void
     ) {
         guard let bridge = installed else {
-            return reject(BridgeError(code: "notConfigured", message: "\(method): no bridge: call Bridge.install(_:) when the app launches"))
+            return reject(
+                BridgeError(code: "notConfigured", message: "\(method): no bridge: call Bridge.install(_:) when the app launches"))
         }
         let arguments = JSONSerialization.isValidJSONObject(options) ? try? JSONSerialization.data(withJSONObject: options) : nil
         Task {

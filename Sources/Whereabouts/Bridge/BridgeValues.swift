@@ -64,7 +64,10 @@ enum PermissionState: String, Encodable {
     /// `false`, or background was asked for and refused: iOS shows that dialog once); else the dialog
     /// can still be shown.
     init(_ record: PermissionRecord?) {
-        guard let record else { self = .prompt; return }
+        guard let record else {
+            self = .prompt
+            return
+        }
         if record.isGranted {
             self = .granted
         } else if record.canAskAgain.map({ !$0 }) ?? (record.requestedAt != nil) {

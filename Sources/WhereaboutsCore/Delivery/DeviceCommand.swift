@@ -37,7 +37,8 @@ public struct DeviceCommand: Sendable, Hashable, Codable {
         }
         guard !id.isEmpty, id.count <= Self.maxIDLength else {
             throw DecodingError.dataCorruptedError(
-                forKey: .id, in: c, debugDescription: "command id \"\(id.prefix(40))\" is empty or longer than \(Self.maxIDLength) characters")
+                forKey: .id, in: c,
+                debugDescription: "command id \"\(id.prefix(40))\" is empty or longer than \(Self.maxIDLength) characters")
         }
         self.id = id
         command = try ServerCommand(from: decoder)

@@ -16,7 +16,9 @@ public struct FirestoreEndpoint: UploadEndpoint {
     public var maxBatchSize: Int { 1 }
 
     /// Creates the endpoint.
-    public init(base: URL = URL(string: "https://firestore.googleapis.com")!, project: String, collection: String = "locations", userID: String?) {
+    public init(
+        base: URL = URL(string: "https://firestore.googleapis.com")!, project: String, collection: String = "locations", userID: String?
+    ) {
         self.base = base
         self.project = project
         self.collection = collection

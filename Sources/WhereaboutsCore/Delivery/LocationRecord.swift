@@ -32,9 +32,11 @@ extension LocationRecord {
         let coordinate = Coordinate(normalizingLatitude: latitude, longitude: longitude)
         let fix =
             (try? Fix(
-                coordinate: coordinate, horizontalAccuracy: accuracy, altitude: altitude, speed: speed, course: course, timestamp: timestamp,
+                coordinate: coordinate, horizontalAccuracy: accuracy, altitude: altitude, speed: speed, course: course,
+                timestamp: timestamp,
                 source: source))
-            ?? (try! Fix(coordinate: coordinate, horizontalAccuracy: accuracy.isFinite ? abs(accuracy) : 0, timestamp: timestamp, source: source))
+            ?? (try! Fix(
+                coordinate: coordinate, horizontalAccuracy: accuracy.isFinite ? abs(accuracy) : 0, timestamp: timestamp, source: source))
         return LocationRecord(id: id, fix: fix, trigger: trigger, dwell: dwell)
     }
 }

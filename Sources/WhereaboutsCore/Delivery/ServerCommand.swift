@@ -21,7 +21,8 @@ public enum ServerCommand: Sendable, Hashable, Codable {
             let minutes = try c.decode(Int.self, forKey: .minutes)
             guard (1...1440).contains(minutes) else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .minutes, in: c, debugDescription: "minutes \(minutes) is not in 1...1440; send a whole number of minutes up to a day")
+                    forKey: .minutes, in: c,
+                    debugDescription: "minutes \(minutes) is not in 1...1440; send a whole number of minutes up to a day")
             }
             self = .startActiveTracking(minutes: minutes)
         case "setRegions": self = .setRegions(try c.decode([WireRegion].self, forKey: .regions))

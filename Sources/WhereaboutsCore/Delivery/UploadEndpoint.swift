@@ -30,13 +30,15 @@ extension UploadEndpoint {
 
     public var acceptsAcknowledgements: Bool { false }
 
-    public func request(for records: [LocationRecord], acknowledging commands: [String], credential: Credential?) throws -> OutgoingRequest {
+    public func request(for records: [LocationRecord], acknowledging commands: [String], credential: Credential?) throws -> OutgoingRequest
+    {
         try request(for: records, credential: credential)
     }
 
     public func eventRequest(for events: [EventRecord], credential: Credential?) throws -> OutgoingRequest {
         throw ValidationError(
-            field: "endpoint", value: name, problem: "takes no region events", fix: "ask for event requests only when acceptsEvents is true")
+            field: "endpoint", value: name, problem: "takes no region events", fix: "ask for event requests only when acceptsEvents is true"
+        )
     }
     public func interpretEvents(_ reply: HTTPReply, for events: [EventRecord]) -> DeliveryOutcome {
         DeliveryOutcome(delivered: events.map(\.id))

@@ -23,7 +23,8 @@ public struct WhereaboutsBatchEndpoint: UploadEndpoint {
     public var acceptsAcknowledgements: Bool { true }
 
     /// `POST {base}/v1/devices/{device}/locations` with `{"locations": [...], "acknowledged": [command ids]}`.
-    public func request(for records: [LocationRecord], acknowledging commands: [String], credential: Credential?) throws -> OutgoingRequest {
+    public func request(for records: [LocationRecord], acknowledging commands: [String], credential: Credential?) throws -> OutgoingRequest
+    {
         let batch = LocationBatch(locations: records.map(WireLocation.init), acknowledged: commands)
         return post("locations", try JSONEncoder().encode(batch), credential)
     }

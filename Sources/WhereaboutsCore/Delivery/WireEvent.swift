@@ -63,12 +63,14 @@ public struct WireEvent: Sendable, Codable, Hashable {
         }
         try WireLimits.checkRegionID(regionId, field: "regionId")
         guard let kind = RegionEventKind(rawValue: kind) else {
-            throw ValidationError(field: "kind", value: "\"\(kind.prefix(60))\"", problem: "is not an event kind", fix: "send enter, exit or dwell")
+            throw ValidationError(
+                field: "kind", value: "\"\(kind.prefix(60))\"", problem: "is not an event kind", fix: "send enter, exit or dwell")
         }
         let date = try WireLimits.time(timestamp, field: "timestamp", now: now)
         if latitude != nil || longitude != nil {
             _ = try Coordinate(latitude: latitude ?? .nan, longitude: longitude ?? .nan)
         }
-        return ReceivedEvent(id: uuid, regionID: regionId, kind: kind, timestamp: date, latitude: latitude, longitude: longitude, initial: initial)
+        return ReceivedEvent(
+            id: uuid, regionID: regionId, kind: kind, timestamp: date, latitude: latitude, longitude: longitude, initial: initial)
     }
 }

@@ -43,17 +43,22 @@ public enum WireLimits {
     ///   - unit: the unit the range is in, for the message (`m`, `m/s`, `s`).
     ///   - fix: what the sender should do instead.
     /// - Throws: ``ValidationError`` naming `field`, the value and the range.
-    public static func check(_ value: Double, field: String, in range: ClosedRange<Double>, unit: String, fix: String) throws(ValidationError) {
+    public static func check(_ value: Double, field: String, in range: ClosedRange<Double>, unit: String, fix: String)
+        throws(ValidationError)
+    {
         guard range.contains(value) else {
             throw ValidationError(
-                field: field, value: "\(value)", problem: "is not within \(text(range.lowerBound)) to \(text(range.upperBound)) \(unit)", fix: fix)
+                field: field, value: "\(value)", problem: "is not within \(text(range.lowerBound)) to \(text(range.upperBound)) \(unit)",
+                fix: fix)
         }
     }
 
     /// Checks a region id: 1 to ``regionIDLength`` Unicode scalars, none of them a control character.
     /// - Throws: ``ValidationError`` naming `field` and the start of the id.
     public static func checkRegionID(_ id: String, field: String) throws(ValidationError) {
-        guard !id.isEmpty, id.unicodeScalars.count <= regionIDLength, !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard !id.isEmpty, id.unicodeScalars.count <= regionIDLength,
+            !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
             throw ValidationError(
                 field: field, value: String(reflecting: String(id.prefix(60))),
                 problem: "is empty, longer than \(regionIDLength) characters or holds control characters",
@@ -65,7 +70,8 @@ public enum WireLimits {
         let latest = now.addingTimeInterval(futureTolerance)
         guard date >= earliest, date <= latest else {
             throw ValidationError(
-                field: field, value: value, problem: "is not between \(Timestamp.format(earliest)) and \(Timestamp.format(latest)) (a day after the receiver's clock)",
+                field: field, value: value,
+                problem: "is not between \(Timestamp.format(earliest)) and \(Timestamp.format(latest)) (a day after the receiver's clock)",
                 fix: "check the device clock; send the time the position was measured")
         }
     }

@@ -67,22 +67,27 @@ public struct WireLocation: Sendable, Hashable, Codable {
     /// - Throws: ``ValidationError`` naming the field, its value, the problem (with the allowed range) and the fix.
     public func validated(now: Date) throws(ValidationError) -> LocationRecord {
         guard let uuid = UUID(uuidString: id) else {
-            throw ValidationError(field: "id", value: "\"\(id.prefix(60))\"", problem: "is not a UUID", fix: "send a UUID string such as 6f1c…-…")
+            throw ValidationError(
+                field: "id", value: "\"\(id.prefix(60))\"", problem: "is not a UUID", fix: "send a UUID string such as 6f1c…-…")
         }
         let date = try WireLimits.time(timestamp, field: "timestamp", now: now)
         if let trigger, RecordTrigger(rawValue: trigger) == nil {
             throw ValidationError(
-                field: "trigger", value: "\"\(trigger.prefix(60))\"", problem: "is not a trigger", fix: "send policy, region or request, or leave it out")
+                field: "trigger", value: "\"\(trigger.prefix(60))\"", problem: "is not a trigger",
+                fix: "send policy, region or request, or leave it out")
         }
-        try WireLimits.check(accuracy, field: "accuracy", in: WireLimits.accuracy, unit: "m", fix: "send the 68 % confidence radius in metres")
+        try WireLimits.check(
+            accuracy, field: "accuracy", in: WireLimits.accuracy, unit: "m", fix: "send the 68 % confidence radius in metres")
         if let altitude {
-            try WireLimits.check(altitude, field: "altitude", in: WireLimits.altitude, unit: "m", fix: "send metres above sea level, or leave it out")
+            try WireLimits.check(
+                altitude, field: "altitude", in: WireLimits.altitude, unit: "m", fix: "send metres above sea level, or leave it out")
         }
         if let speed {
             try WireLimits.check(speed, field: "speed", in: WireLimits.speed, unit: "m/s", fix: "send metres per second, or leave it out")
         }
         if let dwell {
-            try WireLimits.check(dwell, field: "dwell", in: WireLimits.dwell, unit: "s", fix: "send the seconds spent there, or leave it out")
+            try WireLimits.check(
+                dwell, field: "dwell", in: WireLimits.dwell, unit: "s", fix: "send the seconds spent there, or leave it out")
         }
         let fix = try Fix(
             coordinate: Coordinate(latitude: latitude, longitude: longitude), horizontalAccuracy: accuracy,

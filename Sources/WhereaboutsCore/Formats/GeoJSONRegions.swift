@@ -52,7 +52,8 @@ public struct GeoJSONRegionReader {
             throw fail("byte \(offset)", "is not valid JSON: \(problem)", "the file may be truncated: export it again")
         }
         guard stream.sawArray else {
-            throw fail("", "is not a GeoJSON FeatureCollection with a features array", "give {\"type\":\"FeatureCollection\",\"features\":[…]}")
+            throw fail(
+                "", "is not a GeoJSON FeatureCollection with a features array", "give {\"type\":\"FeatureCollection\",\"features\":[…]}")
         }
         return []
     }
@@ -104,23 +105,28 @@ public struct GeoJSONRegionReader {
                     guard let rings = polygon as? [Any], !rings.isEmpty else {
                         throw fail(location, "has an empty \(type)", "give each polygon an outer ring of [longitude, latitude] positions")
                     }
-                    polygons.append(try rings.map { ring throws(FormatError) -> [Coordinate] in
-                        guard let positions = ring as? [Any] else {
-                            throw fail(location, "has a ring that is not an array of positions", "give rings as arrays of [longitude, latitude]")
-                        }
-                        return try positions.map { item throws(FormatError) -> Coordinate in
-                            guard let p = Self.position(item) else {
-                                throw fail(location, "has a position that is not [longitude, latitude]", "give positions as two numbers, longitude first")
+                    polygons.append(
+                        try rings.map { ring throws(FormatError) -> [Coordinate] in
+                            guard let positions = ring as? [Any] else {
+                                throw fail(
+                                    location, "has a ring that is not an array of positions",
+                                    "give rings as arrays of [longitude, latitude]")
                             }
-                            do {
-                                return try Coordinate(latitude: p.lat, longitude: p.lon)
-                            } catch let error as ValidationError {
-                                throw fail(location, "\(error.field) \(error.value) \(error.problem)", error.fix)
-                            } catch {
-                                throw fail(location, "\(error)", "repair the position")
+                            return try positions.map { item throws(FormatError) -> Coordinate in
+                                guard let p = Self.position(item) else {
+                                    throw fail(
+                                        location, "has a position that is not [longitude, latitude]",
+                                        "give positions as two numbers, longitude first")
+                                }
+                                do {
+                                    return try Coordinate(latitude: p.lat, longitude: p.lon)
+                                } catch let error as ValidationError {
+                                    throw fail(location, "\(error.field) \(error.value) \(error.problem)", error.fix)
+                                } catch {
+                                    throw fail(location, "\(error)", "repair the position")
+                                }
                             }
-                        }
-                    })
+                        })
                 }
                 region = try Region(id: id, polygons: polygons, notifyOnEntry: entry, notifyOnExit: exit, loiteringDelay: delay)
             default:

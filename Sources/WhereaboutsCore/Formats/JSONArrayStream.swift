@@ -72,7 +72,8 @@ struct JSONArrayStream {
                 break
             default:
                 if inArray && depth == 2 && elementStart == nil {
-                    throw .malformed(offset: consumed + i, problem: "an element of \"\(String(decoding: key, as: UTF8.self))\" is not an object")
+                    throw .malformed(
+                        offset: consumed + i, problem: "an element of \"\(String(decoding: key, as: UTF8.self))\" is not an object")
                 }
                 if depth == 0 { throw .malformed(offset: consumed + i, problem: "the document is not a JSON object") }
             }

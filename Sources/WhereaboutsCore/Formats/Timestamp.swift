@@ -41,7 +41,8 @@ public enum Timestamp {
         }
         guard hour < 24, minute < 60, second < 60 else {
             throw refuse(
-                "has the time \(String(decoding: b[11..<19], as: UTF8.self)); hours are 00 to 23, minutes and seconds 00 to 59 (no leap seconds)")
+                "has the time \(String(decoding: b[11..<19], as: UTF8.self)); hours are 00 to 23, minutes and seconds 00 to 59 (no leap seconds)"
+            )
         }
         var i = 19
         var fraction = 0.0

@@ -171,7 +171,9 @@ struct XMLTokenizer {
             case "quot": out += "\""
             case "apos": out += "'"
             default:
-                let scalar = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16)
+                let scalar =
+                    entity.hasPrefix("#x")
+                    ? UInt32(entity.dropFirst(2), radix: 16)
                     : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
                 out += scalar.flatMap(Unicode.Scalar.init).map { String(Character($0)) } ?? "&\(entity);"
             }

@@ -60,14 +60,17 @@ public struct LocalFrame: Sendable {
     @inline(__always)
     func outlineDistance(toLatitude latitude: Double, longitude: Double, radius: Double, within margin: Double) -> Double? {
         outlineDistance(
-            latitudeOffset: latitude - origin.latitude, longitudeOffset: Geodesy.wrapped(longitude - origin.longitude), radius: radius, within: margin)
+            latitudeOffset: latitude - origin.latitude, longitudeOffset: Geodesy.wrapped(longitude - origin.longitude), radius: radius,
+            within: margin)
     }
 
     /// ``outlineDistance(toLatitude:longitude:radius:within:)`` for a centre `dLat` degrees north and
     /// `dLon` degrees east of the origin (`dLon` in -180...180).
     @inline(__always)
     func outlineDistance(latitudeOffset dLat: Double, longitudeOffset dLon: Double, radius: Double, within margin: Double) -> Double? {
-        guard let d = distance(latitudeOffset: dLat, longitudeOffset: dLon, within: margin + radius), d - radius <= margin else { return nil }
+        guard let d = distance(latitudeOffset: dLat, longitudeOffset: dLon, within: margin + radius), d - radius <= margin else {
+            return nil
+        }
         return d - radius
     }
 

@@ -104,7 +104,8 @@ struct CellTable: Sendable {
         let cell = table[position]
         let at = withEntries(of: cell) { GridCell.lowerBound($0, offset: entry.latitudeOffset) }
         entries.withUnsafeMutableBufferPointer { entries in
-            let first = Int(cell.start) + at, end = Int(cell.start + cell.count)
+            let first = Int(cell.start) + at
+            let end = Int(cell.start + cell.count)
             (entries.baseAddress! + first + 1).update(from: entries.baseAddress! + first, count: end - first)
             entries[first] = entry
         }

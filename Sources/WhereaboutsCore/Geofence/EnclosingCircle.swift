@@ -14,7 +14,8 @@ public enum EnclosingCircle {
             let θ = Geodesy.bearing(from: origin, to: point) * .pi / 180
             return (d * sin(θ), d * cos(θ))
         }
-        var c = planar[0], r = 0.0
+        var c = planar[0]
+        var r = 0.0
         func contains(_ p: (Double, Double)) -> Bool { hypot(p.0 - c.0, p.1 - c.1) <= r * (1 + 1e-12) + 1e-9 }
         for i in planar.indices where !contains(planar[i]) {
             c = planar[i]
@@ -35,9 +36,12 @@ public enum EnclosingCircle {
     }
 
     private static func mean(_ points: [Coordinate]) -> Coordinate {
-        var x = 0.0, y = 0.0, z = 0.0
+        var x = 0.0
+        var y = 0.0
+        var z = 0.0
         for p in points {
-            let φ = p.latitude * .pi / 180, λ = p.longitude * .pi / 180
+            let φ = p.latitude * .pi / 180
+            let λ = p.longitude * .pi / 180
             x += cos(φ) * cos(λ)
             y += cos(φ) * sin(λ)
             z += sin(φ)
@@ -52,7 +56,9 @@ public enum EnclosingCircle {
             let center = ((pairs.0.0 + pairs.1.0) / 2, (pairs.0.1 + pairs.1.1) / 2)
             return (center, hypot(pairs.0.0 - center.0, pairs.0.1 - center.1))
         }
-        let a2 = a.0 * a.0 + a.1 * a.1, b2 = b.0 * b.0 + b.1 * b.1, c2 = c.0 * c.0 + c.1 * c.1
+        let a2 = a.0 * a.0 + a.1 * a.1
+        let b2 = b.0 * b.0 + b.1 * b.1
+        let c2 = c.0 * c.0 + c.1 * c.1
         let ux = (a2 * (b.1 - c.1) + b2 * (c.1 - a.1) + c2 * (a.1 - b.1)) / d
         let uy = (a2 * (c.0 - b.0) + b2 * (a.0 - c.0) + c2 * (b.0 - a.0)) / d
         return ((ux, uy), hypot(a.0 - ux, a.1 - uy))

@@ -205,7 +205,9 @@ public struct GeofenceEngine: Sendable {
         events.reserveCapacity(changes.count)
         for change in changes where change.notified {
             events.append(
-                RegionEvent(regionID: index.id(ofSlot: change.slot), kind: change.kind, timestamp: fix.timestamp, initial: change.initial, fix: fix))
+                RegionEvent(
+                    regionID: index.id(ofSlot: change.slot), kind: change.kind, timestamp: fix.timestamp, initial: change.initial, fix: fix)
+            )
         }
         changeScratch = changes
         return events
@@ -248,7 +250,8 @@ public struct GeofenceEngine: Sendable {
         // Those inside or with pending evidence were judged from their lists.
         for candidate in near[..<found] where Self.isSettledOutsideOrUndetermined(states[Int(candidate.slot)].status) {
             if trackJudged && states[Int(candidate.slot)].status.side == nil { states[Int(candidate.slot)].insert(.judged) }
-            let distance = candidate.isCircle ? candidate.distance : index.boundary(ofSlot: candidate.slot, from: frame, within: reach).signedDistance
+            let distance =
+                candidate.isCircle ? candidate.distance : index.boundary(ofSlot: candidate.slot, from: frame, within: reach).signedDistance
             applyFix(candidate.slot, distance, candidate.radius, fix, &changes, states, insideAt: nil)
         }
         scratch = near
@@ -258,7 +261,9 @@ public struct GeofenceEngine: Sendable {
     /// Judges the listed regions with pending evidence that `fix` reaches (their enclosing circle
     /// within `reach` metres, as for a scan), drops the evidence of those it does not reach, and
     /// unlists those no longer pending or now inside.
-    private mutating func judgePending(_ fix: Fix, _ frame: LocalFrame, within reach: Double, _ states: States, into changes: inout [Change]) {
+    private mutating func judgePending(
+        _ fix: Fix, _ frame: LocalFrame, within reach: Double, _ states: States, into changes: inout [Change]
+    ) {
         var kept = 0
         for i in pendingSlots.indices {
             let slot = pendingSlots[i]
@@ -286,7 +291,8 @@ public struct GeofenceEngine: Sendable {
     /// A static function of a borrowed index: a closure in a mutating method that reads the index
     /// copies it, retaining each of its arrays.
     private static func gather(
-        _ index: borrowing RegionIndex, within reach: Double, of frame: LocalFrame, _ states: States, into near: inout [RegionIndex.Candidate]
+        _ index: borrowing RegionIndex, within reach: Double, of frame: LocalFrame, _ states: States,
+        into near: inout [RegionIndex.Candidate]
     ) -> Int {
         var found = 0
         near.withUnsafeMutableBufferPointer { near in
@@ -325,7 +331,8 @@ public struct GeofenceEngine: Sendable {
             // from costing a comparison and a move for every pair.
             for i in 1..<changes.count {
                 let change = changes[i]
-                var low = 0, high = i
+                var low = 0
+                var high = i
                 while low < high {
                     let middle = (low + high) / 2
                     if precedes(change, changes[middle]) { high = middle } else { low = middle + 1 }
@@ -366,7 +373,8 @@ public struct GeofenceEngine: Sendable {
     /// Keeps what a fix did to `slot`: its status, the lists, and the change to report.
     @inline(never)
     private mutating func record(
-        _ outcome: GeofenceRule.Outcome, ofSlot slot: Int32, from fix: Fix, _ changes: inout [Change], _ states: States, insideAt position: Int?
+        _ outcome: GeofenceRule.Outcome, ofSlot slot: Int32, from fix: Fix, _ changes: inout [Change], _ states: States,
+        insideAt position: Int?
     ) {
         setStatus(outcome.status, ofSlot: Int(slot), since: fix.timestamp, states, insideAt: position)
         if let transition = outcome.transition {
@@ -410,7 +418,9 @@ public struct GeofenceEngine: Sendable {
     /// - Parameter fixesStreaming: whether standard updates are on, so fixes keep judging the region.
     public mutating func osCrossing(id: String, state: RegionState, at time: Date, fixesStreaming: Bool = false) -> RegionEvent? {
         guard let slot = index.slot(of: id), let region = index.region(atSlot: slot) else { return nil }
-        if GeofenceRule.crossingYields(to: latestFix, region: region, crossing: state, at: time, fixesStreaming: fixesStreaming) { return nil }
+        if GeofenceRule.crossingYields(to: latestFix, region: region, crossing: state, at: time, fixesStreaming: fixesStreaming) {
+            return nil
+        }
         let transition = withStates { engine, states -> GeofenceRule.Transition? in
             let outcome = GeofenceRule.osCrossing(states[Int(slot)].status, to: state)
             engine.setStatus(outcome.status, ofSlot: Int(slot), since: time, states)
@@ -472,7 +482,8 @@ public struct GeofenceEngine: Sendable {
             for (slot, since) in engine.inside {
                 let status = states[Int(slot)].status
                 guard let region = engine.index.region(atSlot: slot),
-                    let due = GeofenceRule.dwellDue(status, since: Date(timeIntervalSince1970: since), loiteringDelay: region.loiteringDelay),
+                    let due = GeofenceRule.dwellDue(
+                        status, since: Date(timeIntervalSince1970: since), loiteringDelay: region.loiteringDelay),
                     due <= now
                 else { continue }
                 engine.setStatus(GeofenceRule.dwellReported(status), ofSlot: Int(slot), since: now, states)
@@ -486,7 +497,8 @@ public struct GeofenceEngine: Sendable {
     public var nextDwellDue: Date? {
         inside.compactMap { slot, since in
             GeofenceRule.dwellDue(
-                flags[Int(slot)].status, since: Date(timeIntervalSince1970: since), loiteringDelay: index.region(atSlot: slot)?.loiteringDelay)
+                flags[Int(slot)].status, since: Date(timeIntervalSince1970: since),
+                loiteringDelay: index.region(atSlot: slot)?.loiteringDelay)
         }.min()
     }
 }

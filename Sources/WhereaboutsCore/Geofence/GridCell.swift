@@ -105,7 +105,8 @@ struct GridCell: Sendable {
 
     /// The first position in `entries` (sorted by latitude) at or north of the latitude `offset`.
     static func lowerBound(_ entries: UnsafeBufferPointer<GridEntry>, offset: Float) -> Int {
-        var low = 0, high = entries.count
+        var low = 0
+        var high = entries.count
         while low < high {
             let mid = (low + high) / 2
             if entries[mid].latitudeOffset < offset { low = mid + 1 } else { high = mid }

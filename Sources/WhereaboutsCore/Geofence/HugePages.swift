@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Backs large arrays with huge pages where the system can. A query reading a few scattered
@@ -16,12 +16,12 @@ enum HugePages {
     /// khugepaged gets to it. Both are hints; where they fail, or elsewhere, the pages stay as they are.
     static func use(_ bytes: UnsafeMutableRawBufferPointer) {
         #if os(Linux)
-        guard let start = bytes.baseAddress else { return }
-        let first = (UInt(bitPattern: start) + size - 1) & ~(size - 1)
-        let end = (UInt(bitPattern: start) + UInt(bytes.count)) & ~(size - 1)
-        guard end > first, let range = UnsafeMutableRawPointer(bitPattern: first) else { return }
-        _ = madvise(range, Int(end - first), MADV_HUGEPAGE)
-        _ = madvise(range, Int(end - first), collapse)
+            guard let start = bytes.baseAddress else { return }
+            let first = (UInt(bitPattern: start) + size - 1) & ~(size - 1)
+            let end = (UInt(bitPattern: start) + UInt(bytes.count)) & ~(size - 1)
+            guard end > first, let range = UnsafeMutableRawPointer(bitPattern: first) else { return }
+            _ = madvise(range, Int(end - first), MADV_HUGEPAGE)
+            _ = madvise(range, Int(end - first), collapse)
         #endif
     }
 }

@@ -15,7 +15,9 @@ enum RegionIDOrder {
     static func key(of id: String) -> UInt64 {
         id.utf8.withContiguousStorageIfAvailable { bytes -> UInt64 in
             var prefix: UInt64 = 0
-            withUnsafeMutableBytes(of: &prefix) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes).prefix(8))) }
+            withUnsafeMutableBytes(of: &prefix) {
+                $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes).prefix(8)))
+            }
             prefix = UInt64(bigEndian: prefix)
             let ninth = bytes.count > 8 ? bytes[8] : 0
             return prefix & 0x8080_8080_8080_8080 == 0 && ninth < 0x80 ? prefix : none

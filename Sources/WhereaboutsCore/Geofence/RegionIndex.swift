@@ -70,7 +70,9 @@ public struct RegionIndex: Sendable {
     /// which (within the frame's centimetres) it is at least, as its enclosing circle is that far.
     @inline(__always)
     func boundary(ofSlot slot: Int32, from frame: LocalFrame, within reach: Double) -> (signedDistance: Double, radius: Double) {
-        reachableBoundary(ofSlot: slot, from: frame, within: reach + 1) ?? (reach + 1, slots.withUnsafeBufferPointer { $0[Int(slot)]!.radius })
+        reachableBoundary(ofSlot: slot, from: frame, within: reach + 1) ?? (
+            reach + 1, slots.withUnsafeBufferPointer { $0[Int(slot)]!.radius }
+        )
     }
 
     /// Like ``boundary(ofSlot:from:within:)``, but `nil` when the region's enclosing circle is more
@@ -78,8 +80,11 @@ public struct RegionIndex: Sendable {
     @inline(__always)
     func reachableBoundary(ofSlot slot: Int32, from frame: LocalFrame, within reach: Double) -> (signedDistance: Double, radius: Double)? {
         slots.withUnsafeBufferPointer { slots in
-            let r = slots[Int(slot)]!.radius, center = slots[Int(slot)]!.center
-            guard let s = frame.outlineDistance(toLatitude: center.latitude, longitude: center.longitude, radius: r, within: reach) else { return nil }
+            let r = slots[Int(slot)]!.radius
+            let center = slots[Int(slot)]!.center
+            guard let s = frame.outlineDistance(toLatitude: center.latitude, longitude: center.longitude, radius: r, within: reach) else {
+                return nil
+            }
             if case .circle = slots[Int(slot)]!.shape { return (s, r) }
             return (slots[Int(slot)]!.signedDistance(from: frame.origin), r)
         }
@@ -159,7 +164,8 @@ public struct RegionIndex: Sendable {
     /// never used is never touched, so it costs no memory; room grows at least twofold, so that
     /// repeated calls cost no more than appending.
     public mutating func reserveCapacity(for regions: some Sequence<Region>) {
-        var entries = 0, count = 0
+        var entries = 0
+        var count = 0
         for region in regions {
             count += 1
             guard let span = cellSpan(around: region.center, margin: region.radius + Self.registrationMargin),
@@ -225,7 +231,9 @@ public struct RegionIndex: Sendable {
         @inline(__always) func visit(_ slot: Int32) {
             let region = slots[Int(slot)]!
             let r = region.radius
-            guard let s = frame.outlineDistance(toLatitude: region.center.latitude, longitude: region.center.longitude, radius: r, within: margin)
+            guard
+                let s = frame.outlineDistance(
+                    toLatitude: region.center.latitude, longitude: region.center.longitude, radius: r, within: margin)
             else { return }
             let isCircle = if case .circle = region.shape { true } else { false }
             body(Candidate(slot: slot, distance: s, radius: r, isCircle: isCircle))
@@ -270,14 +278,18 @@ public struct RegionIndex: Sendable {
         let pointLatitude = Float(pointOffset)
         let pointLongitudeOffset = Geodesy.wrapped(frame.origin.longitude - corner.longitude)
         let pointLongitude = Float(pointLongitudeOffset)
-        let yScale = Float(Geodesy.metresPerDegreeLatitude), xScale = Float(Geodesy.metresPerDegreeLatitude * frame.smallestCosine(within: band))
+        let yScale = Float(Geodesy.metresPerDegreeLatitude)
+        let xScale = Float(Geodesy.metresPerDegreeLatitude * frame.smallestCosine(within: band))
         // An entry is near when its centre is within (margin + radius)·1.0001 + 1 cm, which covers the
         // single-precision rounding: radius·1.0001 + slack.
         let slack = Float(margin) * 1.0001 + 0.01
         // Both offsets are from the cell's corner, so their difference needs no wrapping.
         func measure(_ entry: GridEntry) {
-            let dLat = Double(entry.latitudeOffset) - pointOffset, dLon = Double(entry.longitudeOffset) - pointLongitudeOffset
-            if let s = frame.outlineDistance(latitudeOffset: dLat, longitudeOffset: dLon, radius: Double(entry.radius), within: margin) { body(entry, s) }
+            let dLat = Double(entry.latitudeOffset) - pointOffset
+            let dLon = Double(entry.longitudeOffset) - pointLongitudeOffset
+            if let s = frame.outlineDistance(latitudeOffset: dLat, longitudeOffset: dLon, radius: Double(entry.radius), within: margin) {
+                body(entry, s)
+            }
         }
         cells.withEntries(of: cell) { entries in
             guard let base = entries.baseAddress else { return }
@@ -286,15 +298,19 @@ public struct RegionIndex: Sendable {
             var lanes = SIMDMask<SIMD4<Int32>>(repeating: true)
             while i < entries.count {
                 // The last lanes past the cell's end (see CellTable.padding) are masked off.
-                if i + 4 > entries.count { lanes = SIMD4<Int32>(0, 1, 2, 3) .< Int32(truncatingIfNeeded: entries.count - i) }
+                if i + 4 > entries.count { lanes = (SIMD4<Int32>(0, 1, 2, 3) .< Int32(truncatingIfNeeded: entries.count - i)) }
                 // Four entries as rows of latitude offset, longitude offset, radius and slot bits, read
                 // as columns.
                 let group = UnsafeRawPointer(base + i)
-                let a = group.loadUnaligned(as: SIMD4<Float>.self), b = group.loadUnaligned(fromByteOffset: size, as: SIMD4<Float>.self)
+                let a = group.loadUnaligned(as: SIMD4<Float>.self)
+                let b = group.loadUnaligned(fromByteOffset: size, as: SIMD4<Float>.self)
                 let c = group.loadUnaligned(fromByteOffset: 2 * size, as: SIMD4<Float>.self)
                 let d = group.loadUnaligned(fromByteOffset: 3 * size, as: SIMD4<Float>.self)
-                let latitude = SIMD4(a.x, b.x, c.x, d.x), longitude = SIMD4(a.y, b.y, c.y, d.y), radius = SIMD4(a.z, b.z, c.z, d.z)
-                let y = (latitude - pointLatitude) * yScale, x = (longitude - pointLongitude) * xScale
+                let latitude = SIMD4(a.x, b.x, c.x, d.x)
+                let longitude = SIMD4(a.y, b.y, c.y, d.y)
+                let radius = SIMD4(a.z, b.z, c.z, d.z)
+                let y = (latitude - pointLatitude) * yScale
+                let x = (longitude - pointLongitude) * xScale
                 let limit = radius * 1.0001 + slack
                 let inBand = latitude .<= top
                 let near = (x * x + y * y .<= limit * limit) .& inBand .& lanes
@@ -389,8 +405,9 @@ public struct RegionIndex: Sendable {
     /// boundary within `reach`: the point's own cell alone when `reach` is within the margin.
     private func forEachBoundaryCandidate(near frame: LocalFrame, within reach: Double, _ body: (Int32, Double?) -> Void) -> Bool {
         let point = frame.origin
-        guard let keys = cellKeys(around: point, margin: max(0, reach - Self.registrationMargin + 1), limit: Self.maximumCellsPerQuery) else {
-            for case let (slot, region?) in slots.enumerated() {
+        guard let keys = cellKeys(around: point, margin: max(0, reach - Self.registrationMargin + 1), limit: Self.maximumCellsPerQuery)
+        else {
+            for case (let slot, let region?) in slots.enumerated() {
                 let r = region.radius
                 guard let d = frame.distance(toLatitude: region.center.latitude, longitude: region.center.longitude, within: reach + r),
                     abs(d - r) <= reach + 1
@@ -422,7 +439,8 @@ public struct RegionIndex: Sendable {
     /// `nil` when that box reaches a pole.
     private func cellSpan(around point: Coordinate, margin: Double) -> (rows: ClosedRange<Int>, firstColumn: Int, columns: Int)? {
         let dLat = margin / Geodesy.metresPerDegreeLatitude
-        let south = point.latitude - dLat, north = point.latitude + dLat
+        let south = point.latitude - dLat
+        let north = point.latitude + dLat
         guard south > -89.5, north < 89.5 else { return nil }
         let widestLatitude = max(abs(south), abs(north)) * .pi / 180
         let dLon = dLat / cos(widestLatitude)

@@ -78,13 +78,16 @@ public struct PolygonSet: Sendable, Hashable, Codable {
             for (ringIndex, ring) in polygon.enumerated() {
                 var crossings = false
                 for i in 0..<(ring.count - 1) {
-                    let a = ring[i], b = ring[i + 1]
+                    let a = ring[i]
+                    let b = ring[i + 1]
                     if (a.lat > point.latitude) != (b.lat > point.latitude) {
                         let x = a.lon + (point.latitude - a.lat) / (b.lat - a.lat) * (b.lon - a.lon)
                         if lon < x { crossings.toggle() }
                     }
-                    let ax = (a.lon - lon) * cosLat * k, ay = (a.lat - point.latitude) * k
-                    let bx = (b.lon - lon) * cosLat * k, by = (b.lat - point.latitude) * k
+                    let ax = (a.lon - lon) * cosLat * k
+                    let ay = (a.lat - point.latitude) * k
+                    let bx = (b.lon - lon) * cosLat * k
+                    let by = (b.lat - point.latitude) * k
                     nearest = min(nearest, Self.distanceToSegment(ax, ay, bx, by))
                 }
                 if ringIndex == 0 { inThis = crossings } else if crossings { inThis = false }
@@ -96,10 +99,12 @@ public struct PolygonSet: Sendable, Hashable, Codable {
 
     /// Distance from the origin to the segment (a, b) in the plane.
     private static func distanceToSegment(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Double {
-        let dx = bx - ax, dy = by - ay
+        let dx = bx - ax
+        let dy = by - ay
         let length2 = dx * dx + dy * dy
         let t = length2 > 0 ? min(1, max(0, -(ax * dx + ay * dy) / length2)) : 0
-        let x = ax + t * dx, y = ay + t * dy
+        let x = ax + t * dx
+        let y = ay + t * dy
         return (x * x + y * y).squareRoot()
     }
 }

@@ -2,7 +2,9 @@ import Foundation
 
 extension TrackingMode {
     /// The mode names an app, a bridge call or the command line may give.
-    public static let names = ["manual", "significant", "move", "interval", "continuous", "adaptive", "balanced", "efficient", "responsive", "stop-detect"]
+    public static let names = [
+        "manual", "significant", "move", "interval", "continuous", "adaptive", "balanced", "efficient", "responsive", "stop-detect",
+    ]
 
     /// The mode called `name`, with optional parameters; a parameter left `nil` takes the mode's default
     /// (move 100 m / 300 s, interval 60 s / 500 m, continuous best accuracy and no filter).

@@ -12,9 +12,10 @@ extension Tracker {
                 stay.lastThere = max(stay.lastThere, now)
                 return
             }
-            guard let position = try? Fix(
-                coordinate: visit.fix.coordinate, horizontalAccuracy: visit.fix.horizontalAccuracy, timestamp: now,
-                source: visit.fix.source)
+            guard
+                let position = try? Fix(
+                    coordinate: visit.fix.coordinate, horizontalAccuracy: visit.fix.horizontalAccuracy, timestamp: now,
+                    source: visit.fix.source)
             else { return }
             handleFix(position, now: now, into: &effects)
             return

@@ -29,7 +29,8 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
     /// Creates a configuration; every parameter has the default a phone app wants.
     public init(
         mode: TrackingMode, slotCount: Int = 20, mergeRadius: Double = 25, maxRecordAccuracy: Double = 200,
-        maxSpeed: Double = 90, uploadThreshold: Int = 50, minimumFlushInterval: TimeInterval = 900, oneShotAccuracy: LocationAccuracy = .best,
+        maxSpeed: Double = 90, uploadThreshold: Int = 50, minimumFlushInterval: TimeInterval = 900,
+        oneShotAccuracy: LocationAccuracy = .best,
         minimumRefreshRadius: Double = 150, maximumRefreshRadius: Double = 5000
     ) {
         self.mode = mode

@@ -43,9 +43,12 @@ public struct EnergyMeter: Sendable, Equatable, Codable {
 
     /// Meters `timeline` (sorted by time) over `start…end` epoch seconds.
     public init(timeline: [TimelineRecord], start: Double, end: Double) {
-        var gpsState = TimelineRecord.GPSState.off, gpsSince = start
-        var appOn = false, appSince = start
-        var motionOn = false, motionSince = start
+        var gpsState = TimelineRecord.GPSState.off
+        var gpsSince = start
+        var appOn = false
+        var appSince = start
+        var motionOn = false
+        var motionSince = start
         var tailEnd = -Double.infinity
         func closeGPS(at t: Double) {
             let watts = gpsState == .tracking ? Self.gpsTracking : gpsState == .acquiring ? Self.gpsAcquiring : 0

@@ -38,8 +38,10 @@ public enum EnergyRecallPlot {
     public static func svg(_ points: [Point], title: String) -> String {
         let (width, height, left, right, top, bottom) = (760.0, 500.0, 70.0, 30.0, 40.0, 60.0)
         let energies = points.map { max($0.energyRatio, 1e-3) }
-        let lowE = log10(max(1e-3, (energies.min() ?? 0.01) / 1.3)), highE = log10((energies.max() ?? 1) * 1.3)
-        let lowR = max(0, ((points.map(\.recall).min() ?? 0.5) - 0.02)), highR = 1.0
+        let lowE = log10(max(1e-3, (energies.min() ?? 0.01) / 1.3))
+        let highE = log10((energies.max() ?? 1) * 1.3)
+        let lowR = max(0, ((points.map(\.recall).min() ?? 0.5) - 0.02))
+        let highR = 1.0
         func x(_ e: Double) -> Double { left + (log10(max(e, 1e-3)) - lowE) / max(highE - lowE, 1e-9) * (width - left - right) }
         func y(_ r: Double) -> Double { top + (highR - r) / max(highR - lowR, 1e-9) * (height - top - bottom) }
         func f(_ v: Double) -> String { String(format: "%.1f", v) }
@@ -63,7 +65,9 @@ public enum EnergyRecallPlot {
             out.append("<text x=\"\(f(left - 6))\" y=\"\(f(y(r) + 4))\" text-anchor=\"end\">\(String(format: "%.2f", r))</text>")
             r += 0.02
         }
-        out.append("<text x=\"\(f((left + width - right) / 2))\" y=\"\(f(height - 18))\" text-anchor=\"middle\">energy ratio (continuous GPS = 1, log scale)</text>")
+        out.append(
+            "<text x=\"\(f((left + width - right) / 2))\" y=\"\(f(height - 18))\" text-anchor=\"middle\">energy ratio (continuous GPS = 1, log scale)</text>"
+        )
         out.append("<text transform=\"translate(18 \(f((top + height - bottom) / 2))) rotate(-90)\" text-anchor=\"middle\">recall</text>")
         let line = front(points).map { "\(f(x($0.energyRatio))),\(f(y($0.recall)))" }.joined(separator: " ")
         out.append("<polyline points=\"\(line)\" fill=\"none\" stroke=\"#d33\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>")
@@ -77,12 +81,14 @@ public enum EnergyRecallPlot {
                 out.append("<text x=\"\(f(px + 8))\" y=\"\(f(py - 6))\">\(escape(label))</text>")
             }
         }
-        out.append("<text x=\"\(f(width - right))\" y=\"\(f(height - bottom - 8))\" text-anchor=\"end\" fill=\"#d33\">- - Pareto front</text>")
+        out.append(
+            "<text x=\"\(f(width - right))\" y=\"\(f(height - bottom - 8))\" text-anchor=\"end\" fill=\"#d33\">- - Pareto front</text>")
         out.append("</svg>")
         return out.joined(separator: "\n") + "\n"
     }
 
     private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+            of: ">", with: "&gt;")
     }
 }

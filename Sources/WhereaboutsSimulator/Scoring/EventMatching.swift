@@ -32,7 +32,8 @@ public struct EventMatching: Sendable, Equatable {
     public init(events: [RegionEvent], truth: [TruthEvent]) {
         let scored = events.filter { !$0.initial && $0.kind != .dwell }
         var used = Array(repeating: false, count: scored.count)
-        var matchedRequired = 0, matchedReports = 0
+        var matchedRequired = 0
+        var matchedReports = 0
         var latencies: [Double] = []
         var missed: [TruthEvent] = []
         for event in truth.sorted(by: { $0.time < $1.time }) {

@@ -35,7 +35,8 @@ public struct TrackError: Sendable, Equatable {
             } else if k + 1 >= knots.count {
                 estimate = knots[knots.count - 1].position
             } else {
-                let a = knots[k], b = knots[k + 1]
+                let a = knots[k]
+                let b = knots[k + 1]
                 let span = b.t - a.t
                 estimate = span > 0 ? Geodesy.interpolate(a.position, b.position, fraction: (t - a.t) / span) : b.position
             }

@@ -69,7 +69,9 @@ public enum PolicyParameter: String, CaseIterable, Sendable, Hashable, Comparabl
         guard let value = Double(parts[1]), value.isFinite, value >= 0 else {
             throw ValidationError(
                 field: "--set \(parameter.rawValue)", value: "\"\(parts[1])\"", problem: "is not a non-negative number",
-                fix: "give seconds or metres as a number, e.g. \(parameter.rawValue)=\(Int(parameter.value(in: Strategy.adaptive.configuration)))")
+                fix:
+                    "give seconds or metres as a number, e.g. \(parameter.rawValue)=\(Int(parameter.value(in: Strategy.adaptive.configuration)))"
+            )
         }
         return PolicySetting(parameter: parameter, value: value)
     }

@@ -31,6 +31,8 @@ public struct PresetGoal: Sendable, Equatable {
         if let cheapest = meeting.min(by: { (aggregates[$0].energyRatio, $0) < (aggregates[$1].energyRatio, $1) }) {
             return cheapest
         }
-        return aggregates.indices.max { (aggregates[$0].recall + aggregates[$0].precision, -$0) < (aggregates[$1].recall + aggregates[$1].precision, -$1) }!
+        return aggregates.indices.max {
+            (aggregates[$0].recall + aggregates[$0].precision, -$0) < (aggregates[$1].recall + aggregates[$1].precision, -$1)
+        }!
     }
 }
