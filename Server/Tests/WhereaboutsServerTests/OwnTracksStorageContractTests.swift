@@ -30,6 +30,31 @@ struct OwnTracksStorageContractTests {
         }
     }
 
+    @Test("one profile by device, by group and by topic: the keyed reads /pub makes", arguments: StorageKind.available)
+    func profileLookups(_ kind: StorageKind) async throws {
+        try await withStorage(kind) { storage in
+            let (jane, john, plain) = (uniqueDevice(), uniqueDevice(), uniqueDevice())
+            for device in [jane, john, plain] { try await storage.addDevice(id: device, tokenHash: Tokens.hash("t"), at: Date()) }
+            let group = "group-\(jane)"
+            let janes = OwnTracksProfile(device: jane, user: "u-\(jane)", name: "phone", group: group, key: "k")
+            let johns = OwnTracksProfile(device: john, group: group)
+            #expect(try await storage.saveOwnTracksProfile(janes))
+            #expect(try await storage.saveOwnTracksProfile(johns))
+            #expect(try await storage.ownTracksProfile(device: jane) == janes)
+            #expect(try await storage.ownTracksProfile(device: plain) == OwnTracksProfile(device: plain), "a device never configured has an empty profile")
+            #expect(try await storage.ownTracksProfile(device: uniqueDevice()) == nil)
+            #expect(try await storage.ownTracksProfiles(group: group) == [janes, johns].sorted { $0.device < $1.device })
+            #expect(try await storage.ownTracksProfiles(group: "none-\(jane)").isEmpty)
+            #expect(try await storage.ownTracksProfile(topic: "owntracks/u-\(jane)/phone") == janes)
+            #expect(try await storage.ownTracksProfile(topic: "owntracks/\(plain)/\(plain)") == OwnTracksProfile(device: plain), "an empty profile's topic is owntracks/ID/ID")
+            #expect(try await storage.ownTracksProfile(topic: "owntracks/\(jane)/\(jane)") == nil, "a configured user and name replace the id")
+            #expect(try await storage.ownTracksProfile(topic: "owntracks/u-\(jane)/other") == nil)
+            #expect(try await storage.removeDevice(john) != nil)
+            #expect(try await storage.ownTracksProfiles(group: group) == [janes], "a removed device leaves its group")
+            #expect(try await storage.ownTracksProfile(device: john) == nil)
+        }
+    }
+
     @Test("location fields: read with their location (all oldest first, or the newest N newest first), never without it; erased and pruned with it",
           arguments: StorageKind.available)
     func fields(_ kind: StorageKind) async throws {

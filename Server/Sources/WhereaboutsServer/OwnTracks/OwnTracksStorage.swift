@@ -5,6 +5,15 @@ import Foundation
 public protocol OwnTracksStorage: Sendable {
     /// The profile of every device, by device id; a device never configured has an empty one.
     func ownTracksProfiles() async throws -> [OwnTracksProfile]
+    /// The profile of one device (empty when never configured), or `nil` for an unknown device: one
+    /// keyed read, for the per-request path of `/pub`.
+    func ownTracksProfile(device: String) async throws -> OwnTracksProfile?
+    /// The profiles of the devices in friends group `group`, by device id.
+    func ownTracksProfiles(group: String) async throws -> [OwnTracksProfile]
+    /// The profile of the device, first by id, whose ``OwnTracksProfile/topic`` is `topic`, or `nil`
+    /// when no device has it. Compares every device's topic: `/pub` asks only when a message names a
+    /// topic other than its device's own.
+    func ownTracksProfile(topic: String) async throws -> OwnTracksProfile?
     /// Replaces the device's profile; `false` for an unknown device.
     func saveOwnTracksProfile(_ profile: OwnTracksProfile) async throws -> Bool
     /// Keeps the OwnTracks fields of the location `record` (at `timestamp`), replacing any kept for it.

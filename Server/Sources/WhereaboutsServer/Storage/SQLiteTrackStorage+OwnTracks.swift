@@ -26,13 +26,32 @@ extension SQLiteTrackStorage {
     }
 
     public func ownTracksProfiles() async throws -> [OwnTracksProfile] {
+        try await profiles(where: "1", arguments: [])
+    }
+
+    public func ownTracksProfile(device: String) async throws -> OwnTracksProfile? {
+        try await profiles(where: "d.id = ?", arguments: [device]).first
+    }
+
+    public func ownTracksProfiles(group: String) async throws -> [OwnTracksProfile] {
+        try await profiles(where: "p.friends_group = ?", arguments: [group])
+    }
+
+    public func ownTracksProfile(topic: String) async throws -> OwnTracksProfile? {
+        try await profiles(
+            where: "'owntracks/' || COALESCE(p.owntracks_user, d.id) || '/' || COALESCE(p.device_name, d.id) = ?", arguments: [topic]
+        ).first
+    }
+
+    /// The profiles of the devices matching `condition` (on `device d` and `owntracks_device p`), by device id.
+    private func profiles(where condition: String, arguments: StatementArguments) async throws -> [OwnTracksProfile] {
         try await pool.read { db in
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT d.id, p.owntracks_user, p.device_name, p.friends_group, p.secret
-                    FROM device d LEFT JOIN owntracks_device p ON p.device_id = d.id ORDER BY d.id
-                    """
+                db.cachedStatement(
+                    sql: """
+                        SELECT d.id, p.owntracks_user, p.device_name, p.friends_group, p.secret
+                        FROM device d LEFT JOIN owntracks_device p ON p.device_id = d.id WHERE \(condition) ORDER BY d.id
+                        """), arguments: arguments
             ).map { OwnTracksProfile(device: $0["id"], user: $0["owntracks_user"], name: $0["device_name"], group: $0["friends_group"], key: $0["secret"]) }
         }
     }
