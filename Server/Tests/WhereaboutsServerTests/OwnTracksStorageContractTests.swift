@@ -55,6 +55,22 @@ struct OwnTracksStorageContractTests {
         }
     }
 
+    @Test("an OwnTracks location stored with its fields in one call: read back with them, a resend counted as a duplicate",
+          arguments: StorageKind.available)
+    func ingestWithFields(_ kind: StorageKind) async throws {
+        try await withStorage(kind) { storage in
+            let device = uniqueDevice()
+            let location = record(1_706_858_149)
+            let fields = OwnTracksFields(
+                tid: "j1", topic: "owntracks/jane/phone", battery: 80, batteryStatus: 1, connectivity: "m", ssid: nil, bssid: nil,
+                message: #"{"_type":"location","batt":80}"#)
+            #expect(try await storage.ingestOwnTracks(location, fields: fields, device: device, at: Date()) == IngestCounts(accepted: 1, duplicate: 0))
+            #expect(try await storage.ingestOwnTracks(location, fields: fields, device: device, at: Date()) == IngestCounts(accepted: 0, duplicate: 1))
+            let read = try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: nil)
+            #expect(read.map(\.record.id) == [location.id] && read.first?.fields == fields)
+        }
+    }
+
     @Test("location fields: read with their location (all oldest first, or the newest N newest first), never without it; erased and pruned with it",
           arguments: StorageKind.available)
     func fields(_ kind: StorageKind) async throws {

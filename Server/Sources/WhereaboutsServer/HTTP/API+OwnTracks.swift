@@ -50,9 +50,7 @@ extension API {
         switch kind {
         case .location:
             let record = try OwnTracksParser.location(message, device: device, now: now)
-            let fields = try OwnTracksParser.fields(message)
-            try await storage.saveOwnTracksFields(fields, record: record.id, timestamp: record.fix.timestamp, device: device)
-            let counts = try await storage.ingest([record], device: device, at: now)
+            let counts = try await storage.ingestOwnTracks(record, fields: try OwnTracksParser.fields(message), device: device, at: now)
             metrics.countIngest(accepted: counts.accepted, duplicate: counts.duplicate, rejected: 0)
         case .transition:
             let event = try OwnTracksParser.transition(message, device: device, now: now)

@@ -1,4 +1,5 @@
 import Foundation
+import WhereaboutsCore
 
 /// What the OwnTracks paths (`/pub`, `/api/0/...`) keep beyond tracks: each device's OwnTracks
 /// profile, every field of its OwnTracks locations, and its newest kept message of a type.
@@ -20,6 +21,10 @@ public protocol OwnTracksStorage: Sendable {
     /// Saved before the location itself, so a location is never readable without its fields; fields
     /// whose location was never stored are never read.
     func saveOwnTracksFields(_ fields: OwnTracksFields, record: UUID, timestamp: Date, device: String) async throws
+    /// Stores an OwnTracks location with its fields, the fields first, as
+    /// ``saveOwnTracksFields(_:record:timestamp:device:)`` then the ingest of the record do; SQLite does
+    /// both in one transaction (one commit and one fsync instead of two).
+    func ingestOwnTracks(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date) async throws -> IngestCounts
     /// Locations with `from <= timestamp < to` and their OwnTracks fields: all of them oldest first,
     /// or with a `limit` the newest `limit`, newest first.
     func ownTracksLocations(device: String, from: Date, to: Date, limit: Int?) async throws -> [OwnTracksLocation]

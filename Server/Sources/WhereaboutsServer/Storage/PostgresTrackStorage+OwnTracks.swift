@@ -94,6 +94,11 @@ extension PostgresTrackStorage {
             """, logger: logger)
     }
 
+    public func ingestOwnTracks(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date) async throws -> IngestCounts {
+        try await saveOwnTracksFields(fields, record: record.id, timestamp: record.fix.timestamp, device: device)
+        return try await ingest([record], device: device, at: date)
+    }
+
     public func ownTracksLocations(device: String, from: Date, to: Date, limit: Int?) async throws -> [OwnTracksLocation] {
         let order = limit == nil ? "ASC" : "DESC"
         let rows = try await client.query(

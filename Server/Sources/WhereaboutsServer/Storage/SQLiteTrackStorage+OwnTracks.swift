@@ -70,19 +70,28 @@ extension SQLiteTrackStorage {
     }
 
     public func saveOwnTracksFields(_ fields: OwnTracksFields, record: UUID, timestamp: Date, device: String) async throws {
+        try await writer.write { db in try Self.save(fields, record: record, timestamp: timestamp, device: device, in: db) }
+    }
+
+    public func ingestOwnTracks(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date) async throws -> IngestCounts {
         try await writer.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO owntracks_location (device_id, id, t, tid, topic, batt, bs, conn, ssid, bssid, message)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(device_id, id) DO UPDATE SET t = excluded.t, tid = excluded.tid, topic = excluded.topic, batt = excluded.batt,
-                        bs = excluded.bs, conn = excluded.conn, ssid = excluded.ssid, bssid = excluded.bssid, message = excluded.message
-                    """,
-                arguments: [
-                    device, record, timestamp.timeIntervalSince1970, fields.tid, fields.topic, fields.battery, fields.batteryStatus,
-                    fields.connectivity, fields.ssid, fields.bssid, fields.message,
-                ])
+            try Self.save(fields, record: record.id, timestamp: record.fix.timestamp, device: device, in: db)
+            return try Self.insert([record], device: device, at: date, in: db)
         }
+    }
+
+    private static func save(_ fields: OwnTracksFields, record: UUID, timestamp: Date, device: String, in db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO owntracks_location (device_id, id, t, tid, topic, batt, bs, conn, ssid, bssid, message)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(device_id, id) DO UPDATE SET t = excluded.t, tid = excluded.tid, topic = excluded.topic, batt = excluded.batt,
+                    bs = excluded.bs, conn = excluded.conn, ssid = excluded.ssid, bssid = excluded.bssid, message = excluded.message
+                """
+        ).execute(arguments: [
+            device, record, timestamp.timeIntervalSince1970, fields.tid, fields.topic, fields.battery, fields.batteryStatus,
+            fields.connectivity, fields.ssid, fields.bssid, fields.message,
+        ])
     }
 
     public func ownTracksLocations(device: String, from: Date, to: Date, limit: Int?) async throws -> [OwnTracksLocation] {
