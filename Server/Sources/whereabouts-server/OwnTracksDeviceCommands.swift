@@ -10,7 +10,7 @@ extension DeviceCommand {
         _ device: String, _ database: DatabaseOption, _ change: @escaping @Sendable (inout OwnTracksProfile) -> Void
     ) async throws {
         let saved = try await database.withStorage { storage -> OwnTracksProfile? in
-            guard var profile = try await storage.ownTracksProfiles().first(where: { $0.device == device }) else { return nil }
+            guard var profile = try await storage.ownTracksProfile(device: device) else { return nil }
             change(&profile)
             return try await storage.saveOwnTracksProfile(profile) ? profile : nil
         }

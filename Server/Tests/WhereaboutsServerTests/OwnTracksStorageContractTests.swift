@@ -30,6 +30,47 @@ struct OwnTracksStorageContractTests {
         }
     }
 
+    @Test("one profile by device, by group and by topic: the keyed reads /pub makes", arguments: StorageKind.available)
+    func profileLookups(_ kind: StorageKind) async throws {
+        try await withStorage(kind) { storage in
+            let (jane, john, plain) = (uniqueDevice(), uniqueDevice(), uniqueDevice())
+            for device in [jane, john, plain] { try await storage.addDevice(id: device, tokenHash: Tokens.hash("t"), at: Date()) }
+            let group = "group-\(jane)"
+            let janes = OwnTracksProfile(device: jane, user: "u-\(jane)", name: "phone", group: group, key: "k")
+            let johns = OwnTracksProfile(device: john, group: group)
+            #expect(try await storage.saveOwnTracksProfile(janes))
+            #expect(try await storage.saveOwnTracksProfile(johns))
+            #expect(try await storage.ownTracksProfile(device: jane) == janes)
+            #expect(try await storage.ownTracksProfile(device: plain) == OwnTracksProfile(device: plain), "a device never configured has an empty profile")
+            #expect(try await storage.ownTracksProfile(device: uniqueDevice()) == nil)
+            #expect(try await storage.ownTracksProfiles(group: group) == [janes, johns].sorted { $0.device < $1.device })
+            #expect(try await storage.ownTracksProfiles(group: "none-\(jane)").isEmpty)
+            #expect(try await storage.ownTracksProfile(topic: "owntracks/u-\(jane)/phone") == janes)
+            #expect(try await storage.ownTracksProfile(topic: "owntracks/\(plain)/\(plain)") == OwnTracksProfile(device: plain), "an empty profile's topic is owntracks/ID/ID")
+            #expect(try await storage.ownTracksProfile(topic: "owntracks/\(jane)/\(jane)") == nil, "a configured user and name replace the id")
+            #expect(try await storage.ownTracksProfile(topic: "owntracks/u-\(jane)/other") == nil)
+            #expect(try await storage.removeDevice(john) != nil)
+            #expect(try await storage.ownTracksProfiles(group: group) == [janes], "a removed device leaves its group")
+            #expect(try await storage.ownTracksProfile(device: john) == nil)
+        }
+    }
+
+    @Test("an OwnTracks location stored with its fields in one call: read back with them, a resend counted as a duplicate",
+          arguments: StorageKind.available)
+    func ingestWithFields(_ kind: StorageKind) async throws {
+        try await withStorage(kind) { storage in
+            let device = uniqueDevice()
+            let location = record(1_706_858_149)
+            let fields = OwnTracksFields(
+                tid: "j1", topic: "owntracks/jane/phone", battery: 80, batteryStatus: 1, connectivity: "m", ssid: nil, bssid: nil,
+                message: #"{"_type":"location","batt":80}"#)
+            #expect(try await storage.ingestOwnTracks(location, fields: fields, device: device, at: Date()) == IngestCounts(accepted: 1, duplicate: 0))
+            #expect(try await storage.ingestOwnTracks(location, fields: fields, device: device, at: Date()) == IngestCounts(accepted: 0, duplicate: 1))
+            let read = try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: nil)
+            #expect(read.map(\.record.id) == [location.id] && read.first?.fields == fields)
+        }
+    }
+
     @Test("location fields: read with their location (all oldest first, or the newest N newest first), never without it; erased and pruned with it",
           arguments: StorageKind.available)
     func fields(_ kind: StorageKind) async throws {

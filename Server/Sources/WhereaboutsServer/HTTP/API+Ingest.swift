@@ -8,8 +8,7 @@ extension API {
             let device = try deviceID(context)
             _ = try await authenticator.authorize(request, device: device, allowAdmin: false)
             try await admit(device)
-            let batch = try decode(
-                LenientLocationBatch.self, from: try await body(request), shape: "{\"locations\": [...], \"acknowledged\": [command ids]}")
+            let batch = try locationBatch(try await body(request))
             let acknowledged = batch.acknowledged ?? []
             if batch.locations.isEmpty && !acknowledged.isEmpty {
                 let commands = try await storage.commands(device: device, acknowledging: acknowledged, at: Date(), lease: settings.commandLease)
@@ -42,6 +41,13 @@ extension API {
             metrics.countEvents(counts.accepted)
             return JSONResponse.make(.ok, BatchReply(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected, commands: []))
         }
+    }
+
+    /// The batch body: the common shape by ``FastBatchDecoder``, anything else by `JSONDecoder`, whose
+    /// errors and per-item rejections are the answer.
+    func locationBatch(_ data: Data) throws -> LenientLocationBatch {
+        if let batch = FastBatchDecoder.locationBatch(data) { return batch }
+        return try decode(LenientLocationBatch.self, from: data, shape: "{\"locations\": [...], \"acknowledged\": [command ids]}")
     }
 
     /// Splits leniently decoded items into the valid ones and per-item rejections (by index).

@@ -23,18 +23,17 @@ extension API {
             }
             try await admit(device)
             let data = try await body(request)
-            let profiles = try await storage.ownTracksProfiles()
-            let profile = profiles.first { $0.device == device } ?? OwnTracksProfile(device: device)
+            let profile = try await storage.ownTracksProfile(device: device) ?? OwnTracksProfile(device: device)
             if !data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
                 guard var message = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                     throw APIError.badRequest("malformed_json", "the body is not a JSON object; send one OwnTracks message such as {\"_type\":\"location\",…}")
                 }
                 if message["_type"] as? String == "encrypted" { message = try OwnTracksParser.decrypted(message, profile: profile) }
                 let kind = try OwnTracksParser.kind(of: message)
-                try OwnTracksParser.checkTopic(of: message, profile: profile, among: profiles)
+                try await OwnTracksParser.checkTopic(of: message, profile: profile, owner: storage.ownTracksProfile(topic:))
                 try await store(message, kind: kind, device: device)
             }
-            var answer = try await friends(of: profile, among: profiles)
+            var answer = try await friends(of: profile)
             for command in try await storage.takeCommands(device: device, at: Date()) {
                 answer.append(try JSONSerialization.jsonObject(with: JSONEncoder().encode(OwnTracksWire.Command(command))))
             }
@@ -51,9 +50,7 @@ extension API {
         switch kind {
         case .location:
             let record = try OwnTracksParser.location(message, device: device, now: now)
-            let fields = try OwnTracksParser.fields(message)
-            try await storage.saveOwnTracksFields(fields, record: record.id, timestamp: record.fix.timestamp, device: device)
-            let counts = try await storage.ingest([record], device: device, at: now)
+            let counts = try await storage.ingestOwnTracks(record, fields: try OwnTracksParser.fields(message), device: device, at: now)
             metrics.countIngest(accepted: counts.accepted, duplicate: counts.duplicate, rejected: 0)
         case .transition:
             let event = try OwnTracksParser.transition(message, device: device, now: now)
@@ -68,10 +65,10 @@ extension API {
     }
 
     /// The `card` and last `location` of every other device in `profile`'s friends group that has a location.
-    private func friends(of profile: OwnTracksProfile, among profiles: [OwnTracksProfile]) async throws -> [Any] {
+    private func friends(of profile: OwnTracksProfile) async throws -> [Any] {
         guard let group = profile.group else { return [] }
         var messages: [Any] = []
-        for friend in profiles where friend.group == group && friend.device != profile.device {
+        for friend in try await storage.ownTracksProfiles(group: group) where friend.device != profile.device {
             guard let last = try await storage.ownTracksLocations(device: friend.device, from: .distantPast, to: .distantFuture, limit: 1).first
             else { continue }
             let card = try await storage.lastMessage("card", device: friend.device)

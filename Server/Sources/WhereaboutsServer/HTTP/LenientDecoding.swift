@@ -5,6 +5,10 @@ import WhereaboutsCore
 struct Lenient<Item: Decodable>: Decodable {
     let result: Result<Item, DecodeProblem>
 
+    init(result: Result<Item, DecodeProblem>) {
+        self.result = result
+    }
+
     init(from decoder: any Decoder) throws {
         do {
             result = .success(try Item(from: decoder))

@@ -61,9 +61,11 @@ enum OwnTracksParser {
 
     /// Refuses a message whose `topic` names another of our devices: a device publishes only its own data.
     /// - Throws: 403 naming the topic, the device it belongs to and the fix.
-    static func checkTopic(of message: [String: Any], profile: OwnTracksProfile, among profiles: [OwnTracksProfile]) throws {
+    static func checkTopic(
+        of message: [String: Any], profile: OwnTracksProfile, owner: (String) async throws -> OwnTracksProfile?
+    ) async throws {
         guard let topic = message["topic"] as? String, topic != profile.topic,
-            let owner = profiles.first(where: { $0.topic == topic && $0.device != profile.device })
+            let owner = try await owner(topic), owner.device != profile.device
         else { return }
         throw APIError.forbidden(
             "the message's topic \(topic) is device \(owner.device)'s, not \(profile.device)'s (\(profile.topic)); nothing was stored; set the app's username and device id to those of the device whose token it sends")

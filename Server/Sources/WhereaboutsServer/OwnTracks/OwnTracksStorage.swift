@@ -1,16 +1,30 @@
 import Foundation
+import WhereaboutsCore
 
 /// What the OwnTracks paths (`/pub`, `/api/0/...`) keep beyond tracks: each device's OwnTracks
 /// profile, every field of its OwnTracks locations, and its newest kept message of a type.
 public protocol OwnTracksStorage: Sendable {
     /// The profile of every device, by device id; a device never configured has an empty one.
     func ownTracksProfiles() async throws -> [OwnTracksProfile]
+    /// The profile of one device (empty when never configured), or `nil` for an unknown device: one
+    /// keyed read, for the per-request path of `/pub`.
+    func ownTracksProfile(device: String) async throws -> OwnTracksProfile?
+    /// The profiles of the devices in friends group `group`, by device id.
+    func ownTracksProfiles(group: String) async throws -> [OwnTracksProfile]
+    /// The profile of the device, first by id, whose ``OwnTracksProfile/topic`` is `topic`, or `nil`
+    /// when no device has it. Compares every device's topic: `/pub` asks only when a message names a
+    /// topic other than its device's own.
+    func ownTracksProfile(topic: String) async throws -> OwnTracksProfile?
     /// Replaces the device's profile; `false` for an unknown device.
     func saveOwnTracksProfile(_ profile: OwnTracksProfile) async throws -> Bool
     /// Keeps the OwnTracks fields of the location `record` (at `timestamp`), replacing any kept for it.
     /// Saved before the location itself, so a location is never readable without its fields; fields
     /// whose location was never stored are never read.
     func saveOwnTracksFields(_ fields: OwnTracksFields, record: UUID, timestamp: Date, device: String) async throws
+    /// Stores an OwnTracks location with its fields, the fields first, as
+    /// ``saveOwnTracksFields(_:record:timestamp:device:)`` then the ingest of the record do; SQLite does
+    /// both in one transaction (one commit and one fsync instead of two).
+    func ingestOwnTracks(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date) async throws -> IngestCounts
     /// Locations with `from <= timestamp < to` and their OwnTracks fields: all of them oldest first,
     /// or with a `limit` the newest `limit`, newest first.
     func ownTracksLocations(device: String, from: Date, to: Date, limit: Int?) async throws -> [OwnTracksLocation]

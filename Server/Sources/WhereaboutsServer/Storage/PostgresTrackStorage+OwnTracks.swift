@@ -25,11 +25,44 @@ extension PostgresTrackStorage {
     ]
 
     public func ownTracksProfiles() async throws -> [OwnTracksProfile] {
-        let rows = try await client.query(
+        try await profiles(
             """
             SELECT d.id, p.owntracks_user, p.device_name, p.friends_group, p.secret
             FROM device d LEFT JOIN owntracks_device p ON p.device_id = d.id ORDER BY d.id
-            """, logger: logger)
+            """)
+    }
+
+    public func ownTracksProfile(device: String) async throws -> OwnTracksProfile? {
+        try await profiles(
+            """
+            SELECT d.id, p.owntracks_user, p.device_name, p.friends_group, p.secret
+            FROM device d LEFT JOIN owntracks_device p ON p.device_id = d.id WHERE d.id = \(device)
+            """
+        ).first
+    }
+
+    public func ownTracksProfiles(group: String) async throws -> [OwnTracksProfile] {
+        try await profiles(
+            """
+            SELECT d.id, p.owntracks_user, p.device_name, p.friends_group, p.secret
+            FROM device d JOIN owntracks_device p ON p.device_id = d.id WHERE p.friends_group = \(group) ORDER BY d.id
+            """)
+    }
+
+    public func ownTracksProfile(topic: String) async throws -> OwnTracksProfile? {
+        try await profiles(
+            """
+            SELECT d.id, p.owntracks_user, p.device_name, p.friends_group, p.secret
+            FROM device d LEFT JOIN owntracks_device p ON p.device_id = d.id
+            WHERE 'owntracks/' || COALESCE(p.owntracks_user, d.id) || '/' || COALESCE(p.device_name, d.id) = \(topic)
+            ORDER BY d.id LIMIT 1
+            """
+        ).first
+    }
+
+    /// The profiles `query` selects (columns: id, user, name, group, key).
+    private func profiles(_ query: PostgresQuery) async throws -> [OwnTracksProfile] {
+        let rows = try await client.query(query, logger: logger)
         var profiles: [OwnTracksProfile] = []
         for try await (id, user, name, group, key) in rows.decode((String, String?, String?, String?, String?).self) {
             profiles.append(OwnTracksProfile(device: id, user: user, name: name, group: group, key: key))
@@ -59,6 +92,11 @@ extension PostgresTrackStorage {
             ON CONFLICT (device_id, id) DO UPDATE SET t = excluded.t, tid = excluded.tid, topic = excluded.topic, batt = excluded.batt,
                 bs = excluded.bs, conn = excluded.conn, ssid = excluded.ssid, bssid = excluded.bssid, message = excluded.message
             """, logger: logger)
+    }
+
+    public func ingestOwnTracks(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date) async throws -> IngestCounts {
+        try await saveOwnTracksFields(fields, record: record.id, timestamp: record.fix.timestamp, device: device)
+        return try await ingest([record], device: device, at: date)
     }
 
     public func ownTracksLocations(device: String, from: Date, to: Date, limit: Int?) async throws -> [OwnTracksLocation] {

@@ -26,13 +26,32 @@ extension SQLiteTrackStorage {
     }
 
     public func ownTracksProfiles() async throws -> [OwnTracksProfile] {
+        try await profiles(where: "1", arguments: [])
+    }
+
+    public func ownTracksProfile(device: String) async throws -> OwnTracksProfile? {
+        try await profiles(where: "d.id = ?", arguments: [device]).first
+    }
+
+    public func ownTracksProfiles(group: String) async throws -> [OwnTracksProfile] {
+        try await profiles(where: "p.friends_group = ?", arguments: [group])
+    }
+
+    public func ownTracksProfile(topic: String) async throws -> OwnTracksProfile? {
+        try await profiles(
+            where: "'owntracks/' || COALESCE(p.owntracks_user, d.id) || '/' || COALESCE(p.device_name, d.id) = ?", arguments: [topic]
+        ).first
+    }
+
+    /// The profiles of the devices matching `condition` (on `device d` and `owntracks_device p`), by device id.
+    private func profiles(where condition: String, arguments: StatementArguments) async throws -> [OwnTracksProfile] {
         try await pool.read { db in
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT d.id, p.owntracks_user, p.device_name, p.friends_group, p.secret
-                    FROM device d LEFT JOIN owntracks_device p ON p.device_id = d.id ORDER BY d.id
-                    """
+                db.cachedStatement(
+                    sql: """
+                        SELECT d.id, p.owntracks_user, p.device_name, p.friends_group, p.secret
+                        FROM device d LEFT JOIN owntracks_device p ON p.device_id = d.id WHERE \(condition) ORDER BY d.id
+                        """), arguments: arguments
             ).map { OwnTracksProfile(device: $0["id"], user: $0["owntracks_user"], name: $0["device_name"], group: $0["friends_group"], key: $0["secret"]) }
         }
     }
@@ -51,19 +70,28 @@ extension SQLiteTrackStorage {
     }
 
     public func saveOwnTracksFields(_ fields: OwnTracksFields, record: UUID, timestamp: Date, device: String) async throws {
+        try await writer.write { db in try Self.save(fields, record: record, timestamp: timestamp, device: device, in: db) }
+    }
+
+    public func ingestOwnTracks(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date) async throws -> IngestCounts {
         try await writer.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO owntracks_location (device_id, id, t, tid, topic, batt, bs, conn, ssid, bssid, message)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(device_id, id) DO UPDATE SET t = excluded.t, tid = excluded.tid, topic = excluded.topic, batt = excluded.batt,
-                        bs = excluded.bs, conn = excluded.conn, ssid = excluded.ssid, bssid = excluded.bssid, message = excluded.message
-                    """,
-                arguments: [
-                    device, record, timestamp.timeIntervalSince1970, fields.tid, fields.topic, fields.battery, fields.batteryStatus,
-                    fields.connectivity, fields.ssid, fields.bssid, fields.message,
-                ])
+            try Self.save(fields, record: record.id, timestamp: record.fix.timestamp, device: device, in: db)
+            return try Self.insert([record], device: device, at: date, in: db)
         }
+    }
+
+    private static func save(_ fields: OwnTracksFields, record: UUID, timestamp: Date, device: String, in db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO owntracks_location (device_id, id, t, tid, topic, batt, bs, conn, ssid, bssid, message)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(device_id, id) DO UPDATE SET t = excluded.t, tid = excluded.tid, topic = excluded.topic, batt = excluded.batt,
+                    bs = excluded.bs, conn = excluded.conn, ssid = excluded.ssid, bssid = excluded.bssid, message = excluded.message
+                """
+        ).execute(arguments: [
+            device, record, timestamp.timeIntervalSince1970, fields.tid, fields.topic, fields.battery, fields.batteryStatus,
+            fields.connectivity, fields.ssid, fields.bssid, fields.message,
+        ])
     }
 
     public func ownTracksLocations(device: String, from: Date, to: Date, limit: Int?) async throws -> [OwnTracksLocation] {
