@@ -41,8 +41,12 @@ struct Bench: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard (try? sizes()) != nil else { throw ValidationError("--batch \(batch): give sizes from 1 to 1000 separated by commas, such as 1,100,1000") }
-        guard connections >= 1, duration > 0, runs >= 1 else { throw ValidationError("--connections and --runs must be at least 1 and --duration above 0") }
+        guard (try? sizes()) != nil else {
+            throw ValidationError("--batch \(batch): give sizes from 1 to 1000 separated by commas, such as 1,100,1000")
+        }
+        guard connections >= 1, duration > 0, runs >= 1 else {
+            throw ValidationError("--connections and --runs must be at least 1 and --duration above 0")
+        }
     }
 
     private func sizes() throws -> [Int] {
@@ -63,7 +67,9 @@ struct Bench: AsyncParsableCommand {
         try await ServerApp.withStorage(url, logger: logger) { [logger] storage in
             let (ports, continuation) = AsyncStream<Int>.makeStream()
             let server = Task {
-                try await ServerApp.serve(storage: storage, host: "127.0.0.1", port: 0, settings: ServerSettings(rateLimit: 0), logger: logger) {
+                try await ServerApp.serve(
+                    storage: storage, host: "127.0.0.1", port: 0, settings: ServerSettings(rateLimit: 0), logger: logger
+                ) {
                     continuation.yield($0)
                 }
             }
@@ -74,7 +80,8 @@ struct Bench: AsyncParsableCommand {
             }
             let load = BenchLoad(port: port, connections: connections, duration: duration)
             print(
-                "\(storage.kind): \(connections) connections, \(duration) s per run, median of \(runs) runs; the load generator shares this process and its cores")
+                "\(storage.kind): \(connections) connections, \(duration) s per run, median of \(runs) runs; the load generator shares this process and its cores"
+            )
             print("durable acknowledgement: \(Self.durability(storage.kind))")
             let report = BenchReport()
             report.printHeader()
@@ -83,13 +90,17 @@ struct Bench: AsyncParsableCommand {
                 for _ in 0..<runs { results.append(try await load.run(scenario, storage: storage)) }
                 report.add(results)
             }
-            var fields: [(String, JSONScalar)] = [("storage", .string(storage.kind)), ("connections", .integer(connections))] + report.fields
+            var fields: [(String, JSONScalar)] =
+                [("storage", .string(storage.kind)), ("connections", .integer(connections))] + report.fields
             if export > 0 {
                 let memory = try await ExportMemory.measure(locations: export, port: port, storage: storage)
                 print(
                     "export of \(memory.rows) locations (\(memory.bytes / 1_000_000) MB of JSON): resident memory \(memory.before / 1_000_000) MB before, peak \(memory.peak / 1_000_000) MB, growth \(String(format: "%.1f", Double(memory.peak - memory.before) / 1e6)) MB"
                 )
-                fields += [("exportRows", .integer(memory.rows)), ("exportBytes", .integer(memory.bytes)), ("exportGrowthBytes", .integer(memory.peak - memory.before))]
+                fields += [
+                    ("exportRows", .integer(memory.rows)), ("exportBytes", .integer(memory.bytes)),
+                    ("exportGrowthBytes", .integer(memory.peak - memory.before)),
+                ]
             }
             if json { print(JSONLine(fields).text) }
             server.cancel()

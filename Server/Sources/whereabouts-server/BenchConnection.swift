@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One keep-alive HTTP/1.1 connection to 127.0.0.1 on blocking sockets, for the load generator: a
@@ -49,11 +49,12 @@ final class BenchConnection {
         }
         let head = String(decoding: buffer[0..<headerEnd], as: UTF8.self)
         let status = head.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
-        let length = head.split(separator: "\r\n").lazy.compactMap { line -> Int? in
-            let parts = line.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
-            return Int(parts[1].trimmingCharacters(in: .whitespaces))
-        }.first ?? 0
+        let length =
+            head.split(separator: "\r\n").lazy.compactMap { line -> Int? in
+                let parts = line.split(separator: ":", maxSplits: 1)
+                guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
+                return Int(parts[1].trimmingCharacters(in: .whitespaces))
+            }.first ?? 0
         let total = headerEnd + 4 + length
         if total > buffer.count { buffer += [UInt8](repeating: 0, count: total - buffer.count) }
         while filled < total { filled += try receive(into: filled) }

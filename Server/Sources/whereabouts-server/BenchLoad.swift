@@ -49,7 +49,9 @@ struct BenchRequest: Sendable {
     /// OwnTracks' `/pub` request for one location of `device`, as the app sends it.
     static func pub(device: String, token: String) -> BenchRequest {
         let tst = Int(Date().timeIntervalSince1970) - 3600
-        let body = Array(#"{"_type":"location","tid":"bb","tst":\#(tst),"lat":48.800000000,"lon":2.35,"acc":5,"alt":35,"vel":4,"batt":80,"conn":"w"}"#.utf8)
+        let body = Array(
+            #"{"_type":"location","tid":"bb","tst":\#(tst),"lat":48.800000000,"lon":2.35,"acc":5,"alt":35,"vel":4,"batt":80,"conn":"w"}"#
+                .utf8)
         let credentials = Data("\(device):\(token)".utf8).base64EncodedString()
         let head = "POST /pub HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Basic \(credentials)\r\n"
         return BenchRequest(head: head, body: body, marker: "48.8", width: 8, radix: 10)
@@ -122,7 +124,9 @@ struct BenchLoad: Sendable {
             }
         let (port, lanes, duration) = (port, connections, duration)
         let cpu = Self.cpuSeconds()
-        let clock = ContinuousClock(), start = clock.now, deadline = start + .seconds(duration)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start + .seconds(duration)
         let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
             for lane in 0..<lanes {
                 group.addTask {

@@ -15,15 +15,18 @@ final class BenchReport {
     /// Prints the medians of one scenario's `runs`.
     func add(_ runs: [BenchRun]) {
         guard let scenario = runs.first?.scenario else { return }
-        let locations = Self.median(runs.map(\.locationsPerSecond)), requests = Self.median(runs.map(\.requestsPerSecond))
+        let locations = Self.median(runs.map(\.locationsPerSecond))
+        let requests = Self.median(runs.map(\.requestsPerSecond))
         let perCPU = Self.median(runs.map(\.locationsPerCPUSecond))
-        let p50 = Self.median(runs.map(\.p50)) * 1000, p99 = Self.median(runs.map(\.p99)) * 1000
+        let p50 = Self.median(runs.map(\.p50)) * 1000
+        let p99 = Self.median(runs.map(\.p99)) * 1000
         let baseline = baseline ?? locations
         self.baseline = baseline
         let ratio = locations / baseline
         print(
             Self.row(
-                scenario.description, Self.grouped(locations), Self.grouped(requests), String(format: "%.2f", p50), String(format: "%.2f", p99),
+                scenario.description, Self.grouped(locations), Self.grouped(requests), String(format: "%.2f", p50),
+                String(format: "%.2f", p99),
                 String(format: "%.1f", ratio), Self.grouped(perCPU)))
         let key =
             switch scenario {
@@ -41,11 +44,17 @@ final class BenchReport {
 
     private static func grouped(_ value: Double) -> String {
         let digits = String(Int(value.rounded()))
-        return String(digits.reversed().enumerated().map { $0.offset > 0 && $0.offset % 3 == 0 ? ",\($0.element)" : "\($0.element)" }.joined().reversed())
+        return String(
+            digits.reversed().enumerated().map { $0.offset > 0 && $0.offset % 3 == 0 ? ",\($0.element)" : "\($0.element)" }.joined()
+                .reversed())
     }
 
     private static func row(_ cells: String...) -> String {
-        cells.enumerated().map { $0.offset == 0 ? $0.element.padding(toLength: 18, withPad: " ", startingAt: 0) : String(repeating: " ", count: max(0, 12 - $0.element.count)) + $0.element }
-            .joined()
+        cells.enumerated().map {
+            $0.offset == 0
+                ? $0.element.padding(toLength: 18, withPad: " ", startingAt: 0)
+                : String(repeating: " ", count: max(0, 12 - $0.element.count)) + $0.element
+        }
+        .joined()
     }
 }

@@ -9,7 +9,8 @@ struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device", abstract: "Manage devices and their data.",
         subcommands: [
-            Add.self, List.self, Remove.self, RotateToken.self, Export.self, Delete.self, SetUser.self, SetKey.self, ClearKey.self, SetGroup.self,
+            Add.self, List.self, Remove.self, RotateToken.self, Export.self, Delete.self, SetUser.self, SetKey.self, ClearKey.self,
+            SetGroup.self,
             ClearGroup.self,
         ])
 
@@ -67,7 +68,9 @@ struct DeviceCommand: AsyncParsableCommand {
             guard let removed = try await database.withStorage({ try await $0.removeDevice(name) }) else {
                 throw ValidationError("device \(name) does not exist; `whereabouts-server device list` shows the devices")
             }
-            print("device \(name) removed: its token is revoked; \(removed.sessions) sessions ended, \(removed.commands) queued commands dropped")
+            print(
+                "device \(name) removed: its token is revoked; \(removed.sessions) sessions ended, \(removed.commands) queued commands dropped"
+            )
         }
     }
 
@@ -115,7 +118,9 @@ struct DeviceCommand: AsyncParsableCommand {
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Delete everything of a device, for a person who asks: the device, token, locations, events, regions, messages, commands, sessions.")
+            abstract:
+                "Delete everything of a device, for a person who asks: the device, token, locations, events, regions, messages, commands, sessions."
+        )
         @OptionGroup var device: Name
         @OptionGroup var database: DatabaseOption
         @Flag(help: "Confirm: nothing deleted can be brought back.") var yes = false
@@ -123,7 +128,9 @@ struct DeviceCommand: AsyncParsableCommand {
         func run() async throws {
             let name = device.name
             guard yes else {
-                throw ValidationError("device delete erases every trace of \(name) for good; run `device export \(name)` first if it is wanted, then add --yes")
+                throw ValidationError(
+                    "device delete erases every trace of \(name) for good; run `device export \(name)` first if it is wanted, then add --yes"
+                )
             }
             let deleted = try await database.withStorage { try await $0.deleteDevice(name) }
             print("device \(name) deleted: \(deleted)")

@@ -14,15 +14,19 @@ extension DeviceCommand {
             change(&profile)
             return try await storage.saveOwnTracksProfile(profile) ? profile : nil
         }
-        guard let saved else { throw ValidationError("device \(device) does not exist; add it with `whereabouts-server device add \(device)`") }
+        guard let saved else {
+            throw ValidationError("device \(device) does not exist; add it with `whereabouts-server device add \(device)`")
+        }
         print(
-            "device \(device): OwnTracks \(saved.topic), friends group \(saved.group ?? "none"), payload encryption \(saved.key == nil ? "off" : "on")")
+            "device \(device): OwnTracks \(saved.topic), friends group \(saved.group ?? "none"), payload encryption \(saved.key == nil ? "off" : "on")"
+        )
     }
 
     struct SetUser: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set-user", abstract: "Name the device for OwnTracks: owntracks/USER/NAME in topics and the /api/0 paths.",
-            discussion: "Without them the user and the name are the device id. Set them to the app's username and device id (the topic it shows).")
+            discussion:
+                "Without them the user and the name are the device id. Set them to the app's username and device id (the topic it shows).")
         @OptionGroup var device: Name
         @Argument(help: "The OwnTracks user.") var user: String
         @Option(help: "The OwnTracks device name (default: the device id).") var name: String?
@@ -39,14 +43,19 @@ extension DeviceCommand {
 
     struct SetKey: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "set-key", abstract: "Set the OwnTracks payload encryption key: the app's encryption key, so /pub opens its messages.",
-            discussion: "It is kept in plain text in the database, as the Recorder keeps it: the server must open the payloads. Answers to the device are encrypted with it too.")
+            commandName: "set-key",
+            abstract: "Set the OwnTracks payload encryption key: the app's encryption key, so /pub opens its messages.",
+            discussion:
+                "It is kept in plain text in the database, as the Recorder keeps it: the server must open the payloads. Answers to the device are encrypted with it too."
+        )
         @OptionGroup var device: Name
         @Argument(help: "The key as typed in the app (up to 32 bytes are used).") var key: String
         @OptionGroup var database: DatabaseOption
 
         func validate() throws {
-            if key.isEmpty { throw ValidationError("the key is empty; to stop decrypting, run `whereabouts-server device clear-key \(device.name)`") }
+            if key.isEmpty {
+                throw ValidationError("the key is empty; to stop decrypting, run `whereabouts-server device clear-key \(device.name)`")
+            }
         }
 
         func run() async throws {
@@ -66,7 +75,8 @@ extension DeviceCommand {
 
     struct SetGroup: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "set-group", abstract: "Put the device in a friends group: each /pub answer carries the other members' last location and card.")
+            commandName: "set-group",
+            abstract: "Put the device in a friends group: each /pub answer carries the other members' last location and card.")
         @OptionGroup var device: Name
         @Argument(help: "The group's name.") var group: String
         @OptionGroup var database: DatabaseOption

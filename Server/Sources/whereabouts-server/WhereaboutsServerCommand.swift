@@ -14,7 +14,10 @@ struct WhereaboutsServerCommand: AsyncParsableCommand {
 
 /// Flags shared by every subcommand; each falls back to an environment variable.
 struct DatabaseOption: ParsableArguments {
-    @Option(help: "sqlite:PATH or postgres://user:password@host:port/database[?sslmode=disable|require|verify-full&sslrootcert=PATH&pool_size=N&statement_timeout=MS] (env WHEREABOUTS_DATABASE).")
+    @Option(
+        help:
+            "sqlite:PATH or postgres://user:password@host:port/database[?sslmode=disable|require|verify-full&sslrootcert=PATH&pool_size=N&statement_timeout=MS] (env WHEREABOUTS_DATABASE)."
+    )
     var database: String?
 
     func url() throws -> DatabaseURL {
@@ -60,7 +63,9 @@ struct Prune: AsyncParsableCommand {
             throw ValidationError("\(error); --before also takes a day as YYYY-MM-DD (midnight UTC)")
         }
         guard cutoff <= Date() else {
-            throw ValidationError("--before \(Timestamp.format(cutoff)) is in the future, which would delete everything; give a past day as YYYY-MM-DD, such as a year ago")
+            throw ValidationError(
+                "--before \(Timestamp.format(cutoff)) is in the future, which would delete everything; give a past day as YYYY-MM-DD, such as a year ago"
+            )
         }
         return cutoff
     }

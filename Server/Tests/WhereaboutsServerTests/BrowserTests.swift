@@ -33,10 +33,14 @@ struct BrowserTests {
             """)
         #expect(try await browser.wait(for: "location.pathname === '/devices/\(server.device)' ? 'day' : ''") == "day")
         #expect(try await browser.evaluate("document.cookie") == "", "the session cookie is HttpOnly: scripts never see it")
-        #expect(try await browser.wait(for: "document.querySelector('#drawing svg polyline') ? 'svg' : ''") == "svg", "the drawing is in the page")
+        #expect(
+            try await browser.wait(for: "document.querySelector('#drawing svg polyline') ? 'svg' : ''") == "svg",
+            "the drawing is in the page")
     }
 
-    @Test("Chromium logs in with the form and shows the day on a Leaflet map from the server's own Leaflet, tiles and all, with the SVG drawing in the page")
+    @Test(
+        "Chromium logs in with the form and shows the day on a Leaflet map from the server's own Leaflet, tiles and all, with the SVG drawing in the page"
+    )
     func loginAndMap() async throws {
         guard let browser = try await HeadlessChromium.start() else { return }
         let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/test-output")
@@ -45,9 +49,12 @@ struct BrowserTests {
             // No network here: one server's Leaflet marker image stands in for the tiles of another.
             try await withLiveServer(.sqlite) { tileServer in
                 let tiles = "\(tileServer.base.absoluteString)/assets/leaflet/images/layers.png?z={z}&x={x}&y={y}"
-                try await withLiveServer(.sqlite, settings: ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, tileURL: tiles)) { server in
+                try await withLiveServer(.sqlite, settings: ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, tileURL: tiles))
+                { server in
                     try await logInAndShowDay(browser, server)
-                    #expect(try await browser.wait(for: "document.querySelectorAll('.leaflet-overlay-pane path').length > 0 ? 'drawn' : ''") == "drawn")
+                    #expect(
+                        try await browser.wait(for: "document.querySelectorAll('.leaflet-overlay-pane path').length > 0 ? 'drawn' : ''")
+                            == "drawn")
                     #expect(try await browser.wait(for: "document.querySelector('.leaflet-tile-loaded') ? 'tile' : ''") == "tile")
                     try await browser.screenshot(to: folder.appendingPathComponent("day-map.png"))
                 }
@@ -55,7 +62,9 @@ struct BrowserTests {
             let unreachable = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, tileURL: "http://127.0.0.1:9/{z}/{x}/{y}.png")
             try await withLiveServer(.sqlite, settings: unreachable) { server in
                 try await logInAndShowDay(browser, server)
-                #expect(try await browser.wait(for: "document.getElementById('map') ? '' : 'removed'") == "removed", "no tile loads: the map gives way to the drawing")
+                #expect(
+                    try await browser.wait(for: "document.getElementById('map') ? '' : 'removed'") == "removed",
+                    "no tile loads: the map gives way to the drawing")
                 try await browser.screenshot(to: folder.appendingPathComponent("day-drawing.png"))
             }
             print("screenshots: \(folder.path)/day-map.png, day-drawing.png")

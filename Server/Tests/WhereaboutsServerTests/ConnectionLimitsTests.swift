@@ -17,7 +17,9 @@ struct ConnectionLimitsTests {
             let probe = Task {
                 var statuses: [Int] = []
                 for _ in 0..<15 {
-                    let reply = try await RawSession.with(port: server.port) { await $0.sendAndRead(rawRequest("GET", "/health"), timeout: 5) }
+                    let reply = try await RawSession.with(port: server.port) {
+                        await $0.sendAndRead(rawRequest("GET", "/health"), timeout: 5)
+                    }
                     statuses.append(reply?.status ?? 0)
                     try await Task.sleep(nanoseconds: 200_000_000)
                 }
@@ -27,7 +29,8 @@ struct ConnectionLimitsTests {
                 for index in 0..<200 {
                     group.addTask {
                         try await RawSession.with(port: server.port) { session in
-                            await session.sendAndAwaitClose(Array("POST /pub HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow-\(index): ".utf8), timeout: 30)
+                            await session.sendAndAwaitClose(
+                                Array("POST /pub HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow-\(index): ".utf8), timeout: 30)
                         }
                     }
                 }
@@ -38,7 +41,8 @@ struct ConnectionLimitsTests {
             let unanswered = results.filter { !$0.text.hasPrefix("HTTP/1.1 408") }
             #expect(open == 0, "\(open) connections were still open after 30 s")
             #expect(unanswered.isEmpty, "\(unanswered.count) not answered 408, e.g. \(unanswered.first?.text.prefix(200) ?? "")")
-            let slowest = results.map(\.seconds).max() ?? 0, fastest = results.map(\.seconds).min() ?? 0
+            let slowest = results.map(\.seconds).max() ?? 0
+            let fastest = results.map(\.seconds).min() ?? 0
             #expect(fastest >= 0.9 && slowest <= 1 + Self.margin, "closed after \(fastest)–\(slowest) s; the header timeout is 1 s")
             let statuses = try await probe.value
             #expect(statuses.allSatisfy { $0 == 200 }, "/health answered \(statuses)")
@@ -61,7 +65,9 @@ struct ConnectionLimitsTests {
     @Test("a chunked body announcing 0xFFFFFFFFFFFFFFFF bytes does not hold the connection", arguments: [true, false])
     func absurdChunk(authorized: Bool) async throws {
         try await withLiveServer(.sqlite, settings: Self.quick) { server in
-            let request = server.uploadHead([("Transfer-Encoding", "chunked")], authorized: authorized) + Array("FFFFFFFFFFFFFFFF\r\n{\"locations\":[".utf8)
+            let request =
+                server.uploadHead([("Transfer-Encoding", "chunked")], authorized: authorized)
+                + Array("FFFFFFFFFFFFFFFF\r\n{\"locations\":[".utf8)
             let (closed, elapsed, text) = try await RawSession.with(port: server.port) { await $0.sendAndAwaitClose(request, timeout: 30) }
             #expect(closed)
             // Unauthorized: 401 at once, and the body is never read. Authorized: the body timeout.
@@ -85,11 +91,13 @@ struct ConnectionLimitsTests {
         }
     }
 
-    @Test("over a connection limit, a connection is answered 503 with Retry-After and closed at once; the slot frees on close",
-          arguments: [(4, 100, "the server is serving its limit of 4 connections"), (10, 4, "your address holds its limit of 4 connections")])
+    @Test(
+        "over a connection limit, a connection is answered 503 with Retry-After and closed at once; the slot frees on close",
+        arguments: [(4, 100, "the server is serving its limit of 4 connections"), (10, 4, "your address holds its limit of 4 connections")])
     func connectionLimit(total: Int, perAddress: Int, message: String) async throws {
         let settings = ServerSettings(
-            rateLimit: 0, adminToken: LiveServer.adminToken, headerTimeout: 30, idleTimeout: 30, maxConnections: total, maxConnectionsPerAddress: perAddress)
+            rateLimit: 0, adminToken: LiveServer.adminToken, headerTimeout: 30, idleTimeout: 30, maxConnections: total,
+            maxConnectionsPerAddress: perAddress)
         try await withLiveServer(.sqlite, settings: settings) { server in
             let (ready, readyIn) = AsyncStream<Int>.makeStream()
             let (release, releaseIn) = AsyncStream<Void>.makeStream()
@@ -132,7 +140,9 @@ struct ConnectionLimitsTests {
             try await holders.value
             var status = 0
             for _ in 0..<50 where status != 200 {
-                status = try await RawSession.with(port: server.port) { await $0.sendAndRead(rawRequest("GET", "/health"), timeout: 10)?.status ?? 0 }
+                status = try await RawSession.with(port: server.port) {
+                    await $0.sendAndRead(rawRequest("GET", "/health"), timeout: 10)?.status ?? 0
+                }
                 if status != 200 { try await Task.sleep(nanoseconds: 100_000_000) }
             }
             #expect(status == 200)
@@ -173,7 +183,10 @@ struct ConnectionLimitsTests {
             #expect(connect?.status == 405)
             #expect(connect?.headers["connection"] == "close")
             #expect(closed)
-            for (method, path) in [("PUT", "/health"), ("DELETE", "/v1/devices/\(server.device)/locations"), ("TRACE", "/"), ("OPTIONS", "*"), ("PROPFIND", "/")] {
+            for (method, path) in [
+                ("PUT", "/health"), ("DELETE", "/v1/devices/\(server.device)/locations"), ("TRACE", "/"), ("OPTIONS", "*"),
+                ("PROPFIND", "/"),
+            ] {
                 let reply = try await RawSession.with(port: server.port) { await $0.sendAndRead(rawRequest(method, path), timeout: 10) }
                 #expect(reply?.status == 405, "\(method) \(path)")
                 #expect(reply?.headers["allow"] == "GET, HEAD, POST", "\(method) \(path)")
@@ -216,7 +229,8 @@ extension LiveServer {
     /// keeps the connection open.
     func uploadHead(_ headers: [(String, String)], authorized: Bool = true) -> [UInt8] {
         rawRequest(
-            "POST", "/v1/devices/\(device)/locations", headers: headers + (authorized ? [("Authorization", "Bearer \(token)")] : []), keepAlive: true)
+            "POST", "/v1/devices/\(device)/locations", headers: headers + (authorized ? [("Authorization", "Bearer \(token)")] : []),
+            keepAlive: true)
     }
 }
 

@@ -13,13 +13,20 @@ struct DeployFilesTests {
         #expect(compose.contains("dockerfile: deploy/Dockerfile") && compose.contains("server-2:") && compose.contains("postgres://"))
         let unit = try String(contentsOf: deploy.appendingPathComponent("whereabouts-server.service"), encoding: .utf8)
         #expect(unit.contains("ExecStart=/usr/local/bin/whereabouts-server serve"))
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/docker") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/docker"),
+        guard
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/docker")
+                || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/docker"),
             (try? await runProcess("/usr/bin/env", ["docker", "info"])) == 0
         else {
             print("note: no Docker engine answers here; the image is not built (docker build -f deploy/Dockerfile .)")
             return
         }
-        let status = try await runProcess("/usr/bin/env", ["docker", "build", "-f", deploy.appendingPathComponent("Dockerfile").path, "-t", "whereabouts-server:test", deploy.deletingLastPathComponent().path])
+        let status = try await runProcess(
+            "/usr/bin/env",
+            [
+                "docker", "build", "-f", deploy.appendingPathComponent("Dockerfile").path, "-t", "whereabouts-server:test",
+                deploy.deletingLastPathComponent().path,
+            ])
         #expect(status == 0)
     }
 }

@@ -12,7 +12,8 @@ struct DeviceCommandTests {
     /// The status of `GET /v1/devices/{device}/last` with `token`.
     private func lastStatus(_ server: ServerProcess, _ device: String, token: String) async throws -> Int {
         try await RawSession.with(port: server.port) {
-            await $0.sendAndRead(rawRequest("GET", "/v1/devices/\(device)/last", headers: [("Authorization", "Bearer \(token)")]), timeout: 10)
+            await $0.sendAndRead(
+                rawRequest("GET", "/v1/devices/\(device)/last", headers: [("Authorization", "Bearer \(token)")]), timeout: 10)
         }?.status ?? 0
     }
 
@@ -24,7 +25,9 @@ struct DeviceCommandTests {
         let batch = String(decoding: batchBody(wireLocations(3)), as: UTF8.self)
         let stored = try await RawSession.with(port: server.port) {
             await $0.sendAndRead(
-                rawRequest("POST", "/v1/devices/phone/locations", headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")], body: Array(batch.utf8)),
+                rawRequest(
+                    "POST", "/v1/devices/phone/locations",
+                    headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")], body: Array(batch.utf8)),
                 timeout: 10)
         }
         #expect(stored?.status == 200)
@@ -46,9 +49,13 @@ struct DeviceCommandTests {
         #expect(try await lastStatus(server, "phone", token: newToken) == 401, "a removed device's token is refused")
 
         let again = try await ServerProcess.run(["device", "remove", "phone", "--database", database])
-        #expect(again.status != 0 && again.errors.contains("device phone does not exist") && again.errors.contains("device list"), "\(again.errors)")
+        #expect(
+            again.status != 0 && again.errors.contains("device phone does not exist") && again.errors.contains("device list"),
+            "\(again.errors)")
         let ghost = try await ServerProcess.run(["device", "rotate-token", "ghost", "--database", database])
-        #expect(ghost.status != 0 && ghost.errors.contains("device ghost does not exist") && ghost.errors.contains("device add ghost"), "\(ghost.errors)")
+        #expect(
+            ghost.status != 0 && ghost.errors.contains("device ghost does not exist") && ghost.errors.contains("device add ghost"),
+            "\(ghost.errors)")
         await server.signal(SIGTERM)
     }
 
@@ -61,7 +68,8 @@ struct DeviceCommandTests {
         let records = try wireLocations(5).map { try $0.validated(now: Date()) }
         _ = try await storage.ingest(records, device: "watch", at: Date())
         _ = try await storage.ingest(
-            [ReceivedEvent(id: UUID(), regionID: "home", kind: .enter, timestamp: Date(), latitude: 1, longitude: 2)], device: "watch", at: Date())
+            [ReceivedEvent(id: UUID(), regionID: "home", kind: .enter, timestamp: Date(), latitude: 1, longitude: 2)], device: "watch",
+            at: Date())
         try await storage.close()
 
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString).json")
@@ -73,11 +81,16 @@ struct DeviceCommandTests {
         #expect((export["events"] as? [Any])?.count == 1)
         let toStandardOutput = try await ServerProcess.run(["device", "export", "watch", "--database", database])
         #expect(try JSONSerialization.jsonObject(with: Data(toStandardOutput.output.utf8)) as? [String: Any] != nil)
-        let nowhere = try await ServerProcess.run(["device", "export", "watch", "--output", "/nonexistent-folder/x.json", "--database", database])
-        #expect(nowhere.status != 0 && nowhere.errors.contains("--output /nonexistent-folder/x.json cannot be created"), "\(nowhere.errors)")
+        let nowhere = try await ServerProcess.run([
+            "device", "export", "watch", "--output", "/nonexistent-folder/x.json", "--database", database,
+        ])
+        #expect(
+            nowhere.status != 0 && nowhere.errors.contains("--output /nonexistent-folder/x.json cannot be created"), "\(nowhere.errors)")
 
         let unconfirmed = try await ServerProcess.run(["device", "delete", "watch", "--database", database])
-        #expect(unconfirmed.status != 0 && unconfirmed.errors.contains("--yes") && unconfirmed.errors.contains("device export watch"), "\(unconfirmed.errors)")
+        #expect(
+            unconfirmed.status != 0 && unconfirmed.errors.contains("--yes") && unconfirmed.errors.contains("device export watch"),
+            "\(unconfirmed.errors)")
         let deleted = try await ServerProcess.run(["device", "delete", "watch", "--yes", "--database", database])
         #expect(deleted.status == 0 && deleted.output.contains("5 locations, 1 events"), "\(deleted.output)")
         let empty = try await ServerProcess.run(["device", "export", "watch", "--database", database])
@@ -88,7 +101,8 @@ struct DeviceCommandTests {
             ("2999-01-01", "is in the future"), ("yesterday", "--before"), ("2025-02-30", "has day 30"),
         ] {
             let refused = try await ServerProcess.run(["prune", "--before", day, "--database", database])
-            #expect(refused.status != 0 && refused.errors.contains(words) && refused.errors.contains("YYYY-MM-DD"), "\(day): \(refused.errors)")
+            #expect(
+                refused.status != 0 && refused.errors.contains(words) && refused.errors.contains("YYYY-MM-DD"), "\(day): \(refused.errors)")
         }
         let pruned = try await ServerProcess.run(["prune", "--before", "2020-01-01", "--database", database])
         #expect(pruned.status == 0 && pruned.output.contains("pruned before 2020-01-01T00:00:00.000Z"), "\(pruned.errors)")

@@ -10,8 +10,10 @@ import WhereaboutsStore
 struct EndToEndTests {
     /// `../shared/scenarios/d00` when present, else the bundled synthetic commute.
     private func scenario() throws -> Scenario {
-        let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../../shared/scenarios").standardized
-        let trace = shared.appendingPathComponent("d00.gpx"), regions = shared.appendingPathComponent("d00.regions.geojson")
+        let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../../shared/scenarios")
+            .standardized
+        let trace = shared.appendingPathComponent("d00.gpx")
+        let regions = shared.appendingPathComponent("d00.regions.geojson")
         guard FileManager.default.fileExists(atPath: trace.path) else {
             print("note: ../shared/scenarios is absent; the end-to-end test uses the synthetic commute")
             return SampleScenario.commute()
@@ -27,7 +29,8 @@ struct EndToEndTests {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let path = folder.appendingPathComponent("phone.sqlite").path
             let strategy = try #require(Strategy.named("continuous"))
-            let target = UploadTarget.server(base: server.base, device: server.device, token: server.token, batchSize: 250, requestTimeout: 30)
+            let target = UploadTarget.server(
+                base: server.base, device: server.device, token: server.token, batchSize: 250, requestTimeout: 30)
             _ = try await ScenarioRunner.run(scenario, strategy: strategy, pad: 600, seed: 1, storePath: path, upload: target)
             let store = try SQLiteLocationStore(path: path)
             let deliveredDuringTheRun = try store.allRecords().filter { $0.state == .delivered }.count
@@ -37,7 +40,9 @@ struct EndToEndTests {
                 credentials: FixedCredential(.bearer(server.token)), configuration: UploaderConfiguration(batchSize: 250))
             let report = await uploader.drain(until: Date().addingTimeInterval(60))
             #expect(report.stoppedBy == nil)
-            let recorded = try store.allRecords().map(\.record).sorted { ($0.fix.timestamp, $0.id.uuidString) < ($1.fix.timestamp, $1.id.uuidString) }
+            let recorded = try store.allRecords().map(\.record).sorted {
+                ($0.fix.timestamp, $0.id.uuidString) < ($1.fix.timestamp, $1.id.uuidString)
+            }
             #expect(recorded.count > 100)
             var held: [LocationRecord] = []
             try await server.storage.history(device: server.device, from: .distantPast, to: .distantFuture, page: 1000) { held += $0 }

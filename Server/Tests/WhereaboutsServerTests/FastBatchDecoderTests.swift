@@ -29,7 +29,9 @@ struct FastBatchDecoderTests {
 
     /// The server's reading of `body` before the fast decoder: the batch or the error's text.
     private func jsonDecoder(_ body: Data) -> Outcome {
-        do { return Outcome(try JSONDecoder().decode(LenientLocationBatch.self, from: body)) } catch { return .error(DecodeProblem(error).reason) }
+        do { return Outcome(try JSONDecoder().decode(LenientLocationBatch.self, from: body)) } catch {
+            return .error(DecodeProblem(error).reason)
+        }
     }
 
     @Test("generated bodies: valid, odd but legal (escapes, exponents, whitespace, key order, unknown keys, nulls) and invalid")
@@ -63,15 +65,17 @@ struct FastBatchDecoderTests {
         #expect(fast.locations.count == 50)
     }
 
-    @Test("unusual bodies go to JSONDecoder", arguments: [
-        #"{"locations":[{"id":"a","timestamp":"t","latitude":1,"longitude":2,"accuracy":3,"x":1}]}"#,
-        #"{"locations":[{"id":"a","id":"b","timestamp":"t","latitude":1,"longitude":2,"accuracy":3}]}"#,
-        #"{"locations":[{"id":1,"timestamp":"t","latitude":1,"longitude":2,"accuracy":3}]}"#,
-        #"{"locations":[{"timestamp":"t","latitude":1,"longitude":2,"accuracy":3}]}"#,
-        #"{"locations":[{"id":"a","timestamp":"t","latitude":1e999,"longitude":2,"accuracy":3}]}"#,
-        #"{"locations":[{"id":"\ud800","timestamp":"t","latitude":1,"longitude":2,"accuracy":3}]}"#,
-        #"{"locations":[]} x"#, #"{"locations":null}"#, #"{}"#, #"[]"#, "", "\u{FEFF}{\"locations\":[]}",
-    ])
+    @Test(
+        "unusual bodies go to JSONDecoder",
+        arguments: [
+            #"{"locations":[{"id":"a","timestamp":"t","latitude":1,"longitude":2,"accuracy":3,"x":1}]}"#,
+            #"{"locations":[{"id":"a","id":"b","timestamp":"t","latitude":1,"longitude":2,"accuracy":3}]}"#,
+            #"{"locations":[{"id":1,"timestamp":"t","latitude":1,"longitude":2,"accuracy":3}]}"#,
+            #"{"locations":[{"timestamp":"t","latitude":1,"longitude":2,"accuracy":3}]}"#,
+            #"{"locations":[{"id":"a","timestamp":"t","latitude":1e999,"longitude":2,"accuracy":3}]}"#,
+            #"{"locations":[{"id":"\ud800","timestamp":"t","latitude":1,"longitude":2,"accuracy":3}]}"#,
+            #"{"locations":[]} x"#, #"{"locations":null}"#, #"{}"#, #"[]"#, "", "\u{FEFF}{\"locations\":[]}",
+        ])
     func leavesUnusualBodies(_ body: String) {
         #expect(FastBatchDecoder.locationBatch(Data(body.utf8)) == nil)
     }
@@ -90,7 +94,8 @@ struct FastBatchDecoderTests {
         }
         if random.chance(0.05) { members.append("\"extra\":{\"a\":[1,null,true]}") }
         members.shuffle(using: &random)
-        var text = "\(space(&random)){\(space(&random))\(members.joined(separator: ",\(space(&random))"))\(space(&random))}\(space(&random))"
+        var text =
+            "\(space(&random)){\(space(&random))\(members.joined(separator: ",\(space(&random))"))\(space(&random))}\(space(&random))"
         if random.chance(0.06) { text = corrupt(text, &random) }
         return text
     }
@@ -98,7 +103,10 @@ struct FastBatchDecoderTests {
     private static func location(_ random: inout FuzzRandom) -> String {
         var fields: [(String, String)] = [
             ("id", string(random.chance(0.9) ? UUID().uuidString.lowercased() : "not-a-uuid", &random)),
-            ("timestamp", string(random.pick(["2026-11-24T07:00:00.123Z", "2026-11-24T07:00:00Z", "yesterday", "1990-01-01T00:00:00.000Z"]), &random)),
+            (
+                "timestamp",
+                string(random.pick(["2026-11-24T07:00:00.123Z", "2026-11-24T07:00:00Z", "yesterday", "1990-01-01T00:00:00.000Z"]), &random)
+            ),
             ("latitude", number(&random, range: -95...95)),
             ("longitude", number(&random, range: -185...185)),
             ("accuracy", number(&random, range: -1...200)),
@@ -107,11 +115,14 @@ struct FastBatchDecoderTests {
             fields.append((optional, random.chance(0.25) ? "null" : number(&random, range: -10...1_000)))
         }
         if random.chance(0.4) {
-            fields.append(("trigger", random.chance(0.2) ? "null" : string(random.pick(["policy", "region", "request", "bogus"]), &random)))
+            fields.append(
+                ("trigger", random.chance(0.2) ? "null" : string(random.pick(["policy", "region", "request", "bogus"]), &random)))
         }
         if random.chance(0.03) { fields.append(("unknown", "[1,{\"b\":null}]")) }
         if random.chance(0.03) { fields.removeAll { $0.0 == random.pick(["id", "latitude", "accuracy"]) } }
-        if random.chance(0.03) { fields[Int.random(in: 0..<fields.count, using: &random)].1 = random.pick(["true", "\"1\"", "{}", "[]", "null"]) }
+        if random.chance(0.03) {
+            fields[Int.random(in: 0..<fields.count, using: &random)].1 = random.pick(["true", "\"1\"", "{}", "[]", "null"])
+        }
         fields.shuffle(using: &random)
         let members = fields.map { "\(key($0.0, &random))\(space(&random)):\(space(&random))\($0.1)" }
         return "{\(members.joined(separator: ",\(space(&random))"))}"
@@ -131,7 +142,8 @@ struct FastBatchDecoderTests {
     }
 
     private static func key(_ name: String, _ random: inout FuzzRandom) -> String {
-        random.chance(0.05) ? "\"\(name.prefix(1))\\u00\(String(format: "%02x", name.utf8.dropFirst().first!))\(name.dropFirst(2))\"" : "\"\(name)\""
+        random.chance(0.05)
+            ? "\"\(name.prefix(1))\\u00\(String(format: "%02x", name.utf8.dropFirst().first!))\(name.dropFirst(2))\"" : "\"\(name)\""
     }
 
     /// `text` as a JSON string, sometimes with escapes JSON allows.

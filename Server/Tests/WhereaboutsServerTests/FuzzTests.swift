@@ -16,8 +16,9 @@ struct FuzzTests {
     private static let settings = ServerSettings(
         rateLimit: 0, adminToken: LiveServer.adminToken, headerTimeout: 1, bodyTimeout: 2, idleTimeout: 10, loginFailuresPerMinute: 0)
 
-    @Test("no crash, no 5xx, no 2xx that stored nothing or something invalid, /health answering after every case",
-          arguments: StorageKind.available)
+    @Test(
+        "no crash, no 5xx, no 2xx that stored nothing or something invalid, /health answering after every case",
+        arguments: StorageKind.available)
     func fuzz(_ kind: StorageKind) async throws {
         try await withLiveServer(kind, settings: Self.settings) { server in
             let other = uniqueDevice("other")
@@ -49,7 +50,9 @@ struct FuzzTests {
                     #expect(problems.isEmpty, "\(place): \(problems.prefix(3))")
                     if problems.isEmpty, request.claim.isWrite { tally.verified += 1 }
                 }
-                let health = try await RawSession.with(port: server.port) { await $0.sendAndRead(rawRequest("GET", "/health"), timeout: 10) }
+                let health = try await RawSession.with(port: server.port) {
+                    await $0.sendAndRead(rawRequest("GET", "/health"), timeout: 10)
+                }
                 #expect(health?.status == 200, "\(place): /health answered \(health?.status ?? 0) afterwards")
             }
             print("fuzz \(kind), seed \(Self.seed): \(Self.cases) cases; \(tally)")
@@ -65,13 +68,17 @@ struct FuzzTally: CustomStringConvertible {
     var verified = 0
 
     mutating func count(_ status: Int?) {
-        guard let status else { return unanswered += 1 }
+        guard let status else {
+            unanswered += 1
+            return
+        }
         statuses[status, default: 0] += 1
     }
 
     var description: String {
         let classes = [2, 4, 5].map { digit in "\(digit)xx \(statuses.filter { $0.key / 100 == digit }.values.reduce(0, +))" }
         let detail = statuses.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-        return "\(classes.joined(separator: ", ")), closed without an answer \(unanswered); writes verified \(verified); by status \(detail)"
+        return
+            "\(classes.joined(separator: ", ")), closed without an answer \(unanswered); writes verified \(verified); by status \(detail)"
     }
 }

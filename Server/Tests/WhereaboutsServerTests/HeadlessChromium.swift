@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -42,8 +43,10 @@ final class HeadlessChromium: @unchecked Sendable {
         guard Glibc.mkfifo(input, 0o600) == 0, Glibc.mkfifo(output, 0o600) == 0 else { throw POSIXError(.EIO) }
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [
-            "-c", #"for fd in $(ls /proc/$$/fd); do if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi; done; exec "$0" "${@:3}" 3<"$1" 4>"$2""#,
-            path, input, output, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run", "--window-size=1000,1000",
+            "-c",
+            #"for fd in $(ls /proc/$$/fd); do if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi; done; exec "$0" "${@:3}" 3<"$1" 4>"$2""#,
+            path, input, output, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+            "--window-size=1000,1000",
             "--remote-debugging-pipe", "--user-data-dir=\(profile.path)", "about:blank",
         ]
         process.standardOutput = FileHandle.nullDevice
@@ -96,8 +99,12 @@ final class HeadlessChromium: @unchecked Sendable {
             written += count
         }
         while let message = await replies.next() {
-            guard let reply = try? JSONSerialization.jsonObject(with: message) as? [String: Any], reply["id"] as? Int == id else { continue }
-            if let error = reply["error"] { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "\(method): \(error)"]) }
+            guard let reply = try? JSONSerialization.jsonObject(with: message) as? [String: Any], reply["id"] as? Int == id else {
+                continue
+            }
+            if let error = reply["error"] {
+                throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "\(method): \(error)"])
+            }
             return reply["result"] as? [String: Any] ?? [:]
         }
         throw POSIXError(.EPIPE)

@@ -88,7 +88,10 @@ struct IngestAPITests {
                 ("{\"locations\": [{\"id\": \"\(valid[0].id)\", \"latitude\": NaN}]}", 400, "NaN"),
                 ("{\"points\": []}", 400, "locations"),
                 ("[1, 2]", 400, "send {\"locations\""),
-                ("{\"locations\": [{\"id\": 5, \"timestamp\": \"x\", \"latitude\": \"north\", \"longitude\": 1, \"accuracy\": 1}]}", 422, "is not"),
+                (
+                    "{\"locations\": [{\"id\": 5, \"timestamp\": \"x\", \"latitude\": \"north\", \"longitude\": 1, \"accuracy\": 1}]}", 422,
+                    "is not"
+                ),
                 ("{\"locations\": [\(item { $0.latitude = 91 })]}", 422, "latitude"),
                 ("{\"locations\": [\(item { $0.timestamp = "1970-01-01T00:00:00.000Z" })]}", 422, "timestamp"),
                 ("{\"locations\": [\(item { $0.timestamp = "2100-01-01T00:00:00.000Z" })]}", 422, "timestamp"),
@@ -102,7 +105,8 @@ struct IngestAPITests {
                 let message = "\(body["message"] ?? "") \(body["items"] ?? "")"
                 #expect(message.contains(words), "\(text.prefix(80)) → \(message)")
             }
-            let mixed = try await post("{\"locations\": [\(item { $0.latitude = 91 }), \(String(decoding: try JSONEncoder().encode(valid[1]), as: UTF8.self))]}")
+            let mixed = try await post(
+                "{\"locations\": [\(item { $0.latitude = 91 }), \(String(decoding: try JSONEncoder().encode(valid[1]), as: UTF8.self))]}")
             #expect(mixed.0 == 200)
             #expect(mixed.1["accepted"] as? Int == 1)
             #expect((mixed.1["rejected"] as? [[String: Any]])?.first?["index"] as? Int == 0)
@@ -110,23 +114,29 @@ struct IngestAPITests {
             #expect(tenThousand.status == 413)
             let huge = try await server.send("POST", path, token: server.token, body: Data(repeating: 0x20, count: 3 << 20))
             #expect(huge.status == 413)
-            #expect(try await server.send("POST", "/v1/devices/bad%20id!/locations", token: server.token, body: batchBody(valid)).status == 400)
+            #expect(
+                try await server.send("POST", "/v1/devices/bad%20id!/locations", token: server.token, body: batchBody(valid)).status == 400)
             #expect(try await server.send("GET", "/health", token: nil).status == 200)
         }
     }
 
-    @Test("numbers out of bounds and impossible times are refused, naming the field, the value and the range; nothing is stored",
-          arguments: [
-            ("altitude", "1.7e308", "altitude 1.7e+308 is not within -1000 to 100000 m"), ("speed", "5000", "speed 5000.0 is not within 0 to 1000 m/s"),
-            ("dwell", "1e12", "dwell 1000000000000.0 is not within 0 to 31622400 s"), ("accuracy", "1e300", "accuracy 1e+300 is not within 0 to 100000 m"),
+    @Test(
+        "numbers out of bounds and impossible times are refused, naming the field, the value and the range; nothing is stored",
+        arguments: [
+            ("altitude", "1.7e308", "altitude 1.7e+308 is not within -1000 to 100000 m"),
+            ("speed", "5000", "speed 5000.0 is not within 0 to 1000 m/s"),
+            ("dwell", "1e12", "dwell 1000000000000.0 is not within 0 to 31622400 s"),
+            ("accuracy", "1e300", "accuracy 1e+300 is not within 0 to 100000 m"),
             ("timestamp", #""2026-02-30T10:00:00.000Z""#, "has day 30, but month 2 of 2026 has 28 days"),
-            ("timestamp", #""2025-06-01T23:59:60.000Z""#, "no leap seconds"), ("timestamp", #""2025-06-01T10:00:00+99:99""#, "offsets are -23:59 to +23:59"),
-          ])
+            ("timestamp", #""2025-06-01T23:59:60.000Z""#, "no leap seconds"),
+            ("timestamp", #""2025-06-01T10:00:00+99:99""#, "offsets are -23:59 to +23:59"),
+        ])
     func outOfBounds(field: String, value: String, words: String) async throws {
         try await withLiveServer(.sqlite) { server in
             var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(wireLocations(1)[0])) as? [String: Any])
             object[field] = nil
-            let item = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self).dropLast() + ",\"\(field)\":\(value)}"
+            let item =
+                String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self).dropLast() + ",\"\(field)\":\(value)}"
             let reply = try await server.send(
                 "POST", "/v1/devices/\(server.device)/locations", token: server.token, body: Data("{\"locations\":[\(item)]}".utf8))
             #expect(reply.status == 422)
@@ -140,7 +150,8 @@ struct IngestAPITests {
     func rateLimit() async throws {
         // One request per 20 s after a burst of two: a slow machine cannot earn a token back
         // between the four requests (at one per second, a loaded CI run once did).
-        try await withLiveServer(.sqlite, settings: ServerSettings(rateLimit: 0.05, rateBurst: 2, adminToken: LiveServer.adminToken)) { server in
+        try await withLiveServer(.sqlite, settings: ServerSettings(rateLimit: 0.05, rateBurst: 2, adminToken: LiveServer.adminToken)) {
+            server in
             let path = "/v1/devices/\(server.device)/locations"
             var statuses: [Int] = []
             var retryAfter: [String] = []
@@ -154,42 +165,61 @@ struct IngestAPITests {
         }
     }
 
-    @Test("commands queued by the admin arrive in the device's next answer, again after their lease until acknowledged; events are stored once",
-          arguments: StorageKind.available)
+    @Test(
+        "commands queued by the admin arrive in the device's next answer, again after their lease until acknowledged; events are stored once",
+        arguments: StorageKind.available)
     func commandsAndEvents(_ kind: StorageKind) async throws {
         // A lease of 2 s: the lease running out is the feature under test.
         let settings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, commandLease: 2)
         try await withLiveServer(kind, settings: settings) { server in
             let command = try await server.send(
-                "POST", "/v1/devices/\(server.device)/commands", token: LiveServer.adminToken, body: Data(#"{"type":"startActiveTracking","minutes":20}"#.utf8))
+                "POST", "/v1/devices/\(server.device)/commands", token: LiveServer.adminToken,
+                body: Data(#"{"type":"startActiveTracking","minutes":20}"#.utf8))
             #expect(command.status == 202)
-            #expect(try await server.send("POST", "/v1/devices/\(server.device)/commands", token: server.token, body: Data(#"{"type":"reportLocation"}"#.utf8)).status == 403)
-            #expect(try await server.send("POST", "/v1/devices/\(server.device)/commands", token: LiveServer.adminToken, body: Data(#"{"type":"explode"}"#.utf8)).status == 400)
-            let reply = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(wireLocations(1)))
+            #expect(
+                try await server.send(
+                    "POST", "/v1/devices/\(server.device)/commands", token: server.token, body: Data(#"{"type":"reportLocation"}"#.utf8)
+                ).status == 403)
+            #expect(
+                try await server.send(
+                    "POST", "/v1/devices/\(server.device)/commands", token: LiveServer.adminToken, body: Data(#"{"type":"explode"}"#.utf8)
+                ).status == 400)
+            let reply = try await server.send(
+                "POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(wireLocations(1)))
             let commands = try JSONDecoder().decode(BatchReply.self, from: reply.body).commands
             #expect(commands.map(\.command) == [.startActiveTracking(minutes: 20)])
             let queuedID = try JSONDecoder().decode(DeviceCommand.self, from: command.body).id
             #expect(commands.map(\.id) == [queuedID])
-            let leased = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(wireLocations(1)))
+            let leased = try await server.send(
+                "POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(wireLocations(1)))
             #expect(try JSONDecoder().decode(BatchReply.self, from: leased.body).commands.isEmpty, "leased to the first answer")
             try await Task.sleep(nanoseconds: 2_500_000_000)
-            let resent = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(wireLocations(1)))
-            #expect(try JSONDecoder().decode(BatchReply.self, from: resent.body).commands.map(\.id) == [queuedID], "sent again once the lease ran out")
+            let resent = try await server.send(
+                "POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(wireLocations(1)))
+            #expect(
+                try JSONDecoder().decode(BatchReply.self, from: resent.body).commands.map(\.id) == [queuedID],
+                "sent again once the lease ran out")
             let acknowledgement = try JSONEncoder().encode(LocationBatch(locations: [], acknowledged: [queuedID]))
-            let acknowledged = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: acknowledgement)
+            let acknowledged = try await server.send(
+                "POST", "/v1/devices/\(server.device)/locations", token: server.token, body: acknowledgement)
             #expect(acknowledged.status == 200)
             #expect(try JSONDecoder().decode(BatchReply.self, from: acknowledged.body).commands.isEmpty)
-            let event = #"{"events":[{"id":"6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a","regionId":"home","kind":"enter","timestamp":"2025-06-01T10:00:00.000Z","latitude":47.3,"longitude":8.5}]}"#
+            let event =
+                #"{"events":[{"id":"6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a","regionId":"home","kind":"enter","timestamp":"2025-06-01T10:00:00.000Z","latitude":47.3,"longitude":8.5}]}"#
             let events = try await server.send("POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(event.utf8))
             #expect(server.json(events)["accepted"] as? Int == 1)
             let again = try await server.send("POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(event.utf8))
             #expect(server.json(again)["duplicate"] as? Int == 1)
-            let emptyEvents = try await server.send("POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(#"{"events":[]}"#.utf8))
+            let emptyEvents = try await server.send(
+                "POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(#"{"events":[]}"#.utf8))
             #expect(emptyEvents.status == 400)
             let longRegion = event.replacingOccurrences(of: "\"home\"", with: "\"\(String(repeating: "h", count: 201))\"")
-            #expect(try await server.send("POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(longRegion.utf8)).status == 422)
+            #expect(
+                try await server.send("POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(longRegion.utf8))
+                    .status == 422)
             let badKind = try await server.send(
-                "POST", "/v1/devices/\(server.device)/events", token: server.token, body: Data(event.replacingOccurrences(of: "enter", with: "arrive").utf8))
+                "POST", "/v1/devices/\(server.device)/events", token: server.token,
+                body: Data(event.replacingOccurrences(of: "enter", with: "arrive").utf8))
             #expect(badKind.status == 422)
         }
     }
@@ -217,7 +247,8 @@ struct IngestAPITests {
 
     @Test("with publicMetrics, /metrics answers without a token")
     func publicMetrics() async throws {
-        try await withLiveServer(.sqlite, settings: ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, publicMetrics: true)) { server in
+        try await withLiveServer(.sqlite, settings: ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, publicMetrics: true)) {
+            server in
             let reply = try await server.send("GET", "/metrics", token: nil)
             #expect(reply.status == 200)
             #expect(String(decoding: reply.body, as: UTF8.self).contains("whereabouts_locations_ingested_total 0"))

@@ -24,13 +24,17 @@ struct MultiInstanceTests {
     private func commandsAnswered(_ servers: [ServerProcess], token: String, count: Int) async throws -> [String] {
         try await withThrowingTaskGroup(of: [String].self) { group in
             for index in 0..<count {
-                group.addTask { try await post(servers[index % servers.count], token: token, batchBody(wireLocations(1))).commands.map(\.id) }
+                group.addTask {
+                    try await post(servers[index % servers.count], token: token, batchBody(wireLocations(1))).commands.map(\.id)
+                }
             }
             return try await group.reduce(into: []) { $0 += $1 }
         }
     }
 
-    @Test("the same batches sent to both at once are stored once each, none lost; a command goes out with one answer at a time and stays until acknowledged")
+    @Test(
+        "the same batches sent to both at once are stored once each, none lost; a command goes out with one answer at a time and stays until acknowledged"
+    )
     func twoInstances() async throws {
         try await withTLSPostgres { cluster in
             let database = cluster.url("sslmode=verify-full&sslrootcert=\(cluster.authority)")
@@ -53,7 +57,8 @@ struct MultiInstanceTests {
             #expect(replies.map(\.duplicate).reduce(0, +) == 10_000, "and recognised as a duplicate by the other")
             let history = try await URLSessionTransport().send(
                 OutgoingRequest(
-                    method: "GET", url: servers[1].base.appendingPathComponent("v1/devices/fleet/locations"), headers: ["Authorization": "Bearer \(token)"],
+                    method: "GET", url: servers[1].base.appendingPathComponent("v1/devices/fleet/locations"),
+                    headers: ["Authorization": "Bearer \(token)"],
                     body: Data()),
                 timeout: 30)
             let held = try JSONDecoder().decode(History.self, from: history.body).locations.map(\.id)
@@ -61,7 +66,9 @@ struct MultiInstanceTests {
             #expect(Set(held) == Set(batches.joined().map(\.id)))
 
             var queued: [String] = []
-            for (index, command) in [#"{"type":"reportLocation"}"#, #"{"type":"startActiveTracking","minutes":5}"#, #"{"type":"reportLocation"}"#].enumerated() {
+            for (index, command) in [
+                #"{"type":"reportLocation"}"#, #"{"type":"startActiveTracking","minutes":5}"#, #"{"type":"reportLocation"}"#,
+            ].enumerated() {
                 let reply = try await URLSessionTransport().send(
                     OutgoingRequest(
                         method: "POST", url: servers[index % 2].base.appendingPathComponent("v1/devices/fleet/commands"),

@@ -13,7 +13,8 @@ struct OwnTracksAndPagesTests {
     func ownTracks(_ kind: StorageKind) async throws {
         try await withLiveServer(kind) { server in
             let tst = Int(Date().timeIntervalSince1970) - 600
-            let location = #"{"_type":"location","lat":47.3769,"lon":8.5417,"tst":\#(tst),"acc":12,"alt":408,"vel":18,"cog":270,"tid":"ph","t":"u"}"#
+            let location =
+                #"{"_type":"location","lat":47.3769,"lon":8.5417,"tst":\#(tst),"acc":12,"alt":408,"vel":18,"cog":270,"tid":"ph","t":"u"}"#
             let auth = basic(server.device, server.token)
             let first = try await server.send("POST", "/pub", token: nil, body: Data(location.utf8), headers: auth)
             #expect(first.status == 200)
@@ -23,12 +24,19 @@ struct OwnTracksAndPagesTests {
             #expect(stored.fix.speed == 5)
             #expect(stored.trigger == .request)
             #expect(try await server.storage.devices().first { $0.id == server.device }?.locations == 1)
-            let transition = #"{"_type":"transition","event":"leave","rid":"office","desc":"Office","tst":\#(tst + 60),"lat":47.377,"lon":8.54,"acc":10,"t":"c"}"#
+            let transition =
+                #"{"_type":"transition","event":"leave","rid":"office","desc":"Office","tst":\#(tst + 60),"lat":47.377,"lon":8.54,"acc":10,"t":"c"}"#
             #expect(try await server.send("POST", "/pub", token: nil, body: Data(transition.utf8), headers: auth).status == 200)
             #expect(try await server.storage.events(device: server.device, from: .distantPast, to: .distantFuture).map(\.kind) == [.exit])
-            #expect(try await server.send("POST", "/pub", token: nil, body: Data(#"{"_type":"waypoint","desc":"Home","lat":1,"lon":2,"rad":50,"tst":1700000000}"#.utf8), headers: auth).status == 200)
-            #expect(try await server.storage.regions(device: server.device) == [WireRegion(id: "Home", latitude: 1, longitude: 2, radius: 50)])
-            let badWaypoint = try await server.send("POST", "/pub", token: nil, body: Data(#"{"_type":"waypoint","desc":"Sea","lat":1,"lon":2,"rad":-5}"#.utf8), headers: auth)
+            #expect(
+                try await server.send(
+                    "POST", "/pub", token: nil,
+                    body: Data(#"{"_type":"waypoint","desc":"Home","lat":1,"lon":2,"rad":50,"tst":1700000000}"#.utf8), headers: auth
+                ).status == 200)
+            #expect(
+                try await server.storage.regions(device: server.device) == [WireRegion(id: "Home", latitude: 1, longitude: 2, radius: 50)])
+            let badWaypoint = try await server.send(
+                "POST", "/pub", token: nil, body: Data(#"{"_type":"waypoint","desc":"Sea","lat":1,"lon":2,"rad":-5}"#.utf8), headers: auth)
             #expect(badWaypoint.status == 400)
             try await server.storage.queue(.reportLocation, device: server.device, at: Date())
             let card = try await server.send("POST", "/pub", token: nil, body: Data(#"{"_type":"card","name":"me"}"#.utf8), headers: auth)
@@ -36,14 +44,16 @@ struct OwnTracksAndPagesTests {
             let wrong = try await server.send("POST", "/pub", token: nil, body: Data(location.utf8), headers: basic(server.device, "nope"))
             #expect(wrong.status == 401)
             #expect(try await server.send("POST", "/pub", token: nil, body: Data(location.utf8)).status == 401)
-            let bad = try await server.send("POST", "/pub", token: nil, body: Data(#"{"_type":"location","lat":95,"lon":1,"tst":1700000000}"#.utf8), headers: auth)
+            let bad = try await server.send(
+                "POST", "/pub", token: nil, body: Data(#"{"_type":"location","lat":95,"lon":1,"tst":1700000000}"#.utf8), headers: auth)
             #expect(bad.status == 400)
             #expect((server.json(bad)["message"] as? String)?.contains("latitude") == true)
         }
     }
 
-    @Test("nothing is acknowledged that was not stored: a refused message gets a 4xx saying why, and nothing is kept",
-          arguments: [
+    @Test(
+        "nothing is acknowledged that was not stored: a refused message gets a 4xx saying why, and nothing is kept",
+        arguments: [
             (#"{"_type":"location","lat":1,"lon":1,"tst":1e16}"#, 400, "tst 1e+16 is not between"),
             (#"{"_type":"location","lat":1,"lon":1,"tst":-1e16}"#, 400, "tst -1e+16 is not between"),
             (#"{"_type":"transition","event":"enter","rid":"home","tst":1e16}"#, 400, "tst 1e+16 is not between"),
@@ -54,16 +64,20 @@ struct OwnTracksAndPagesTests {
             (#"{"_type":5}"#, 400, #"no "_type" string"#),
             (#"{"_type":"waypoints","waypoints":{"desc":"Home","lat":1,"lon":2,"rad":50}}"#, 400, "non-empty array"),
             (#"{"_type":"waypoints","waypoints":[]}"#, 400, "non-empty array"),
-            (#"{"_type":"waypoints","waypoints":[{"desc":"A","lat":1,"lon":2,"rad":50},{"desc":"B","lat":1,"lon":2,"rad":-1}]}"#, 400, "waypoints[1]"),
+            (
+                #"{"_type":"waypoints","waypoints":[{"desc":"A","lat":1,"lon":2,"rad":50},{"desc":"B","lat":1,"lon":2,"rad":-1}]}"#, 400,
+                "waypoints[1]"
+            ),
             (#"{"_type":"waypoint","desc":"Sea","lat":1,"lon":2,"rad":1.7e308}"#, 400, "radius 1.7e+308 is not within 1 to 1000000 m"),
             (#"{"_type":"location","lat":1,"lon":1,"tst":1700000000,"alt":1.7e308}"#, 400, "altitude 1.7e+308"),
             (#"{"_type":"location","lat":1,"lon":1,"tst":1700000000,"acc":1e6}"#, 400, "accuracy 1000000.0"),
             (#"{"_type":"location","lat":1,"lon":1,"tst":1700000000,"vel":1e6}"#, 400, "speed"),
             (#"{"_type":"location","lat":true,"lon":1,"tst":1700000000}"#, 400, "numeric lat"),
-          ])
+        ])
     func refused(body: String, status: Int, words: String) async throws {
         try await withLiveServer(.sqlite) { server in
-            let reply = try await server.send("POST", "/pub", token: nil, body: Data(body.utf8), headers: basic(server.device, server.token))
+            let reply = try await server.send(
+                "POST", "/pub", token: nil, body: Data(body.utf8), headers: basic(server.device, server.token))
             #expect(reply.status == status)
             #expect((server.json(reply)["message"] as? String)?.contains(words) == true, "\(server.json(reply))")
             #expect(try await server.storage.last(device: server.device) == nil)
@@ -78,7 +92,8 @@ struct OwnTracksAndPagesTests {
     func longWaypointID() async throws {
         try await withLiveServer(.sqlite) { server in
             let body = #"{"_type":"waypoint","desc":"\#(String(repeating: "w", count: 100_000))","lat":1,"lon":2,"rad":50}"#
-            let reply = try await server.send("POST", "/pub", token: nil, body: Data(body.utf8), headers: basic(server.device, server.token))
+            let reply = try await server.send(
+                "POST", "/pub", token: nil, body: Data(body.utf8), headers: basic(server.device, server.token))
             #expect(reply.status == 400)
             #expect((server.json(reply)["message"] as? String)?.contains("longer than 200 characters") == true)
             #expect(try await server.storage.regions(device: server.device).isEmpty)
@@ -93,7 +108,8 @@ struct OwnTracksAndPagesTests {
                 #"{"_type":"status","android":{"hib":1,"bo":0}}"#,
             ]
             for message in messages {
-                let reply = try await server.send("POST", "/pub", token: nil, body: Data(message.utf8), headers: basic(server.device, server.token))
+                let reply = try await server.send(
+                    "POST", "/pub", token: nil, body: Data(message.utf8), headers: basic(server.device, server.token))
                 #expect(reply.status == 200)
             }
             let kept = try await server.storage.messages(device: server.device)
@@ -108,7 +124,8 @@ struct OwnTracksAndPagesTests {
     @Test("pages need a login: the form sets an HttpOnly, SameSite=Strict cookie; ?token= opens nothing; a rotated token's session ends")
     func pagesAndSessions() async throws {
         try await withLiveServer(.sqlite) { server in
-            _ = try await server.send("POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(wireLocations(50)))
+            _ = try await server.send(
+                "POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(wireLocations(50)))
             let page = "/devices/\(server.device)"
             let anonymous = try await server.raw("GET", page)
             #expect(anonymous.status == 401)
@@ -122,7 +139,8 @@ struct OwnTracksAndPagesTests {
             #expect(login.status == 303)
             #expect(login.headers["location"] == page)
             let setCookie = try #require(login.headers["set-cookie"])
-            #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict") && !setCookie.contains("Secure"), "\(setCookie)")
+            #expect(
+                setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict") && !setCookie.contains("Secure"), "\(setCookie)")
             let cookie = try #require(setCookie.split(separator: ";").first.map(String.init))
             let day = try await server.raw("GET", page, headers: [("Cookie", cookie)])
             #expect(day.status == 200)
@@ -137,7 +155,9 @@ struct OwnTracksAndPagesTests {
             let ended = try await server.raw("GET", page, headers: [("Cookie", cookie)])
             #expect(ended.status == 401)
             #expect(ended.text.contains("log in"))
-            #expect(try await server.send("GET", "/v1/devices/\(server.device)/last", token: server.token).status == 401, "the old token is revoked")
+            #expect(
+                try await server.send("GET", "/v1/devices/\(server.device)/last", token: server.token).status == 401,
+                "the old token is revoked")
 
             let admin = try await server.login(device: "", token: LiveServer.adminToken)
             #expect(admin.headers["location"] == "/")
@@ -154,7 +174,8 @@ struct OwnTracksAndPagesTests {
     func secureCookie() async throws {
         let settings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, trustForwardedFor: true)
         try await withLiveServer(.sqlite, settings: settings) { server in
-            let login = try await server.login(device: server.device, token: server.token, headers: [("X-Forwarded-Proto", "https"), ("X-Forwarded-For", "198.51.100.7")])
+            let login = try await server.login(
+                device: server.device, token: server.token, headers: [("X-Forwarded-Proto", "https"), ("X-Forwarded-For", "198.51.100.7")])
             #expect(login.headers["set-cookie"]?.hasSuffix("; Secure") == true)
         }
     }

@@ -76,7 +76,9 @@ enum OwnTracksBooklet {
         for (index, byte) in passphrase.utf8.prefix(key.count).enumerated() { key[index] = byte }
         guard let sealed = Data(base64Encoded: base64).map(Array.init), sealed.count >= 40 else { return nil }
         var plaintext = [UInt8](repeating: 0, count: sealed.count - 40)
-        let status = sealed.withUnsafeBufferPointer { crypto_secretbox_open_easy(&plaintext, $0.baseAddress! + 24, UInt64(sealed.count - 24), $0.baseAddress!, key) }
+        let status = sealed.withUnsafeBufferPointer {
+            crypto_secretbox_open_easy(&plaintext, $0.baseAddress! + 24, UInt64(sealed.count - 24), $0.baseAddress!, key)
+        }
         return status == 0 ? Data(plaintext) : nil
     }
 

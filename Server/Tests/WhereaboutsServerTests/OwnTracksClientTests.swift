@@ -19,7 +19,8 @@ struct OwnTracksClientTests {
             let entered = EventRecord(event: RegionEvent(regionID: "office", kind: .enter, timestamp: start, initial: false, fix: fix))
             try store.apply([.record(arrival), .event(entered)])
             let endpoint = OwnTracksEndpoint(url: server.base.appendingPathComponent("pub"), user: "owner", device: server.device)
-            let uploader = Uploader(queue: store, endpoint: endpoint, credentials: FixedCredential(.basic(user: server.device, password: server.token)))
+            let uploader = Uploader(
+                queue: store, endpoint: endpoint, credentials: FixedCredential(.basic(user: server.device, password: server.token)))
             #expect(await uploader.flush(.manual).requests == 2)
             try store.apply([.dwell(120)])
             #expect(await uploader.flush(.manual).requests == 1)
@@ -27,7 +28,8 @@ struct OwnTracksClientTests {
             #expect(await uploader.flush(.manual).requests == 1)
             #expect(await uploader.flush(.manual).requests == 0, "nothing is sent twice")
 
-            let stored = try await server.storage.ownTracksLocations(device: server.device, from: .distantPast, to: .distantFuture, limit: nil)
+            let stored = try await server.storage.ownTracksLocations(
+                device: server.device, from: .distantPast, to: .distantFuture, limit: nil)
             #expect(stored.map(\.record.fix.timestamp) == [start, start.addingTimeInterval(120), start.addingTimeInterval(300)])
             #expect(Set(stored.map(\.record.id)).count == 3 && stored[0].record.id == arrival.id)
             #expect(stored.allSatisfy { $0.fields?.tid == String(server.device.suffix(2)) })

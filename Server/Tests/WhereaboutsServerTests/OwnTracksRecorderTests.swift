@@ -10,7 +10,8 @@ struct OwnTracksRecorderTests {
     }
 
     private func publish(_ server: LiveServer, _ body: String, device: String? = nil, token: String? = nil) async throws -> HTTPReply {
-        try await server.send("POST", "/pub", token: nil, body: Data(body.utf8), headers: basic(device ?? server.device, token ?? server.token))
+        try await server.send(
+            "POST", "/pub", token: nil, body: Data(body.utf8), headers: basic(device ?? server.device, token ?? server.token))
     }
 
     private func array(_ reply: HTTPReply) -> [[String: Any]] {
@@ -18,8 +19,11 @@ struct OwnTracksRecorderTests {
     }
 
     /// Sets the device's profile, the way `device set-user`, `set-key` and `set-group` do.
-    private func profile(_ server: LiveServer, _ device: String, user: String? = nil, name: String? = nil, group: String? = nil, key: String? = nil) async throws {
-        #expect(try await server.storage.saveOwnTracksProfile(OwnTracksProfile(device: device, user: user, name: name, group: group, key: key)))
+    private func profile(
+        _ server: LiveServer, _ device: String, user: String? = nil, name: String? = nil, group: String? = nil, key: String? = nil
+    ) async throws {
+        #expect(
+            try await server.storage.saveOwnTracksProfile(OwnTracksProfile(device: device, user: user, name: name, group: group, key: key)))
     }
 
     /// Every member of `sent` is in `got` with the same value.
@@ -29,12 +33,17 @@ struct OwnTracksRecorderTests {
         }
     }
 
-    @Test("every _type the apps send is stored (the encrypted one decrypted) and every location field comes back on /api/0", arguments: StorageKind.available)
+    @Test(
+        "every _type the apps send is stored (the encrypted one decrypted) and every location field comes back on /api/0",
+        arguments: StorageKind.available)
     func everyType(_ kind: StorageKind) async throws {
         try await withLiveServer(kind) { server in
             let user = uniqueDevice("jane")
             try await profile(server, server.device, user: user, name: "nokia", key: "mysecreTpass01")
-            let (location, laterLocation) = (OwnTracksBooklet.topic(OwnTracksBooklet.location, user: user), OwnTracksBooklet.topic(OwnTracksBooklet.laterLocation, user: user))
+            let (location, laterLocation) = (
+                OwnTracksBooklet.topic(OwnTracksBooklet.location, user: user),
+                OwnTracksBooklet.topic(OwnTracksBooklet.laterLocation, user: user)
+            )
             let messages = [
                 location, OwnTracksBooklet.transition, OwnTracksBooklet.waypoint, OwnTracksBooklet.waypoints, OwnTracksBooklet.card,
                 OwnTracksBooklet.lwt, OwnTracksBooklet.status, OwnTracksBooklet.encrypted(laterLocation, passphrase: "mysecreTpass01"),
@@ -47,7 +56,8 @@ struct OwnTracksRecorderTests {
                 let opened = try #require(OwnTracksBooklet.opened(answer["data"] as? String ?? "", passphrase: "mysecreTpass01"))
                 #expect(String(decoding: opened, as: UTF8.self) == "[]")
             }
-            let storage = server.storage, device = server.device
+            let storage = server.storage
+            let device = server.device
             let event = try #require(try await storage.events(device: device, from: .distantPast, to: .distantFuture).first)
             #expect(event.regionID == "f7676c" && event.kind == .enter && event.latitude == 48.87069)
             #expect(try await storage.regions(device: device).map(\.id) == ["f7676c", "my-region-id-1", "my-region-id-2"])
@@ -55,8 +65,13 @@ struct OwnTracksRecorderTests {
 
             let auth = basic(device, server.token)
             #expect(server.json(try await server.send("GET", "/api/0/version", token: nil))["version"] as? String == "1.0.1")
-            #expect(OwnTracksBooklet.canonical(server.json(try await server.send("GET", "/api/0/list", token: nil, headers: auth))["results"]) == OwnTracksBooklet.canonical([user]))
-            #expect(OwnTracksBooklet.canonical(server.json(try await server.send("GET", "/api/0/list?user=\(user)", token: nil, headers: auth))["results"]) == #"[["nokia"]]"#)
+            #expect(
+                OwnTracksBooklet.canonical(server.json(try await server.send("GET", "/api/0/list", token: nil, headers: auth))["results"])
+                    == OwnTracksBooklet.canonical([user]))
+            #expect(
+                OwnTracksBooklet.canonical(
+                    server.json(try await server.send("GET", "/api/0/list?user=\(user)", token: nil, headers: auth))["results"])
+                    == #"[["nokia"]]"#)
 
             let last = array(try await server.send("GET", "/api/0/last?user=\(user)&device=nokia", token: nil, headers: auth))
             #expect(last.count == 1)
@@ -64,10 +79,12 @@ struct OwnTracksRecorderTests {
             expectKept(OwnTracksBooklet.object(laterLocation), in: newest, "last")
             #expect(newest["username"] as? String == user && newest["device"] as? String == "nokia")
             #expect(newest["isotst"] as? String == "2024-02-02T08:15:49Z" && newest["disptst"] as? String == "2024-02-02 08:15:49")
-            #expect(newest["name"] as? String == "Jane Jolie" && newest["face"] != nil, "the card is merged into last, as the Recorder does")
+            #expect(
+                newest["name"] as? String == "Jane Jolie" && newest["face"] != nil, "the card is merged into last, as the Recorder does")
 
             let range = "from=2024-02-01&to=2024-02-03T00:00:00"
-            let locations = server.json(try await server.send("GET", "/api/0/locations?user=\(user)&device=nokia&\(range)", token: nil, headers: auth))
+            let locations = server.json(
+                try await server.send("GET", "/api/0/locations?user=\(user)&device=nokia&\(range)", token: nil, headers: auth))
             #expect(locations["count"] as? Int == 2)
             let data = try #require(locations["data"] as? [[String: Any]])
             expectKept(OwnTracksBooklet.object(location), in: data[0], "locations[0]")
@@ -75,14 +92,23 @@ struct OwnTracksRecorderTests {
             #expect(data[0]["isotst"] as? String == "2024-02-02T07:15:49Z" && data[0]["isorcv"] as? String == "2024-02-02T07:15:49Z")
             #expect(data[0]["topic"] as? String == "owntracks/\(user)/nokia", "the topic the app sent is kept")
 
-            let limited = server.json(try await server.send("POST", "/api/0/locations", token: nil, body: Data("user=\(user)&device=nokia&\(range)&limit=1&fields=tst,batt".utf8), headers: auth.merging(["Content-Type": "application/x-www-form-urlencoded"]) { $1 }))
-            #expect(OwnTracksBooklet.canonical(limited["data"]) == #"[[{"batt":52,"tst":1706861749}]]"#, "limit is the newest, fields the members kept")
-            let geo = server.json(try await server.send("GET", "/api/0/locations?user=\(user)&device=nokia&\(range)&format=geojson", token: nil, headers: auth))
+            let limited = server.json(
+                try await server.send(
+                    "POST", "/api/0/locations", token: nil, body: Data("user=\(user)&device=nokia&\(range)&limit=1&fields=tst,batt".utf8),
+                    headers: auth.merging(["Content-Type": "application/x-www-form-urlencoded"]) { $1 }))
+            #expect(
+                OwnTracksBooklet.canonical(limited["data"]) == #"[[{"batt":52,"tst":1706861749}]]"#,
+                "limit is the newest, fields the members kept")
+            let geo = server.json(
+                try await server.send(
+                    "GET", "/api/0/locations?user=\(user)&device=nokia&\(range)&format=geojson", token: nil, headers: auth))
             #expect(geo["type"] as? String == "FeatureCollection" && (geo["features"] as? [Any])?.count == 2)
         }
     }
 
-    @Test("friends: devices in one group see each other's last location and card in the /pub answer; others see nothing", arguments: StorageKind.available)
+    @Test(
+        "friends: devices in one group see each other's last location and card in the /pub answer; others see nothing",
+        arguments: StorageKind.available)
     func friends(_ kind: StorageKind) async throws {
         try await withLiveServer(kind) { server in
             let (friend, stranger) = (uniqueDevice("friend"), uniqueDevice("stranger"))
@@ -94,41 +120,61 @@ struct OwnTracksRecorderTests {
             try await profile(server, server.device, user: user, name: "nokia", group: group)
             try await profile(server, friend, group: group, key: "friend-key")
             #expect(try await publish(server, OwnTracksBooklet.card).status == 200)
-            #expect(array(try await publish(server, OwnTracksBooklet.topic(OwnTracksBooklet.location, user: user))).isEmpty, "the friend has no location yet")
+            #expect(
+                array(try await publish(server, OwnTracksBooklet.topic(OwnTracksBooklet.location, user: user))).isEmpty,
+                "the friend has no location yet")
 
-            let reply = try await publish(server, #"{"_type":"location","lat":52.52,"lon":13.405,"tst":1706858200,"tid":"fr"}"#, device: friend, token: friendToken)
+            let reply = try await publish(
+                server, #"{"_type":"location","lat":52.52,"lon":13.405,"tst":1706858200,"tid":"fr"}"#, device: friend, token: friendToken)
             #expect(reply.status == 200)
             let opened = try #require(OwnTracksBooklet.opened(server.json(reply)["data"] as? String ?? "", passphrase: "friend-key"))
             let answer = try #require(try JSONSerialization.jsonObject(with: opened) as? [[String: Any]])
             #expect(answer.count == 2)
-            #expect(OwnTracksBooklet.canonical(answer.first) == OwnTracksBooklet.canonical(
-                ["_type": "card", "tid": "j1", "name": "Jane Jolie", "face": "iV1CFEVkMhmCIKBUKh3ghAAAAABJRU5ErkJggg=="]))
-            #expect(OwnTracksBooklet.canonical(answer.last) == OwnTracksBooklet.canonical([
-                "_type": "location", "tid": "j1", "lat": 48.856826, "lon": 2.292713, "tst": 1706858149, "vel": 0, "alt": 154, "cog": 275,
-                "acc": 14, "vac": 3, "topic": "owntracks/\(user)/nokia",
-            ]))
+            #expect(
+                OwnTracksBooklet.canonical(answer.first)
+                    == OwnTracksBooklet.canonical(
+                        ["_type": "card", "tid": "j1", "name": "Jane Jolie", "face": "iV1CFEVkMhmCIKBUKh3ghAAAAABJRU5ErkJggg=="]))
+            #expect(
+                OwnTracksBooklet.canonical(answer.last)
+                    == OwnTracksBooklet.canonical([
+                        "_type": "location", "tid": "j1", "lat": 48.856826, "lon": 2.292713, "tst": 1_706_858_149, "vel": 0, "alt": 154,
+                        "cog": 275,
+                        "acc": 14, "vac": 3, "topic": "owntracks/\(user)/nokia",
+                    ]))
             let back = array(try await publish(server, OwnTracksBooklet.lwt))
             #expect(back.map { $0["tid"] as? String } == ["fr"], "and the other way: the friend's location, no card (it sent none)")
             let refresh = try await publish(server, "", device: friend, token: friendToken)
             #expect(refresh.status == 200, "an empty body (the app refreshing its friends) is answered, not refused")
             let refreshed = try #require(OwnTracksBooklet.opened(server.json(refresh)["data"] as? String ?? "", passphrase: "friend-key"))
             #expect((try JSONSerialization.jsonObject(with: refreshed) as? [Any])?.count == 2, "the same friends, nothing stored")
-            #expect(array(try await publish(server, OwnTracksBooklet.lwt, device: stranger, token: strangerToken)).isEmpty, "no group, no friends")
+            #expect(
+                array(try await publish(server, OwnTracksBooklet.lwt, device: stranger, token: strangerToken)).isEmpty,
+                "no group, no friends")
         }
     }
 
-    @Test("refused input names the input, the problem and the fix, and stores nothing",
-          arguments: [
-            (OwnTracksBooklet.encrypted("{}", passphrase: "key").replacingOccurrences(of: "\"data\":\"", with: "\"data\":\"%%"), 400, "not base64"),
-            (OwnTracksBooklet.encrypted(OwnTracksBooklet.location, passphrase: "key", nonceBytes: 20), 400, "holds 20 bytes, fewer than a 24-byte nonce"),
+    @Test(
+        "refused input names the input, the problem and the fix, and stores nothing",
+        arguments: [
+            (
+                OwnTracksBooklet.encrypted("{}", passphrase: "key").replacingOccurrences(of: "\"data\":\"", with: "\"data\":\"%%"), 400,
+                "not base64"
+            ),
+            (
+                OwnTracksBooklet.encrypted(OwnTracksBooklet.location, passphrase: "key", nonceBytes: 20), 400,
+                "holds 20 bytes, fewer than a 24-byte nonce"
+            ),
             (OwnTracksBooklet.encrypted(OwnTracksBooklet.location, passphrase: "another key"), 422, "does not open with device"),
             (#"{"_type":"encrypted"}"#, 400, #"needs a "data" string"#),
-            (OwnTracksBooklet.encrypted(OwnTracksBooklet.encrypted("{}", passphrase: "key"), passphrase: "key"), 400, "not to one unencrypted JSON message"),
+            (
+                OwnTracksBooklet.encrypted(OwnTracksBooklet.encrypted("{}", passphrase: "key"), passphrase: "key"), 400,
+                "not to one unencrypted JSON message"
+            ),
             (#"{"_type":"steps","steps":10}"#, 400, #"_type "steps" is not one this server stores; send one of"#),
             (#"{"_type":"location","lat":NaN,"lon":1,"tst":1706858149}"#, 400, "not a JSON object"),
             (#"{"_type":"location","lat":91,"lon":1,"tst":1706858149}"#, 400, "latitude"),
             (#"{"_type":"location","lat":1,"lon":181,"tst":1706858149}"#, 400, "longitude"),
-          ])
+        ])
     func refused(body: String, status: Int, words: String) async throws {
         try await withLiveServer(.sqlite) { server in
             try await profile(server, server.device, key: "key")
@@ -136,7 +182,9 @@ struct OwnTracksRecorderTests {
             #expect(reply.status == status, "\(String(decoding: reply.body, as: UTF8.self))")
             #expect((server.json(reply)["message"] as? String)?.contains(words) == true, "\(server.json(reply))")
             #expect((server.json(reply)["message"] as? String)?.contains("nothing was stored") == true || status == 400)
-            #expect(try await server.storage.ownTracksLocations(device: server.device, from: .distantPast, to: .distantFuture, limit: nil).isEmpty)
+            #expect(
+                try await server.storage.ownTracksLocations(device: server.device, from: .distantPast, to: .distantFuture, limit: nil)
+                    .isEmpty)
             #expect(try await server.storage.messages(device: server.device).isEmpty)
         }
     }
@@ -167,15 +215,20 @@ struct OwnTracksRecorderTests {
             #expect(try await server.send("GET", "/api/0/list", token: nil, headers: basic(server.device, "wrong")).status == 401)
             let mine = server.json(try await server.send("GET", "/api/0/list", token: nil, headers: basic(server.device, server.token)))
             #expect(OwnTracksBooklet.canonical(mine["results"]) == OwnTracksBooklet.canonical([server.device]))
-            let all = server.json(try await server.send("GET", "/api/0/list", token: nil, headers: basic("frontend", LiveServer.adminToken)))
+            let all = server.json(
+                try await server.send("GET", "/api/0/list", token: nil, headers: basic("frontend", LiveServer.adminToken)))
             #expect(OwnTracksBooklet.canonical(all["results"]) == OwnTracksBooklet.canonical([server.device, other].sorted()))
             #expect(try await server.send("GET", "/api/0/list", token: LiveServer.adminToken).status == 200, "Bearer with the admin token")
-            let hidden = try await server.send("GET", "/api/0/locations?user=\(other)&device=\(other)", token: nil, headers: basic(server.device, server.token))
+            let hidden = try await server.send(
+                "GET", "/api/0/locations?user=\(other)&device=\(other)", token: nil, headers: basic(server.device, server.token))
             #expect(hidden.status == 404)
-            let badTime = try await server.send("GET", "/api/0/locations?user=\(server.device)&device=\(server.device)&from=yesterday", token: LiveServer.adminToken)
+            let badTime = try await server.send(
+                "GET", "/api/0/locations?user=\(server.device)&device=\(server.device)&from=yesterday", token: LiveServer.adminToken)
             #expect(badTime.status == 400 && (server.json(badTime)["message"] as? String)?.contains("from=yesterday is not a time") == true)
-            let badFormat = try await server.send("GET", "/api/0/locations?user=\(server.device)&device=\(server.device)&format=xml", token: LiveServer.adminToken)
-            #expect(badFormat.status == 400 && (server.json(badFormat)["message"] as? String)?.contains("send one of json, geojson") == true)
+            let badFormat = try await server.send(
+                "GET", "/api/0/locations?user=\(server.device)&device=\(server.device)&format=xml", token: LiveServer.adminToken)
+            #expect(
+                badFormat.status == 400 && (server.json(badFormat)["message"] as? String)?.contains("send one of json, geojson") == true)
         }
     }
 }

@@ -16,7 +16,9 @@ struct OwnTracksSideBySideTests {
 
     @Test(
         "the same messages to ot-recorder and to us: /api/0/list, /last and /locations agree field by field",
-        .enabled(if: recorderPath != nil, "ot-recorder is not on the PATH: install the OwnTracks Recorder (e.g. Debian's ot-recorder) to compare side by side"))
+        .enabled(
+            if: recorderPath != nil,
+            "ot-recorder is not on the PATH: install the OwnTracks Recorder (e.g. Debian's ot-recorder) to compare side by side"))
     func sideBySide() async throws {
         let recorder = try #require(recorderPath)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ot-recorder-\(UUID().uuidString)")
@@ -25,7 +27,9 @@ struct OwnTracksSideBySideTests {
         let port = Int.random(in: 40_000..<60_000)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: recorder)
-        process.arguments = ["-S", folder.path, "--port", "0", "--http-host", "127.0.0.1", "--http-port", "\(port)", "--doc-root", folder.path, "--norevgeo"]
+        process.arguments = [
+            "-S", folder.path, "--port", "0", "--http-host", "127.0.0.1", "--http-port", "\(port)", "--doc-root", folder.path, "--norevgeo",
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -43,24 +47,31 @@ struct OwnTracksSideBySideTests {
             #expect(try await server.storage.saveOwnTracksProfile(OwnTracksProfile(device: server.device, user: "jane", name: "nokia")))
             let auth = ["Authorization": "Basic \(Data("\(server.device):\(server.token)".utf8).base64EncodedString())"]
             let messages = [
-                OwnTracksBooklet.location, OwnTracksBooklet.transition, OwnTracksBooklet.waypoint, OwnTracksBooklet.waypoints, OwnTracksBooklet.card,
+                OwnTracksBooklet.location, OwnTracksBooklet.transition, OwnTracksBooklet.waypoint, OwnTracksBooklet.waypoints,
+                OwnTracksBooklet.card,
                 OwnTracksBooklet.lwt, OwnTracksBooklet.status, OwnTracksBooklet.laterLocation,
             ]
             for message in messages {
                 let body = Data(message.utf8)
                 let toThem = try await transport.send(
-                    OutgoingRequest(method: "POST", url: URL(string: theirs.absoluteString + "/pub?u=jane&d=nokia")!, headers: ["Content-Type": "application/json"], body: body),
+                    OutgoingRequest(
+                        method: "POST", url: URL(string: theirs.absoluteString + "/pub?u=jane&d=nokia")!,
+                        headers: ["Content-Type": "application/json"], body: body),
                     timeout: 10)
                 #expect(toThem.status == 200)
                 #expect(try await server.send("POST", "/pub", token: nil, body: body, headers: auth).status == 200)
             }
             for path in ["/api/0/list", "/api/0/list?user=jane"] {
-                #expect(OwnTracksBooklet.canonical(try await Self.get(theirs, path)) == OwnTracksBooklet.canonical(try await Self.get(server.base, path, auth)), "\(path)")
+                #expect(
+                    OwnTracksBooklet.canonical(try await Self.get(theirs, path))
+                        == OwnTracksBooklet.canonical(try await Self.get(server.base, path, auth)), "\(path)")
             }
             let last = "/api/0/last?user=jane&device=nokia"
-            try compare(try await Self.get(theirs, last) as? [[String: Any]], try await Self.get(server.base, last, auth) as? [[String: Any]], last)
+            try compare(
+                try await Self.get(theirs, last) as? [[String: Any]], try await Self.get(server.base, last, auth) as? [[String: Any]], last)
             let locations = "/api/0/locations?user=jane&device=nokia&from=2024-02-01&to=2024-02-03"
-            let their = try await Self.get(theirs, locations) as? [String: Any], our = try await Self.get(server.base, locations, auth) as? [String: Any]
+            let their = try await Self.get(theirs, locations) as? [String: Any]
+            let our = try await Self.get(server.base, locations, auth) as? [String: Any]
             #expect(OwnTracksBooklet.canonical(their?["count"]) == OwnTracksBooklet.canonical(our?["count"]))
             try compare(their?["data"] as? [[String: Any]], our?["data"] as? [[String: Any]], locations)
         }

@@ -6,7 +6,10 @@ import WhereaboutsServer
 @Suite("Storage contract for OwnTracks: SQLite and PostgreSQL keep profiles, location fields and cards alike")
 struct OwnTracksStorageContractTests {
     private func record(_ t: Double) -> LocationRecord {
-        LocationRecord(fix: try! Fix(coordinate: Coordinate(latitude: 48.85, longitude: 2.29), horizontalAccuracy: 9, timestamp: Date(timeIntervalSince1970: t)), trigger: .request)
+        LocationRecord(
+            fix: try! Fix(
+                coordinate: Coordinate(latitude: 48.85, longitude: 2.29), horizontalAccuracy: 9, timestamp: Date(timeIntervalSince1970: t)),
+            trigger: .request)
     }
 
     @Test("profiles: every device has one, empty until saved; saving an unknown device's answers false", arguments: StorageKind.available)
@@ -41,13 +44,18 @@ struct OwnTracksStorageContractTests {
             #expect(try await storage.saveOwnTracksProfile(janes))
             #expect(try await storage.saveOwnTracksProfile(johns))
             #expect(try await storage.ownTracksProfile(device: jane) == janes)
-            #expect(try await storage.ownTracksProfile(device: plain) == OwnTracksProfile(device: plain), "a device never configured has an empty profile")
+            #expect(
+                try await storage.ownTracksProfile(device: plain) == OwnTracksProfile(device: plain),
+                "a device never configured has an empty profile")
             #expect(try await storage.ownTracksProfile(device: uniqueDevice()) == nil)
             #expect(try await storage.ownTracksProfiles(group: group) == [janes, johns].sorted { $0.device < $1.device })
             #expect(try await storage.ownTracksProfiles(group: "none-\(jane)").isEmpty)
             #expect(try await storage.ownTracksProfile(topic: "owntracks/u-\(jane)/phone") == janes)
-            #expect(try await storage.ownTracksProfile(topic: "owntracks/\(plain)/\(plain)") == OwnTracksProfile(device: plain), "an empty profile's topic is owntracks/ID/ID")
-            #expect(try await storage.ownTracksProfile(topic: "owntracks/\(jane)/\(jane)") == nil, "a configured user and name replace the id")
+            #expect(
+                try await storage.ownTracksProfile(topic: "owntracks/\(plain)/\(plain)") == OwnTracksProfile(device: plain),
+                "an empty profile's topic is owntracks/ID/ID")
+            #expect(
+                try await storage.ownTracksProfile(topic: "owntracks/\(jane)/\(jane)") == nil, "a configured user and name replace the id")
             #expect(try await storage.ownTracksProfile(topic: "owntracks/u-\(jane)/other") == nil)
             #expect(try await storage.removeDevice(john) != nil)
             #expect(try await storage.ownTracksProfiles(group: group) == [janes], "a removed device leaves its group")
@@ -55,8 +63,9 @@ struct OwnTracksStorageContractTests {
         }
     }
 
-    @Test("an OwnTracks location stored with its fields in one call: read back with them, a resend counted as a duplicate",
-          arguments: StorageKind.available)
+    @Test(
+        "an OwnTracks location stored with its fields in one call: read back with them, a resend counted as a duplicate",
+        arguments: StorageKind.available)
     func ingestWithFields(_ kind: StorageKind) async throws {
         try await withStorage(kind) { storage in
             let device = uniqueDevice()
@@ -64,15 +73,20 @@ struct OwnTracksStorageContractTests {
             let fields = OwnTracksFields(
                 tid: "j1", topic: "owntracks/jane/phone", battery: 80, batteryStatus: 1, connectivity: "m", ssid: nil, bssid: nil,
                 message: #"{"_type":"location","batt":80}"#)
-            #expect(try await storage.ingestOwnTracks(location, fields: fields, device: device, at: Date()) == IngestCounts(accepted: 1, duplicate: 0))
-            #expect(try await storage.ingestOwnTracks(location, fields: fields, device: device, at: Date()) == IngestCounts(accepted: 0, duplicate: 1))
+            #expect(
+                try await storage.ingestOwnTracks(location, fields: fields, device: device, at: Date())
+                    == IngestCounts(accepted: 1, duplicate: 0))
+            #expect(
+                try await storage.ingestOwnTracks(location, fields: fields, device: device, at: Date())
+                    == IngestCounts(accepted: 0, duplicate: 1))
             let read = try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: nil)
             #expect(read.map(\.record.id) == [location.id] && read.first?.fields == fields)
         }
     }
 
-    @Test("location fields: read with their location (all oldest first, or the newest N newest first), never without it; erased and pruned with it",
-          arguments: StorageKind.available)
+    @Test(
+        "location fields: read with their location (all oldest first, or the newest N newest first), never without it; erased and pruned with it",
+        arguments: StorageKind.available)
     func fields(_ kind: StorageKind) async throws {
         // Its own database: prune drops whole months, which other tests sharing one would miss.
         try await withIsolatedStorage(kind) { storage in
@@ -86,22 +100,36 @@ struct OwnTracksStorageContractTests {
             _ = try await storage.ingest([first, second], device: device, at: Date())
             let all = try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: nil)
             #expect(all == [OwnTracksLocation(record: first, fields: fields), OwnTracksLocation(record: second, fields: nil)])
-            #expect(try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: 1).map(\.record.id) == [second.id])
-            #expect(try await storage.ownTracksLocations(device: device, from: second.fix.timestamp, to: .distantFuture, limit: nil).map(\.record.id) == [second.id])
+            #expect(
+                try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: 1).map(\.record.id) == [
+                    second.id
+                ])
+            #expect(
+                try await storage.ownTracksLocations(device: device, from: second.fix.timestamp, to: .distantFuture, limit: nil).map(
+                    \.record.id) == [second.id])
             var replaced = fields
             replaced.battery = 12
             try await storage.saveOwnTracksFields(replaced, record: first.id, timestamp: first.fix.timestamp, device: device)
-            #expect(try await storage.ownTracksLocations(device: device, from: .distantPast, to: second.fix.timestamp, limit: nil).first?.fields == replaced)
+            #expect(
+                try await storage.ownTracksLocations(device: device, from: .distantPast, to: second.fix.timestamp, limit: nil).first?.fields
+                    == replaced)
             _ = try await storage.prune(before: second.fix.timestamp)
-            #expect(try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: nil).map(\.record.id) == [second.id])
+            #expect(
+                try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: nil).map(\.record.id)
+                    == [second.id])
             _ = try await storage.ingest([first], device: device, at: Date())
-            #expect(try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: 1).first?.fields == nil)
-            #expect(try await storage.ownTracksLocations(device: device, from: .distantPast, to: second.fix.timestamp, limit: nil).first?.fields == nil,
-                    "a pruned location's fields went with it")
+            #expect(
+                try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: 1).first?.fields == nil)
+            #expect(
+                try await storage.ownTracksLocations(device: device, from: .distantPast, to: second.fix.timestamp, limit: nil).first?.fields
+                    == nil,
+                "a pruned location's fields went with it")
             _ = try await storage.deleteDevice(device)
             _ = try await storage.ingest([orphan], device: device, at: Date())
-            #expect(try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: nil).first?.fields == nil,
-                    "an erased device's fields went with it")
+            #expect(
+                try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: nil).first?.fields
+                    == nil,
+                "an erased device's fields went with it")
         }
     }
 

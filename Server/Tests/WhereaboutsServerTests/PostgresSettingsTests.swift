@@ -10,7 +10,9 @@ struct PostgresSettingsTests {
     /// Runs `query`'s first column as `T` on a pool opened from `url`.
     private func first<T: PostgresDecodable & Sendable>(_ url: String, _ query: PostgresQuery, as: T.Type) async throws -> T? {
         try await ServerApp.withStorage(try DatabaseURL(parsing: url), logger: quietLogger) { storage in
-            for try await value in try await (storage as! PostgresTrackStorage).client.query(query, logger: quietLogger).decode(T.self) { return value }
+            for try await value in try await (storage as! PostgresTrackStorage).client.query(query, logger: quietLogger).decode(T.self) {
+                return value
+            }
             return nil
         }
     }
@@ -41,8 +43,11 @@ struct PostgresSettingsTests {
             #expect(await connection(cluster.url("sslmode=require")) == "encrypted")
             #expect(await connection(cluster.url("sslmode=verify-full&\(authority)")) == "encrypted")
             let plain = await connection(cluster.url("sslmode=disable"))
-            #expect(plain.contains("PostgreSQL at localhost:\(cluster.port), database postgres, could not be used: the server said") && plain.contains("sslmode"), "\(plain)")
-            #expect(await connection(cluster.url("sslmode=verify-full")).hasPrefix("refused"), "the system does not trust the test's authority")
+            #expect(
+                plain.contains("PostgreSQL at localhost:\(cluster.port), database postgres, could not be used: the server said")
+                    && plain.contains("sslmode"), "\(plain)")
+            #expect(
+                await connection(cluster.url("sslmode=verify-full")).hasPrefix("refused"), "the system does not trust the test's authority")
             #expect(
                 await connection(cluster.url(host: "127.0.0.1", "sslmode=verify-full&\(authority)")).contains("127.0.0.1 is an address"),
                 "verify-full needs a name to check the certificate against")
@@ -68,15 +73,17 @@ struct PostgresSettingsTests {
         }
     }
 
-    @Test("database URLs with unusable settings are refused, naming the setting, the value and what it takes, never the password", arguments: [
-        ("?sslmode=prefer", "sslmode=prefer is not supported; use disable, require"),
-        ("?pool_size=0", "pool_size=0 is not a whole number from 1 to 1000"),
-        ("?statement_timeout=soon", "statement_timeout=soon is not a duration; give milliseconds"),
-        ("?sslrootcert=/etc/hostname", "sslrootcert is used only with sslmode=verify-full"),
-        ("?sslmode=verify-full&sslrootcert=/nonexistent.pem", "sslrootcert /nonexistent.pem is not a readable file"),
-        ("?sslmode=require&sslmode=disable", "sslmode is given twice"),
-        ("?connect_timeout=5", #"the parameter "connect_timeout" is unknown; use sslmode, sslrootcert, pool_size, statement_timeout"#),
-    ])
+    @Test(
+        "database URLs with unusable settings are refused, naming the setting, the value and what it takes, never the password",
+        arguments: [
+            ("?sslmode=prefer", "sslmode=prefer is not supported; use disable, require"),
+            ("?pool_size=0", "pool_size=0 is not a whole number from 1 to 1000"),
+            ("?statement_timeout=soon", "statement_timeout=soon is not a duration; give milliseconds"),
+            ("?sslrootcert=/etc/hostname", "sslrootcert is used only with sslmode=verify-full"),
+            ("?sslmode=verify-full&sslrootcert=/nonexistent.pem", "sslrootcert /nonexistent.pem is not a readable file"),
+            ("?sslmode=require&sslmode=disable", "sslmode is given twice"),
+            ("?connect_timeout=5", #"the parameter "connect_timeout" is unknown; use sslmode, sslrootcert, pool_size, statement_timeout"#),
+        ])
     func refusedSettings(query: String, words: String) throws {
         let error = #expect(throws: ServerError.self) { try DatabaseURL(parsing: "postgres://u:hunter2@db.example:5432/w" + query) }
         let message = "\(error.map { "\($0)" } ?? "")"

@@ -22,7 +22,9 @@ final class RawSession {
     private var buffer: [UInt8] = []
     private var ended = false
 
-    private init(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, channel: any Channel) {
+    private init(
+        _ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, channel: any Channel
+    ) {
         iterator = inbound.makeAsyncIterator()
         self.outbound = outbound
         self.channel = channel
@@ -164,7 +166,8 @@ final class Flag: @unchecked Sendable {
 }
 
 /// An HTTP/1.1 request as bytes, with `Host` and `Connection: close` unless `headers` say otherwise.
-func rawRequest(_ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8] = [], keepAlive: Bool = false) -> [UInt8] {
+func rawRequest(_ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8] = [], keepAlive: Bool = false) -> [UInt8]
+{
     var lines = ["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1"]
     if !keepAlive { lines.append("Connection: close") }
     lines += headers.map { "\($0.0): \($0.1)" }

@@ -41,8 +41,9 @@ struct RequestDeadlinesTests {
         #expect(answering.timerFired(now: t0 + .seconds(61)) == .close)
     }
 
-    @Test("an answer written before its request's body was read ends the connection, and says so; so does CONNECT's",
-          arguments: [(HTTPRequest.Method.post, false), (.connect, true)])
+    @Test(
+        "an answer written before its request's body was read ends the connection, and says so; so does CONNECT's",
+        arguments: [(HTTPRequest.Method.post, false), (.connect, true)])
     func closesAfterAnswer(method: HTTPRequest.Method, bodyRead: Bool) {
         var d = deadlines()
         _ = d.bytesArrived(now: t0)

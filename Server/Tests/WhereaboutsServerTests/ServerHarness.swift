@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import Testing
 import PostgresNIO
+import Testing
 import WhereaboutsCore
 import WhereaboutsDelivery
 import WhereaboutsServer
@@ -58,7 +58,8 @@ func withIsolatedStorage(_ kind: StorageKind, _ body: @escaping @Sendable (any T
 private func dropDatabase(_ name: String) async throws {
     guard case .postgres(let settings) = StorageKind.postgres.databaseURL else { return }
     try await ServerApp.withStorage(.postgres(settings), logger: quietLogger) { storage in
-        try await (storage as! PostgresTrackStorage).client.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"), logger: quietLogger)
+        try await (storage as! PostgresTrackStorage).client.query(
+            PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"), logger: quietLogger)
     }
 }
 
@@ -101,13 +102,16 @@ struct LiveServer: Sendable {
     /// Sends one request as raw bytes and reads the answer as it came: no redirect followed, no
     /// cookie kept, as the page tests need.
     func raw(_ method: String, _ path: String, headers: [(String, String)] = [], body: String = "") async throws -> RawResponse {
-        let response = try await RawSession.with(port: port) { await $0.sendAndRead(rawRequest(method, path, headers: headers, body: Array(body.utf8)), timeout: 10) }
+        let response = try await RawSession.with(port: port) {
+            await $0.sendAndRead(rawRequest(method, path, headers: headers, body: Array(body.utf8)), timeout: 10)
+        }
         return try #require(response, "\(method) \(path): no answer")
     }
 
     /// Posts the login form.
     func login(device: String, token: String, headers: [(String, String)] = []) async throws -> RawResponse {
-        let form = "device=\(device.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&token=\(token.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        let form =
+            "device=\(device.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&token=\(token.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
         return try await raw("POST", "/login", headers: headers + [("Content-Type", "application/x-www-form-urlencoded")], body: form)
     }
 
@@ -144,7 +148,9 @@ func withLiveServer(
 }
 
 /// `count` valid wire locations a second apart, a day ago.
-func wireLocations(_ count: Int, start: Date = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 86_400).rounded())) -> [WireLocation] {
+func wireLocations(_ count: Int, start: Date = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 86_400).rounded()))
+    -> [WireLocation]
+{
     (0..<count).map { i in
         let fix = try! Fix(
             coordinate: Coordinate(latitude: 47.37 + Double(i) * 1e-4, longitude: 8.54), horizontalAccuracy: 6, altitude: 410, speed: 1.2,

@@ -117,17 +117,21 @@ struct ServerProcessTests {
         #expect(bytes.range(of: Data(token.utf8)) == nil, "the token itself was stored")
         let server = try await ServerProcess(database: nil, environment: ["WHEREABOUTS_DATABASE": database])
         let reply = try await URLSessionTransport().send(
-            OutgoingRequest(method: "GET", url: server.base.appendingPathComponent("v1/devices/car-1/last"), headers: ["Authorization": "Bearer \(token)"], body: Data()),
+            OutgoingRequest(
+                method: "GET", url: server.base.appendingPathComponent("v1/devices/car-1/last"),
+                headers: ["Authorization": "Bearer \(token)"], body: Data()),
             timeout: 5)
         #expect(reply.status == 404)
         await server.signal(SIGTERM)
         #expect(server.process.terminationStatus == 0)
     }
 
-    @Test("device add refuses ids no upload could reach, saying why", arguments: [
-        (".", "path step"), ("..", "path step"), ("", "is empty"), ("a/b", #"contains "/""#), ("ph\u{1}one", #"contains "\u{01}""#),
-        (String(repeating: "x", count: 65), "65 bytes long"),
-    ])
+    @Test(
+        "device add refuses ids no upload could reach, saying why",
+        arguments: [
+            (".", "path step"), ("..", "path step"), ("", "is empty"), ("a/b", #"contains "/""#), ("ph\u{1}one", #"contains "\u{01}""#),
+            (String(repeating: "x", count: 65), "65 bytes long"),
+        ])
     func deviceAddRefuses(name: String, words: String) async throws {
         let ran = try await ServerProcess.run(["device", "add", name, "--database", database()])
         #expect(ran.status != 0)
@@ -139,10 +143,13 @@ struct ServerProcessTests {
     @Test("serve takes its limits from the environment, and refuses unusable ones naming the setting")
     func limitsFromEnvironment() async throws {
         let database = database()
-        let server = try await ServerProcess(database: database, environment: ["WHEREABOUTS_PUBLIC_METRICS": "1", "WHEREABOUTS_HEADER_TIMEOUT": "1"])
+        let server = try await ServerProcess(
+            database: database, environment: ["WHEREABOUTS_PUBLIC_METRICS": "1", "WHEREABOUTS_HEADER_TIMEOUT": "1"])
         let metrics = try await RawSession.with(port: server.port) { await $0.sendAndRead(rawRequest("GET", "/metrics"), timeout: 10) }
         #expect(metrics?.status == 200)
-        let slow = try await RawSession.with(port: server.port) { await $0.sendAndAwaitClose(Array("GET /health HTTP/1.1\r\nHost: x\r\n".utf8), timeout: 30) }
+        let slow = try await RawSession.with(port: server.port) {
+            await $0.sendAndAwaitClose(Array("GET /health HTTP/1.1\r\nHost: x\r\n".utf8), timeout: 30)
+        }
         #expect(slow.closed && slow.text.hasPrefix("HTTP/1.1 408"), "\(slow)")
         await server.signal(SIGTERM)
         for (arguments, environment, words) in [
@@ -167,11 +174,14 @@ struct ServerProcessTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let store = try SQLiteLocationStore(path: folder.appendingPathComponent("phone.sqlite").path)
         let start = Date().addingTimeInterval(-50_000)
-        try store.append((0..<20_000).map { i in
-            LocationRecord(
-                fix: try! Fix(coordinate: Coordinate(latitude: 40 + Double(i) * 1e-5, longitude: -3.7), horizontalAccuracy: 8, timestamp: start.addingTimeInterval(Double(i))),
-                trigger: .policy)
-        })
+        try store.append(
+            (0..<20_000).map { i in
+                LocationRecord(
+                    fix: try! Fix(
+                        coordinate: Coordinate(latitude: 40 + Double(i) * 1e-5, longitude: -3.7), horizontalAccuracy: 8,
+                        timestamp: start.addingTimeInterval(Double(i))),
+                    trigger: .policy)
+            })
         let uploader = Uploader(
             queue: store, endpoint: WhereaboutsBatchEndpoint(base: server.base, device: "crashy", maxBatchSize: 100),
             credentials: FixedCredential(.bearer(token)),
@@ -188,7 +198,9 @@ struct ServerProcessTests {
         #expect(report.stoppedBy == nil)
         #expect(try store.pendingCount() == 0)
         let reply = try await URLSessionTransport().send(
-            OutgoingRequest(method: "GET", url: server.base.appendingPathComponent("v1/devices/crashy/locations"), headers: ["Authorization": "Bearer \(token)"], body: Data()),
+            OutgoingRequest(
+                method: "GET", url: server.base.appendingPathComponent("v1/devices/crashy/locations"),
+                headers: ["Authorization": "Bearer \(token)"], body: Data()),
             timeout: 30)
         let held = try JSONDecoder().decode(History.self, from: reply.body).locations.map(\.id)
         #expect(held.count == 20_000)
@@ -206,17 +218,22 @@ struct ServerProcessTests {
         try await storage.addDevice(id: "long", tokenHash: Tokens.hash(token), at: Date())
         let start = Date().addingTimeInterval(-400_000)
         for first in stride(from: 0, to: 150_000, by: 10_000) {
-            _ = try await storage.ingest((first..<first + 10_000).map { i in
-                LocationRecord(
-                    fix: try! Fix(coordinate: Coordinate(latitude: 59 + Double(i) * 1e-6, longitude: 18), horizontalAccuracy: 4, timestamp: start.addingTimeInterval(Double(i))),
-                    trigger: .policy)
-            }, device: "long", at: Date())
+            _ = try await storage.ingest(
+                (first..<first + 10_000).map { i in
+                    LocationRecord(
+                        fix: try! Fix(
+                            coordinate: Coordinate(latitude: 59 + Double(i) * 1e-6, longitude: 18), horizontalAccuracy: 4,
+                            timestamp: start.addingTimeInterval(Double(i))),
+                        trigger: .policy)
+                }, device: "long", at: Date())
         }
         try await storage.close()
         let server = try await ServerProcess(database: database)
         let export = Task {
             let reply = try await URLSessionTransport().send(
-                OutgoingRequest(method: "GET", url: server.base.appendingPathComponent("v1/devices/long/locations"), headers: ["Authorization": "Bearer \(token)"], body: Data()),
+                OutgoingRequest(
+                    method: "GET", url: server.base.appendingPathComponent("v1/devices/long/locations"),
+                    headers: ["Authorization": "Bearer \(token)"], body: Data()),
                 timeout: 60)
             return (reply, Date())
         }

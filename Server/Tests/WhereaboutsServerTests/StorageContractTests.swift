@@ -19,7 +19,9 @@ struct StorageContractTests {
         try await withStorage(kind) { storage in
             let id = uniqueDevice()
             try await storage.addDevice(id: id, tokenHash: Tokens.hash("t1"), at: Date())
-            await #expect(throws: ServerError.deviceExists(id)) { try await storage.addDevice(id: id, tokenHash: Tokens.hash("t2"), at: Date()) }
+            await #expect(throws: ServerError.deviceExists(id)) {
+                try await storage.addDevice(id: id, tokenHash: Tokens.hash("t2"), at: Date())
+            }
             #expect(try await storage.tokenHash(device: id) == Tokens.hash("t1"))
             #expect(try await storage.tokenHash(device: uniqueDevice()) == nil)
             #expect(try await storage.devices().contains { $0.id == id && $0.locations == 0 })
@@ -67,13 +69,18 @@ struct StorageContractTests {
         }
     }
 
-    @Test("events are deduplicated and keep their initial flag; commands go out under leases until acknowledged, in order", arguments: StorageKind.available)
+    @Test(
+        "events are deduplicated and keep their initial flag; commands go out under leases until acknowledged, in order",
+        arguments: StorageKind.available)
     func eventsAndCommands(_ kind: StorageKind) async throws {
         try await withStorage(kind) { storage in
             let device = uniqueDevice()
-            let event = ReceivedEvent(id: UUID(), regionID: "home", kind: .enter, timestamp: Date(timeIntervalSince1970: 1_700_000_000), latitude: 1, longitude: 2)
+            let event = ReceivedEvent(
+                id: UUID(), regionID: "home", kind: .enter, timestamp: Date(timeIntervalSince1970: 1_700_000_000), latitude: 1, longitude: 2
+            )
             let found = ReceivedEvent(
-                id: UUID(), regionID: "work", kind: .enter, timestamp: Date(timeIntervalSince1970: 1_700_000_100), latitude: nil, longitude: nil,
+                id: UUID(), regionID: "work", kind: .enter, timestamp: Date(timeIntervalSince1970: 1_700_000_100), latitude: nil,
+                longitude: nil,
                 initial: true)
             #expect(try await storage.ingest([event, found], device: device, at: Date()) == IngestCounts(accepted: 2))
             #expect(try await storage.ingest([event], device: device, at: Date()) == IngestCounts(duplicate: 1))
@@ -83,11 +90,16 @@ struct StorageContractTests {
             #expect(report.id != track.id)
             let t0 = Date(timeIntervalSince1970: 1_800_000_000)
             #expect(try await storage.commands(device: device, acknowledging: [], at: t0, lease: 30) == [report, track])
-            #expect(try await storage.commands(device: device, acknowledging: [], at: t0 + 29, lease: 30).isEmpty, "leased to the first answer")
+            #expect(
+                try await storage.commands(device: device, acknowledging: [], at: t0 + 29, lease: 30).isEmpty, "leased to the first answer")
             #expect(try await storage.takeCommands(device: device, at: t0 + 29).isEmpty, "OwnTracks does not take a leased command")
-            #expect(try await storage.commands(device: device, acknowledging: [], at: t0 + 30, lease: 30) == [report, track], "sent again once the lease ran out")
+            #expect(
+                try await storage.commands(device: device, acknowledging: [], at: t0 + 30, lease: 30) == [report, track],
+                "sent again once the lease ran out")
             #expect(try await storage.commands(device: device, acknowledging: [report.id, "unknown"], at: t0 + 61, lease: 30) == [track])
-            #expect(try await storage.commands(device: device, acknowledging: [], at: t0 + 200, lease: 30) == [track], "an acknowledged command is gone")
+            #expect(
+                try await storage.commands(device: device, acknowledging: [], at: t0 + 200, lease: 30) == [track],
+                "an acknowledged command is gone")
             #expect(try await storage.commands(device: uniqueDevice(), acknowledging: [track.id], at: t0 + 300, lease: 30).isEmpty)
             #expect(try await storage.takeCommands(device: device, at: t0 + 300) == [.startActiveTracking(minutes: 10)])
             #expect(try await storage.takeCommands(device: device, at: t0 + 300).isEmpty)
@@ -105,13 +117,18 @@ struct StorageContractTests {
             #expect(try await storage.messages(device: device).first?.body == #"{"_type":"card","name":"Ada"}"#)
             #expect(try await storage.messages(device: uniqueDevice()).isEmpty)
             try await storage.saveRegions(
-                [WireRegion(id: "home", latitude: 1, longitude: 2, radius: 50), WireRegion(id: "home", latitude: 3, longitude: 4, radius: 60)],
+                [
+                    WireRegion(id: "home", latitude: 1, longitude: 2, radius: 50),
+                    WireRegion(id: "home", latitude: 3, longitude: 4, radius: 60),
+                ],
                 device: device, at: at)
             #expect(try await storage.regions(device: device) == [WireRegion(id: "home", latitude: 3, longitude: 4, radius: 60)])
         }
     }
 
-    @Test("a rotated token replaces the old and ends its sessions; remove revokes but keeps data; delete erases all", arguments: StorageKind.available)
+    @Test(
+        "a rotated token replaces the old and ends its sessions; remove revokes but keeps data; delete erases all",
+        arguments: StorageKind.available)
     func deviceLifecycle(_ kind: StorageKind) async throws {
         try await withStorage(kind) { storage in
             let (kept, erased) = (uniqueDevice("kept"), uniqueDevice("erased"))
@@ -119,13 +136,18 @@ struct StorageContractTests {
                 try await storage.addDevice(id: id, tokenHash: Tokens.hash("old-\(id)"), at: Date())
                 _ = try await storage.ingest(records(5), device: id, at: Date())
                 _ = try await storage.ingest(
-                    [ReceivedEvent(id: UUID(), regionID: "home", kind: .enter, timestamp: Date(timeIntervalSince1970: 1_700_000_000), latitude: 1, longitude: 2)],
+                    [
+                        ReceivedEvent(
+                            id: UUID(), regionID: "home", kind: .enter, timestamp: Date(timeIntervalSince1970: 1_700_000_000), latitude: 1,
+                            longitude: 2)
+                    ],
                     device: id, at: Date())
                 try await storage.saveRegions([WireRegion(id: "home", latitude: 1, longitude: 2, radius: 50)], device: id, at: Date())
                 try await storage.saveMessage("card", body: "{}", device: id, at: Date())
                 _ = try await storage.queue(.reportLocation, device: id, at: Date())
             }
-            let session = StoredSession(idHash: Tokens.hash("cookie-\(kept)"), device: kept, tokenHash: Tokens.hash("old-\(kept)"), expiresAt: wholeSeconds(3600))
+            let session = StoredSession(
+                idHash: Tokens.hash("cookie-\(kept)"), device: kept, tokenHash: Tokens.hash("old-\(kept)"), expiresAt: wholeSeconds(3600))
             try await storage.createSession(session)
             #expect(try await storage.session(idHash: session.idHash, at: Date()) == session)
             #expect(try await storage.session(idHash: session.idHash, at: Date() + 7200) == nil, "expired")
@@ -141,23 +163,32 @@ struct StorageContractTests {
             try await storage.history(device: kept, from: .distantPast, to: .distantFuture, page: 100) { history += $0 }
             #expect(history.count == 5, "removal keeps the track")
 
-            let admin = StoredSession(idHash: Tokens.hash("admin-cookie-\(erased)"), device: nil, tokenHash: Tokens.hash("admin"), expiresAt: wholeSeconds(60))
+            let admin = StoredSession(
+                idHash: Tokens.hash("admin-cookie-\(erased)"), device: nil, tokenHash: Tokens.hash("admin"), expiresAt: wholeSeconds(60))
             try await storage.createSession(admin)
-            try await storage.createSession(StoredSession(idHash: Tokens.hash("c-\(erased)"), device: erased, tokenHash: Tokens.hash("old-\(erased)"), expiresAt: Date() + 60))
-            #expect(try await storage.deleteDevice(erased) == DeletedRows(locations: 5, events: 1, messages: 1, regions: 1, commands: 1, sessions: 1))
+            try await storage.createSession(
+                StoredSession(
+                    idHash: Tokens.hash("c-\(erased)"), device: erased, tokenHash: Tokens.hash("old-\(erased)"), expiresAt: Date() + 60))
+            #expect(
+                try await storage.deleteDevice(erased)
+                    == DeletedRows(locations: 5, events: 1, messages: 1, regions: 1, commands: 1, sessions: 1))
             #expect(try await storage.tokenHash(device: erased) == nil)
             #expect(try await storage.last(device: erased) == nil)
             #expect(try await storage.events(device: erased, from: .distantPast, to: .distantFuture).isEmpty)
             #expect(try await storage.regions(device: erased).isEmpty)
             #expect(try await storage.messages(device: erased).isEmpty)
-            #expect(try await storage.ingest(records(5), device: erased, at: Date()) == IngestCounts(accepted: 5), "nothing of it is remembered, not even ids")
+            #expect(
+                try await storage.ingest(records(5), device: erased, at: Date()) == IngestCounts(accepted: 5),
+                "nothing of it is remembered, not even ids")
             #expect(try await storage.session(idHash: admin.idHash, at: Date()) == admin, "other sessions stay")
             try await storage.deleteSession(idHash: admin.idHash)
             #expect(try await storage.session(idHash: admin.idHash, at: Date()) == nil)
         }
     }
 
-    @Test("prune deletes what is older than the day, across months and years, and keeps the rest deduplicated", arguments: StorageKind.available)
+    @Test(
+        "prune deletes what is older than the day, across months and years, and keeps the rest deduplicated",
+        arguments: StorageKind.available)
     func prune(_ kind: StorageKind) async throws {
         // Pruning reaches every device: on a database of its own, so tests running meanwhile keep their data.
         try await withIsolatedStorage(kind) { storage in
@@ -166,12 +197,18 @@ struct StorageContractTests {
             let times = [946_684_800, 1_245_000_000, 1_706_745_599, 1_707_523_200, 1_709_596_800, Date().timeIntervalSince1970 - 60]
             let batch = times.enumerated().map { index, t in
                 LocationRecord(
-                    fix: try! Fix(coordinate: Coordinate(latitude: Double(index), longitude: 1), horizontalAccuracy: 5, timestamp: Date(timeIntervalSince1970: t)),
+                    fix: try! Fix(
+                        coordinate: Coordinate(latitude: Double(index), longitude: 1), horizontalAccuracy: 5,
+                        timestamp: Date(timeIntervalSince1970: t)),
                     trigger: .policy)
             }
             #expect(try await storage.ingest(batch, device: device, at: Date()) == IngestCounts(accepted: 6))
-            #expect(try await storage.ingest(batch.reversed(), device: device, at: Date()) == IngestCounts(duplicate: 6), "duplicates across every month")
-            let event = ReceivedEvent(id: UUID(), regionID: "old", kind: .exit, timestamp: Date(timeIntervalSince1970: 1_245_000_000), latitude: nil, longitude: nil)
+            #expect(
+                try await storage.ingest(batch.reversed(), device: device, at: Date()) == IngestCounts(duplicate: 6),
+                "duplicates across every month")
+            let event = ReceivedEvent(
+                id: UUID(), regionID: "old", kind: .exit, timestamp: Date(timeIntervalSince1970: 1_245_000_000), latitude: nil,
+                longitude: nil)
             _ = try await storage.ingest([event], device: device, at: Date())
             // Before 2024-02-15: the months up to January 2024 go whole, February 2024 row by row.
             let pruned = try await storage.prune(before: Date(timeIntervalSince1970: 1_707_955_200))
@@ -181,11 +218,15 @@ struct StorageContractTests {
             try await storage.history(device: device, from: .distantPast, to: .distantFuture, page: 100) { left += $0 }
             #expect(left.map(\.id) == [batch[4].id, batch[5].id])
             #expect(try await storage.events(device: device, from: .distantPast, to: .distantFuture).isEmpty)
-            #expect(try await storage.ingest(batch, device: device, at: Date()) == IngestCounts(accepted: 4, duplicate: 2), "pruned months are created again")
+            #expect(
+                try await storage.ingest(batch, device: device, at: Date()) == IngestCounts(accepted: 4, duplicate: 2),
+                "pruned months are created again")
         }
     }
 
-    @Test("concurrent writes (one transaction on SQLite): a refused one fails alone, every stored row counted once", arguments: StorageKind.available)
+    @Test(
+        "concurrent writes (one transaction on SQLite): a refused one fails alone, every stored row counted once",
+        arguments: StorageKind.available)
     func concurrentWrites(_ kind: StorageKind) async throws {
         try await withStorage(kind) { storage in
             let ids = (0..<10).map { _ in uniqueDevice() }
@@ -203,7 +244,13 @@ struct StorageContractTests {
                     }
                 }
                 for slice in 0..<10 {
-                    group.addTask { (0, 0, (try? await storage.ingest(Array(batch[(slice * 3)..<(slice * 3 + 20)]), device: device, at: Date())) ?? IngestCounts()) }
+                    group.addTask {
+                        (
+                            0, 0,
+                            (try? await storage.ingest(Array(batch[(slice * 3)..<(slice * 3 + 20)]), device: device, at: Date()))
+                                ?? IngestCounts()
+                        )
+                    }
                 }
                 return await group.reduce(into: (added: 0, refused: 0, stored: IngestCounts())) {
                     $0.added += $1.added

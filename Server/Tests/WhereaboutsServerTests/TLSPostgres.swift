@@ -40,7 +40,8 @@ final class TLSPostgres: Sendable {
         let output = folder.appendingPathComponent("start.out")
         FileManager.default.createFile(atPath: output.path, contents: nil)
         let status = try await runProcess(
-            "/bin/bash", ["-c", script], environment: ProcessInfo.processInfo.environment.merging(["DIR": folder.path, "PGBIN": binaries]) { $1 },
+            "/bin/bash", ["-c", script],
+            environment: ProcessInfo.processInfo.environment.merging(["DIR": folder.path, "PGBIN": binaries]) { $1 },
             standardOutput: try FileHandle(forWritingTo: output), standardError: .nullDevice)
         let text = String(decoding: try Data(contentsOf: output), as: UTF8.self)
         guard status == 0, let port = text.split(separator: "\n").last.flatMap({ Int($0.dropFirst("port ".count)) }) else {

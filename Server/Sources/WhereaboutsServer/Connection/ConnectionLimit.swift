@@ -83,7 +83,8 @@ final class ConnectionRefusal: ChannelInboundHandler, RemovableChannelHandler {
         guard !refused else { return }
         refused = true
         let body = #"{"error":"too_many_connections","message":"\#(refusal.message)"}"#
-        let answer = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\nContent-Type: application/json\r\n"
+        let answer =
+            "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\nContent-Type: application/json\r\n"
             + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: answer))).assumeIsolated().whenComplete { _ in
             context.close(promise: nil)

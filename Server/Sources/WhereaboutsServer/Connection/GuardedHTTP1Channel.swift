@@ -15,8 +15,11 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     /// The peer is a reverse proxy, so its address says nothing of the client's.
     private let trustForwardedFor: Bool
 
-    init(responder: @escaping HTTPChannelHandler.Responder, settings: ServerSettings, connections: ConnectionCounter, metrics: ServerMetrics) {
-        let deadlines = RequestDeadlines(headerTimeout: TimeAmount(seconds: settings.headerTimeout), bodyTimeout: TimeAmount(seconds: settings.bodyTimeout))
+    init(
+        responder: @escaping HTTPChannelHandler.Responder, settings: ServerSettings, connections: ConnectionCounter, metrics: ServerMetrics
+    ) {
+        let deadlines = RequestDeadlines(
+            headerTimeout: TimeAmount(seconds: settings.headerTimeout), bodyTimeout: TimeAmount(seconds: settings.bodyTimeout))
         http1 = HTTP1Channel(
             responder: responder,
             configuration: .init(

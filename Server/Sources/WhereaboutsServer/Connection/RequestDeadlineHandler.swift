@@ -81,7 +81,9 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
             closing = true
             metrics.countTimeout()
             let body = ByteBuffer(
-                string: #"{"error":"request_timeout","message":"the request was not sent in time; send the header and the body without pausing"}"#)
+                string:
+                    #"{"error":"request_timeout","message":"the request was not sent in time; send the header and the body without pausing"}"#
+            )
             let head = HTTPResponse(
                 status: .requestTimeout,
                 headerFields: [.connection: "close", .contentType: "application/json", .contentLength: String(body.readableBytes)])

@@ -12,7 +12,8 @@ public enum DeviceExport {
     public static func write(device: String, from storage: any TrackStorage, to write: (String) throws -> Void) async throws -> Int {
         let head = Head(
             device: try await storage.devices().first { $0.id == device }, regions: try await storage.regions(device: device),
-            events: try await storage.events(device: device, from: .distantPast, to: .distantFuture), messages: try await storage.messages(device: device))
+            events: try await storage.events(device: device, from: .distantPast, to: .distantFuture),
+            messages: try await storage.messages(device: device))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in

@@ -41,7 +41,8 @@ public enum TrackExport: String, Sendable, CaseIterable {
         case .csv:
             let optional = { (value: Double?) in value.map { "\($0)" } ?? "" }
             return [
-                record.id.uuidString.lowercased(), Timestamp.format(fix.timestamp), "\(fix.coordinate.latitude)", "\(fix.coordinate.longitude)",
+                record.id.uuidString.lowercased(), Timestamp.format(fix.timestamp), "\(fix.coordinate.latitude)",
+                "\(fix.coordinate.longitude)",
                 "\(fix.horizontalAccuracy)", optional(fix.altitude), optional(fix.speed), optional(fix.course), record.trigger.rawValue,
                 "\(record.dwell)",
             ].joined(separator: ",") + "\n"

@@ -11,7 +11,8 @@ extension API {
             let batch = try locationBatch(try await body(request))
             let acknowledged = batch.acknowledged ?? []
             if batch.locations.isEmpty && !acknowledged.isEmpty {
-                let commands = try await storage.commands(device: device, acknowledging: acknowledged, at: Date(), lease: settings.commandLease)
+                let commands = try await storage.commands(
+                    device: device, acknowledging: acknowledged, at: Date(), lease: settings.commandLease)
                 return JSONResponse.make(.ok, BatchReply(accepted: 0, duplicate: 0, rejected: [], commands: commands))
             }
             try checkSize(batch.locations.count, what: "locations")
@@ -24,7 +25,8 @@ extension API {
             let counts = try await storage.ingest(valid, device: device, at: now)
             metrics.countIngest(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected.count)
             let commands = try await storage.commands(device: device, acknowledging: acknowledged, at: now, lease: settings.commandLease)
-            return JSONResponse.make(.ok, BatchReply(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected, commands: commands))
+            return JSONResponse.make(
+                .ok, BatchReply(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected, commands: commands))
         }
         router.post("/v1/devices/:device/events") { request, context -> Response in
             let device = try deviceID(context)
@@ -39,7 +41,8 @@ extension API {
             }
             let counts = try await storage.ingest(valid, device: device, at: now)
             metrics.countEvents(counts.accepted)
-            return JSONResponse.make(.ok, BatchReply(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected, commands: []))
+            return JSONResponse.make(
+                .ok, BatchReply(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected, commands: []))
         }
     }
 

@@ -16,7 +16,8 @@ extension API {
         router.post("/pub") { request, context -> Response in
             let (device, token) = ownTracksIdentity(request)
             guard let device else {
-                throw APIError.unauthorized("OwnTracks HTTP mode needs Basic auth (user = device id, password = device token) or X-Limit-D with a Bearer token")
+                throw APIError.unauthorized(
+                    "OwnTracks HTTP mode needs Basic auth (user = device id, password = device token) or X-Limit-D with a Bearer token")
             }
             guard case .device = try await authenticator.principal(token: token, claimedDevice: device) else {
                 throw APIError.forbidden("only the device's own token publishes its locations")
@@ -26,7 +27,8 @@ extension API {
             let profile = try await storage.ownTracksProfile(device: device) ?? OwnTracksProfile(device: device)
             if !data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
                 guard var message = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-                    throw APIError.badRequest("malformed_json", "the body is not a JSON object; send one OwnTracks message such as {\"_type\":\"location\",…}")
+                    throw APIError.badRequest(
+                        "malformed_json", "the body is not a JSON object; send one OwnTracks message such as {\"_type\":\"location\",…}")
                 }
                 if message["_type"] as? String == "encrypted" { message = try OwnTracksParser.decrypted(message, profile: profile) }
                 let kind = try OwnTracksParser.kind(of: message)
@@ -69,7 +71,9 @@ extension API {
         guard let group = profile.group else { return [] }
         var messages: [Any] = []
         for friend in try await storage.ownTracksProfiles(group: group) where friend.device != profile.device {
-            guard let last = try await storage.ownTracksLocations(device: friend.device, from: .distantPast, to: .distantFuture, limit: 1).first
+            guard
+                let last = try await storage.ownTracksLocations(device: friend.device, from: .distantPast, to: .distantFuture, limit: 1)
+                    .first
             else { continue }
             let card = try await storage.lastMessage("card", device: friend.device)
             messages += RecorderObjects.friend(last, card: card, profile: friend)
@@ -78,7 +82,7 @@ extension API {
     }
 
     private func ownTracksIdentity(_ request: Request) -> (device: String?, token: String?) {
-        if case let (user, password)? = Authenticator.basic(request) { return (user, password) }
+        if case (let user, let password)? = Authenticator.basic(request) { return (user, password) }
         let device = request.headers[HTTPField.Name("X-Limit-D")!] ?? request.uri.queryParameters.get("d")
         return (device, Authenticator.bearer(request))
     }

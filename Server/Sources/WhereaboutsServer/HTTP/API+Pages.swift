@@ -14,9 +14,11 @@ extension API {
             html(LoginPage.html(problem: nil, device: nil))
         }
         router.post("/login") { request, context -> Response in
-            let form = URLComponents(string: "?" + String(decoding: try await body(request), as: UTF8.self).replacingOccurrences(of: "+", with: " "))
+            let form = URLComponents(
+                string: "?" + String(decoding: try await body(request), as: UTF8.self).replacingOccurrences(of: "+", with: " "))
             let field = { (name: String) in form?.queryItems?.first { $0.name == name }?.value?.trimmingCharacters(in: .whitespaces) ?? "" }
-            let device = field("device"), token = field("token")
+            let device = field("device")
+            let token = field("token")
             let principal: Principal
             do {
                 principal = try await authenticator.principal(token: token, claimedDevice: device.isEmpty ? nil : device)
@@ -51,7 +53,9 @@ extension API {
             try await page(request) {
                 let device = try deviceID(context)
                 let principal = try await authenticator.pagePrincipal(request, device: device)
-                guard principal == .admin || principal == .device(device) else { throw APIError.forbidden("this login belongs to another device") }
+                guard principal == .admin || principal == .device(device) else {
+                    throw APIError.forbidden("this login belongs to another device")
+                }
                 return try await dayPage(request, device: device, listLink: principal == .admin)
             }
         }
@@ -81,7 +85,8 @@ extension API {
         try await storage.history(device: device, from: day, to: end, page: 5000) { records += $0 }
         let events = try await storage.events(device: device, from: day, to: end)
         let regions = try await storage.regions(device: device)
-        return html(TrackPage.day(device: device, day: day, records: records, events: events, regions: regions, map: map, listLink: listLink))
+        return html(
+            TrackPage.day(device: device, day: day, records: records, events: events, regions: regions, map: map, listLink: listLink))
     }
 
     /// Runs a page's handler; a refusal becomes an HTML answer with the same status: the login form
@@ -92,7 +97,8 @@ extension API {
         } catch let error as APIError where error.status == .unauthorized {
             return html(LoginPage.html(problem: error.message, device: nil), status: .unauthorized)
         } catch let error as APIError where error.status.code < 500 {
-            let body = "<h1>\(error.status.code) \(TrackPage.escape(error.status.reasonPhrase))</h1><p>\(TrackPage.escape(error.message))</p>"
+            let body =
+                "<h1>\(error.status.code) \(TrackPage.escape(error.status.reasonPhrase))</h1><p>\(TrackPage.escape(error.message))</p>"
             return html(TrackPage.page(title: "Whereabouts: \(error.status.code)", loggedIn: true, body: body), status: error.status)
         }
     }
@@ -115,7 +121,8 @@ extension API {
             status: status,
             headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                .contentSecurityPolicy: "default-src 'self'; img-src \(images); style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; form-action 'self'",
+                .contentSecurityPolicy:
+                    "default-src 'self'; img-src \(images); style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; form-action 'self'",
             ],
             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }

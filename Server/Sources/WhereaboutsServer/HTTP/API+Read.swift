@@ -59,11 +59,15 @@ extension API {
             guard try await storage.tokenHash(device: device) != nil else { throw APIError.notFound("device \(device) does not exist") }
             let command = try decode(
                 ServerCommand.self, from: try await body(request),
-                shape: "{\"type\": \"reportLocation\"}, {\"type\": \"startActiveTracking\", \"minutes\": 15} or {\"type\": \"setRegions\", \"regions\": [...]}")
+                shape:
+                    "{\"type\": \"reportLocation\"}, {\"type\": \"startActiveTracking\", \"minutes\": 15} or {\"type\": \"setRegions\", \"regions\": [...]}"
+            )
             if case .setRegions(let regions) = command {
                 for (index, region) in regions.enumerated() {
                     do { _ = try region.region() } catch {
-                        throw APIError(.unprocessableContent, "invalid_region", "region \(index) is invalid", items: [ItemRejection(index: index, reason: "\(error)")])
+                        throw APIError(
+                            .unprocessableContent, "invalid_region", "region \(index) is invalid",
+                            items: [ItemRejection(index: index, reason: "\(error)")])
                     }
                 }
             }
@@ -89,7 +93,9 @@ extension API {
     static func time(_ text: String?, name: String) throws -> Date? {
         guard let text else { return nil }
         if let seconds = Double(text) {
-            guard seconds.isFinite else { throw APIError.badRequest("bad_time", "\(name)=\(text.prefix(40)) is not a finite number of epoch seconds") }
+            guard seconds.isFinite else {
+                throw APIError.badRequest("bad_time", "\(name)=\(text.prefix(40)) is not a finite number of epoch seconds")
+            }
             return Date(timeIntervalSince1970: seconds)
         }
         do {

@@ -20,36 +20,52 @@ extension API {
                 case (nil, _):
                     return RecorderObjects.response(["results": Array(Set(visible.map(\.ownTracksUser))).sorted()])
                 case (let user?, nil):
-                    return RecorderObjects.response(["results": visible.filter { $0.ownTracksUser == user }.map(\.ownTracksDevice).sorted()])
+                    return RecorderObjects.response(["results": visible.filter { $0.ownTracksUser == user }.map(\.ownTracksDevice).sorted()]
+                    )
                 case (let user?, let device?):
                     throw APIError.badRequest(
-                        "unsupported", "listing \(user)/\(device)'s .rec files has no meaning here (nothing is kept in files); read its locations with /api/0/locations?user=\(user)&device=\(device)")
+                        "unsupported",
+                        "listing \(user)/\(device)'s .rec files has no meaning here (nothing is kept in files); read its locations with /api/0/locations?user=\(user)&device=\(device)"
+                    )
                 }
             }
             router.on("/api/0/last", method: method) { request, _ -> Response in
                 let (parameters, visible) = try await recorderRequest(request)
                 var objects: [[String: Any]] = []
                 for profile in visible where parameters.matches(profile) {
-                    guard let last = try await storage.ownTracksLocations(device: profile.device, from: .distantPast, to: .distantFuture, limit: 1).first
+                    guard
+                        let last = try await storage.ownTracksLocations(
+                            device: profile.device, from: .distantPast, to: .distantFuture, limit: 1
+                        ).first
                     else { continue }
                     let object = RecorderObjects.location(last, profile: profile, received: false)
-                    objects.append(parameters.selecting(RecorderObjects.merging(card: try await storage.lastMessage("card", device: profile.device), into: object)))
+                    objects.append(
+                        parameters.selecting(
+                            RecorderObjects.merging(card: try await storage.lastMessage("card", device: profile.device), into: object)))
                 }
                 return RecorderObjects.response(objects)
             }
             router.on("/api/0/locations", method: method) { request, _ -> Response in
                 let (parameters, visible) = try await recorderRequest(request)
                 guard let user = parameters.user, let device = parameters.device else {
-                    throw APIError.badRequest("missing_user_device", "/api/0/locations needs user and device (e.g. ?user=jane&device=phone); /api/0/list shows them")
+                    throw APIError.badRequest(
+                        "missing_user_device",
+                        "/api/0/locations needs user and device (e.g. ?user=jane&device=phone); /api/0/list shows them")
                 }
                 guard let profile = visible.first(where: { $0.ownTracksUser == user && $0.ownTracksDevice == device }) else {
-                    throw APIError(.notFound, "unknown_device", "no device \(user)/\(device) this login may read; /api/0/list shows the users, ?user=\(user) their devices")
+                    throw APIError(
+                        .notFound, "unknown_device",
+                        "no device \(user)/\(device) this login may read; /api/0/list shows the users, ?user=\(user) their devices")
                 }
                 let range = try parameters.range(now: Date())
-                let locations = try await storage.ownTracksLocations(device: profile.device, from: range.lowerBound, to: range.upperBound, limit: parameters.limit)
+                let locations = try await storage.ownTracksLocations(
+                    device: profile.device, from: range.lowerBound, to: range.upperBound, limit: parameters.limit)
                 let objects = locations.map { parameters.selecting(RecorderObjects.location($0, profile: profile, received: true)) }
                 switch parameters.format {
-                case .json: return RecorderObjects.response(["count": objects.count, "data": objects, "status": 200, "version": Self.recorderAPIVersion])
+                case .json:
+                    return RecorderObjects.response([
+                        "count": objects.count, "data": objects, "status": 200, "version": Self.recorderAPIVersion,
+                    ])
                 case .geojson: return RecorderObjects.response(RecorderObjects.geoJSON(objects))
                 }
             }

@@ -57,7 +57,8 @@ public struct API: Sendable {
     func admit(_ device: String) async throws {
         if let wait = await limiter.admit(device) {
             throw APIError(
-                .tooManyRequests, "rate_limited", "device \(device) sends more than \(settings.rateLimit) requests per second; retry after \(wait) s",
+                .tooManyRequests, "rate_limited",
+                "device \(device) sends more than \(settings.rateLimit) requests per second; retry after \(wait) s",
                 retryAfter: wait)
         }
     }

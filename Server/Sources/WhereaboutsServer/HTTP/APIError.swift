@@ -20,7 +20,8 @@ public struct APIError: HTTPResponseError, Sendable {
 
     /// Creates an error.
     public init(
-        _ status: HTTPResponse.Status, _ code: String, _ message: String, items: [ItemRejection] = [], retryAfter: Int? = nil, allow: String? = nil
+        _ status: HTTPResponse.Status, _ code: String, _ message: String, items: [ItemRejection] = [], retryAfter: Int? = nil,
+        allow: String? = nil
     ) {
         self.status = status
         self.code = code

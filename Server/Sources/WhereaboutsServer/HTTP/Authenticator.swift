@@ -19,7 +19,8 @@ struct Authenticator: Sendable {
     /// The principal for `token`, when it is the admin token or `device`'s token.
     func principal(token: String?, claimedDevice: String?) async throws -> Principal {
         guard let token, !token.isEmpty else {
-            throw APIError.unauthorized("send Authorization: Bearer <token> (a device token from `whereabouts-server device add`, or the admin token)")
+            throw APIError.unauthorized(
+                "send Authorization: Bearer <token> (a device token from `whereabouts-server device add`, or the admin token)")
         }
         let digest = Tokens.hash(token)
         if let adminTokenHash, Tokens.equal(digest, adminTokenHash) { return .admin }
@@ -28,7 +29,8 @@ struct Authenticator: Sendable {
         {
             return .device(claimedDevice)
         }
-        throw APIError.unauthorized("the token is not valid for this device; use the token printed by `whereabouts-server device add \(claimedDevice ?? "NAME")`")
+        throw APIError.unauthorized(
+            "the token is not valid for this device; use the token printed by `whereabouts-server device add \(claimedDevice ?? "NAME")`")
     }
 
     /// Requires the caller to be `device` itself (for writes), or the device or the admin (for reads).
@@ -75,7 +77,7 @@ struct Authenticator: Sendable {
     /// the user and whose token is the password, or the admin for the admin token as the password
     /// (any user); otherwise as for the pages (a Bearer token, then the login session's cookie).
     func recorderPrincipal(_ request: Request) async throws -> Principal {
-        guard case let (user, password)? = Self.basic(request) else { return try await pagePrincipal(request, device: nil) }
+        guard case (let user, let password)? = Self.basic(request) else { return try await pagePrincipal(request, device: nil) }
         if let adminTokenHash, Tokens.equal(Tokens.hash(password), adminTokenHash) { return .admin }
         return try await principal(token: password, claimedDevice: user)
     }

@@ -81,22 +81,48 @@ private struct JSONBytes {
     /// One location with every required field, each key once, no other key.
     private mutating func location() -> WireLocation? {
         guard take(UInt8(ascii: "{")) else { return nil }
-        var id, timestamp, trigger: String?
-        var latitude, longitude, accuracy, altitude, speed, course, dwell: Double?
+        var id: String?
+        var timestamp: String?
+        var trigger: String?
+        var latitude: Double?
+        var longitude: Double?
+        var accuracy: Double?
+        var altitude: Double?
+        var speed: Double?
+        var course: Double?
+        var dwell: Double?
         var seen: UInt16 = 0
         repeat {
             guard let key = string(), take(UInt8(ascii: ":")) else { return nil }
             let bit: UInt16
             switch key {
-            case "id": bit = 1 << 0; id = string()
-            case "timestamp": bit = 1 << 1; timestamp = string()
-            case "latitude": bit = 1 << 2; latitude = number()
-            case "longitude": bit = 1 << 3; longitude = number()
-            case "accuracy": bit = 1 << 4; accuracy = number()
-            case "altitude": bit = 1 << 5; guard optionalNumber(&altitude) else { return nil }
-            case "speed": bit = 1 << 6; guard optionalNumber(&speed) else { return nil }
-            case "course": bit = 1 << 7; guard optionalNumber(&course) else { return nil }
-            case "dwell": bit = 1 << 8; guard optionalNumber(&dwell) else { return nil }
+            case "id":
+                bit = 1 << 0
+                id = string()
+            case "timestamp":
+                bit = 1 << 1
+                timestamp = string()
+            case "latitude":
+                bit = 1 << 2
+                latitude = number()
+            case "longitude":
+                bit = 1 << 3
+                longitude = number()
+            case "accuracy":
+                bit = 1 << 4
+                accuracy = number()
+            case "altitude":
+                bit = 1 << 5
+                guard optionalNumber(&altitude) else { return nil }
+            case "speed":
+                bit = 1 << 6
+                guard optionalNumber(&speed) else { return nil }
+            case "course":
+                bit = 1 << 7
+                guard optionalNumber(&course) else { return nil }
+            case "dwell":
+                bit = 1 << 8
+                guard optionalNumber(&dwell) else { return nil }
             case "trigger":
                 bit = 1 << 9
                 if !takeNull() {

@@ -40,7 +40,8 @@ struct LoginThrottleMiddleware: RouterMiddleware {
     /// The peer's IP address, or the last `X-Forwarded-For` entry when the peer is a trusted proxy.
     private func clientAddress(_ request: Request, context: Context) -> String? {
         if trustForwardedFor,
-            let last = request.headers[values: .xForwardedFor].joined(separator: ",").split(separator: ",").last?.trimmingCharacters(in: .whitespaces),
+            let last = request.headers[values: .xForwardedFor].joined(separator: ",").split(separator: ",").last?.trimmingCharacters(
+                in: .whitespaces),
             !last.isEmpty
         {
             return last

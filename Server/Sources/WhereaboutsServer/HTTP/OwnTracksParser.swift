@@ -21,7 +21,9 @@ enum OwnTracksParser {
         }
         guard let kind = Kind(rawValue: type) else {
             throw APIError.badRequest(
-                "unknown_type", "_type \(String(reflecting: String(type.prefix(40)))) is not one this server stores; send one of \(accepted) (OwnTracks types are lowercase)")
+                "unknown_type",
+                "_type \(String(reflecting: String(type.prefix(40)))) is not one this server stores; send one of \(accepted) (OwnTracks types are lowercase)"
+            )
         }
         return kind
     }
@@ -34,27 +36,37 @@ enum OwnTracksParser {
         guard let key = profile.key else {
             throw APIError(
                 .unprocessableContent, "no_key",
-                "device \(device) sent an encrypted message but has no OwnTracks key, so nothing was stored; run `whereabouts-server device set-key \(device) KEY` with the app's encryption key, or clear the key in the app")
+                "device \(device) sent an encrypted message but has no OwnTracks key, so nothing was stored; run `whereabouts-server device set-key \(device) KEY` with the app's encryption key, or clear the key in the app"
+            )
         }
         guard let data = message["data"] as? String else {
-            throw APIError.badRequest("invalid_encrypted", "an encrypted message needs a \"data\" string (base64 of the nonce and ciphertext); nothing was stored")
+            throw APIError.badRequest(
+                "invalid_encrypted", "an encrypted message needs a \"data\" string (base64 of the nonce and ciphertext); nothing was stored"
+            )
         }
         let plaintext: Data
         do {
             plaintext = try OwnTracksSecretBox(passphrase: key).open(data)
         } catch .notBase64 {
-            throw APIError.badRequest("invalid_encrypted", "the encrypted message's \"data\" is not base64; nothing was stored; send the app's payload unchanged")
+            throw APIError.badRequest(
+                "invalid_encrypted", "the encrypted message's \"data\" is not base64; nothing was stored; send the app's payload unchanged")
         } catch .tooShort(let count) {
             throw APIError.badRequest(
                 "invalid_encrypted",
-                "the encrypted message's \"data\" holds \(count) bytes, fewer than a 24-byte nonce and a 16-byte authenticator; nothing was stored; send the app's payload unchanged")
+                "the encrypted message's \"data\" holds \(count) bytes, fewer than a 24-byte nonce and a 16-byte authenticator; nothing was stored; send the app's payload unchanged"
+            )
         } catch {
             throw APIError(
                 .unprocessableContent, "wrong_key",
-                "the encrypted message does not open with device \(device)'s key: the app's encryption key differs from the one set with `whereabouts-server device set-key \(device)` (or the payload was altered); nothing was stored; set the same key on both sides")
+                "the encrypted message does not open with device \(device)'s key: the app's encryption key differs from the one set with `whereabouts-server device set-key \(device)` (or the payload was altered); nothing was stored; set the same key on both sides"
+            )
         }
-        guard let inner = try? JSONSerialization.jsonObject(with: plaintext) as? [String: Any], inner["_type"] as? String != "encrypted" else {
-            throw APIError.badRequest("invalid_encrypted", "the encrypted message opens, but not to one unencrypted JSON message such as {\"_type\":\"location\",…}; nothing was stored")
+        guard let inner = try? JSONSerialization.jsonObject(with: plaintext) as? [String: Any], inner["_type"] as? String != "encrypted"
+        else {
+            throw APIError.badRequest(
+                "invalid_encrypted",
+                "the encrypted message opens, but not to one unencrypted JSON message such as {\"_type\":\"location\",…}; nothing was stored"
+            )
         }
         return inner
     }
@@ -68,7 +80,8 @@ enum OwnTracksParser {
             let owner = try await owner(topic), owner.device != profile.device
         else { return }
         throw APIError.forbidden(
-            "the message's topic \(topic) is device \(owner.device)'s, not \(profile.device)'s (\(profile.topic)); nothing was stored; set the app's username and device id to those of the device whose token it sends")
+            "the message's topic \(topic) is device \(owner.device)'s, not \(profile.device)'s (\(profile.topic)); nothing was stored; set the app's username and device id to those of the device whose token it sends"
+        )
     }
 
     /// The OwnTracks fields of a `location` message: the whole message, and the known fields typed
@@ -120,7 +133,8 @@ enum OwnTracksParser {
             let time = try WireLimits.time(epochSeconds: tst, field: "tst", now: now)
             let id = (message["_id"] as? String).flatMap(UUID.init(uuidString:)) ?? derivedID(device, "\(region)|\(tst)|\(event)")
             let wire = WireEvent(
-                id: id.uuidString, regionId: region, kind: kind, timestamp: Timestamp.format(time), latitude: OwnTracksWire.number(message["lat"]),
+                id: id.uuidString, regionId: region, kind: kind, timestamp: Timestamp.format(time),
+                latitude: OwnTracksWire.number(message["lat"]),
                 longitude: OwnTracksWire.number(message["lon"]), initial: message["initial"] as? Bool ?? false)
             return try wire.validated(now: now)
         } catch {
@@ -142,7 +156,8 @@ enum OwnTracksParser {
     static func waypoints(_ message: [String: Any]) throws -> [WireRegion] {
         guard let list = message["waypoints"] as? [Any], !list.isEmpty else {
             throw APIError.badRequest(
-                "invalid_waypoints", "\"waypoints\" must be a non-empty array of waypoint objects ({\"desc\", \"lat\", \"lon\", \"rad\"}); nothing was stored")
+                "invalid_waypoints",
+                "\"waypoints\" must be a non-empty array of waypoint objects ({\"desc\", \"lat\", \"lon\", \"rad\"}); nothing was stored")
         }
         return try list.enumerated().map { index, item in
             guard let object = item as? [String: Any] else {
@@ -162,6 +177,10 @@ enum OwnTracksParser {
         var bytes = Array(SHA256.hash(data: Data("\(device)|\(content)".utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x50
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11],
+                bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 }

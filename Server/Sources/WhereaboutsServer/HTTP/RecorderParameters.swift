@@ -29,14 +29,16 @@ struct RecorderParameters {
         (user, device, from, to) = (given["user"], given["device"], given["from"], given["to"])
         if let text = given["limit"] {
             guard let number = Int(text), number >= 0 else {
-                throw APIError.badRequest("bad_limit", "limit=\(text.prefix(40)) is not a whole number of locations; send e.g. limit=10, or none for all")
+                throw APIError.badRequest(
+                    "bad_limit", "limit=\(text.prefix(40)) is not a whole number of locations; send e.g. limit=10, or none for all")
             }
             limit = number == 0 ? nil : number
         }
         if let text = given["format"] {
             guard let format = Format(rawValue: text) else {
                 throw APIError.badRequest(
-                    "bad_format", "format=\(text.prefix(40)) is not served; send one of \(Format.allCases.map(\.rawValue).joined(separator: ", "))")
+                    "bad_format",
+                    "format=\(text.prefix(40)) is not served; send one of \(Format.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             self.format = format
         }
@@ -77,6 +79,7 @@ struct RecorderParameters {
             if let date = formatter.date(from: normalised) { return date }
         }
         throw APIError.badRequest(
-            "bad_time", "\(name)=\(text.prefix(40)) is not a time; send YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS (UTC) or another of the Recorder's forms")
+            "bad_time",
+            "\(name)=\(text.prefix(40)) is not a time; send YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS (UTC) or another of the Recorder's forms")
     }
 }

@@ -21,7 +21,9 @@ final class ServerMetrics: Sendable {
     }
 
     /// Latency buckets, from 1 ms to 10 s.
-    static let latencyBuckets: [Duration] = [1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000].map { .microseconds(Int64($0 * 1000)) }
+    static let latencyBuckets: [Duration] = [1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000].map {
+        .microseconds(Int64($0 * 1000))
+    }
 
     init() {
         registry = PrometheusCollectorRegistry()

@@ -84,7 +84,8 @@ public struct ServerSettings: Sendable {
     /// - Throws: ``ServerError/usage(_:)`` naming the setting, its value and the allowed range.
     public func validated() throws -> ServerSettings {
         for (name, value) in [
-            ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout), ("--idle-timeout", idleTimeout), ("--command-lease", commandLease),
+            ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout), ("--idle-timeout", idleTimeout),
+            ("--command-lease", commandLease),
         ] {
             guard value.isFinite, value > 0, value <= 86_400 else {
                 throw ServerError.usage("\(name) \(value) is not a number of seconds from 0 (exclusive) to 86400")
@@ -100,9 +101,12 @@ public struct ServerSettings: Sendable {
         }
         if !tileURL.isEmpty {
             let missing = ["{z}", "{x}", "{y}"].filter { !tileURL.contains($0) }
-            guard tileURL.hasPrefix("https://") || tileURL.hasPrefix("http://"), missing.isEmpty, URL(string: tileURL.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")) != nil else {
+            guard tileURL.hasPrefix("https://") || tileURL.hasPrefix("http://"), missing.isEmpty,
+                URL(string: tileURL.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")) != nil
+            else {
                 throw ServerError.usage(
-                    "--tile-url \(tileURL.prefix(200)) is not a tile URL\(missing.isEmpty ? "" : " (it lacks \(missing.joined(separator: ", ")))"); give an http(s) URL with {z}, {x} and {y}, such as \(Self.openStreetMapTiles), or an empty one for no map")
+                    "--tile-url \(tileURL.prefix(200)) is not a tile URL\(missing.isEmpty ? "" : " (it lacks \(missing.joined(separator: ", ")))"); give an http(s) URL with {z}, {x} and {y}, such as \(Self.openStreetMapTiles), or an empty one for no map"
+                )
             }
         }
         return self

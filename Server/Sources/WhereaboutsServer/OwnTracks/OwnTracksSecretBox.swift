@@ -28,7 +28,8 @@ struct OwnTracksSecretBox: Sendable {
     func open(_ base64: String) throws(Failure) -> Data {
         let compact = base64.filter { !$0.isWhitespace }
         guard let sealed = Data(base64Encoded: compact) else { throw .notBase64 }
-        let nonceSize = crypto_secretbox_noncebytes(), macSize = crypto_secretbox_macbytes()
+        let nonceSize = crypto_secretbox_noncebytes()
+        let macSize = crypto_secretbox_macbytes()
         guard sealed.count >= nonceSize + macSize else { throw .tooShort(sealed.count) }
         let bytes = Array(sealed)
         var plaintext = [UInt8](repeating: 0, count: bytes.count - nonceSize - macSize)

@@ -10,7 +10,9 @@ enum RecorderObjects {
     /// The fields the device sent: its stored message, or, for a location that came through our batch
     /// API, the message our own OwnTracks uploader sends for it.
     static func sent(_ location: OwnTracksLocation, profile: OwnTracksProfile) -> [String: Any] {
-        let message = location.fields.map { Data($0.message.utf8) } ?? OwnTracksEndpoint.message(for: location.record, trackerID: profile.defaultTrackerID)
+        let message =
+            location.fields.map { Data($0.message.utf8) }
+            ?? OwnTracksEndpoint.message(for: location.record, trackerID: profile.defaultTrackerID)
         return (try? JSONSerialization.jsonObject(with: message) as? [String: Any]) ?? [:]
     }
 
@@ -64,7 +66,8 @@ enum RecorderObjects {
                 "type": "Feature",
                 "geometry": ["type": "Point", "coordinates": [object["lon"] ?? 0, object["lat"] ?? 0]],
                 "properties": [
-                    "name": object["tid"] ?? "", "tst": integer(object, "tst"), "vel": integer(object, "vel"), "acc": integer(object, "acc"),
+                    "name": object["tid"] ?? "", "tst": integer(object, "tst"), "vel": integer(object, "vel"),
+                    "acc": integer(object, "acc"),
                     "alt": integer(object, "alt"), "isotst": object["isotst"] ?? "",
                 ],
             ]
@@ -80,6 +83,7 @@ enum RecorderObjects {
     /// An answer of a JSON value built with Foundation objects (sorted keys, slashes unescaped).
     static func response(_ value: Any, status: HTTPResponse.Status = .ok) -> Response {
         let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -21,7 +21,8 @@ struct DayMap: Sendable {
             track: records.map { [$0.fix.coordinate.latitude, $0.fix.coordinate.longitude] },
             events: events.compactMap { event in
                 guard let lat = event.latitude, let lon = event.longitude else { return nil }
-                return MapData.Event(latitude: lat, longitude: lon, label: "\(event.kind.rawValue) \(event.regionID)", kind: event.kind.rawValue)
+                return MapData.Event(
+                    latitude: lat, longitude: lon, label: "\(event.kind.rawValue) \(event.regionID)", kind: event.kind.rawValue)
             },
             regions: regions.map { MapData.Region(latitude: $0.latitude, longitude: $0.longitude, radius: $0.radius, label: $0.id) })
         // JSONEncoder writes "/" as "\/", so no "</script>" can end the block early.

@@ -31,12 +31,14 @@ struct PageAssets: Sendable {
                 missing.append(name)
                 continue
             }
-            let type = name.hasSuffix(".js") ? "text/javascript; charset=utf-8" : name.hasSuffix(".css") ? "text/css; charset=utf-8" : "image/png"
+            let type =
+                name.hasSuffix(".js") ? "text/javascript; charset=utf-8" : name.hasSuffix(".css") ? "text/css; charset=utf-8" : "image/png"
             files["leaflet/" + name] = File(contentType: type, body: ByteBuffer(bytes: data))
         }
         if !missing.isEmpty {
             logger.warning(
-                "Leaflet is not in \(leafletDirectory) (missing \(missing.joined(separator: ", "))): day pages show the SVG drawing only; install Debian's libjs-leaflet or pass --leaflet-dir")
+                "Leaflet is not in \(leafletDirectory) (missing \(missing.joined(separator: ", "))): day pages show the SVG drawing only; install Debian's libjs-leaflet or pass --leaflet-dir"
+            )
         }
         self.files = files
     }

@@ -57,12 +57,15 @@ enum TrackPage {
         var points = records.map { ($0.fix.coordinate.latitude, $0.fix.coordinate.longitude) }
         points += events.compactMap { event in event.latitude.flatMap { lat in event.longitude.map { (lat, $0) } } }
         guard !points.isEmpty else {
-            return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"120\"><text x=\"20\" y=\"60\">no locations on this day</text></svg>"
+            return
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"120\"><text x=\"20\" y=\"60\">no locations on this day</text></svg>"
         }
-        let lats = points.map(\.0), lons = points.map(\.1)
+        let lats = points.map(\.0)
+        let lons = points.map(\.1)
         let midLat = (lats.min()! + lats.max()!) / 2
         let scaleX = cos(midLat * .pi / 180)
-        let spanX = max((lons.max()! - lons.min()!) * scaleX, 1e-6), spanY = max(lats.max()! - lats.min()!, 1e-6)
+        let spanX = max((lons.max()! - lons.min()!) * scaleX, 1e-6)
+        let spanY = max(lats.max()! - lats.min()!, 1e-6)
         let margin = 30.0
         let scale = min((width - 2 * margin) / spanX, (height - 2 * margin) / spanY)
         func project(_ lat: Double, _ lon: Double) -> (Double, Double) {
@@ -73,10 +76,13 @@ enum TrackPage {
             return String(format: "%.1f,%.1f", x, y)
         }.joined(separator: " ")
         var shapes: [String] = []
-        for region in regions where (lats.min()!...lats.max()!).contains(region.latitude) && (lons.min()!...lons.max()!).contains(region.longitude) {
+        for region in regions
+        where (lats.min()!...lats.max()!).contains(region.latitude) && (lons.min()!...lons.max()!).contains(region.longitude) {
             let (x, y) = project(region.latitude, region.longitude)
             shapes.append(
-                String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"#8250df22\" stroke=\"#8250df\"><title>%@</title></circle>", x, y,
+                String(
+                    format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"#8250df22\" stroke=\"#8250df\"><title>%@</title></circle>",
+                    x, y,
                     max(2, region.radius / 111_320 * scale), escape(region.id)))
         }
         shapes += ["<polyline points=\"\(line)\" fill=\"none\" stroke=\"#1f6feb\" stroke-width=\"3\" stroke-linejoin=\"round\"/>"]
@@ -90,7 +96,9 @@ enum TrackPage {
             let (x, y) = project(lat, lon)
             let color = event.kind == .enter ? "#8250df" : event.kind == .exit ? "#bf8700" : "#57606a"
             shapes.append(
-                String(format: "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%@\"><title>%@</title></rect>", x - 5, y - 5, color,
+                String(
+                    format: "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%@\"><title>%@</title></rect>", x - 5, y - 5,
+                    color,
                     escape("\(event.kind.rawValue) \(event.regionID)")))
         }
         let metres = spanX * 111_320

@@ -30,6 +30,7 @@ public enum DatabaseURL: Sendable, Equatable {
 
     private static func invalid(_ text: String) -> ServerError {
         ServerError.usage(
-            "--database \(PostgresSettings.redacted(text)) is not a database URL; use sqlite:PATH (e.g. sqlite:./whereabouts.sqlite) or postgres://user:password@host:5432/database")
+            "--database \(PostgresSettings.redacted(text)) is not a database URL; use sqlite:PATH (e.g. sqlite:./whereabouts.sqlite) or postgres://user:password@host:5432/database"
+        )
     }
 }

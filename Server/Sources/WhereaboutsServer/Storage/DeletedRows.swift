@@ -17,7 +17,8 @@ public struct DeletedRows: Sendable, Equatable, CustomStringConvertible {
 
     /// Creates counts.
     public init(
-        locations: Int = 0, events: Int = 0, messages: Int = 0, regions: Int = 0, commands: Int = 0, sessions: Int = 0, partitionsDropped: Int = 0
+        locations: Int = 0, events: Int = 0, messages: Int = 0, regions: Int = 0, commands: Int = 0, sessions: Int = 0,
+        partitionsDropped: Int = 0
     ) {
         self.locations = locations
         self.events = events

@@ -48,7 +48,9 @@ final class GroupCommit: Sendable {
                     for write in group {
                         write.run(db)
                         // SQLite rolls a whole transaction back on some errors (a full disk, I/O): then no write of the group holds.
-                        guard db.isInsideTransaction else { throw DatabaseError(resultCode: .SQLITE_ABORT, message: "the group's transaction was rolled back") }
+                        guard db.isInsideTransaction else {
+                            throw DatabaseError(resultCode: .SQLITE_ABORT, message: "the group's transaction was rolled back")
+                        }
                     }
                 }
                 for write in group { write.finish(committed: nil) }

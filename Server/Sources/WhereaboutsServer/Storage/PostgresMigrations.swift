@@ -16,7 +16,8 @@ extension PostgresTrackStorage {
             }
             for (index, statements) in Self.migrations.enumerated() where !applied.contains(index + 1) {
                 for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
-                try await connection.query("INSERT INTO schema_version VALUES (\(index + 1), \(Date().timeIntervalSince1970))", logger: logger)
+                try await connection.query(
+                    "INSERT INTO schema_version VALUES (\(index + 1), \(Date().timeIntervalSince1970))", logger: logger)
             }
         }
     }

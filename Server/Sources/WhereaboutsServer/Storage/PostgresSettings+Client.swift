@@ -9,7 +9,8 @@ extension PostgresSettings {
     /// - Throws: ``ServerError/usage(_:)`` when `sslrootcert` holds no PEM certificate.
     func clientConfiguration() throws -> PostgresClient.Configuration {
         let mode: PostgresClient.Configuration.TLS = try tlsConfiguration().map { .require($0) } ?? .disable
-        var configuration = PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: mode)
+        var configuration = PostgresClient.Configuration(
+            host: host, port: port, username: user, password: password, database: database, tls: mode)
         configuration.options.maximumConnections = poolSize
         if let statementTimeoutMilliseconds {
             configuration.options.additionalStartupParameters = [("statement_timeout", String(statementTimeoutMilliseconds))]
@@ -21,15 +22,18 @@ extension PostgresSettings {
     /// end, so without this check a wrong host, port, password or `sslmode` would be a silent wait.
     /// - Throws: ``ServerError/usage(_:)`` naming the server, what went wrong and what to check.
     func checkConnection(logger: Logger) async throws {
-        let mode: PostgresConnection.Configuration.TLS = try tlsConfiguration().map { .require(try NIOSSLContext(configuration: $0)) } ?? .disable
-        var configuration = PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: mode)
+        let mode: PostgresConnection.Configuration.TLS =
+            try tlsConfiguration().map { .require(try NIOSSLContext(configuration: $0)) } ?? .disable
+        var configuration = PostgresConnection.Configuration(
+            host: host, port: port, username: user, password: password, database: database, tls: mode)
         configuration.options.connectTimeout = .seconds(10)
         do {
             try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger).close()
         } catch {
             throw ServerError.usage(
                 "--database: PostgreSQL at \(host):\(port), database \(database), could not be used: \(Self.reason(error)); check that it runs there, "
-                    + "the user and password, and sslmode (the server may require TLS, or its certificate may not match sslrootcert and the host name)")
+                    + "the user and password, and sslmode (the server may require TLS, or its certificate may not match sslrootcert and the host name)"
+            )
         }
     }
 
@@ -57,7 +61,8 @@ extension PostgresSettings {
                 do {
                     configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(root))
                 } catch {
-                    throw ServerError.usage("--database: sslrootcert \(root) holds no PEM certificate (\(error)); give the authority's certificate in PEM form")
+                    throw ServerError.usage(
+                        "--database: sslrootcert \(root) holds no PEM certificate (\(error)); give the authority's certificate in PEM form")
                 }
             }
             return configuration

@@ -60,7 +60,8 @@ public struct PostgresSettings: Sendable, Equatable {
         for item in parameters {
             guard Self.parameterNames.contains(item.name) else {
                 throw ServerError.usage(
-                    "--database: the parameter \(String(reflecting: String(item.name.prefix(40)))) is unknown; use \(Self.parameterNames.joined(separator: ", "))")
+                    "--database: the parameter \(String(reflecting: String(item.name.prefix(40)))) is unknown; use \(Self.parameterNames.joined(separator: ", "))"
+                )
             }
             guard values[item.name] == nil else { throw ServerError.usage("--database: \(item.name) is given twice; give it once") }
             values[item.name] = item.value ?? ""
@@ -70,22 +71,27 @@ public struct PostgresSettings: Sendable, Equatable {
         case "disable", "require":
             tls = values["sslmode"] == "require" ? .require : .disable
             if root != nil {
-                throw ServerError.usage("--database: sslrootcert is used only with sslmode=verify-full; add sslmode=verify-full or drop sslrootcert")
+                throw ServerError.usage(
+                    "--database: sslrootcert is used only with sslmode=verify-full; add sslmode=verify-full or drop sslrootcert")
             }
         case "verify-full":
             if let root {
                 guard FileManager.default.isReadableFile(atPath: root) else {
-                    throw ServerError.usage("--database: sslrootcert \(root) is not a readable file; give the path of the PEM file of the authority that signed the server's certificate")
+                    throw ServerError.usage(
+                        "--database: sslrootcert \(root) is not a readable file; give the path of the PEM file of the authority that signed the server's certificate"
+                    )
                 }
             }
             guard (try? SocketAddress(ipAddress: host, port: port)) == nil else {
                 throw ServerError.usage(
-                    "--database: sslmode=verify-full checks the host name against the server's certificate, and \(host) is an address; give the name the certificate was made for")
+                    "--database: sslmode=verify-full checks the host name against the server's certificate, and \(host) is an address; give the name the certificate was made for"
+                )
             }
             tls = .verifyFull(rootCertificate: root)
         case let other:
             throw ServerError.usage(
-                "--database: sslmode=\(other.prefix(40)) is not supported; use disable, require (encrypted, certificate not checked) or verify-full (certificate and host checked)")
+                "--database: sslmode=\(other.prefix(40)) is not supported; use disable, require (encrypted, certificate not checked) or verify-full (certificate and host checked)"
+            )
         }
         if let text = values["pool_size"] {
             guard let size = Int(text), (1...1000).contains(size) else {
@@ -96,7 +102,8 @@ public struct PostgresSettings: Sendable, Equatable {
         if let text = values["statement_timeout"] {
             guard let milliseconds = Self.milliseconds(text) else {
                 throw ServerError.usage(
-                    "--database: statement_timeout=\(text.prefix(40)) is not a duration; give milliseconds (30000) or a number with ms or s (500ms, 30s), 0 for none")
+                    "--database: statement_timeout=\(text.prefix(40)) is not a duration; give milliseconds (30000) or a number with ms or s (500ms, 30s), 0 for none"
+                )
             }
             statementTimeoutMilliseconds = milliseconds
         }

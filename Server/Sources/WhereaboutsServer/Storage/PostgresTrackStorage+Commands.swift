@@ -6,7 +6,8 @@ import WhereaboutsCore
 /// a time: rows are claimed with `FOR UPDATE SKIP LOCKED`, and a row another answer holds, or has
 /// leased, is passed over.
 extension PostgresTrackStorage {
-    public func commands(device: String, acknowledging acknowledged: [String], at date: Date, lease: Double) async throws -> [DeviceCommand] {
+    public func commands(device: String, acknowledging acknowledged: [String], at date: Date, lease: Double) async throws -> [DeviceCommand]
+    {
         if !acknowledged.isEmpty {
             try await client.query("DELETE FROM command WHERE device_id = \(device) AND id = ANY(\(acknowledged)::text[])", logger: logger)
         }

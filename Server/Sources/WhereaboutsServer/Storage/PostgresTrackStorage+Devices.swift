@@ -21,8 +21,10 @@ extension PostgresTrackStorage {
                 return nil
             }
             var deleted = DeletedRows()
-            deleted.sessions = try await Self.count(connection.query("DELETE FROM session WHERE device_id = \(id) RETURNING 1", logger: logger))
-            deleted.commands = try await Self.count(connection.query("DELETE FROM command WHERE device_id = \(id) RETURNING 1", logger: logger))
+            deleted.sessions = try await Self.count(
+                connection.query("DELETE FROM session WHERE device_id = \(id) RETURNING 1", logger: logger))
+            deleted.commands = try await Self.count(
+                connection.query("DELETE FROM command WHERE device_id = \(id) RETURNING 1", logger: logger))
             try await connection.query("DELETE FROM owntracks_device WHERE device_id = \(id)", logger: logger)
             return deleted
         }
@@ -32,13 +34,18 @@ extension PostgresTrackStorage {
         try await client.withTransaction(logger: logger) { connection in
             var deleted = DeletedRows()
             try await connection.query("DELETE FROM device WHERE id = \(id)", logger: logger)
-            deleted.locations = try await Self.count(connection.query("DELETE FROM location WHERE device_id = \(id) RETURNING 1", logger: logger))
+            deleted.locations = try await Self.count(
+                connection.query("DELETE FROM location WHERE device_id = \(id) RETURNING 1", logger: logger))
             try await connection.query("DELETE FROM location_identity WHERE device_id = \(id)", logger: logger)
             deleted.events = try await Self.count(connection.query("DELETE FROM event WHERE device_id = \(id) RETURNING 1", logger: logger))
-            deleted.messages = try await Self.count(connection.query("DELETE FROM message WHERE device_id = \(id) RETURNING 1", logger: logger))
-            deleted.regions = try await Self.count(connection.query("DELETE FROM region WHERE device_id = \(id) RETURNING 1", logger: logger))
-            deleted.commands = try await Self.count(connection.query("DELETE FROM command WHERE device_id = \(id) RETURNING 1", logger: logger))
-            deleted.sessions = try await Self.count(connection.query("DELETE FROM session WHERE device_id = \(id) RETURNING 1", logger: logger))
+            deleted.messages = try await Self.count(
+                connection.query("DELETE FROM message WHERE device_id = \(id) RETURNING 1", logger: logger))
+            deleted.regions = try await Self.count(
+                connection.query("DELETE FROM region WHERE device_id = \(id) RETURNING 1", logger: logger))
+            deleted.commands = try await Self.count(
+                connection.query("DELETE FROM command WHERE device_id = \(id) RETURNING 1", logger: logger))
+            deleted.sessions = try await Self.count(
+                connection.query("DELETE FROM session WHERE device_id = \(id) RETURNING 1", logger: logger))
             try await connection.query("DELETE FROM owntracks_location WHERE device_id = \(id)", logger: logger)
             try await connection.query("DELETE FROM owntracks_device WHERE device_id = \(id)", logger: logger)
             return deleted
@@ -65,17 +72,21 @@ extension PostgresTrackStorage {
                 if LocationPartitions.end(ofMonth: month) <= cutoff { whole.append(name) }
             }
             for name in whole {
-                for try await rows in try await connection.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(name)"), logger: logger).decode(Int64.self) {
+                for try await rows in try await connection.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(name)"), logger: logger)
+                    .decode(Int64.self)
+                {
                     deleted.locations += Int(rows)
                 }
                 try await connection.query(PostgresQuery(unsafeSQL: "DROP TABLE \(name)"), logger: logger)
             }
             deleted.partitionsDropped = whole.count
-            deleted.locations += try await Self.count(connection.query("DELETE FROM location WHERE t < \(cutoff) RETURNING 1", logger: logger))
+            deleted.locations += try await Self.count(
+                connection.query("DELETE FROM location WHERE t < \(cutoff) RETURNING 1", logger: logger))
             try await connection.query("DELETE FROM location_identity WHERE t < \(cutoff)", logger: logger)
             try await connection.query("DELETE FROM owntracks_location WHERE t < \(cutoff)", logger: logger)
             deleted.events = try await Self.count(connection.query("DELETE FROM event WHERE t < \(cutoff) RETURNING 1", logger: logger))
-            deleted.messages = try await Self.count(connection.query("DELETE FROM message WHERE received_at < \(cutoff) RETURNING 1", logger: logger))
+            deleted.messages = try await Self.count(
+                connection.query("DELETE FROM message WHERE received_at < \(cutoff) RETURNING 1", logger: logger))
             return deleted
         }
         partitions.forget()
@@ -98,14 +109,16 @@ extension PostgresTrackStorage {
             WHERE id_hash = \(ByteBuffer(bytes: idHash)) AND expires_at > \(date.timeIntervalSince1970)
             """, logger: logger)
         for try await (device, token, expires) in rows.decode((String?, ByteBuffer, Double).self) {
-            return StoredSession(idHash: idHash, device: device, tokenHash: Data(token.readableBytesView), expiresAt: Date(timeIntervalSince1970: expires))
+            return StoredSession(
+                idHash: idHash, device: device, tokenHash: Data(token.readableBytesView), expiresAt: Date(timeIntervalSince1970: expires))
         }
         return nil
     }
 
     public func deleteSession(idHash: Data) async throws {
         try await client.query(
-            "DELETE FROM session WHERE id_hash = \(ByteBuffer(bytes: idHash)) OR expires_at <= \(Date().timeIntervalSince1970)", logger: logger)
+            "DELETE FROM session WHERE id_hash = \(ByteBuffer(bytes: idHash)) OR expires_at <= \(Date().timeIntervalSince1970)",
+            logger: logger)
     }
 
     /// The number of rows a statement returned.

@@ -94,7 +94,9 @@ extension PostgresTrackStorage {
             """, logger: logger)
     }
 
-    public func ingestOwnTracks(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date) async throws -> IngestCounts {
+    public func ingestOwnTracks(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date) async throws
+        -> IngestCounts
+    {
         try await saveOwnTracksFields(fields, record: record.id, timestamp: record.fix.timestamp, device: device)
         return try await ingest([record], device: device, at: date)
     }
@@ -115,13 +117,16 @@ extension PostgresTrackStorage {
             String?, String?
         ).self
         for try await row in rows.decode(shape) {
-            let (id, t, lat, lon, acc, alt, speed, course, trigger, dwell, tid, topic, battery, status, connectivity, ssid, bssid, message) = row
+            let (
+                id, t, lat, lon, acc, alt, speed, course, trigger, dwell, tid, topic, battery, status, connectivity, ssid, bssid, message
+            ) = row
             let fields = message.map {
                 OwnTracksFields(
                     tid: tid, topic: topic, battery: battery, batteryStatus: status, connectivity: connectivity, ssid: ssid, bssid: bssid,
                     message: $0)
             }
-            locations.append(OwnTracksLocation(record: Self.record((id, t, lat, lon, acc, alt, speed, course, trigger, dwell)), fields: fields))
+            locations.append(
+                OwnTracksLocation(record: Self.record((id, t, lat, lon, acc, alt, speed, course, trigger, dwell)), fields: fields))
         }
         return locations
     }

@@ -76,14 +76,19 @@ public final class PostgresTrackStorage: TrackStorage {
         }
     }
 
-    private func insert(_ firsts: [LocationRecord], all records: [LocationRecord], device: String, at date: Date) async throws -> IngestCounts {
+    private func insert(_ firsts: [LocationRecord], all records: [LocationRecord], device: String, at date: Date) async throws
+        -> IngestCounts
+    {
         let ids = firsts.map(\.id)
         let t = firsts.map { $0.fix.timestamp.timeIntervalSince1970 }
-        let lat = firsts.map(\.fix.coordinate.latitude), lon = firsts.map(\.fix.coordinate.longitude)
+        let lat = firsts.map(\.fix.coordinate.latitude)
+        let lon = firsts.map(\.fix.coordinate.longitude)
         let acc = firsts.map(\.fix.horizontalAccuracy)
-        let alt = firsts.map { $0.fix.altitude ?? .nan }, speed = firsts.map { $0.fix.speed ?? .nan }
+        let alt = firsts.map { $0.fix.altitude ?? .nan }
+        let speed = firsts.map { $0.fix.speed ?? .nan }
         let course = firsts.map { $0.fix.course ?? .nan }
-        let trigger = firsts.map(\.trigger.rawValue), dwell = firsts.map(\.dwell)
+        let trigger = firsts.map(\.trigger.rawValue)
+        let dwell = firsts.map(\.dwell)
         let received = date.timeIntervalSince1970
         return try await client.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
@@ -227,11 +232,13 @@ public final class PostgresTrackStorage: TrackStorage {
 
     public func saveMessage(_ type: String, body: String, device: String, at date: Date) async throws {
         try await client.query(
-            "INSERT INTO message (device_id, type, body, received_at) VALUES (\(device), \(type), \(body), \(date.timeIntervalSince1970))", logger: logger)
+            "INSERT INTO message (device_id, type, body, received_at) VALUES (\(device), \(type), \(body), \(date.timeIntervalSince1970))",
+            logger: logger)
     }
 
     public func messages(device: String) async throws -> [DeviceMessage] {
-        let rows = try await client.query("SELECT type, body, received_at FROM message WHERE device_id = \(device) ORDER BY seq", logger: logger)
+        let rows = try await client.query(
+            "SELECT type, body, received_at FROM message WHERE device_id = \(device) ORDER BY seq", logger: logger)
         var messages: [DeviceMessage] = []
         for try await (type, body, received) in rows.decode((String, String, Double).self) {
             messages.append(DeviceMessage(type: type, body: body, receivedAt: Date(timeIntervalSince1970: received)))

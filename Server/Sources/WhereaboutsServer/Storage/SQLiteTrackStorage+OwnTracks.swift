@@ -52,7 +52,10 @@ extension SQLiteTrackStorage {
                         SELECT d.id, p.owntracks_user, p.device_name, p.friends_group, p.secret
                         FROM device d LEFT JOIN owntracks_device p ON p.device_id = d.id WHERE \(condition) ORDER BY d.id
                         """), arguments: arguments
-            ).map { OwnTracksProfile(device: $0["id"], user: $0["owntracks_user"], name: $0["device_name"], group: $0["friends_group"], key: $0["secret"]) }
+            ).map {
+                OwnTracksProfile(
+                    device: $0["id"], user: $0["owntracks_user"], name: $0["device_name"], group: $0["friends_group"], key: $0["secret"])
+            }
         }
     }
 
@@ -73,7 +76,9 @@ extension SQLiteTrackStorage {
         try await writer.write { db in try Self.save(fields, record: record, timestamp: timestamp, device: device, in: db) }
     }
 
-    public func ingestOwnTracks(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date) async throws -> IngestCounts {
+    public func ingestOwnTracks(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date) async throws
+        -> IngestCounts
+    {
         try await writer.write { db in
             try Self.save(fields, record: record.id, timestamp: record.fix.timestamp, device: device, in: db)
             return try Self.insert([record], device: device, at: date, in: db)

@@ -102,7 +102,9 @@ public final class SQLiteTrackStorage: TrackStorage {
                         updated_at = excluded.updated_at
                     """)
             for region in regions {
-                try statement.execute(arguments: [device, region.id, region.latitude, region.longitude, region.radius, date.timeIntervalSince1970])
+                try statement.execute(arguments: [
+                    device, region.id, region.latitude, region.longitude, region.radius, date.timeIntervalSince1970,
+                ])
             }
         }
     }
@@ -125,9 +127,10 @@ public final class SQLiteTrackStorage: TrackStorage {
 
     public func messages(device: String) async throws -> [DeviceMessage] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT type, body, received_at FROM message WHERE device_id = ? ORDER BY seq", arguments: [device]).map {
-                DeviceMessage(type: $0["type"], body: $0["body"], receivedAt: Date(timeIntervalSince1970: $0["received_at"]))
-            }
+            try Row.fetchAll(db, sql: "SELECT type, body, received_at FROM message WHERE device_id = ? ORDER BY seq", arguments: [device])
+                .map {
+                    DeviceMessage(type: $0["type"], body: $0["body"], receivedAt: Date(timeIntervalSince1970: $0["received_at"]))
+                }
         }
     }
 
@@ -136,12 +139,16 @@ public final class SQLiteTrackStorage: TrackStorage {
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM device WHERE id = ?", arguments: [id]) == nil else {
                 throw ServerError.deviceExists(id)
             }
-            try db.execute(sql: "INSERT INTO device (id, token_hash, created_at) VALUES (?, ?, ?)", arguments: [id, tokenHash, date.timeIntervalSince1970])
+            try db.execute(
+                sql: "INSERT INTO device (id, token_hash, created_at) VALUES (?, ?, ?)",
+                arguments: [id, tokenHash, date.timeIntervalSince1970])
         }
     }
 
     public func tokenHash(device: String) async throws -> Data? {
-        try await pool.read { db in try Data.fetchOne(db.cachedStatement(sql: "SELECT token_hash FROM device WHERE id = ?"), arguments: [device]) }
+        try await pool.read { db in
+            try Data.fetchOne(db.cachedStatement(sql: "SELECT token_hash FROM device WHERE id = ?"), arguments: [device])
+        }
     }
 
     public func devices() async throws -> [DeviceInfo] {
@@ -267,7 +274,8 @@ public final class SQLiteTrackStorage: TrackStorage {
     /// Forgets what the device acknowledged and leases what is due. Most answers carry no command:
     /// when nothing is acknowledged, a read finds that out without taking a place in a write
     /// transaction (a command queued meanwhile goes out with the next answer).
-    public func commands(device: String, acknowledging acknowledged: [String], at date: Date, lease: Double) async throws -> [DeviceCommand] {
+    public func commands(device: String, acknowledging acknowledged: [String], at date: Date, lease: Double) async throws -> [DeviceCommand]
+    {
         let now = date.timeIntervalSince1970
         if acknowledged.isEmpty, try await pool.read({ db in try Self.due(db, device: device, now: now).isEmpty }) { return [] }
         let due = try await writer.write { db in
@@ -300,7 +308,8 @@ public final class SQLiteTrackStorage: TrackStorage {
     /// The device's commands not under lease at `now`, oldest first.
     private static func due(_ db: Database, device: String, now: Double) throws -> [QueuedCommand] {
         try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT seq, id, body FROM command WHERE device_id = ? AND (leased_until IS NULL OR leased_until <= ?) ORDER BY seq"),
+            db.cachedStatement(
+                sql: "SELECT seq, id, body FROM command WHERE device_id = ? AND (leased_until IS NULL OR leased_until <= ?) ORDER BY seq"),
             arguments: [device, now]
         ).map { QueuedCommand(seq: $0["seq"], id: $0["id"], body: $0["body"]) }
     }
@@ -371,7 +380,10 @@ public final class SQLiteTrackStorage: TrackStorage {
         try await writer.write { db in
             try db.execute(
                 sql: "INSERT INTO session (id_hash, device_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [session.idHash, session.device, session.tokenHash, Date().timeIntervalSince1970, session.expiresAt.timeIntervalSince1970])
+                arguments: [
+                    session.idHash, session.device, session.tokenHash, Date().timeIntervalSince1970,
+                    session.expiresAt.timeIntervalSince1970,
+                ])
         }
     }
 
@@ -380,13 +392,18 @@ public final class SQLiteTrackStorage: TrackStorage {
             try Row.fetchOne(
                 db, sql: "SELECT device_id, token_hash, expires_at FROM session WHERE id_hash = ? AND expires_at > ?",
                 arguments: [idHash, date.timeIntervalSince1970]
-            ).map { StoredSession(idHash: idHash, device: $0["device_id"], tokenHash: $0["token_hash"], expiresAt: Date(timeIntervalSince1970: $0["expires_at"])) }
+            ).map {
+                StoredSession(
+                    idHash: idHash, device: $0["device_id"], tokenHash: $0["token_hash"],
+                    expiresAt: Date(timeIntervalSince1970: $0["expires_at"]))
+            }
         }
     }
 
     public func deleteSession(idHash: Data) async throws {
         try await writer.write { db in
-            try db.execute(sql: "DELETE FROM session WHERE id_hash = ? OR expires_at <= ?", arguments: [idHash, Date().timeIntervalSince1970])
+            try db.execute(
+                sql: "DELETE FROM session WHERE id_hash = ? OR expires_at <= ?", arguments: [idHash, Date().timeIntervalSince1970])
         }
     }
 
@@ -402,7 +419,8 @@ public final class SQLiteTrackStorage: TrackStorage {
     static func record(_ row: Row) -> LocationRecord {
         .restored(
             id: row["id"], latitude: row["lat"], longitude: row["lon"], accuracy: row["acc"], altitude: row["alt"], speed: row["speed"],
-            course: row["course"], timestamp: Date(timeIntervalSince1970: row["t"]), trigger: RecordTrigger(rawValue: row["trigger"]) ?? .policy,
+            course: row["course"], timestamp: Date(timeIntervalSince1970: row["t"]),
+            trigger: RecordTrigger(rawValue: row["trigger"]) ?? .policy,
             dwell: row["dwell"])
     }
 }

@@ -55,18 +55,23 @@ struct FuzzCorpus {
 
     private mutating func locationBatch() -> FuzzCase {
         let items = (0..<Int.random(in: 0...4, using: &random)).map { _ in JSONText.object(mutated(location())) }
-        let body = batchBody("locations", items), target = path()
-        return post("/v1/devices/\(target)/locations", "batch locations", body, auth: bearer(), claim: .locations(Data(body)), device: target)
+        let body = batchBody("locations", items)
+        let target = path()
+        return post(
+            "/v1/devices/\(target)/locations", "batch locations", body, auth: bearer(), claim: .locations(Data(body)), device: target)
     }
 
     private mutating func eventBatch() -> FuzzCase {
         let items = (0..<Int.random(in: 0...3, using: &random)).map { _ in JSONText.object(mutated(event())) }
-        let body = batchBody("events", items), target = path()
+        let body = batchBody("events", items)
+        let target = path()
         return post("/v1/devices/\(target)/events", "batch events", body, auth: bearer(), claim: .events(Data(body)), device: target)
     }
 
     private mutating func ownTracks() -> FuzzCase {
-        let types = ["location", "transition", "waypoint", "waypoints", "card", "lwt", "status", "encrypted", "LOCATION", "beacon", "cmd", "", nil]
+        let types = [
+            "location", "transition", "waypoint", "waypoints", "card", "lwt", "status", "encrypted", "LOCATION", "beacon", "cmd", "", nil,
+        ]
         let type = random.pick(types)
         var members: [(String, String)]
         switch type {
@@ -85,14 +90,18 @@ struct FuzzCorpus {
         if let type { members.insert(("_type", JSONText.quote(type)), at: 0) }
         let body = garbled(Array(JSONText.object(mutated(members)).utf8))
         let label = "pub \(type ?? "(no _type)")"
-        return post(random.chance(0.1) ? "/pub?d=\(device)" : "/pub", label, body, auth: ownTracksAuth(), claim: .ownTracks(Data(body)), device: device)
+        return post(
+            random.chance(0.1) ? "/pub?d=\(device)" : "/pub", label, body, auth: ownTracksAuth(), claim: .ownTracks(Data(body)),
+            device: device)
     }
 
     private mutating func read() -> FuzzCase {
         let device = path()
-        let times = FuzzValues.strings(now: now).prefix(28).map { String($0.dropFirst().dropLast()) } + ["1700000000", "1e400", "nan", "-1e16"]
+        let times =
+            FuzzValues.strings(now: now).prefix(28).map { String($0.dropFirst().dropLast()) } + ["1700000000", "1e400", "nan", "-1e16"]
         let query = [
-            "", "?from=\(escape(random.pick(times)))", "?to=\(escape(random.pick(times)))", "?format=\(random.pick(["json", "geojson", "gpx", "csv", "kml", "", "JSON"]))",
+            "", "?from=\(escape(random.pick(times)))", "?to=\(escape(random.pick(times)))",
+            "?format=\(random.pick(["json", "geojson", "gpx", "csv", "kml", "", "JSON"]))",
         ]
         let choices: [(String, String)] = [
             ("GET", "/v1/devices/\(device)/last"), ("GET", "/v1/devices/\(device)/locations\(random.pick(query))"), ("GET", "/v1/devices"),
@@ -122,19 +131,35 @@ struct FuzzCorpus {
     private mutating func framing() -> FuzzCase {
         let long = String(repeating: "a", count: 100_000)
         let requests: [(String, [UInt8])] = [
-            ("CONNECT", rawRequest("CONNECT", "example.com:443")), ("PUT", rawRequest("PUT", "/v1/devices/\(device)/locations", body: Array("{}".utf8))),
+            ("CONNECT", rawRequest("CONNECT", "example.com:443")),
+            ("PUT", rawRequest("PUT", "/v1/devices/\(device)/locations", body: Array("{}".utf8))),
             ("DELETE", rawRequest("DELETE", "/health")), ("TRACE", rawRequest("TRACE", "/")), ("OPTIONS", rawRequest("OPTIONS", "*")),
             ("FOO", rawRequest("FOO", "/")), ("lowercase get", rawRequest("get", "/health")), ("long path", rawRequest("GET", "/\(long)")),
             ("long header", rawRequest("GET", "/health", headers: [("X-Long", long)])),
             ("1500 headers", rawRequest("GET", "/health", headers: (0..<1500).map { ("X-H\($0)", "v") })),
             ("HTTP/1.0", Array("GET /health HTTP/1.0\r\n\r\n".utf8)), ("HTTP/9.9", Array("GET /health HTTP/9.9\r\nHost: x\r\n\r\n".utf8)),
             ("no version", Array("GET /health\r\n\r\n".utf8)), ("garbage", Array("\u{1}\u{2}\u{3}\r\n\r\n".utf8)),
-            ("two lengths", Array("POST /pub HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 5\r\nConnection: close\r\n\r\n{}".utf8)),
+            (
+                "two lengths",
+                Array("POST /pub HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 5\r\nConnection: close\r\n\r\n{}".utf8)
+            ),
             ("bad length", Array("POST /pub HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\nConnection: close\r\n\r\n".utf8)),
-            ("chunked bad", rawRequest("POST", "/pub", headers: [("Transfer-Encoding", "chunked")] + ownTracksAuth()) + Array("zz\r\n{}\r\n0\r\n\r\n".utf8)),
-            ("dot device", rawRequest("GET", "/v1/devices/./last", headers: bearer())), ("dot-dot device", rawRequest("GET", "/v1/devices/../last", headers: bearer())),
-            ("too large", rawRequest("POST", "/v1/devices/\(device)/locations", headers: bearer(), body: Array(repeating: 0x20, count: (1 << 20) + 10))),
-            ("absurd length", rawRequest("POST", "/v1/devices/\(device)/locations", headers: bearer() + [("Content-Length", "18446744073709551615")])),
+            (
+                "chunked bad",
+                rawRequest("POST", "/pub", headers: [("Transfer-Encoding", "chunked")] + ownTracksAuth())
+                    + Array("zz\r\n{}\r\n0\r\n\r\n".utf8)
+            ),
+            ("dot device", rawRequest("GET", "/v1/devices/./last", headers: bearer())),
+            ("dot-dot device", rawRequest("GET", "/v1/devices/../last", headers: bearer())),
+            (
+                "too large",
+                rawRequest(
+                    "POST", "/v1/devices/\(device)/locations", headers: bearer(), body: Array(repeating: 0x20, count: (1 << 20) + 10))
+            ),
+            (
+                "absurd length",
+                rawRequest("POST", "/v1/devices/\(device)/locations", headers: bearer() + [("Content-Length", "18446744073709551615")])
+            ),
         ]
         let (label, bytes) = random.pick(requests)
         return FuzzCase(label: label, bytes: bytes, claim: .nothing)
@@ -145,8 +170,16 @@ struct FuzzCorpus {
         let body = Array(JSONText.object(location()).utf8)
         let requests: [(String, [UInt8])] = [
             ("half header", Array("POST /pub HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8)),
-            ("half body", rawRequest("POST", "/v1/devices/\(device)/locations", headers: bearer() + [("Content-Length", "\(body.count + 100)")]) + body),
-            ("absurd chunk", rawRequest("POST", "/v1/devices/\(device)/locations", headers: bearer() + [("Transfer-Encoding", "chunked")]) + Array("FFFFFFFFFFFFFFFF\r\n{".utf8)),
+            (
+                "half body",
+                rawRequest("POST", "/v1/devices/\(device)/locations", headers: bearer() + [("Content-Length", "\(body.count + 100)")])
+                    + body
+            ),
+            (
+                "absurd chunk",
+                rawRequest("POST", "/v1/devices/\(device)/locations", headers: bearer() + [("Transfer-Encoding", "chunked")])
+                    + Array("FFFFFFFFFFFFFFFF\r\n{".utf8)
+            ),
         ]
         let (label, bytes) = random.pick(requests)
         return FuzzCase(label: label, bytes: bytes, claim: .nothing, complete: false)
@@ -159,7 +192,11 @@ struct FuzzCorpus {
         var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11],
+                bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 
     private mutating func time() -> Date { now.addingTimeInterval(-Double(Int.random(in: 0...(30 * 86_400), using: &random))) }
@@ -215,7 +252,10 @@ struct FuzzCorpus {
     }
 
     private mutating func region() -> [(String, String)] {
-        [("id", JSONText.quote("r\(Int.random(in: 0...9, using: &random))")), ("latitude", latitude()), ("longitude", longitude()), ("radius", metres(5000))]
+        [
+            ("id", JSONText.quote("r\(Int.random(in: 0...9, using: &random))")), ("latitude", latitude()), ("longitude", longitude()),
+            ("radius", metres(5000)),
+        ]
     }
 
     // MARK: mutations

@@ -18,7 +18,8 @@ struct FuzzOracle {
 
     func snapshot() async throws -> Snapshot {
         Snapshot(
-            locations: try await records().count, events: try await events().count, messages: try await storage.messages(device: device).count)
+            locations: try await records().count, events: try await events().count,
+            messages: try await storage.messages(device: device).count)
     }
 
     /// What is wrong with a 2xx `response` to `request`; empty when nothing is.
@@ -26,8 +27,10 @@ struct FuzzOracle {
         var problems: [String]
         switch request.claim {
         case .nothing: return []
-        case .locations(let body): problems = try await batch(body, key: "locations", response: response, before: before.locations, held: Set(records().map(\.id)))
-        case .events(let body): problems = try await batch(body, key: "events", response: response, before: before.events, held: Set(events().map(\.id)))
+        case .locations(let body):
+            problems = try await batch(body, key: "locations", response: response, before: before.locations, held: Set(records().map(\.id)))
+        case .events(let body):
+            problems = try await batch(body, key: "events", response: response, before: before.events, held: Set(events().map(\.id)))
         case .ownTracks(let body): problems = try await ownTracks(body, before: before)
         case .command(let body): problems = try await command(body)
         }
@@ -36,20 +39,28 @@ struct FuzzOracle {
 
     /// A batch answer's counts add up, the count grew by `accepted`, and every item not rejected is held.
     private func batch(_ body: Data, key: String, response: RawResponse, before: Int, held: Set<UUID>) async throws -> [String] {
-        guard let batch = try? JSONDecoder().decode(SentBatch.self, from: body), let items = key == "locations" ? batch.locations : batch.events else {
+        guard let batch = try? JSONDecoder().decode(SentBatch.self, from: body),
+            let items = key == "locations" ? batch.locations : batch.events
+        else {
             return ["2xx for a body without a \"\(key)\" array"]
         }
         let reply = response.json
-        guard let accepted = reply["accepted"] as? Int, let duplicate = reply["duplicate"] as? Int, let rejected = reply["rejected"] as? [[String: Any]] else {
+        guard let accepted = reply["accepted"] as? Int, let duplicate = reply["duplicate"] as? Int,
+            let rejected = reply["rejected"] as? [[String: Any]]
+        else {
             return ["2xx without accepted, duplicate and rejected: \(response.text.prefix(200))"]
         }
         var problems: [String] = []
-        if accepted + duplicate + rejected.count != items.count { problems.append("\(accepted) + \(duplicate) + \(rejected.count) answered for \(items.count) items") }
+        if accepted + duplicate + rejected.count != items.count {
+            problems.append("\(accepted) + \(duplicate) + \(rejected.count) answered for \(items.count) items")
+        }
         if held.count != before + accepted { problems.append("\(accepted) accepted, but the count went from \(before) to \(held.count)") }
         if accepted + duplicate == 0 { problems.append("2xx with nothing stored") }
         let refused = Set(rejected.compactMap { $0["index"] as? Int })
         for (index, item) in items.enumerated() where !refused.contains(index) {
-            if item.id.flatMap(UUID.init(uuidString:)).map(held.contains) != true { problems.append("item \(index) acknowledged but not held") }
+            if item.id.flatMap(UUID.init(uuidString:)).map(held.contains) != true {
+                problems.append("item \(index) acknowledged but not held")
+            }
         }
         return problems
     }
@@ -84,9 +95,12 @@ struct FuzzOracle {
         let number = { (key: String) in OwnTracksWire.number(message[key]) }
         switch type {
         case "location":
-            guard let tst = number("tst"), let lat = number("lat"), let lon = number("lon") else { return ["location acknowledged without lat, lon, tst"] }
+            guard let tst = number("tst"), let lat = number("lat"), let lon = number("lon") else {
+                return ["location acknowledged without lat, lon, tst"]
+            }
             let held = try await records().contains {
-                abs($0.fix.timestamp.timeIntervalSince1970 - tst) < 0.001 && $0.fix.coordinate.latitude == lat && $0.fix.coordinate.longitude == lon
+                abs($0.fix.timestamp.timeIntervalSince1970 - tst) < 0.001 && $0.fix.coordinate.latitude == lat
+                    && $0.fix.coordinate.longitude == lon
             }
             return held ? [] : ["location at \(tst) acknowledged but not held"]
         case "transition":
@@ -115,14 +129,17 @@ struct FuzzOracle {
         let numeric = { (value: Any?) in OwnTracksWire.number(value) ?? (value as? String).flatMap(Double.init) }
         return latest.compactMap { id, waypoint in
             held.contains {
-                $0.id == id && $0.latitude == numeric(waypoint["lat"]) && $0.longitude == numeric(waypoint["lon"]) && $0.radius == numeric(waypoint["rad"])
+                $0.id == id && $0.latitude == numeric(waypoint["lat"]) && $0.longitude == numeric(waypoint["lon"])
+                    && $0.radius == numeric(waypoint["rad"])
             } ? nil : "waypoint \(id.prefix(40)) acknowledged but not held as sent"
         }
     }
 
     /// A queued command is the one sent (then the device acknowledges every command, as it would).
     private func command(_ body: Data) async throws -> [String] {
-        guard let sent = try? JSONDecoder().decode(ServerCommand.self, from: body) else { return ["202 for a command that does not decode"] }
+        guard let sent = try? JSONDecoder().decode(ServerCommand.self, from: body) else {
+            return ["202 for a command that does not decode"]
+        }
         // An hour on, every lease has run out: all queued commands show.
         let later = Date().addingTimeInterval(3600)
         let queued = try await storage.commands(device: device, acknowledging: [], at: later, lease: 0)
@@ -133,29 +150,38 @@ struct FuzzOracle {
     /// Everything the device has stored lies within the ranges the README documents. The ranges are
     /// written out here rather than taken from `WireLimits`, so a bound lost there is caught.
     private func invalidStored() async throws -> [String] {
-        let latest = Date().addingTimeInterval(86_400), earliest = Date(timeIntervalSince1970: 946_684_800)
+        let latest = Date().addingTimeInterval(86_400)
+        let earliest = Date(timeIntervalSince1970: 946_684_800)
         func time(_ date: Date) -> Bool { date >= earliest && date <= latest }
-        func place(_ lat: Double?, _ lon: Double?) -> Bool { (lat.map { (-90...90).contains($0) } ?? true) && (lon.map { (-180...180).contains($0) } ?? true) }
+        func place(_ lat: Double?, _ lon: Double?) -> Bool {
+            (lat.map { (-90...90).contains($0) } ?? true) && (lon.map { (-180...180).contains($0) } ?? true)
+        }
         func regionID(_ id: String) -> Bool {
             !id.isEmpty && id.unicodeScalars.count <= 200 && !id.unicodeScalars.contains { $0.properties.generalCategory == .control }
         }
         var problems: [String] = []
         for record in try await records() {
             let fix = record.fix
-            let valid = time(fix.timestamp) && place(fix.coordinate.latitude, fix.coordinate.longitude) && (0...100_000).contains(fix.horizontalAccuracy)
+            let valid =
+                time(fix.timestamp) && place(fix.coordinate.latitude, fix.coordinate.longitude)
+                && (0...100_000).contains(fix.horizontalAccuracy)
                 && (fix.altitude.map { (-1_000...100_000).contains($0) } ?? true) && (fix.speed.map { (0...1_000).contains($0) } ?? true)
                 && (fix.course.map { $0 >= 0 && $0 < 360 } ?? true) && (0...31_622_400).contains(record.dwell)
             if !valid { problems.append("stored location out of range: \(WireLocation(record))") }
         }
-        for event in try await events() where !(time(event.timestamp) && place(event.latitude, event.longitude) && regionID(event.regionID)) {
+        for event in try await events() where !(time(event.timestamp) && place(event.latitude, event.longitude) && regionID(event.regionID))
+        {
             problems.append("stored event out of range: \(event.regionID.prefix(40)) at \(event.timestamp)")
         }
-        for region in try await storage.regions(device: device) where !(regionID(region.id) && place(region.latitude, region.longitude) && (1...1_000_000).contains(region.radius)) {
+        for region in try await storage.regions(device: device)
+        where !(regionID(region.id) && place(region.latitude, region.longitude) && (1...1_000_000).contains(region.radius)) {
             problems.append("stored region out of range: \(region.id.prefix(40)) radius \(region.radius)")
         }
         for message in try await storage.messages(device: device) {
             let type = (try? JSONSerialization.jsonObject(with: Data(message.body.utf8)) as? [String: Any])?["_type"] as? String
-            if type != message.type || !["card", "lwt", "status"].contains(message.type) { problems.append("stored message invalid: \(message.body.prefix(80))") }
+            if type != message.type || !["card", "lwt", "status"].contains(message.type) {
+                problems.append("stored message invalid: \(message.body.prefix(80))")
+            }
         }
         return problems
     }
@@ -166,5 +192,7 @@ struct FuzzOracle {
         return records
     }
 
-    private func events() async throws -> [ReceivedEvent] { try await storage.events(device: device, from: .distantPast, to: .distantFuture) }
+    private func events() async throws -> [ReceivedEvent] {
+        try await storage.events(device: device, from: .distantPast, to: .distantFuture)
+    }
 }

@@ -44,7 +44,8 @@ enum FuzzValues {
             "2026-01-01T10:00:00+24:00", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59.999Z", "1999-12-31T23:59:59Z", "1970-01-01T00:00:00Z",
             Timestamp.format(now.addingTimeInterval(2 * 86_400)), Timestamp.format(now.addingTimeInterval(86_000)), "2024-05-06T07:30:00.",
             "2024-05-06T07:30:00.000Zjunk", "2024-05-06", "yesterday", "6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6a",
-            "00000000-0000-0000-0000-000000000000", "not-a-uuid", String(repeating: "w", count: 201), String(repeating: "x", count: 100_000),
+            "00000000-0000-0000-0000-000000000000", "not-a-uuid", String(repeating: "w", count: 201),
+            String(repeating: "x", count: 100_000),
         ].map(JSONText.quote)
     }
 
