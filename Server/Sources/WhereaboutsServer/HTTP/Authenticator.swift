@@ -2,14 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Who is asking.
-public enum Principal: Sendable, Equatable {
-    /// The operator: may read every device and queue commands.
-    case admin
-    /// A device: may write and read only itself.
-    case device(String)
-}
-
 /// Resolves a request's token to a ``Principal``. Tokens are compared as SHA-256 digests in
 /// constant time; only digests are stored.
 struct Authenticator: Sendable {

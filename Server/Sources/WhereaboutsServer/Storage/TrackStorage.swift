@@ -1,42 +1,6 @@
 import Foundation
 import WhereaboutsCore
 
-/// A device as the server knows it.
-public struct DeviceInfo: Sendable, Equatable, Codable {
-    /// The device id used in paths.
-    public let id: String
-    /// When it was added.
-    public let createdAt: Date
-    /// Locations stored.
-    public let locations: Int
-    /// The newest location's timestamp, if any.
-    public let lastSeen: Date?
-}
-
-/// A message an OwnTracks app sent that the server keeps as it came: `card`, `lwt` or `status`.
-public struct DeviceMessage: Sendable, Equatable, Codable {
-    /// The OwnTracks `_type`.
-    public let type: String
-    /// The message as sorted-key JSON.
-    public let body: String
-    /// When the server stored it.
-    public let receivedAt: Date
-}
-
-/// How a batch was taken.
-public struct IngestCounts: Sendable, Equatable {
-    /// Newly stored.
-    public var accepted = 0
-    /// Already stored (same device and id).
-    public var duplicate = 0
-
-    /// Creates counts.
-    public init(accepted: Int = 0, duplicate: Int = 0) {
-        self.accepted = accepted
-        self.duplicate = duplicate
-    }
-}
-
 /// Where the server keeps devices, tracks, events, queued commands and login sessions. Every
 /// implementation passes the same contract tests. A write returns only once it is durable (committed
 /// and synced). Any number of server processes may share one PostgreSQL database and behave as one.
