@@ -7,15 +7,19 @@ import NIOCore
 /// Opens storage and runs the HTTP server.
 public enum ServerApp {
     /// Runs `body` with the storage `url` names, migrated; a PostgreSQL pool runs for as long as the
-    /// body does.
+    /// body does. `readOnly` (for the commands that only read) migrates nothing and requires the
+    /// schema to be current; an SQLite file is opened read-only, so a missing one is not created.
     public static func withStorage<T: Sendable>(
-        _ url: DatabaseURL, logger: Logger, _ body: @escaping @Sendable (any TrackStorage) async throws -> T
+        _ url: DatabaseURL, readOnly: Bool = false, logger: Logger, _ body: @escaping @Sendable (any TrackStorage) async throws -> T
     ) async throws -> T {
+        let prepare: @Sendable (any TrackStorage) async throws -> Void = { storage in
+            if readOnly { try await storage.checkMigrated() } else { try await storage.migrate() }
+        }
         switch url {
         case .sqlite(let path):
-            let storage = try SQLiteTrackStorage(path: path)
-            try await storage.migrate()
+            let storage = try SQLiteTrackStorage(path: path, readOnly: readOnly)
             defer { try? storage.closeNow() }
+            try await prepare(storage)
             return try await body(storage)
         case .postgres(let settings):
             try await settings.checkConnection(logger: logger)
@@ -26,7 +30,7 @@ public enum ServerApp {
                     return nil
                 }
                 group.addTask {
-                    try await storage.migrate()
+                    try await prepare(storage)
                     return try await body(storage)
                 }
                 defer { group.cancelAll() }

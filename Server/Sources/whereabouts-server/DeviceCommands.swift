@@ -43,7 +43,7 @@ struct DeviceCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOption
 
         func run() async throws {
-            let devices = try await database.withStorage { try await $0.devices() }
+            let devices = try await database.withStorage(readOnly: true) { try await $0.devices() }
             guard !devices.isEmpty else { return print("no devices yet; add one with `whereabouts-server device add NAME`") }
             let width = max(6, devices.map(\.id.count).max() ?? 0)
             print("device".padding(toLength: width, withPad: " ", startingAt: 0) + "  locations  last seen                 added")
@@ -109,7 +109,7 @@ struct DeviceCommand: AsyncParsableCommand {
             } else {
                 handle = .standardOutput
             }
-            let count = try await database.withStorage { storage in
+            let count = try await database.withStorage(readOnly: true) { storage in
                 try await DeviceExport.write(device: name, from: storage) { handle.write(Data($0.utf8)) }
             }
             if let output { print("device \(name): \(count) locations written to \(output)") }

@@ -25,13 +25,15 @@ struct DatabaseOption: ParsableArguments {
         do { return try DatabaseURL(parsing: text) } catch { throw ValidationError("\(error)") }
     }
 
-    /// Runs `body` with the storage, migrated, logging warnings and worse; usage errors become
-    /// validation errors (exit status 64 with the message).
-    func withStorage<T: Sendable>(_ body: @escaping @Sendable (any TrackStorage) async throws -> T) async throws -> T {
+    /// Runs `body` with the storage, migrated (or, `readOnly`, opened only to read), logging warnings
+    /// and worse; usage errors become validation errors (exit status 64 with the message).
+    func withStorage<T: Sendable>(
+        readOnly: Bool = false, _ body: @escaping @Sendable (any TrackStorage) async throws -> T
+    ) async throws -> T {
         var logger = Logger(label: "whereabouts-server")
         logger.logLevel = .warning
         do {
-            return try await ServerApp.withStorage(try url(), logger: logger, body)
+            return try await ServerApp.withStorage(try url(), readOnly: readOnly, logger: logger, body)
         } catch let error as ServerError {
             throw ValidationError("\(error)")
         }

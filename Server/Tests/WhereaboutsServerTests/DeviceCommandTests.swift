@@ -59,6 +59,31 @@ struct DeviceCommandTests {
         await server.signal(SIGTERM)
     }
 
+    @Test("list and export only read: a missing database is not created, an unmigrated one is neither migrated nor changed")
+    func readCommandsWriteNothing() async throws {
+        let database = database()
+        let path = String(database.dropFirst("sqlite:".count))
+        for command in [["device", "list"], ["device", "export", "phone"]] {
+            let ran = try await ServerProcess.run(command + ["--database", database])
+            #expect(ran.status != 0 && ran.errors.contains("cannot be opened for reading"), "\(command): \(ran.errors)")
+            #expect(!FileManager.default.fileExists(atPath: path), "\(command) created the database")
+        }
+
+        let unmigrated = try SQLiteTrackStorage(path: path)
+        try await unmigrated.ping()
+        try unmigrated.closeNow()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        for command in [["device", "list"], ["device", "export", "phone"]] {
+            let ran = try await ServerProcess.run(command + ["--database", database])
+            #expect(ran.status != 0 && ran.errors.contains("not migrated"), "\(command): \(ran.errors)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "a read-only command changed the file")
+
+        _ = try await ServerProcess.addDevice("phone", database: database)
+        let list = try await ServerProcess.run(["device", "list", "--database", database])
+        #expect(list.status == 0 && list.output.contains("phone "), "\(list.errors)")
+    }
+
     @Test("export writes everything of a device as JSON; delete needs --yes, then erases it all; prune refuses unusable days, naming them")
     func exportDeletePrune() async throws {
         let database = database()

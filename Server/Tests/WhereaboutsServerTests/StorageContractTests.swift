@@ -14,7 +14,9 @@ struct StorageContractTests {
         }
     }
 
-    @Test("devices: add once, the second add is refused, the token hash is kept", arguments: StorageKind.available)
+    @Test(
+        "devices: add once, the second add is refused, the token hash is kept; the schema checks as migrated",
+        arguments: StorageKind.available)
     func devices(_ kind: StorageKind) async throws {
         try await withStorage(kind) { storage in
             let id = uniqueDevice()
@@ -25,6 +27,7 @@ struct StorageContractTests {
             #expect(try await storage.tokenHash(device: id) == Tokens.hash("t1"))
             #expect(try await storage.tokenHash(device: uniqueDevice()) == nil)
             #expect(try await storage.devices().contains { $0.id == id && $0.locations == 0 })
+            try await storage.checkMigrated()
         }
     }
 

@@ -22,6 +22,20 @@ extension PostgresTrackStorage {
         }
     }
 
+    public func checkMigrated() async throws {
+        var applied = 0
+        let exists = try await client.query("SELECT to_regclass('schema_version') IS NOT NULL", logger: logger).decode(Bool.self)
+        for try await exists in exists where exists {
+            let rows = try await client.query(
+                "SELECT count(*) FROM schema_version WHERE version <= \(Self.migrations.count)", logger: logger)
+            for try await count in rows.decode(Int.self) { applied = count }
+        }
+        guard applied == Self.migrations.count else {
+            throw ServerError.usage(
+                "the PostgreSQL database is not migrated to this server's schema; run a command that writes (such as `serve`) once first")
+        }
+    }
+
     /// Versioned migrations, applied in order; never edit one that has shipped.
     private static let migrations = [schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6OwnTracks]
 

@@ -10,9 +10,10 @@ public final class SQLiteTrackStorage: TrackStorage {
     let pool: DatabasePool
     let writer: GroupCommit
 
-    /// Opens or creates the file.
-    public init(path: String) throws {
+    /// Opens or creates the file; `readOnly` opens an existing file only, and never writes to it.
+    public init(path: String, readOnly: Bool = false) throws {
         var configuration = Configuration()
+        configuration.readonly = readOnly
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
@@ -23,12 +24,27 @@ public final class SQLiteTrackStorage: TrackStorage {
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {
-            throw ServerError.usage("the database \(path) cannot be opened (\(error)); check the folder exists and is writable")
+            throw ServerError.usage(
+                readOnly
+                    ? "the database \(path) cannot be opened for reading (\(error)); check the path names an existing database"
+                    : "the database \(path) cannot be opened (\(error)); check the folder exists and is writable")
         }
         writer = GroupCommit(pool: pool)
     }
 
     public func migrate() async throws {
+        try Self.migrator.migrate(pool)
+    }
+
+    public func checkMigrated() async throws {
+        guard try await pool.read({ db in try Self.migrator.hasCompletedMigrations(db) }) else {
+            throw ServerError.usage(
+                "the database \(pool.path) is not migrated to this server's schema; run a command that writes (such as `serve`) once first")
+        }
+    }
+
+    /// The schema, as versioned migrations applied in order.
+    private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(
@@ -89,8 +105,8 @@ public final class SQLiteTrackStorage: TrackStorage {
                     CREATE INDEX location_age ON location(t);
                     """)
         }
-        Self.registerOwnTracksMigration(in: &migrator)
-        try migrator.migrate(pool)
+        registerOwnTracksMigration(in: &migrator)
+        return migrator
     }
 
     public func saveRegions(_ regions: [WireRegion], device: String, at date: Date) async throws {

@@ -9,6 +9,10 @@ public protocol TrackStorage: OwnTracksStorage {
     var kind: String { get }
     /// Creates the schema if needed (versioned migrations).
     func migrate() async throws
+    /// Checks, without changing anything, that every migration has been applied: for the commands
+    /// that only read, which never migrate.
+    /// - Throws: ``ServerError/usage(_:)`` when the schema is missing or older than this server's.
+    func checkMigrated() async throws
 
     // MARK: Devices
 
