@@ -61,8 +61,10 @@ struct Bench: AsyncParsableCommand {
         let scenarios = try sizes().map(BenchScenario.batch) + (pub ? [.pub] : [])
         let (connections, duration, runs, export, json) = (connections, duration, runs, export, json)
         let url = try database.url()
-        if case .sqlite(let path) = url {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        if case .sqlite(let path) = url, FileManager.default.fileExists(atPath: path) {
+            throw ValidationError(
+                "bench fills a database of its own, and \(path) already exists (the default and WHEREABOUTS_DATABASE name the server's); it is left alone: give --database sqlite:PATH naming a file that does not exist yet"
+            )
         }
         try await ServerApp.withStorage(url, logger: logger) { [logger] storage in
             let (ports, continuation) = AsyncStream<Int>.makeStream()

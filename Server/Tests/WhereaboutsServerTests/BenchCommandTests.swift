@@ -4,7 +4,7 @@ import Testing
 /// `whereabouts-server bench` on a tiny load, so the operator's benchmark keeps running.
 @Suite("whereabouts-server bench")
 struct BenchCommandTests {
-    @Test("bench runs every scenario over HTTP and reports rates, latencies and the baseline ratio")
+    @Test("bench runs every scenario over HTTP and reports rates, latencies and the baseline ratio; it never replaces an existing database")
     func tinyRun() async throws {
         let database = ServerProcess.temporaryDatabase(named: "bench")
         let ran = try await ServerProcess.run([
@@ -19,5 +19,11 @@ struct BenchCommandTests {
         }
         #expect(fields["batch1Ratio"] as? Double == 1)
         #expect((fields["pubP99Ms"] as? Double ?? 0) > 0)
+
+        let path = String(database.dropFirst("sqlite:".count))
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let again = try await ServerProcess.run(["bench", "--database", database, "--batch", "1", "--duration", "0.1", "--runs", "1"])
+        #expect(again.status != 0 && again.errors.contains("already exists"), "\(again.errors)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "bench replaced an existing database")
     }
 }
