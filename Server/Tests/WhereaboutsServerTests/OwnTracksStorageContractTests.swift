@@ -97,9 +97,14 @@ struct OwnTracksStorageContractTests {
                 message: #"{"_type":"location","batt":53,"x":[1]}"#)
             try await storage.saveOwnTracksFields(fields, record: first.id, timestamp: first.fix.timestamp, device: device)
             try await storage.saveOwnTracksFields(fields, record: orphan.id, timestamp: orphan.fix.timestamp, device: device)
-            _ = try await storage.ingest([first, second], device: device, at: Date())
+            let received = Date(timeIntervalSince1970: 1_710_000_000)
+            _ = try await storage.ingest([first, second], device: device, at: received)
             let all = try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: nil)
-            #expect(all == [OwnTracksLocation(record: first, fields: fields), OwnTracksLocation(record: second, fields: nil)])
+            #expect(
+                all == [
+                    OwnTracksLocation(record: first, fields: fields, receivedAt: received),
+                    OwnTracksLocation(record: second, fields: nil, receivedAt: received),
+                ])
             #expect(
                 try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: 1).map(\.record.id) == [
                     second.id

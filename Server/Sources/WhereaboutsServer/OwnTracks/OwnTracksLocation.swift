@@ -8,10 +8,13 @@ public struct OwnTracksLocation: Sendable, Equatable {
     public let record: LocationRecord
     /// What the OwnTracks message carried.
     public let fields: OwnTracksFields?
+    /// When the server stored it (the Recorder's `isorcv`).
+    public let receivedAt: Date
 
     /// Creates a location.
-    public init(record: LocationRecord, fields: OwnTracksFields?) {
+    public init(record: LocationRecord, fields: OwnTracksFields?, receivedAt: Date) {
         self.record = record
         self.fields = fields
+        self.receivedAt = receivedAt
     }
 }

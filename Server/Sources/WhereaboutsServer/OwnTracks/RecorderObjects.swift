@@ -28,7 +28,7 @@ enum RecorderObjects {
         let time = location.record.fix.timestamp
         object["isotst"] = isoTime(time)
         object["disptst"] = isoTime(time).replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
-        if received { object["isorcv"] = isoTime(time) }
+        if received { object["isorcv"] = isoTime(location.receivedAt) }
         return object
     }
 

@@ -105,7 +105,7 @@ extension PostgresTrackStorage {
         let order = limit == nil ? "ASC" : "DESC"
         let rows = try await client.query(
             """
-            SELECT l.id, l.t, l.lat, l.lon, l.acc, l.alt, l.speed, l.course, l.trigger, l.dwell,
+            SELECT l.id, l.t, l.lat, l.lon, l.acc, l.alt, l.speed, l.course, l.trigger, l.dwell, l.received_at,
                 o.tid, o.topic, o.batt, o.bs, o.conn, o.ssid, o.bssid, o.message
             FROM location l LEFT JOIN owntracks_location o ON o.device_id = l.device_id AND o.id = l.id
             WHERE l.device_id = \(device) AND l.t >= \(from.timeIntervalSince1970) AND l.t < \(to.timeIntervalSince1970)
@@ -113,12 +113,13 @@ extension PostgresTrackStorage {
             """, logger: logger)
         var locations: [OwnTracksLocation] = []
         let shape = (
-            UUID, Double, Double, Double, Double, Double?, Double?, Double?, String, Double, String?, String?, Int?, Int?, String?, String?,
-            String?, String?
+            UUID, Double, Double, Double, Double, Double?, Double?, Double?, String, Double, Double, String?, String?, Int?, Int?, String?,
+            String?, String?, String?
         ).self
         for try await row in rows.decode(shape) {
             let (
-                id, t, lat, lon, acc, alt, speed, course, trigger, dwell, tid, topic, battery, status, connectivity, ssid, bssid, message
+                id, t, lat, lon, acc, alt, speed, course, trigger, dwell, received, tid, topic, battery, status, connectivity, ssid, bssid,
+                message
             ) = row
             let fields = message.map {
                 OwnTracksFields(
@@ -126,7 +127,9 @@ extension PostgresTrackStorage {
                     message: $0)
             }
             locations.append(
-                OwnTracksLocation(record: Self.record((id, t, lat, lon, acc, alt, speed, course, trigger, dwell)), fields: fields))
+                OwnTracksLocation(
+                    record: Self.record((id, t, lat, lon, acc, alt, speed, course, trigger, dwell)), fields: fields,
+                    receivedAt: Date(timeIntervalSince1970: received)))
         }
         return locations
     }

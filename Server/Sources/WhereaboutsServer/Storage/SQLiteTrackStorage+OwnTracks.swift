@@ -116,7 +116,8 @@ extension SQLiteTrackStorage {
                         tid: row["ot_tid"], topic: row["ot_topic"], battery: row["ot_batt"], batteryStatus: row["ot_bs"],
                         connectivity: row["ot_conn"], ssid: row["ot_ssid"], bssid: row["ot_bssid"], message: message)
                 }
-                return OwnTracksLocation(record: Self.record(row), fields: fields)
+                return OwnTracksLocation(
+                    record: Self.record(row), fields: fields, receivedAt: Date(timeIntervalSince1970: row["received_at"]))
             }
         }
     }
