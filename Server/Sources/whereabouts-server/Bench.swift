@@ -67,6 +67,11 @@ struct Bench: AsyncParsableCommand {
             )
         }
         try await ServerApp.withStorage(url, logger: logger) { [logger] storage in
+            if !(try await storage.devices()).isEmpty {
+                throw ValidationError(
+                    "bench fills a database of its own, and this one already holds devices (WHEREABOUTS_DATABASE may name the server's); nothing was added: give --database naming an empty database"
+                )
+            }
             let (ports, continuation) = AsyncStream<Int>.makeStream()
             let server = Task {
                 try await ServerApp.serve(

@@ -26,4 +26,22 @@ struct BenchCommandTests {
         #expect(again.status != 0 && again.errors.contains("already exists"), "\(again.errors)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "bench replaced an existing database")
     }
+
+    @Test("on PostgreSQL, bench refuses a database that already holds devices and adds nothing to it")
+    func refusesPopulatedPostgres() async throws {
+        guard let url = ProcessInfo.processInfo.environment["WHEREABOUTS_TEST_POSTGRES"] else {
+            print("note: WHEREABOUTS_TEST_POSTGRES is not set; bench's refusal of a populated PostgreSQL database is not checked")
+            return
+        }
+        _ = try await ServerProcess.addDevice("refusal-\(UUID().uuidString.prefix(8))", database: url)
+        let benchDevices = {
+            try await ServerProcess.run(["device", "list", "--database", url]).output.split(separator: "\n").filter {
+                $0.hasPrefix("bench-")
+            }
+        }
+        let before = try await benchDevices()
+        let ran = try await ServerProcess.run(["bench", "--database", url, "--batch", "1", "--duration", "0.1", "--runs", "1"])
+        #expect(ran.status != 0 && ran.errors.contains("already holds devices"), "\(ran.errors)")
+        #expect(try await benchDevices() == before, "bench added its devices to the database")
+    }
 }
