@@ -100,17 +100,22 @@ struct DeviceCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (name, output) = (device.name, output)
-            let handle: FileHandle
-            if let output {
+            if let output, FileManager.default.fileExists(atPath: output) {
+                throw ValidationError("--output \(output) already exists and is left alone; name a file that does not exist yet")
+            }
+            let count = try await database.withStorage(readOnly: true) { storage in
+                guard let output else {
+                    return try await DeviceExport.write(device: name, from: storage) { FileHandle.standardOutput.write(Data($0.utf8)) }
+                }
                 guard FileManager.default.createFile(atPath: output, contents: nil), let file = FileHandle(forWritingAtPath: output) else {
                     throw ValidationError("--output \(output) cannot be created; check the folder exists and is writable")
                 }
-                handle = file
-            } else {
-                handle = .standardOutput
-            }
-            let count = try await database.withStorage(readOnly: true) { storage in
-                try await DeviceExport.write(device: name, from: storage) { handle.write(Data($0.utf8)) }
+                do {
+                    return try await DeviceExport.write(device: name, from: storage) { file.write(Data($0.utf8)) }
+                } catch {
+                    try? FileManager.default.removeItem(atPath: output)
+                    throw error
+                }
             }
             if let output { print("device \(name): \(count) locations written to \(output)") }
         }

@@ -104,6 +104,16 @@ struct DeviceCommandTests {
         #expect(export["id"] as? String == "watch")
         #expect((export["locations"] as? [Any])?.count == 5)
         #expect((export["events"] as? [Any])?.count == 1)
+        let exported = try Data(contentsOf: file)
+        let again = try await ServerProcess.run(["device", "export", "watch", "--output", file.path, "--database", database])
+        #expect(again.status != 0 && again.errors.contains("already exists"), "\(again.errors)")
+        #expect(try Data(contentsOf: file) == exported, "export replaced an existing file")
+        let unopened = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString).json")
+        let noDatabase = try await ServerProcess.run([
+            "device", "export", "watch", "--output", unopened.path, "--database", "sqlite:/nonexistent-folder/none.sqlite",
+        ])
+        #expect(noDatabase.status != 0)
+        #expect(!FileManager.default.fileExists(atPath: unopened.path), "a failed export left a file behind")
         let toStandardOutput = try await ServerProcess.run(["device", "export", "watch", "--database", database])
         #expect(try JSONSerialization.jsonObject(with: Data(toStandardOutput.output.utf8)) as? [String: Any] != nil)
         let nowhere = try await ServerProcess.run([
