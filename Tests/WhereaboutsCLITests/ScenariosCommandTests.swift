@@ -20,7 +20,7 @@ private func contents(_ folder: URL) throws -> [String: Data] {
     return files
 }
 
-@Suite("whereabouts scenarios")
+@Suite("whereabouts scenarios, and simulate --scenarios")
 struct ScenariosCommandTests {
     @Test("scenarios writes NAME-stress pairs to --out and leaves --from as it was")
     func writesStressPairs() async throws {
@@ -48,5 +48,15 @@ struct ScenariosCommandTests {
             #expect(result.stderr.contains("d01-stress.gpx is one of the --from scenarios"), "\(out): \(result.stderr)")
             #expect(try contents(folder) == before, "--out \(out) changed the --from folder")
         }
+    }
+
+    @Test("simulate --scenarios refuses two scenarios of one name, which one run would stand for")
+    func refusesDuplicateNames() async throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writePair("d01", in: folder)
+        let result = try await CommandRunner.run(["simulate", "--scenarios", folder.path, "--scenarios", folder.path])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("are both scenario d01"), "\(result.stderr)")
     }
 }
