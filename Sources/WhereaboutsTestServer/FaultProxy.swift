@@ -10,7 +10,7 @@ import WhereaboutsCore
 
 /// A real HTTP server on 127.0.0.1 in front of another server: it passes every request through to
 /// `upstream` and the answer back, except those it plays a scripted ``Fault`` on (a status without
-/// forwarding, a hang after forwarding, a connection dropped after forwarding). An upstream that
+/// forwarding, a hang before forwarding, a connection dropped after forwarding). An upstream that
 /// does not answer (killed, restarting) gets the client a 502.
 public final class FaultProxy: Sendable {
     /// The port it listens on.

@@ -72,6 +72,9 @@ struct FaultCampaign {
         let database = "sqlite:" + folder.appendingPathComponent("server.sqlite").path
         let token = try await RealServer.addDevice(Self.device, executable: serverExecutable, database: database, folder: folder)
         var server = try await RealServer.start(serverExecutable, database: database, port: 0, folder: folder)
+        // A campaign that throws (a failed restart, the last flush failing) must not leave the server
+        // running on a deleted database; the one running at the end is killed before the folder goes.
+        defer { if server.child.process.isRunning { Foundation.kill(server.child.process.processIdentifier, SIGKILL) } }
         let proxy = try await FaultProxy.start(upstream: server.base)
         defer { Task { [proxy] in await proxy.stop() } }
         let store = folder.appendingPathComponent("phone.sqlite").path

@@ -25,6 +25,15 @@ struct Scenarios: ParsableCommand {
 
     func run() throws {
         let pairs = try ScenarioLoader.pairs(in: from)
+        // Refused before anything is written: with --out the --from folder, a NAME-stress pair already
+        // there would be overwritten by the pair it was made from.
+        let inputs = Set(pairs.flatMap { [Self.resolved($0.trace), Self.resolved($0.regions)] })
+        for pair in pairs {
+            let (trace, regions) = Self.outputs(of: pair.name, in: out)
+            for path in [trace, regions] where inputs.contains(Self.resolved(path)) {
+                throw InputError("--out \(out): \(path) is one of the --from scenarios and would be overwritten; give another folder")
+            }
+        }
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         } catch {
@@ -37,10 +46,21 @@ struct Scenarios: ParsableCommand {
             let points = stressed.trace.map {
                 GPXPoint(coordinate: $0.coordinate, time: Date(timeIntervalSince1970: $0.time), elevation: nil, speed: nil)
             }
-            try write(GPXWriter.document(name: name, points: points), to: "\(out)/\(name).gpx")
-            try write(GeoJSONWriter.document(stressed.regions.map { ($0, kinds[$0.id]) }), to: "\(out)/\(name).regions.geojson")
+            let (trace, regions) = Self.outputs(of: pair.name, in: out)
+            try write(GPXWriter.document(name: name, points: points), to: trace)
+            try write(GeoJSONWriter.document(stressed.regions.map { ($0, kinds[$0.id]) }), to: regions)
         }
         print("wrote \(pairs.count) scenarios to \(out) (seed \(seed))")
+    }
+
+    /// The trace and regions files written for the pair `name` in `folder`.
+    private static func outputs(of name: String, in folder: String) -> (trace: String, regions: String) {
+        ("\(folder)/\(name)-stress.gpx", "\(folder)/\(name)-stress.regions.geojson")
+    }
+
+    /// `path` absolute, with `.`, `..` and symbolic links resolved, to tell whether two paths name one file.
+    private static func resolved(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     private func write(_ text: String, to path: String) throws {

@@ -147,11 +147,18 @@ struct Simulate: AsyncParsableCommand {
         return try ScenarioLoader.load(trace: trace, regions: regions)
     }
 
-    /// Every pair in every `--scenarios` folder.
+    /// Every pair in every `--scenarios` folder. Runs are filed and scored by scenario name, so two
+    /// pairs of one name (the same folder twice, or two folders that share a name) are refused: one
+    /// run would stand for both, whichever finished last.
     private func loadScenarios() throws -> [Scenario] {
-        try scenarios.flatMap { folder in
-            try ScenarioLoader.pairs(in: folder).map { try ScenarioLoader.load(trace: $0.trace, regions: $0.regions, name: $0.name) }
+        let pairs = try scenarios.flatMap { try ScenarioLoader.pairs(in: $0) }
+        var seen: [String: String] = [:]
+        for pair in pairs {
+            if let first = seen.updateValue(pair.trace, forKey: pair.name) {
+                throw InputError("--scenarios: \(first) and \(pair.trace) are both scenario \(pair.name); give each scenario once")
+            }
         }
+        return try pairs.map { try ScenarioLoader.load(trace: $0.trace, regions: $0.regions, name: $0.name) }
     }
 
     /// Every scenario with every strategy, and the per-strategy table.

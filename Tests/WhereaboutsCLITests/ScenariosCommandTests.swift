@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// Writes the scenario pair `name` (a ten-minute walk north and an empty region list) into `folder`.
+private func writePair(_ name: String, in folder: URL) throws {
+    let points = (0..<11).map { minute in
+        "<trkpt lat=\"\(48.1 + Double(minute) * 0.001)\" lon=\"11.5\"><time>2024-05-06T07:\(30 + minute):00Z</time></trkpt>"
+    }
+    let gpx = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\"><trk><trkseg>\n\(points.joined(separator: "\n"))\n</trkseg></trk></gpx>\n"
+    try Data(gpx.utf8).write(to: folder.appendingPathComponent("\(name).gpx"))
+    try Data(#"{"type":"FeatureCollection","features":[]}"#.utf8).write(to: folder.appendingPathComponent("\(name).regions.geojson"))
+}
+
+/// Every file in `folder` with its bytes.
+private func contents(_ folder: URL) throws -> [String: Data] {
+    var files: [String: Data] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+        files[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+    }
+    return files
+}
+
+@Suite("whereabouts scenarios, and simulate --scenarios")
+struct ScenariosCommandTests {
+    @Test("scenarios writes NAME-stress pairs to --out and leaves --from as it was")
+    func writesStressPairs() async throws {
+        let from = try CommandRunner.temporaryFolder()
+        let out = try CommandRunner.temporaryFolder()
+        defer { for url in [from, out] { try? FileManager.default.removeItem(at: url) } }
+        try writePair("d01", in: from)
+        let before = try contents(from)
+        let result = try await CommandRunner.run(["scenarios", "--from", from.path, "--out", out.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try contents(from) == before)
+        #expect(Set(try contents(out).keys) == ["d01-stress.gpx", "d01-stress.regions.geojson"])
+    }
+
+    @Test("scenarios refuses an --out where it would overwrite a --from scenario, and writes nothing")
+    func refusesToOverwriteInput() async throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writePair("d01", in: folder)
+        try writePair("d01-stress", in: folder)
+        let before = try contents(folder)
+        for out in [folder.path, folder.path + "/.", folder.path + "/../" + folder.lastPathComponent] {
+            let result = try await CommandRunner.run(["scenarios", "--from", folder.path, "--out", out])
+            #expect(result.status == 2, "\(out): \(result.stderr)")
+            #expect(result.stderr.contains("d01-stress.gpx is one of the --from scenarios"), "\(out): \(result.stderr)")
+            #expect(try contents(folder) == before, "--out \(out) changed the --from folder")
+        }
+    }
+
+    @Test("simulate --scenarios refuses two scenarios of one name, which one run would stand for")
+    func refusesDuplicateNames() async throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writePair("d01", in: folder)
+        let result = try await CommandRunner.run(["simulate", "--scenarios", folder.path, "--scenarios", folder.path])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("are both scenario d01"), "\(result.stderr)")
+    }
+}
