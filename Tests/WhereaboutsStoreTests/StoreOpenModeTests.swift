@@ -88,10 +88,16 @@ struct StoreOpenModeTests {
         let queue = try DatabaseQueue(path: store.path)
         try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')") }
         try queue.close()
-        #expect {
-            try SQLiteLocationStore(path: store.path, options: StoreOptions(mode: .readWrite))
-        } throws: { error in
-            (error as? StoreError)?.kind == .incompatible && "\(error)".contains("v99-from-the-future")
+        let before = try Data(contentsOf: URL(fileURLWithPath: store.path))
+        let folder = try neighbours(store.path)
+        for mode in [StoreOpenMode.readOnly, .readWrite, .dedicated] {
+            #expect {
+                try SQLiteLocationStore(path: store.path, options: StoreOptions(mode: mode))
+            } throws: { error in
+                (error as? StoreError)?.kind == .incompatible && "\(error)".contains("v99-from-the-future")
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: store.path)) == before, "\(mode) changed the newer store")
+            #expect(try neighbours(store.path) == folder, "\(mode) left files beside the newer store")
         }
     }
 
@@ -101,9 +107,12 @@ struct StoreOpenModeTests {
         let pool = try DatabasePool(path: path)
         try StoreSchema.migrator.migrate(pool, upTo: "v4-command-ids")
         try pool.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let reader = try SQLiteLocationStore(path: path, options: StoreOptions(mode: .readOnly))
         #expect(try reader.summary().records == 0)
         try reader.close()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the read-only open upgraded or wrote into the v4 store")
+        #expect(try neighbours(path) == ["v4.sqlite"])
         let store = try SQLiteLocationStore(path: path, options: StoreOptions(mode: .readWrite))
         try store.append(sampleRecords(2))
         try store.close()

@@ -15,7 +15,6 @@ struct JSONArrayStream {
     private var escaped = false
     private var stringStart = 0
     private var lastRootKey: [UInt8] = []
-    private var awaitingArray = false
     private var inArray = false
     private var elementStart: Int?
     private(set) var sawArray = false
