@@ -199,6 +199,10 @@ public actor Uploader {
             switch UploadVerdict.classify(reply, now: clock.now()) {
             case .delivered:
                 let outcome = delivery.interpret(reply, batch)
+                if let unreadable = outcome.unreadable {
+                    try delivery.release(ids)
+                    return failed("\(endpoint.name) \(unreadable)", retryAfter: nil)
+                }
                 try delivery.delivered(outcome.delivered)
                 try delivery.rejected(outcome.rejected, clock.now())
                 try queue.confirmAcknowledged(acknowledgements)

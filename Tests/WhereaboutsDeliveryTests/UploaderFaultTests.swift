@@ -66,6 +66,25 @@ struct UploaderFaultTests {
         #expect(try await exactlyOnce(store, server.state))
     }
 
+    @Test("a 200 that is not a batch answer for the items (a captive portal's page, an empty object) delivers nothing; they are resent")
+    func unreadableSuccess() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        await server.state.script([.status(200, body: "<html>Sign in to the Wi-Fi</html>"), .status(200, body: "{}")])
+        let store = try makeStore()
+        try store.append(sampleRecords(50))
+        let uploader = batchUploader(store, url: server.baseURL)
+        let first = await uploader.flush(.threshold)
+        guard case .failed(let reason, _) = first.stoppedBy else {
+            Issue.record("expected a failure, got \(first)")
+            return
+        }
+        #expect(reason.contains("not a batch answer") && reason.contains("Sign in to the Wi-Fi"), "\(reason)")
+        #expect(first.delivered == 0)
+        #expect(try await eventually { try store.pendingCount() == 0 })
+        #expect(try await exactlyOnce(store, server.state))
+    }
+
     @Test("429 with Retry-After: no attempt before the server's time, then delivered")
     func retryAfter() async throws {
         let server = try await TestServer.start()

@@ -8,11 +8,16 @@ public struct DeliveryOutcome: Sendable, Equatable {
     public var rejected: [UUID: Rejection]
     /// Commands the server sent back.
     public var commands: [DeviceCommand]
+    /// Why the answer could not be read as the server storing the items (a proxy's or captive portal's
+    /// page answering 200, a count that does not match the request); `nil` when it could. Nothing is
+    /// delivered then: the items go back to pending and are sent again after a back-off.
+    public var unreadable: String?
 
     /// Creates an outcome.
-    public init(delivered: [UUID], rejected: [UUID: Rejection] = [:], commands: [DeviceCommand] = []) {
+    public init(delivered: [UUID], rejected: [UUID: Rejection] = [:], commands: [DeviceCommand] = [], unreadable: String? = nil) {
         self.delivered = delivered
         self.rejected = rejected
         self.commands = commands
+        self.unreadable = unreadable
     }
 }

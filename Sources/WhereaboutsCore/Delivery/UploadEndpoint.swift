@@ -45,9 +45,21 @@ extension UploadEndpoint {
     }
 }
 
-/// Reads our batch answer (`BatchReply`) for the items of a request, by index.
+/// Reads our batch answer (`BatchReply`) for the items of a request, by index. A 409 says the server
+/// already holds the items. A 2xx counts as stored only when its body is a batch answer accounting
+/// for every item (accepted, duplicate or rejected): anything else, such as a proxy's page, delivers
+/// nothing (``DeliveryOutcome/unreadable``).
 func batchOutcome(_ reply: HTTPReply, ids: [UUID]) -> DeliveryOutcome {
-    guard let answer = try? JSONDecoder().decode(BatchReply.self, from: reply.body) else { return DeliveryOutcome(delivered: ids) }
+    if reply.status == 409 { return DeliveryOutcome(delivered: ids) }
+    guard let answer = try? JSONDecoder().decode(BatchReply.self, from: reply.body),
+        answer.accepted + answer.duplicate + answer.rejected.count == ids.count
+    else {
+        return DeliveryOutcome(
+            delivered: [],
+            unreadable:
+                "answered \(reply.status) with \(reply.bodyPrefix.isEmpty ? "an empty body" : reply.bodyPrefix), not a batch answer accounting for the \(ids.count) items sent; nothing was marked delivered: check that the URL reaches the server and no proxy answers for it"
+        )
+    }
     var rejected: [UUID: Rejection] = [:]
     for item in answer.rejected where ids.indices.contains(item.index) {
         rejected[ids[item.index]] = Rejection(status: reply.status, reason: item.reason)
