@@ -23,7 +23,7 @@ struct Replay {
     /// exits three seconds after the last line, which closes both connections and ends the replay.
     static func run(_ log: URL) async throws -> Replay {
         let port = try freePort()
-        let fake = try GPSFake(log: log, port: port, feed: .gated(linger: 3))
+        let fake = try await GPSFake.started(log: log, port: port, feed: .gated(linger: 3))
         defer { fake.stop() }
         return try await withGPSDService(port: port) { service, recorder in
             service.configure(LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: nil), significantChange: false))

@@ -86,7 +86,7 @@ struct GPSDLiveServiceTests {
     @Test("when gpsd dies mid-run the service reports it once, reconnects to the new gpsd and delivers again")
     func gpsdRestarts() async throws {
         let port = try freePort()
-        var fake = try GPSFake(log: Self.log, port: port, feed: .looping(cycle: 0.005))
+        var fake = try await GPSFake.started(log: Self.log, port: port, feed: .looping(cycle: 0.005))
         defer { fake.stop() }
         try await withGPSDService(port: port, backoff: GPSDBackoff(initial: 0.05, maximum: 0.2)) { service, recorder in
             service.configure(everyFix)
@@ -106,7 +106,7 @@ struct GPSDLiveServiceTests {
             let fixesWhileDown = recorder.fixCount
             #expect(fixesWhileDown == service.statistics.delivered)
 
-            fake = try GPSFake(log: Self.log, port: port, feed: .looping(cycle: 0.005))
+            fake = try await GPSFake.started(log: Self.log, port: port, feed: .looping(cycle: 0.005))
             #expect(
                 await eventually(within: 60) { recorder.fixCount >= fixesWhileDown + 5 },
                 "no fixes after the restart (\(service.statistics)); gpsfake said: \(fake.errorOutput)")
@@ -133,7 +133,7 @@ struct GPSDLiveServiceTests {
     @Test("updates off stop watching, a one-shot delivers one fix, regions report states, the filter holds fixes back")
     func configurations() async throws {
         let port = try freePort()
-        let fake = try GPSFake(log: Self.log, port: port, feed: .looping(cycle: 0.005))
+        let fake = try await GPSFake.started(log: Self.log, port: port, feed: .looping(cycle: 0.005))
         defer { fake.stop() }
         try await withGPSDService(port: port) { service, recorder in
             service.configure(everyFix)

@@ -249,7 +249,8 @@ final class GPSFake: @unchecked Sendable {
         /// opens the device at once (`-n`) rather than at the first watch, and exits `linger`
         /// seconds after the last line.
         case gated(linger: Int)
-        /// Over and over, `cycle` seconds between lines.
+        /// Over and over, `cycle` seconds between lines. gpsd opens the device at once (`-n`) and
+        /// reads it while no client watches, so gpsfake never blocks on a full pseudo-terminal.
         case looping(cycle: Double)
     }
 
@@ -282,7 +283,7 @@ final class GPSFake: @unchecked Sendable {
             arguments += ["-1", "-i", "-n", "-W", String(linger)]
             fed = try Self.textualCopy(of: log, in: folder)
         case .looping(let cycle):
-            arguments += ["-c", String(cycle)]
+            arguments += ["-n", "-c", String(cycle)]
         }
         do {
             process = try ChildProcess(
@@ -298,6 +299,47 @@ final class GPSFake: @unchecked Sendable {
     deinit {
         stop()
         close(prompts)
+    }
+
+    /// Starts gpsfake and returns once its gpsd accepts connections on `port`.
+    ///
+    /// On a loaded machine gpsd sometimes never comes up, or goes down at once: it exits when it
+    /// cannot bind the port (a gpsd stopped a moment ago may still hold it), and gpsfake then ends
+    /// too. Such a start is tried again, `attempts` times in all; when none listens this throws
+    /// with what gpsfake and gpsd wrote each time.
+    static func started(log: URL, port: UInt16, feed: Feed, attempts: Int = 3) async throws -> GPSFake {
+        var problems: [String] = []
+        for attempt in 1...attempts {
+            let fake = try GPSFake(log: log, port: port, feed: feed)
+            if await eventually(within: 30, { fake.isListening || !fake.isRunning }), fake.isListening { return fake }
+            let what = fake.isRunning ? "gpsd did not listen within 30 s" : "gpsfake exited before gpsd listened"
+            problems.append("start \(attempt): \(what); gpsfake said: \(fake.errorOutput)")
+            fake.stop()
+        }
+        throw HarnessError(description: "gpsd never listened on 127.0.0.1:\(port) (\(problems.joined(separator: "; ")))")
+    }
+
+    /// Whether gpsfake (and with it its gpsd) still runs.
+    var isRunning: Bool { process.isRunning }
+
+    /// Whether gpsd accepts a TCP connection on 127.0.0.1:`port` (the probe connects and closes at once).
+    var isListening: Bool {
+        #if canImport(Darwin)
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #else
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #endif
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
     }
 
     /// gpsfake's single-step mode fails on logs whose first packet is binary (it cannot print
