@@ -5,11 +5,15 @@ import WhereaboutsCore
 /// Replaces a damaged store by a new one holding every row that can still be read, and keeps the
 /// damaged file beside it.
 ///
-/// The new store is written to `<path>.salvage-<time>.partial` and renamed `<path>.salvage-<time>`
-/// once complete; then the damaged file (with its `-wal` and `-shm`) becomes `<path>.damaged-<time>`
-/// and the new store takes its place. A crash at any point loses nothing: a complete salvage lying
-/// next to a store is finished the next time the store opens for writing, and partial files are
-/// removed. The damaged file is only ever read (read-only) and renamed.
+/// The new store is written to `<path>.salvage-<time>.partial` and renamed
+/// `<path>.salvage-<time>.of-<identity>` once complete, where the identity names the damaged file
+/// (device, inode and size); then the damaged file (with its `-wal` and `-shm`) becomes
+/// `<path>.damaged-<time>` and the new store takes its place. A crash at any point loses nothing: a
+/// complete salvage lying next to a store is finished the next time the store opens for writing,
+/// but only while the file at the path is still the one it was made from (or there is none); a
+/// salvage of a file that has since been replaced is set aside as `<path>.salvage-<time>.unused`
+/// and the file at the path is left alone. Partial files are removed. The damaged file is only ever
+/// read (read-only) and renamed.
 struct StoreSalvager {
     /// The store's path.
     let path: String
@@ -29,6 +33,7 @@ struct StoreSalvager {
     /// - Throws: when the new store cannot be written (a full disk); the damaged file is then untouched.
     func salvage(problem: String, migrations: [String]?, now: Date) throws -> StoreSalvage {
         let stamp = Timestamp.format(now).replacingOccurrences(of: ":", with: "")
+        let identity = FileIdentity(path: path)
         let partial = "\(path).salvage-\(stamp).partial"
         let destination = try StoreOpener.pool(at: partial, maxPageCount: nil)
         if let last = migrations?.last, StoreSchema.migrator.migrations.contains(last) {
@@ -53,21 +58,34 @@ struct StoreSalvager {
                 arguments: [now.timeIntervalSince1970, "\(path).damaged-\(stamp)", problem, total.read, total.lost, total.uncounted])
         }
         try destination.close()
-        let complete = "\(path).salvage-\(stamp)"
+        let complete = "\(path).salvage-\(stamp)" + (identity.map { ".of-\($0.name)" } ?? "")
         try FileManager.default.moveItem(atPath: partial, toPath: complete)
         return try finish(complete, stamp: stamp)
     }
 
     /// Finishes a salvage a crash interrupted after its new store was complete, if there is one.
+    ///
+    /// A salvage names the file it was made from; when another file now lies at the path, that file
+    /// is not ours to move: the salvage is renamed `<path>.salvage-<time>.unused` (kept for whoever
+    /// wants its rows) and `nil` is returned, so the store opens the file at the path as it is.
+    /// A salvage written before salvages named their file is finished as it was then.
     func finishInterrupted() throws -> StoreSalvage? {
         let prefix = "\(name).salvage-"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         guard
             let complete = names.sorted().last(where: {
-                $0.hasPrefix(prefix) && !$0.contains(".partial") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
+                $0.hasPrefix(prefix) && !$0.contains(".partial") && !$0.hasSuffix(".unused") && !$0.hasSuffix("-wal")
+                    && !$0.hasSuffix("-shm")
             })
         else { return nil }
-        return try finish("\(folder)/\(complete)", stamp: String(complete.dropFirst(prefix.count)))
+        let suffix = complete.dropFirst(prefix.count)
+        let parts = suffix.split(separator: ".of-", maxSplits: 1).map(String.init)
+        let stamp = parts[0]
+        if parts.count == 2, FileManager.default.fileExists(atPath: path), FileIdentity(path: path)?.name != parts[1] {
+            try FileManager.default.moveItem(atPath: "\(folder)/\(complete)", toPath: "\(path).salvage-\(stamp).unused")
+            return nil
+        }
+        return try finish("\(folder)/\(complete)", stamp: stamp)
     }
 
     /// Removes what a crash left of a store being created or salvaged before it was complete.

@@ -100,4 +100,65 @@ struct StoreSalvageTests {
         try store.append(sampleRecords(3))
         #expect(try store.integrityCheck() == "ok")
     }
+
+    @Test("a salvage a crash left complete is finished at the next open while the damaged file is still at the path")
+    func interruptedSalvageFinished() throws {
+        let (path, stamp) = try interruptedSalvage()
+        let damaged = try Data(contentsOf: URL(fileURLWithPath: path))
+        let store = try SQLiteLocationStore(path: path)
+        let salvage = try #require(store.openReport.salvage)
+        #expect(salvage.saved == 3040)
+        #expect(salvage.damagedFile == "\(path).damaged-\(stamp)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: salvage.damagedFile)) == damaged)
+        #expect(try store.pendingCount() == 3000)
+        #expect(try store.integrityCheck() == "ok")
+        #expect(try Self.names(beside: path).filter { $0.contains(".salvage-") }.isEmpty)
+    }
+
+    @Test("a salvage whose damaged file has since been replaced leaves the new file alone and is set aside unused")
+    func interruptedSalvageOfAReplacedFile() throws {
+        let (path, stamp) = try interruptedSalvage()
+        try FileManager.default.removeItem(atPath: path)
+        let other = try writeClosedStore(records: 7, events: 0)
+        try FileManager.default.moveItem(atPath: other, toPath: path)
+        let before = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64
+
+        let store = try SQLiteLocationStore(path: path)
+        #expect(store.openReport.salvage == nil)
+        #expect(try store.pendingCount() == 7)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64 == before)
+        try store.close()
+        let names = try Self.names(beside: path)
+        #expect(names.contains("store.sqlite.salvage-\(stamp).unused"))
+        #expect(!names.contains { $0.contains(".damaged-") }, "\(names)")
+
+        let reopened = try SQLiteLocationStore(path: path)
+        #expect(reopened.openReport.salvage == nil)
+        #expect(try reopened.pendingCount() == 7)
+    }
+
+    /// A store salvaged, then put back as a crash between the salvage's completion and its move into
+    /// place leaves it: the damaged file at the path, the complete salvage beside it named for that file.
+    private func interruptedSalvage() throws -> (path: String, stamp: String) {
+        let path = try writeClosedStore(records: 3000, events: 40)
+        let index = try #require(try pages(of: "location_uuid", in: path).first { $0.kind == "leaf" })
+        try zero(path, at: index.offset, bytes: 3)
+        let store = try SQLiteLocationStore(path: path)
+        let damagedFile = try #require(store.openReport.salvage?.damagedFile)
+        try store.close()
+        let stamp = String(damagedFile.dropFirst("\(path).damaged-".count))
+        let files = FileManager.default
+        let attributes = try files.attributesOfItem(atPath: damagedFile)
+        let device = try #require(attributes[.systemNumber] as? Int)
+        let inode = try #require(attributes[.systemFileNumber] as? UInt64)
+        let size = try #require(attributes[.size] as? UInt64)
+        try files.moveItem(atPath: path, toPath: "\(path).salvage-\(stamp).of-\(device)-\(inode)-\(size)")
+        try files.moveItem(atPath: damagedFile, toPath: path)
+        #expect(try Self.names(beside: path).count == 2)
+        return (path, stamp)
+    }
+
+    private static func names(beside path: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent).sorted()
+    }
 }
