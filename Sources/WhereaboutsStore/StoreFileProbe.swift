@@ -85,15 +85,18 @@ struct StoreFileProbe {
         return .store(Facts(migrations: migrations, damage: damage))
     }
 
-    /// Opens `path` read-only. Without content in a write-ahead log the file is opened immutable, so
-    /// SQLite creates no `-wal` or `-shm` file beside it; with content, through the log, as a writer
-    /// left it.
+    /// Opens `path` read-only. A store no connection has open (no `-shm` file, no content in a
+    /// write-ahead log) is opened immutable, so SQLite creates no `-wal` or `-shm` file beside it.
+    /// Otherwise it is read through the log and the writers' shared memory, as any reader does: an
+    /// app may be writing it, and an immutable reader would miss its commits and could read pages a
+    /// checkpoint is rewriting.
     static func openReadOnly(_ path: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
-        let logSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-        let immutable = logSize == 0 && uriFilenames
+        let files = FileManager.default
+        let logSize = (try? files.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        let immutable = logSize == 0 && !files.fileExists(atPath: path + "-shm") && uriFilenames
         let location = immutable ? "file:\(path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)?immutable=1" : path
         return try DatabaseQueue(path: location, configuration: configuration)
     }

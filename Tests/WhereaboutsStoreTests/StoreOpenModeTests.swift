@@ -81,6 +81,25 @@ struct StoreOpenModeTests {
         #expect(try neighbours(store.path) == ["store.sqlite"])
     }
 
+    @Test("read-only beside a live writer whose log was just emptied: every commit is seen, none missed")
+    func readOnlyBesideLiveWriter() throws {
+        let store = try makeStore()
+        try store.append(sampleRecords(50))
+        let writer = try DatabaseQueue(path: store.path)
+        try writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        #expect((try FileManager.default.attributesOfItem(atPath: store.path + "-wal")[.size] as? Int) == 0)
+        let reader = try SQLiteLocationStore(path: store.path, options: StoreOptions(mode: .readOnly))
+        #expect(try reader.summary().records == 50)
+        try store.append(sampleRecords(3000))
+        #expect(try reader.summary().records == 3050)
+        try writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        #expect(try reader.summary().records == 3050)
+        #expect(try reader.integrityCheck() == "ok")
+        try reader.close()
+        try writer.close()
+        try store.close()
+    }
+
     @Test("a store from a newer version is refused, not migrated")
     func newerVersion() throws {
         let store = try makeStore()
