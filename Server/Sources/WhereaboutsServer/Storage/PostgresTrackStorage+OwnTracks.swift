@@ -24,36 +24,30 @@ extension PostgresTrackStorage {
         "CREATE INDEX message_type ON message (device_id, type, seq)",
     ]
 
+    /// The start of every profile query: each device with its profile's columns, in the order
+    /// `profiles(_:)` decodes them; `p` is `owntracks_device`, joined by the query.
+    private static let profileColumns = "SELECT d.id, p.owntracks_user, p.device_name, p.friends_group, p.secret FROM device d"
+
     public func ownTracksProfiles() async throws -> [OwnTracksProfile] {
-        try await profiles(
-            """
-            SELECT d.id, p.owntracks_user, p.device_name, p.friends_group, p.secret
-            FROM device d LEFT JOIN owntracks_device p ON p.device_id = d.id ORDER BY d.id
-            """)
+        try await profiles("\(unescaped: Self.profileColumns) LEFT JOIN owntracks_device p ON p.device_id = d.id ORDER BY d.id")
     }
 
     public func ownTracksProfile(device: String) async throws -> OwnTracksProfile? {
-        try await profiles(
-            """
-            SELECT d.id, p.owntracks_user, p.device_name, p.friends_group, p.secret
-            FROM device d LEFT JOIN owntracks_device p ON p.device_id = d.id WHERE d.id = \(device)
-            """
-        ).first
+        try await profiles("\(unescaped: Self.profileColumns) LEFT JOIN owntracks_device p ON p.device_id = d.id WHERE d.id = \(device)")
+            .first
     }
 
     public func ownTracksProfiles(group: String) async throws -> [OwnTracksProfile] {
         try await profiles(
             """
-            SELECT d.id, p.owntracks_user, p.device_name, p.friends_group, p.secret
-            FROM device d JOIN owntracks_device p ON p.device_id = d.id WHERE p.friends_group = \(group) ORDER BY d.id
+            \(unescaped: Self.profileColumns) JOIN owntracks_device p ON p.device_id = d.id WHERE p.friends_group = \(group) ORDER BY d.id
             """)
     }
 
     public func ownTracksProfile(topic: String) async throws -> OwnTracksProfile? {
         try await profiles(
             """
-            SELECT d.id, p.owntracks_user, p.device_name, p.friends_group, p.secret
-            FROM device d LEFT JOIN owntracks_device p ON p.device_id = d.id
+            \(unescaped: Self.profileColumns) LEFT JOIN owntracks_device p ON p.device_id = d.id
             WHERE 'owntracks/' || COALESCE(p.owntracks_user, d.id) || '/' || COALESCE(p.device_name, d.id) = \(topic)
             ORDER BY d.id LIMIT 1
             """
