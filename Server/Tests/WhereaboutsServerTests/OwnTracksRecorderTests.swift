@@ -90,10 +90,7 @@ struct OwnTracksRecorderTests {
             expectKept(OwnTracksBooklet.object(location), in: data[0], "locations[0]")
             expectKept(OwnTracksBooklet.object(laterLocation), in: data[1], "locations[1]")
             #expect(data[0]["isotst"] as? String == "2024-02-02T07:15:49Z")
-            let received = (data[0]["isorcv"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) }
-            #expect(
-                received.map { abs($0.timeIntervalSinceNow) < 300 } == true,
-                "isorcv is when the server stored it: \(data[0]["isorcv"] ?? "none")")
+            #expect(data[0]["isorcv"] as? String == "2024-02-02T07:15:49Z", "isorcv is the location's tst, as the Recorder's .rec stamp")
             #expect(data[0]["topic"] as? String == "owntracks/\(user)/nokia", "the topic the app sent is kept")
 
             let limited = server.json(
@@ -107,6 +104,22 @@ struct OwnTracksRecorderTests {
                 try await server.send(
                     "GET", "/api/0/locations?user=\(user)&device=nokia&\(range)&format=geojson", token: nil, headers: auth))
             #expect(geo["type"] as? String == "FeatureCollection" && (geo["features"] as? [Any])?.count == 2)
+            let line = server.json(
+                try await server.send(
+                    "GET", "/api/0/locations?user=\(user)&device=nokia&\(range)&format=linestring", token: nil, headers: auth))
+            #expect(
+                OwnTracksBooklet.canonical((line["geometry"] as? [String: Any])?["coordinates"])
+                    == "[[[2.292713,48.856826],[2.29401,48.86043]]]", "linestring: the track, oldest first")
+            let pois = server.json(
+                try await server.send(
+                    "GET", "/api/0/locations?user=\(user)&device=nokia&\(range)&format=geojsonpoi", token: nil, headers: auth))
+            #expect(
+                OwnTracksBooklet.canonical((pois["features"] as? [[String: Any]])?.map { $0["properties"] })
+                    == #"[[{"address":"","isotst":"2024-02-02T07:15:49Z","name":"Eiffel"}]]"#, "geojsonpoi: the location naming a poi")
+            #expect(
+                array(try await server.send("GET", "/api/0/last?device=nokia", token: nil, headers: auth)).isEmpty,
+                "a device without its user selects nothing, as in the Recorder")
+            #expect(data[0]["username"] == nil && data[0]["device"] == nil, "locations' objects name no user or device, as the Recorder's")
         }
     }
 

@@ -38,7 +38,7 @@ extension API {
                             device: profile.device, from: .distantPast, to: .distantFuture, limit: 1
                         ).first
                     else { continue }
-                    let object = RecorderObjects.location(last, profile: profile, received: false)
+                    let object = RecorderObjects.location(last, profile: profile, history: false)
                     objects.append(
                         parameters.selecting(
                             RecorderObjects.merging(card: try await storage.lastMessage("card", device: profile.device), into: object)))
@@ -60,13 +60,15 @@ extension API {
                 let range = try parameters.range(now: Date())
                 let locations = try await storage.ownTracksLocations(
                     device: profile.device, from: range.lowerBound, to: range.upperBound, limit: parameters.limit)
-                let objects = locations.map { parameters.selecting(RecorderObjects.location($0, profile: profile, received: true)) }
+                let objects = locations.map { parameters.selecting(RecorderObjects.location($0, profile: profile, history: true)) }
                 switch parameters.format {
                 case .json:
                     return RecorderObjects.response([
                         "count": objects.count, "data": objects, "status": 200, "version": Self.recorderAPIVersion,
                     ])
                 case .geojson: return RecorderObjects.response(RecorderObjects.geoJSON(objects))
+                case .geojsonpoi: return RecorderObjects.response(RecorderObjects.geoJSONPOI(objects))
+                case .linestring: return RecorderObjects.response(RecorderObjects.lineString(objects))
                 }
             }
         }

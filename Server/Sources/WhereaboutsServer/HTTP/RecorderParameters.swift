@@ -3,9 +3,10 @@ import Foundation
 /// The parameters of a Recorder API request: `user`, `device`, `from`, `to`, `limit`, `format` and
 /// `fields`, read as the Recorder reads them.
 struct RecorderParameters {
-    /// The output formats served: JSON, and GeoJSON points.
+    /// The output formats served: JSON, GeoJSON points (all, or those naming a `poi`), and a GeoJSON
+    /// LineString. The Recorder's `csv`, `gpx` and `xml` are not.
     enum Format: String, CaseIterable {
-        case json, geojson
+        case json, geojson, geojsonpoi, linestring
     }
 
     var user: String?
@@ -45,9 +46,11 @@ struct RecorderParameters {
         fields = given["fields"].map { $0.split(separator: ",").map(String.init) }
     }
 
-    /// Whether `profile` is among those `user` and `device` select.
+    /// Whether `profile` is among those `user` and `device` select. As in the Recorder, `device` is a
+    /// device of `user`: without `user` it selects nothing (its `API.md`: `[user [device]]`).
     func matches(_ profile: OwnTracksProfile) -> Bool {
-        (user.map { $0 == profile.ownTracksUser } ?? true) && (device.map { $0 == profile.ownTracksDevice } ?? true)
+        guard let user else { return device == nil }
+        return user == profile.ownTracksUser && (device.map { $0 == profile.ownTracksDevice } ?? true)
     }
 
     /// `object` with only the requested ``fields``.

@@ -8,7 +8,7 @@ public struct OwnTracksLocation: Sendable, Equatable {
     public let record: LocationRecord
     /// What the OwnTracks message carried.
     public let fields: OwnTracksFields?
-    /// When the server stored it (the Recorder's `isorcv`).
+    /// When the server stored it.
     public let receivedAt: Date
 
     /// Creates a location.

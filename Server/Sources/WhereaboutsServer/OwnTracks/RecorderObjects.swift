@@ -16,19 +16,24 @@ enum RecorderObjects {
         return (try? JSONSerialization.jsonObject(with: message) as? [String: Any]) ?? [:]
     }
 
-    /// A location object as the Recorder's API has it: the fields the device sent, then `username`,
-    /// `device`, `topic` (when the device sent none), `tid` (likewise), `isotst` and `disptst`, and
-    /// `isorcv` when `received` (as `/api/0/locations` has it).
-    static func location(_ location: OwnTracksLocation, profile: OwnTracksProfile, received: Bool) -> [String: Any] {
+    /// A location object as the Recorder's API has it: the fields the device sent, `topic` and `tid`
+    /// when the device sent none, `isotst` and `disptst`; then, as in `/api/0/last` (`history` false),
+    /// `username` and `device`, or, as in `/api/0/locations` (`history` true), `isorcv`, which the
+    /// Recorder takes from the time stamp of the line in its `.rec` file: the message's `tst` (its
+    /// `doc/STORE.md`), so the location's time here too, not when we stored it.
+    static func location(_ location: OwnTracksLocation, profile: OwnTracksProfile, history: Bool) -> [String: Any] {
         var object = sent(location, profile: profile)
-        object["username"] = profile.ownTracksUser
-        object["device"] = profile.ownTracksDevice
         if object["topic"] == nil { object["topic"] = profile.topic }
         if object["tid"] == nil { object["tid"] = profile.defaultTrackerID }
         let time = location.record.fix.timestamp
         object["isotst"] = isoTime(time)
         object["disptst"] = isoTime(time).replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
-        if received { object["isorcv"] = isoTime(location.receivedAt) }
+        if history {
+            object["isorcv"] = isoTime(time)
+        } else {
+            object["username"] = profile.ownTracksUser
+            object["device"] = profile.ownTracksDevice
+        }
         return object
     }
 
@@ -58,18 +63,41 @@ enum RecorderObjects {
     }
 
     /// Location objects as a GeoJSON FeatureCollection of points, with the properties the Recorder
-    /// gives them (`name` the tid, `tst`, `vel`, `acc`, `alt`, `isotst`).
+    /// gives them (`name` the tid, `tst`, `vel`, `acc`, `alt`, `address` and `isotst`). `address` is
+    /// the Recorder's reverse-geocoded address; we look none up, so it is empty, as the Recorder's
+    /// is without reverse geocoding.
     static func geoJSON(_ objects: [[String: Any]]) -> [String: Any] {
         let integer = { (object: [String: Any], key: String) in Int(OwnTracksWire.number(object[key]) ?? 0) }
+        return featureCollection(objects) { object in
+            [
+                "name": object["tid"] ?? "", "tst": integer(object, "tst"), "vel": integer(object, "vel"), "acc": integer(object, "acc"),
+                "alt": integer(object, "alt"), "address": "", "isotst": object["isotst"] ?? "",
+            ]
+        }
+    }
+
+    /// The location objects that name a point of interest (`poi`) as a GeoJSON FeatureCollection of
+    /// points, as the Recorder's `geojsonpoi` has them: `name` the `poi`, `address` (empty) and `isotst`.
+    static func geoJSONPOI(_ objects: [[String: Any]]) -> [String: Any] {
+        featureCollection(objects.filter { $0["poi"] != nil }) { object in
+            ["name": object["poi"] ?? "", "address": "", "isotst": object["isotst"] ?? ""]
+        }
+    }
+
+    /// Location objects as one GeoJSON LineString Feature, as the Recorder's `linestring` has it.
+    static func lineString(_ objects: [[String: Any]]) -> [String: Any] {
+        [
+            "type": "Feature", "properties": [String: Any](),
+            "geometry": ["type": "LineString", "coordinates": objects.map { [$0["lon"] ?? 0, $0["lat"] ?? 0] }],
+        ]
+    }
+
+    /// A FeatureCollection of one point per object, with the `properties` of each.
+    private static func featureCollection(_ objects: [[String: Any]], properties: ([String: Any]) -> [String: Any]) -> [String: Any] {
         let features: [[String: Any]] = objects.map { object in
             [
-                "type": "Feature",
-                "geometry": ["type": "Point", "coordinates": [object["lon"] ?? 0, object["lat"] ?? 0]],
-                "properties": [
-                    "name": object["tid"] ?? "", "tst": integer(object, "tst"), "vel": integer(object, "vel"),
-                    "acc": integer(object, "acc"),
-                    "alt": integer(object, "alt"), "isotst": object["isotst"] ?? "",
-                ],
+                "type": "Feature", "geometry": ["type": "Point", "coordinates": [object["lon"] ?? 0, object["lat"] ?? 0]],
+                "properties": properties(object),
             ]
         }
         return ["type": "FeatureCollection", "features": features]
