@@ -36,6 +36,13 @@ enum OwnTracksBooklet {
         """
     /// The card page's card, with the tid json.md requires.
     static let card = #"{"_type":"card","tid":"j1","name":"Jane Jolie","face":"iV1CFEVkMhmCIKBUKh3ghAAAAABJRU5ErkJggg=="}"#
+    /// John's card, for the friends example of the Recorder's README ("Friends in HTTP mode").
+    static let friendCard = #"{"_type":"card","tid":"JA","name":"John Doe","face":"/9j/4AAQSkZJRgABAQAAAQABAAD"}"#
+    /// John's location in that example (`john/android`), with the members a friend's `/pub` answer carries.
+    static let friendLocation = """
+        {"_type":"location","tid":"JA","lat":48.95833,"lon":2.39523,"tst":1706860000,"vel":4,"alt":61,"cog":90,"acc":8,"vac":2,\
+        "batt":80,"topic":"owntracks/john/android"}
+        """
     /// A last will, as json.md describes it.
     static let lwt = #"{"_type":"lwt","tst":1706856299}"#
     /// A status message with json.md's iOS elements.

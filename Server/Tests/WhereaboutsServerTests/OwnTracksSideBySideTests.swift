@@ -4,92 +4,144 @@ import WhereaboutsCore
 import WhereaboutsDelivery
 import WhereaboutsServer
 
-/// `ot-recorder` on the PATH, if any.
-private let recorderPath: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
-    .map { "\($0)/ot-recorder" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-
+/// The same OwnTracks messages posted to a real OwnTracks Recorder (compared with 1.0.1, built with
+/// `WITH_HTTP` and `WITH_ENCRYPT`) and to us: jane/nokia sends the booklet's messages, john/android,
+/// her friend with an encryption key, a card and an encrypted location. The `/pub` answers and the
+/// Recorder API's answers must agree member by member, but for ``recorderOnly``.
 @Suite("Side by side with a real OwnTracks Recorder")
 struct OwnTracksSideBySideTests {
-    /// What the Recorder adds from its own lookups (reverse geocoding, time zones, its HTTP mode) and
-    /// we do not: left out of the comparison.
+    /// What the Recorder adds and we do not, left out of the comparison: its reverse geocoding
+    /// (`ghash`, `addr`, `cc`, `locality`), its time zone lookup (`tzname`, `isolocal`), and its marks
+    /// of how a message came (`_http` for HTTP mode, `_decrypted` for an encrypted one), which it
+    /// writes into the stored message itself.
     private static let recorderOnly: Set<String> = ["ghash", "addr", "cc", "locality", "tzname", "isolocal", "_http", "_decrypted"]
+    /// John's encryption passphrase, as the Recorder's `keys` database and our profile hold it.
+    private static let passphrase = "s3cr1t"
+
+    /// Who posts: the Recorder's `?u=&d=` and our Basic auth (device id and token).
+    private struct Publisher {
+        let query: String
+        let auth: [String: String]
+
+        init(user: String, device: String, id: String, token: String) {
+            query = "u=\(user)&d=\(device)"
+            auth = ["Authorization": "Basic \(Data("\(id):\(token)".utf8).base64EncodedString())"]
+        }
+    }
 
     @Test(
-        "the same messages to ot-recorder and to us: /api/0/list, /last and /locations agree field by field",
+        "the same messages to ot-recorder and to us: the /pub answers, /api/0/list, /last and /locations agree member by member",
         .enabled(
-            if: recorderPath != nil,
-            "ot-recorder is not on the PATH: install the OwnTracks Recorder (e.g. Debian's ot-recorder) to compare side by side"))
+            if: RecorderPeer.tools != nil,
+            "ot-recorder and ocat are not on the PATH: build the OwnTracks Recorder (README, OwnTracks) to compare side by side"))
     func sideBySide() async throws {
-        let recorder = try #require(recorderPath)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ot-recorder-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        #expect(try await runProcess(recorder, ["-S", folder.path, "--initialize"]) == 0)
-        let port = Int.random(in: 40_000..<60_000)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: recorder)
-        process.arguments = [
-            "-S", folder.path, "--port", "0", "--http-host", "127.0.0.1", "--http-port", "\(port)", "--doc-root", folder.path, "--norevgeo",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { process.terminate() }
-        let theirs = URL(string: "http://127.0.0.1:\(port)")!
-        let transport = URLSessionTransport()
-        var ready = false
-        for _ in 0..<50 where !ready {
-            ready = (try? await Self.get(theirs, "/api/0/version")) != nil
-            if !ready { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        try #require(ready, "ot-recorder did not answer on port \(port)")
-
+        let recorder = try await RecorderPeer.start(
+            friends: ["jane-nokia": ["john/android"], "john-android": ["jane/nokia"]], keys: ["john-android": Self.passphrase])
+        defer { recorder.stop() }
         try await withLiveServer(.sqlite) { server in
-            #expect(try await server.storage.saveOwnTracksProfile(OwnTracksProfile(device: server.device, user: "jane", name: "nokia")))
-            let auth = ["Authorization": "Basic \(Data("\(server.device):\(server.token)".utf8).base64EncodedString())"]
-            let messages = [
+            let (johnID, johnToken) = (uniqueDevice("john"), Tokens.generate())
+            try await server.storage.addDevice(id: johnID, tokenHash: Tokens.hash(johnToken), at: Date())
+            #expect(
+                try await server.storage.saveOwnTracksProfile(
+                    OwnTracksProfile(device: server.device, user: "jane", name: "nokia", group: "side-by-side")))
+            #expect(
+                try await server.storage.saveOwnTracksProfile(
+                    OwnTracksProfile(device: johnID, user: "john", name: "android", group: "side-by-side", key: Self.passphrase)))
+            let jane = Publisher(user: "jane", device: "nokia", id: server.device, token: server.token)
+            let john = Publisher(user: "john", device: "android", id: johnID, token: johnToken)
+
+            for message in [
                 OwnTracksBooklet.location, OwnTracksBooklet.transition, OwnTracksBooklet.waypoint, OwnTracksBooklet.waypoints,
-                OwnTracksBooklet.card,
-                OwnTracksBooklet.lwt, OwnTracksBooklet.status, OwnTracksBooklet.laterLocation,
-            ]
-            for message in messages {
-                let body = Data(message.utf8)
-                let toThem = try await transport.send(
-                    OutgoingRequest(
-                        method: "POST", url: URL(string: theirs.absoluteString + "/pub?u=jane&d=nokia")!,
-                        headers: ["Content-Type": "application/json"], body: body),
-                    timeout: 10)
-                #expect(toThem.status == 200)
-                #expect(try await server.send("POST", "/pub", token: nil, body: body, headers: auth).status == 200)
+                OwnTracksBooklet.card, OwnTracksBooklet.lwt, OwnTracksBooklet.status, OwnTracksBooklet.laterLocation,
+            ] {
+                try await comparePublish(message, as: jane, recorder, server)
             }
-            for path in ["/api/0/list", "/api/0/list?user=jane"] {
-                #expect(
-                    OwnTracksBooklet.canonical(try await Self.get(theirs, path))
-                        == OwnTracksBooklet.canonical(try await Self.get(server.base, path, auth)), "\(path)")
+            try await comparePublish(OwnTracksBooklet.friendCard, as: john, recorder, server)
+            try await comparePublish(
+                OwnTracksBooklet.encrypted(OwnTracksBooklet.friendLocation, passphrase: Self.passphrase), as: john, recorder, server)
+            try await comparePublish("", as: jane, recorder, server)
+
+            let admin = ["Authorization": "Bearer \(LiveServer.adminToken)"]
+            for path in ["/api/0/list", "/api/0/list?user=jane", "/api/0/list?user=john"] {
+                let (theirs, ours) = try await read(path, recorder, server, admin)
+                #expect(Self.sortedResults(theirs) == Self.sortedResults(ours), "\(path)")
             }
-            let last = "/api/0/last?user=jane&device=nokia"
-            try compare(
-                try await Self.get(theirs, last) as? [[String: Any]], try await Self.get(server.base, last, auth) as? [[String: Any]], last)
-            let locations = "/api/0/locations?user=jane&device=nokia&from=2024-02-01&to=2024-02-03"
-            let their = try await Self.get(theirs, locations) as? [String: Any]
-            let our = try await Self.get(server.base, locations, auth) as? [String: Any]
-            #expect(OwnTracksBooklet.canonical(their?["count"]) == OwnTracksBooklet.canonical(our?["count"]))
-            try compare(their?["data"] as? [[String: Any]], our?["data"] as? [[String: Any]], locations)
+            for query in [
+                "", "?user=jane", "?user=jane&device=nokia", "?user=john&device=android", "?device=nokia", "?fields=tst,tid,topic",
+            ] {
+                let (theirs, ours) = try await read("/api/0/last" + query, recorder, server, admin)
+                try compare(Self.sortedByTopic(theirs), Self.sortedByTopic(ours), "/api/0/last" + query)
+            }
+            let range = "from=2024-02-01&to=2024-02-03"
+            for query in [
+                "user=jane&device=nokia&\(range)", "user=jane&device=nokia&\(range)&limit=1", "user=jane&device=nokia&\(range)&limit=2",
+                "user=jane&device=nokia&\(range)&fields=lat,lon,tst,isorcv",
+                "user=jane&device=nokia&from=2024-02-02T08:00:00&to=2024-02-03",
+                "user=john&device=android&\(range)",
+            ] {
+                let path = "/api/0/locations?" + query
+                let (theirs, ours) = try await read(path, recorder, server, admin)
+                let (their, our) = (theirs as? [String: Any], ours as? [String: Any])
+                #expect(OwnTracksBooklet.canonical(their?["count"]) == OwnTracksBooklet.canonical(our?["count"]), "\(path)")
+                try compare(their?["data"] as? [[String: Any]], our?["data"] as? [[String: Any]], path)
+            }
+            for format in ["geojson", "geojsonpoi", "linestring"] {
+                let path = "/api/0/locations?user=jane&device=nokia&\(range)&format=\(format)"
+                let (theirs, ours) = try await read(path, recorder, server, admin)
+                #expect(theirs != nil && OwnTracksBooklet.canonical(theirs) == OwnTracksBooklet.canonical(ours), "\(path)")
+            }
         }
     }
 
-    /// The JSON of a GET.
-    private static func get(_ base: URL, _ path: String, _ headers: [String: String] = [:]) async throws -> Any? {
-        let request = OutgoingRequest(method: "GET", url: URL(string: base.absoluteString + path)!, headers: headers, body: Data())
-        return try? JSONSerialization.jsonObject(with: try await URLSessionTransport().send(request, timeout: 10).body)
+    /// Posts `message` to both as `publisher`: both answer 200 with the same messages (opened with
+    /// the passphrase when the answer is encrypted, which it must be for both or neither).
+    private func comparePublish(_ message: String, as publisher: Publisher, _ recorder: RecorderPeer, _ server: LiveServer) async throws {
+        let body = Data(message.utf8)
+        let theirs = try await recorder.send("POST", "/pub?\(publisher.query)", body: body, headers: ["Content-Type": "application/json"])
+        let ours = try await server.send("POST", "/pub", token: nil, body: body, headers: publisher.auth)
+        let what = "/pub \(publisher.query) \(message.prefix(40))"
+        #expect(theirs.status == 200 && ours.status == 200, "\(what): \(theirs.status) and \(ours.status)")
+        let (their, our) = (Self.opened(theirs.body), Self.opened(ours.body))
+        #expect(their.encrypted == our.encrypted, "\(what): encrypted")
+        #expect(their.messages != nil && OwnTracksBooklet.canonical(their.messages) == OwnTracksBooklet.canonical(our.messages), "\(what)")
     }
 
-    /// Every object's members, but what only the Recorder's lookups add, are ours with the same values.
+    /// A `/pub` answer's messages, opened with the passphrase when it is `_type: encrypted`.
+    private static func opened(_ body: Data) -> (encrypted: Bool, messages: Any?) {
+        let answer = try? JSONSerialization.jsonObject(with: body)
+        guard let object = answer as? [String: Any], object["_type"] as? String == "encrypted" else { return (false, answer) }
+        let plaintext = (object["data"] as? String).flatMap { OwnTracksBooklet.opened($0, passphrase: passphrase) }
+        return (true, plaintext.flatMap { try? JSONSerialization.jsonObject(with: $0) })
+    }
+
+    /// The JSON both answer to a GET of `path` (ours read with `headers`).
+    private func read(_ path: String, _ recorder: RecorderPeer, _ server: LiveServer, _ headers: [String: String]) async throws -> (
+        Any?, Any?
+    ) {
+        let theirs = try await recorder.send("GET", path)
+        let ours = try await server.send("GET", path, token: nil, headers: headers)
+        #expect(theirs.status == 200 && ours.status == 200, "\(path): \(theirs.status) and \(ours.status)")
+        return (try? JSONSerialization.jsonObject(with: theirs.body), try? JSONSerialization.jsonObject(with: ours.body))
+    }
+
+    /// `/api/0/list`'s results in order: the Recorder lists its store's folders as the file system
+    /// gives them, in no set order.
+    private static func sortedResults(_ answer: Any?) -> [String]? {
+        ((answer as? [String: Any])?["results"] as? [String])?.sorted()
+    }
+
+    /// `/api/0/last`'s objects by topic: the Recorder's order is its store's, in no set order.
+    private static func sortedByTopic(_ answer: Any?) -> [[String: Any]]? {
+        (answer as? [[String: Any]])?.sorted { ($0["topic"] as? String ?? "") < ($1["topic"] as? String ?? "") }
+    }
+
+    /// The objects agree in number and, pairwise, in every member but ``recorderOnly``, both ways.
     private func compare(_ theirs: [[String: Any]]?, _ ours: [[String: Any]]?, _ path: String) throws {
         let (theirs, ours) = (try #require(theirs, "\(path): the Recorder's answer"), try #require(ours, "\(path): our answer"))
-        #expect(theirs.count == ours.count, "\(path)")
+        #expect(theirs.count == ours.count, "\(path): \(theirs.count) and \(ours.count) objects")
         for (their, our) in zip(theirs, ours) {
-            for (key, value) in their where !Self.recorderOnly.contains(key) {
-                #expect(OwnTracksBooklet.canonical(our[key]) == OwnTracksBooklet.canonical(value), "\(path): \(key)")
+            for key in Set(their.keys).union(our.keys).subtracting(Self.recorderOnly) {
+                #expect(OwnTracksBooklet.canonical(our[key]) == OwnTracksBooklet.canonical(their[key]), "\(path): \(key)")
             }
         }
     }
