@@ -25,7 +25,7 @@ struct RecordIDTests {
     @Test("sort by time, bytes and lowercase text alike")
     func ordering() {
         var generator = SeededGenerator(seed: 2)
-        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let start = Date(timeIntervalSince1970: 1_700_000_000.000_5)
         let ids = (0..<2000).map { RecordID.make(at: start.addingTimeInterval(Double($0) * 0.001), using: &generator) }
         for (earlier, later) in zip(ids, ids.dropFirst()) {
             #expect(Self.bytes(earlier).lexicographicallyPrecedes(Self.bytes(later)))

@@ -24,60 +24,71 @@ enum BenchScenario: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A whole HTTP request built once, with slots of digits rewritten before each send, so every
-/// location the load generator sends is new (a fresh record id for the batch API, fresh latitude
-/// digits, and so a fresh content-derived id, for `/pub`) without encoding anything per request.
+/// A whole HTTP request built once, with each record id's digits rewritten before each send, so
+/// every location the load generator sends is new without encoding anything per request.
 struct BenchRequest: Sendable {
     private(set) var bytes: [UInt8]
+    /// Where each id's last 12 hex digits start.
     private let slots: [Int]
-    private let width: Int
-    private let radix: Int
+    private let ids: BenchIDs
 
     /// The batch API's request for `size` locations of `device`.
-    static func batch(_ size: Int, device: String, token: String) -> BenchRequest {
+    static func batch(_ size: Int, device: String, token: String, ids: BenchIDs) -> BenchRequest {
         let start = Date().addingTimeInterval(-Double(size) - 3600)
         let locations = (0..<size).map { i in
             WireLocation(
-                id: "00000000-0000-4000-8000-000000000000", timestamp: Timestamp.format(start.addingTimeInterval(Double(i))),
+                id: ids.template.id, timestamp: Timestamp.format(start.addingTimeInterval(Double(i))),
                 latitude: 48.85 + Double(i) * 1e-5, longitude: 2.35, accuracy: 5, altitude: 35, speed: 1.3, trigger: "policy")
         }
         let body = Array(try! JSONEncoder().encode(LocationBatch(locations: locations)))
         let head = "POST /v1/devices/\(device)/locations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
-        return BenchRequest(head: head, body: body, marker: "-4000-8000-", width: 12, radix: 16)
+        return BenchRequest(head: head, body: body, ids: ids)
     }
 
-    /// OwnTracks' `/pub` request for one location of `device`, as the app sends it.
-    static func pub(device: String, token: String) -> BenchRequest {
+    /// OwnTracks' `/pub` request for one location of `device`, as our uploader sends it: with the
+    /// record's id as `_id`.
+    static func pub(device: String, token: String, ids: BenchIDs) -> BenchRequest {
         let tst = Int(Date().timeIntervalSince1970) - 3600
         let body = Array(
-            #"{"_type":"location","tid":"bb","tst":\#(tst),"lat":48.800000000,"lon":2.35,"acc":5,"alt":35,"vel":4,"batt":80,"conn":"w"}"#
+            #"{"_type":"location","_id":"\#(ids.template.id)","tid":"bb","tst":\#(tst),"lat":48.8,"lon":2.35,"acc":5,"alt":35,"vel":4,"batt":80,"conn":"w"}"#
                 .utf8)
         let credentials = Data("\(device):\(token)".utf8).base64EncodedString()
         let head = "POST /pub HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Basic \(credentials)\r\n"
-        return BenchRequest(head: head, body: body, marker: "48.8", width: 8, radix: 10)
+        return BenchRequest(head: head, body: body, ids: ids)
     }
 
-    /// Every run of `width` digits right after `marker` in `body` becomes a slot.
-    private init(head: String, body: [UInt8], marker: String, width: Int, radix: Int) {
+    /// Every id in `body` (found by its template's marker) becomes a slot.
+    private init(head: String, body: [UInt8], ids: BenchIDs) {
         let prefix = Array((head + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n").utf8)
         let bytes = prefix + body
-        let pattern = Array(marker.utf8)
+        let pattern = Array(ids.template.marker.utf8)
         slots = (prefix.count..<(bytes.count - pattern.count)).filter { bytes[$0..<($0 + pattern.count)].elementsEqual(pattern) }
             .map { $0 + pattern.count }
         self.bytes = bytes
-        self.width = width
-        self.radix = radix
+        self.ids = ids
     }
 
-    /// Numbers the slots `first`, `first + 1`, … in their digits. Record ids get the numbers
-    /// scrambled (a bijection on 48 bits), so they spread over the index as random UUIDs do.
-    mutating func stamp(_ first: Int) {
+    /// Numbers the ids `first`, `first + 1`, … in their last 12 hex digits. Ordered ids also get
+    /// `milliseconds` (the clock) as their time, so they are version 7 ids increasing with time;
+    /// random ids get the numbers scrambled (a bijection on 48 bits), so they spread over the index
+    /// as random UUIDs do.
+    mutating func stamp(_ first: Int, milliseconds: UInt64) {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        func write(_ number: UInt64, at start: Int, width: Int) {
+            var value = number
+            for position in stride(from: start + width - 1, through: start, by: -1) {
+                bytes[position] = digits[Int(value & 0xF)]
+                value >>= 4
+            }
+        }
         for (i, slot) in slots.enumerated() {
-            var value = radix == 16 ? ((first + i) &* 0x9E37_79B9_7F4B) & 0xFFFF_FFFF_FFFF : first + i
-            for position in stride(from: slot + width - 1, through: slot, by: -1) {
-                bytes[position] = digits[value % radix]
-                value /= radix
+            switch ids {
+            case .ordered:
+                write(milliseconds >> 16, at: slot - 24, width: 8)
+                write(milliseconds & 0xFFFF, at: slot - 15, width: 4)
+                write(UInt64(first + i) & 0xFFFF_FFFF_FFFF, at: slot, width: 12)
+            case .random:
+                write(UInt64((first + i) &* 0x9E37_79B9_7F4B) & 0xFFFF_FFFF_FFFF, at: slot, width: 12)
             }
         }
     }
@@ -110,6 +121,7 @@ struct BenchLoad: Sendable {
     let port: Int
     let connections: Int
     let duration: Double
+    let ids: BenchIDs
 
     /// Runs `scenario` for a fresh device of `storage`.
     /// - Throws: ``BenchError`` when a request fails or is not answered 200.
@@ -119,8 +131,8 @@ struct BenchLoad: Sendable {
         try await storage.addDevice(id: device, tokenHash: Tokens.hash(token), at: Date())
         let request: BenchRequest =
             switch scenario {
-            case .batch(let size): .batch(size, device: device, token: token)
-            case .pub: .pub(device: device, token: token)
+            case .batch(let size): .batch(size, device: device, token: token, ids: ids)
+            case .pub: .pub(device: device, token: token, ids: ids)
             }
         let (port, lanes, duration) = (port, connections, duration)
         let cpu = Self.cpuSeconds()
@@ -136,7 +148,8 @@ struct BenchLoad: Sendable {
                         var latencies: [Double] = []
                         var sent = 0
                         while clock.now < deadline {
-                            request.stamp((sent * lanes + lane) * request.slotCount)
+                            request.stamp(
+                                (sent * lanes + lane) * request.slotCount, milliseconds: UInt64(Date().timeIntervalSince1970 * 1000))
                             let began = clock.now
                             let status = try connection.exchange(request.bytes)
                             guard status == 200 else { throw BenchError("\(scenario): the server answered \(status)") }
