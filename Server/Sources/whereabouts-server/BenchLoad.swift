@@ -88,7 +88,7 @@ struct BenchRequest: Sendable {
                 write(milliseconds & 0xFFFF, at: slot - 15, width: 4)
                 write(UInt64(first + i) & 0xFFFF_FFFF_FFFF, at: slot, width: 12)
             case .random:
-                write(UInt64((first + i) &* 0x9E37_79B9_7F4B) & 0xFFFF_FFFF_FFFF, at: slot, width: 12)
+                write(UInt64(truncatingIfNeeded: (first + i) &* 0x9E37_79B9_7F4B) & 0xFFFF_FFFF_FFFF, at: slot, width: 12)
             }
         }
     }
