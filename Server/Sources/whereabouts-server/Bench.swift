@@ -28,6 +28,12 @@ struct Bench: AsyncParsableCommand {
     @Option(help: "Record ids sent: ordered (version 7, as our clients send) or random (version 4).")
     var ids: BenchIDs = .ordered
 
+    @Flag(
+        help:
+            "Send the same timestamps in every request (the bench before version 7 ids): a timestamp's index entries then pile up in one place, and every location writes a page of its own."
+    )
+    var fixedTimes = false
+
     @Option(help: "Locations stored (for other devices, with the same kind of ids) before the runs, so they write into full indexes.")
     var prefill: Int = 0
 
@@ -66,6 +72,7 @@ struct Bench: AsyncParsableCommand {
         logger.logLevel = .critical
         let scenarios = try sizes().map(BenchScenario.batch) + (pub ? [.pub] : [])
         let (connections, duration, runs, export, json, ids, prefill) = (connections, duration, runs, export, json, ids, prefill)
+        let freshTimes = !fixedTimes
         let url = try database.url()
         if case .sqlite(let path) = url, FileManager.default.fileExists(atPath: path) {
             throw ValidationError(
@@ -97,9 +104,9 @@ struct Bench: AsyncParsableCommand {
                 port = bound
                 break
             }
-            let load = BenchLoad(port: port, connections: connections, duration: duration, ids: ids)
+            let load = BenchLoad(port: port, connections: connections, duration: duration, ids: ids, freshTimes: freshTimes)
             print(
-                "\(storage.kind): \(ids) record ids, \(connections) connections, \(duration) s per run, median of \(runs) runs; the load generator shares this process and its cores"
+                "\(storage.kind): \(ids) record ids, \(freshTimes ? "fresh" : "fixed") timestamps, \(connections) connections, \(duration) s per run, median of \(runs) runs; the load generator shares this process and its cores"
             )
             print("durable acknowledgement: \(Self.durability(storage.kind))")
             let report = BenchReport()
