@@ -85,6 +85,19 @@ extension SQLiteTrackStorage {
         }
     }
 
+    public func ingestOwnTracksTakingCommands(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date)
+        async throws -> (counts: IngestCounts, commands: [ServerCommand])
+    {
+        let (counts, taken) = try await writer.write { db in
+            try Self.save(fields, record: record.id, timestamp: record.fix.timestamp, device: device, in: db)
+            return (
+                try Self.insert([record], device: device, at: date, in: db),
+                try Self.take(db, device: device, now: date.timeIntervalSince1970)
+            )
+        }
+        return (counts, taken.compactMap { try? JSONDecoder().decode(ServerCommand.self, from: $0) })
+    }
+
     private static func save(_ fields: OwnTracksFields, record: UUID, timestamp: Date, device: String, in db: Database) throws {
         try db.cachedStatement(
             sql: """

@@ -78,6 +78,12 @@ public protocol TrackStorage: OwnTracksStorage {
     /// Takes the device's queued commands not under lease, oldest first, forgetting them: for
     /// OwnTracks answers, whose apps cannot acknowledge. Each goes out exactly once, across instances.
     func takeCommands(device: String, at date: Date) async throws -> [ServerCommand]
+    /// `/pub`'s write: stores an OwnTracks location as ``OwnTracksStorage/ingestOwnTracks(_:fields:device:at:)``
+    /// does, then takes the device's due commands as ``takeCommands(device:at:)`` does. SQLite does both
+    /// in one transaction, so a request makes one storage call where it made a write and a read; the
+    /// default makes the two calls.
+    func ingestOwnTracksTakingCommands(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date) async throws
+        -> (counts: IngestCounts, commands: [ServerCommand])
 
     // MARK: Sessions
 
@@ -92,4 +98,13 @@ public protocol TrackStorage: OwnTracksStorage {
     func ping() async throws
     /// Closes connections.
     func close() async throws
+}
+
+extension TrackStorage {
+    public func ingestOwnTracksTakingCommands(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date)
+        async throws -> (counts: IngestCounts, commands: [ServerCommand])
+    {
+        let counts = try await ingestOwnTracks(record, fields: fields, device: device, at: date)
+        return (counts, try await takeCommands(device: device, at: date))
+    }
 }
