@@ -19,12 +19,16 @@ extension API {
                 throw APIError.unauthorized(
                     "OwnTracks HTTP mode needs Basic auth (user = device id, password = device token) or X-Limit-D with a Bearer token")
             }
-            guard case .device = try await authenticator.principal(token: token, claimedDevice: device) else {
+            var account: (tokenHash: Data, profile: OwnTracksProfile)?
+            let principal = try await authenticator.principal(token: token, claimedDevice: device) { device in
+                account = try await storage.ownTracksAccount(device: device)
+                return account?.tokenHash
+            }
+            guard case .device = principal, let profile = account?.profile else {
                 throw APIError.forbidden("only the device's own token publishes its locations")
             }
             try await admit(device)
             let data = try await body(request)
-            let profile = try await storage.ownTracksProfile(device: device) ?? OwnTracksProfile(device: device)
             var commands: [ServerCommand]?
             if !data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
                 guard var message = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {

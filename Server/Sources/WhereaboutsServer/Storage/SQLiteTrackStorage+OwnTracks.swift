@@ -43,6 +43,24 @@ extension SQLiteTrackStorage {
         ).first
     }
 
+    public func ownTracksAccount(device: String) async throws -> (tokenHash: Data, profile: OwnTracksProfile)? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT d.token_hash, p.owntracks_user, p.device_name, p.friends_group, p.secret
+                        FROM device d LEFT JOIN owntracks_device p ON p.device_id = d.id WHERE d.id = ?
+                        """), arguments: [device]
+            ).map {
+                (
+                    $0["token_hash"],
+                    OwnTracksProfile(
+                        device: device, user: $0["owntracks_user"], name: $0["device_name"], group: $0["friends_group"], key: $0["secret"])
+                )
+            }
+        }
+    }
+
     /// The profiles of the devices matching `condition` (on `device d` and `owntracks_device p`), by device id.
     private func profiles(where condition: String, arguments: StatementArguments) async throws -> [OwnTracksProfile] {
         try await pool.read { db in

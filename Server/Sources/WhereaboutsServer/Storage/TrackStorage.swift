@@ -21,6 +21,10 @@ public protocol TrackStorage: OwnTracksStorage {
     func addDevice(id: String, tokenHash: Data, at date: Date) async throws
     /// The SHA-256 of a device's token, or `nil` for an unknown device.
     func tokenHash(device: String) async throws -> Data?
+    /// The device's token digest and OwnTracks profile, or `nil` for an unknown device: what `/pub`
+    /// reads before it can check the token and open the message. SQLite reads both in one call; the
+    /// default makes two.
+    func ownTracksAccount(device: String) async throws -> (tokenHash: Data, profile: OwnTracksProfile)?
     /// Every device, with counts.
     func devices() async throws -> [DeviceInfo]
     /// Replaces the device's token hash and ends its login sessions; `false` for an unknown device.
@@ -106,5 +110,10 @@ extension TrackStorage {
     {
         let counts = try await ingestOwnTracks(record, fields: fields, device: device, at: date)
         return (counts, try await takeCommands(device: device, at: date))
+    }
+
+    public func ownTracksAccount(device: String) async throws -> (tokenHash: Data, profile: OwnTracksProfile)? {
+        guard let hash = try await tokenHash(device: device) else { return nil }
+        return (hash, try await ownTracksProfile(device: device) ?? OwnTracksProfile(device: device))
     }
 }
