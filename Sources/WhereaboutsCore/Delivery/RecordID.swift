@@ -29,17 +29,6 @@ public enum RecordID {
         return make(at: date, using: &generator)
     }
 
-    /// A version 7 id for `date` whose other bits come from the first 16 bytes of `digest` (such as a
-    /// hash of the content): the same content and date give the same id every time, so a
-    /// server can derive the id of a message that came without one and still recognise its resend.
-    public static func derived(at date: Date, digest: some Sequence<UInt8>) -> UUID {
-        let bytes = Array(digest.prefix(16))
-        precondition(bytes.count == 16, "RecordID.derived needs at least 16 bytes of digest")
-        let high = bytes[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        let low = bytes[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return make(milliseconds: milliseconds(date), random: (high, low))
-    }
-
     /// Whole milliseconds since 1970, clamped to the 48 bits a version 7 id holds.
     static func milliseconds(_ date: Date) -> UInt64 {
         let value = (date.timeIntervalSince1970 * 1000).rounded(.down)

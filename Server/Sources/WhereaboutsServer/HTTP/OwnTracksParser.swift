@@ -105,7 +105,7 @@ enum OwnTracksParser {
         }
         do {
             let time = try WireLimits.time(epochSeconds: tst, field: "tst", now: now)
-            let id = (message["_id"] as? String).flatMap(UUID.init(uuidString:)) ?? derivedID(device, "\(tst)|\(lat)|\(lon)", at: time)
+            let id = (message["_id"] as? String).flatMap(UUID.init(uuidString:)) ?? derivedID(device, "\(tst)|\(lat)|\(lon)")
             let wire = WireLocation(
                 id: id.uuidString, timestamp: Timestamp.format(time), latitude: lat, longitude: lon,
                 accuracy: OwnTracksWire.number(message["acc"]) ?? 0, altitude: OwnTracksWire.number(message["alt"]),
@@ -131,7 +131,7 @@ enum OwnTracksParser {
         }
         do {
             let time = try WireLimits.time(epochSeconds: tst, field: "tst", now: now)
-            let id = (message["_id"] as? String).flatMap(UUID.init(uuidString:)) ?? derivedID(device, "\(region)|\(tst)|\(event)", at: time)
+            let id = (message["_id"] as? String).flatMap(UUID.init(uuidString:)) ?? derivedID(device, "\(region)|\(tst)|\(event)")
             let wire = WireEvent(
                 id: id.uuidString, regionId: region, kind: kind, timestamp: Timestamp.format(time),
                 latitude: OwnTracksWire.number(message["lat"]),
@@ -172,10 +172,19 @@ enum OwnTracksParser {
         String(decoding: try JSONSerialization.data(withJSONObject: message, options: [.sortedKeys]), as: UTF8.self)
     }
 
-    /// A time-ordered id derived from the message: version 7 with `time` (the message's `tst`) as
-    /// its time and SHA-256 over the device and the content as its other bits, so a resend gets the
-    /// same id and one device's messages reach the index in time order.
-    static func derivedID(_ device: String, _ content: String, at time: Date) -> UUID {
-        RecordID.derived(at: time, digest: SHA256.hash(data: Data("\(device)|\(content)".utf8)))
+    /// A name-based UUID: the first 16 bytes of SHA-256 over the device and the content.
+    ///
+    /// It stays a version 5 layout rather than a time-ordered version 7: a message stored by an
+    /// earlier server whose answer was lost is resent to this one, and must get the same id to be
+    /// recognised as a resend rather than stored twice.
+    static func derivedID(_ device: String, _ content: String) -> UUID {
+        var bytes = Array(SHA256.hash(data: Data("\(device)|\(content)".utf8)).prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x50
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11],
+                bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 }
