@@ -25,6 +25,18 @@ struct Bench: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Also load OwnTracks POST /pub, one location per request.")
     var pub = true
 
+    @Option(help: "Record ids sent: ordered (version 7, as our clients send) or random (version 4).")
+    var ids: BenchIDs = .ordered
+
+    @Flag(
+        help:
+            "Send the same timestamps in every request (the bench before version 7 ids): a timestamp's index entries then pile up in one place, and every location writes a page of its own."
+    )
+    var fixedTimes = false
+
+    @Option(help: "Locations stored (for other devices, with the same kind of ids) before the runs, so they write into full indexes.")
+    var prefill: Int = 0
+
     @Option(help: "Concurrent keep-alive connections.")
     var connections: Int = 8
 
@@ -44,8 +56,8 @@ struct Bench: AsyncParsableCommand {
         guard (try? sizes()) != nil else {
             throw ValidationError("--batch \(batch): give sizes from 1 to 1000 separated by commas, such as 1,100,1000")
         }
-        guard connections >= 1, duration > 0, runs >= 1 else {
-            throw ValidationError("--connections and --runs must be at least 1 and --duration above 0")
+        guard connections >= 1, duration > 0, runs >= 1, prefill >= 0 else {
+            throw ValidationError("--connections and --runs must be at least 1, --duration above 0 and --prefill not negative")
         }
     }
 
@@ -59,7 +71,8 @@ struct Bench: AsyncParsableCommand {
         var logger = Logger(label: "bench")
         logger.logLevel = .critical
         let scenarios = try sizes().map(BenchScenario.batch) + (pub ? [.pub] : [])
-        let (connections, duration, runs, export, json) = (connections, duration, runs, export, json)
+        let (connections, duration, runs, export, json, ids, prefill) = (connections, duration, runs, export, json, ids, prefill)
+        let freshTimes = !fixedTimes
         let url = try database.url()
         if case .sqlite(let path) = url, FileManager.default.fileExists(atPath: path) {
             throw ValidationError(
@@ -71,6 +84,12 @@ struct Bench: AsyncParsableCommand {
                 throw ValidationError(
                     "bench fills a database of its own, and this one already holds devices (WHEREABOUTS_DATABASE may name the server's); nothing was added: give --database naming an empty database"
                 )
+            }
+            if prefill > 0 {
+                let clock = ContinuousClock()
+                let began = clock.now
+                try await BenchPrefill.fill(prefill, ids: ids, storage: storage)
+                print("prefilled \(prefill) locations in \(clock.now - began)")
             }
             let (ports, continuation) = AsyncStream<Int>.makeStream()
             let server = Task {
@@ -85,9 +104,9 @@ struct Bench: AsyncParsableCommand {
                 port = bound
                 break
             }
-            let load = BenchLoad(port: port, connections: connections, duration: duration)
+            let load = BenchLoad(port: port, connections: connections, duration: duration, ids: ids, freshTimes: freshTimes)
             print(
-                "\(storage.kind): \(connections) connections, \(duration) s per run, median of \(runs) runs; the load generator shares this process and its cores"
+                "\(storage.kind): \(ids) record ids, \(freshTimes ? "fresh" : "fixed") timestamps, \(connections) connections, \(duration) s per run, median of \(runs) runs; the load generator shares this process and its cores"
             )
             print("durable acknowledgement: \(Self.durability(storage.kind))")
             let report = BenchReport()

@@ -24,60 +24,97 @@ enum BenchScenario: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A whole HTTP request built once, with slots of digits rewritten before each send, so every
-/// location the load generator sends is new (a fresh record id for the batch API, fresh latitude
-/// digits, and so a fresh content-derived id, for `/pub`) without encoding anything per request.
+/// A whole HTTP request built once, with each record id's digits rewritten before each send, so
+/// every location the load generator sends is new without encoding anything per request.
 struct BenchRequest: Sendable {
     private(set) var bytes: [UInt8]
+    /// Where each id's last 12 hex digits start.
     private let slots: [Int]
-    private let width: Int
-    private let radix: Int
+    private let ids: BenchIDs
+    /// Where each location's time of day (`HH:MM:SS.mmm`, batch API) or epoch seconds (10 digits,
+    /// `/pub`) start, in the order of `slots`; empty when every request sends the same times.
+    private let timeSlots: [Int]
+    /// `/pub`: the epoch seconds of number 0.
+    private let epochBase: Int
 
-    /// The batch API's request for `size` locations of `device`.
-    static func batch(_ size: Int, device: String, token: String) -> BenchRequest {
+    /// The batch API's request for `size` locations of `device`. With `freshTimes`, the timestamps
+    /// are yesterday at midnight plus the location's number in milliseconds (``stamp(_:milliseconds:)``),
+    /// so each device's times increase as a phone's do; otherwise every request sends the same ones.
+    static func batch(_ size: Int, device: String, token: String, ids: BenchIDs, freshTimes: Bool) -> BenchRequest {
         let start = Date().addingTimeInterval(-Double(size) - 3600)
+        let midnight = Date(timeIntervalSince1970: ((Date().timeIntervalSince1970 / 86_400).rounded(.down) - 1) * 86_400)
         let locations = (0..<size).map { i in
             WireLocation(
-                id: "00000000-0000-4000-8000-000000000000", timestamp: Timestamp.format(start.addingTimeInterval(Double(i))),
+                id: ids.template.id, timestamp: Timestamp.format(freshTimes ? midnight : start.addingTimeInterval(Double(i))),
                 latitude: 48.85 + Double(i) * 1e-5, longitude: 2.35, accuracy: 5, altitude: 35, speed: 1.3, trigger: "policy")
         }
         let body = Array(try! JSONEncoder().encode(LocationBatch(locations: locations)))
         let head = "POST /v1/devices/\(device)/locations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
-        return BenchRequest(head: head, body: body, marker: "-4000-8000-", width: 12, radix: 16)
+        return BenchRequest(head: head, body: body, ids: ids, timeMarker: freshTimes ? #""timestamp":""# : nil, offset: 11, epochBase: 0)
     }
 
-    /// OwnTracks' `/pub` request for one location of `device`, as the app sends it.
-    static func pub(device: String, token: String) -> BenchRequest {
-        let tst = Int(Date().timeIntervalSince1970) - 3600
+    /// OwnTracks' `/pub` request for one location of `device`, as our uploader sends it: with the
+    /// record's id as `_id`. With `freshTimes`, `tst` is a day ago plus the location's number in seconds.
+    static func pub(device: String, token: String, ids: BenchIDs, freshTimes: Bool) -> BenchRequest {
+        let tst = Int(Date().timeIntervalSince1970) - (freshTimes ? 86_400 : 3600)
         let body = Array(
-            #"{"_type":"location","tid":"bb","tst":\#(tst),"lat":48.800000000,"lon":2.35,"acc":5,"alt":35,"vel":4,"batt":80,"conn":"w"}"#
+            #"{"_type":"location","_id":"\#(ids.template.id)","tid":"bb","tst":\#(tst),"lat":48.8,"lon":2.35,"acc":5,"alt":35,"vel":4,"batt":80,"conn":"w"}"#
                 .utf8)
         let credentials = Data("\(device):\(token)".utf8).base64EncodedString()
         let head = "POST /pub HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Basic \(credentials)\r\n"
-        return BenchRequest(head: head, body: body, marker: "48.8", width: 8, radix: 10)
+        return BenchRequest(head: head, body: body, ids: ids, timeMarker: freshTimes ? #""tst":"# : nil, offset: 0, epochBase: tst)
     }
 
-    /// Every run of `width` digits right after `marker` in `body` becomes a slot.
-    private init(head: String, body: [UInt8], marker: String, width: Int, radix: Int) {
+    /// Every id in `body` (found by its template's marker) becomes a slot, and the time `offset` bytes
+    /// after each `timeMarker` a time slot.
+    private init(head: String, body: [UInt8], ids: BenchIDs, timeMarker: String?, offset: Int, epochBase: Int) {
         let prefix = Array((head + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n").utf8)
         let bytes = prefix + body
-        let pattern = Array(marker.utf8)
-        slots = (prefix.count..<(bytes.count - pattern.count)).filter { bytes[$0..<($0 + pattern.count)].elementsEqual(pattern) }
-            .map { $0 + pattern.count }
+        func positions(after marker: String) -> [Int] {
+            let pattern = Array(marker.utf8)
+            return (prefix.count..<(bytes.count - pattern.count)).filter { bytes[$0..<($0 + pattern.count)].elementsEqual(pattern) }
+                .map { $0 + pattern.count }
+        }
+        slots = positions(after: ids.template.marker)
+        timeSlots = timeMarker.map { positions(after: $0).map { $0 + offset } } ?? []
         self.bytes = bytes
-        self.width = width
-        self.radix = radix
+        self.ids = ids
+        self.epochBase = epochBase
     }
 
-    /// Numbers the slots `first`, `first + 1`, … in their digits. Record ids get the numbers
-    /// scrambled (a bijection on 48 bits), so they spread over the index as random UUIDs do.
-    mutating func stamp(_ first: Int) {
+    /// Numbers the ids `first`, `first + 1`, … in their last 12 hex digits. Ordered ids also get
+    /// `milliseconds` (the clock) as their time, so they are version 7 ids increasing with time;
+    /// random ids get the numbers scrambled (a bijection on 48 bits), so they spread over the index
+    /// as random UUIDs do.
+    mutating func stamp(_ first: Int, milliseconds: UInt64) {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        for (i, slot) in slots.enumerated() {
-            var value = radix == 16 ? ((first + i) &* 0x9E37_79B9_7F4B) & 0xFFFF_FFFF_FFFF : first + i
-            for position in stride(from: slot + width - 1, through: slot, by: -1) {
-                bytes[position] = digits[value % radix]
+        func write(_ number: UInt64, at start: Int, width: Int, radix: UInt64 = 16) {
+            var value = number
+            for position in stride(from: start + width - 1, through: start, by: -1) {
+                bytes[position] = digits[Int(value % radix)]
                 value /= radix
+            }
+        }
+        for (i, slot) in timeSlots.enumerated() {
+            let number = UInt64(first + i)
+            if epochBase > 0 {
+                write(UInt64(epochBase) + number, at: slot, width: 10, radix: 10)
+            } else {
+                let ms = number % 86_400_000
+                write(ms / 3_600_000, at: slot, width: 2, radix: 10)
+                write(ms / 60_000 % 60, at: slot + 3, width: 2, radix: 10)
+                write(ms / 1000 % 60, at: slot + 6, width: 2, radix: 10)
+                write(ms % 1000, at: slot + 9, width: 3, radix: 10)
+            }
+        }
+        for (i, slot) in slots.enumerated() {
+            switch ids {
+            case .ordered:
+                write(milliseconds >> 16, at: slot - 24, width: 8)
+                write(milliseconds & 0xFFFF, at: slot - 15, width: 4)
+                write(UInt64(first + i) & 0xFFFF_FFFF_FFFF, at: slot, width: 12)
+            case .random:
+                write(UInt64(truncatingIfNeeded: (first + i) &* 0x9E37_79B9_7F4B) & 0xFFFF_FFFF_FFFF, at: slot, width: 12)
             }
         }
     }
@@ -110,6 +147,8 @@ struct BenchLoad: Sendable {
     let port: Int
     let connections: Int
     let duration: Double
+    let ids: BenchIDs
+    let freshTimes: Bool
 
     /// Runs `scenario` for a fresh device of `storage`.
     /// - Throws: ``BenchError`` when a request fails or is not answered 200.
@@ -119,8 +158,8 @@ struct BenchLoad: Sendable {
         try await storage.addDevice(id: device, tokenHash: Tokens.hash(token), at: Date())
         let request: BenchRequest =
             switch scenario {
-            case .batch(let size): .batch(size, device: device, token: token)
-            case .pub: .pub(device: device, token: token)
+            case .batch(let size): .batch(size, device: device, token: token, ids: ids, freshTimes: freshTimes)
+            case .pub: .pub(device: device, token: token, ids: ids, freshTimes: freshTimes)
             }
         let (port, lanes, duration) = (port, connections, duration)
         let cpu = Self.cpuSeconds()
@@ -136,7 +175,8 @@ struct BenchLoad: Sendable {
                         var latencies: [Double] = []
                         var sent = 0
                         while clock.now < deadline {
-                            request.stamp((sent * lanes + lane) * request.slotCount)
+                            request.stamp(
+                                (sent * lanes + lane) * request.slotCount, milliseconds: UInt64(Date().timeIntervalSince1970 * 1000))
                             let began = clock.now
                             let status = try connection.exchange(request.bytes)
                             guard status == 200 else { throw BenchError("\(scenario): the server answered \(status)") }

@@ -22,7 +22,7 @@ public struct DeviceCommand: Sendable, Hashable, Codable {
 
     /// A command from a server that gives no ids (OwnTracks): a fresh id, so it is carried out once.
     public static func unidentified(_ command: ServerCommand) -> DeviceCommand {
-        DeviceCommand(id: UUID().uuidString.lowercased(), command: command)
+        DeviceCommand(id: RecordID.make().uuidString.lowercased(), command: command)
     }
 
     private enum CodingKeys: String, CodingKey { case id }

@@ -7,9 +7,14 @@ public struct EventRecord: Sendable, Hashable, Identifiable {
     /// The event.
     public let event: RegionEvent
 
-    /// Creates a record.
-    public init(id: UUID = UUID(), event: RegionEvent) {
+    /// Creates a record with the given id.
+    public init(id: UUID, event: RegionEvent) {
         self.id = id
         self.event = event
+    }
+
+    /// Creates a record with a new time-ordered id (``RecordID``) for the event's own timestamp.
+    public init(event: RegionEvent) {
+        self.init(id: RecordID.make(at: event.timestamp), event: event)
     }
 }

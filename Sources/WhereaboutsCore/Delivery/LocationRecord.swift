@@ -12,12 +12,17 @@ public struct LocationRecord: Sendable, Hashable, Identifiable {
     /// Seconds the device stayed within the merge radius after the fix.
     public var dwell: TimeInterval
 
-    /// Creates a record.
-    public init(id: UUID = UUID(), fix: Fix, trigger: RecordTrigger, dwell: TimeInterval = 0) {
+    /// Creates a record with the given id.
+    public init(id: UUID, fix: Fix, trigger: RecordTrigger, dwell: TimeInterval = 0) {
         self.id = id
         self.fix = fix
         self.trigger = trigger
         self.dwell = dwell
+    }
+
+    /// Creates a record with a new time-ordered id (``RecordID``) for the fix's own timestamp.
+    public init(fix: Fix, trigger: RecordTrigger, dwell: TimeInterval = 0) {
+        self.init(id: RecordID.make(at: fix.timestamp), fix: fix, trigger: trigger, dwell: dwell)
     }
 }
 

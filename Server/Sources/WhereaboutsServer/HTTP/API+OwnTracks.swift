@@ -19,12 +19,17 @@ extension API {
                 throw APIError.unauthorized(
                     "OwnTracks HTTP mode needs Basic auth (user = device id, password = device token) or X-Limit-D with a Bearer token")
             }
-            guard case .device = try await authenticator.principal(token: token, claimedDevice: device) else {
+            var account: (tokenHash: Data, profile: OwnTracksProfile)?
+            let principal = try await authenticator.principal(token: token, claimedDevice: device) { device in
+                account = try await storage.ownTracksAccount(device: device)
+                return account?.tokenHash
+            }
+            guard case .device = principal, let profile = account?.profile else {
                 throw APIError.forbidden("only the device's own token publishes its locations")
             }
             try await admit(device)
             let data = try await body(request)
-            let profile = try await storage.ownTracksProfile(device: device) ?? OwnTracksProfile(device: device)
+            var commands: [ServerCommand]?
             if !data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
                 guard var message = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                     throw APIError.badRequest(
@@ -33,10 +38,11 @@ extension API {
                 if message["_type"] as? String == "encrypted" { message = try OwnTracksParser.decrypted(message, profile: profile) }
                 let kind = try OwnTracksParser.kind(of: message)
                 try await OwnTracksParser.checkTopic(of: message, profile: profile, owner: storage.ownTracksProfile(topic:))
-                try await store(message, kind: kind, device: device)
+                commands = try await store(message, kind: kind, device: device)
             }
             var answer = try await friends(of: profile)
-            for command in try await storage.takeCommands(device: device, at: Date()) {
+            let due = if let commands { commands } else { try await storage.takeCommands(device: device, at: Date()) }
+            for command in due {
                 answer.append(try JSONSerialization.jsonObject(with: JSONEncoder().encode(OwnTracksWire.Command(command))))
             }
             guard let key = profile.key else { return RecorderObjects.response(answer) }
@@ -46,14 +52,17 @@ extension API {
     }
 
     /// Stores one (decrypted) message of `kind`. A location's OwnTracks fields go in before the
-    /// location, so the location is never readable without them.
-    private func store(_ message: [String: Any], kind: OwnTracksParser.Kind, device: String) async throws {
+    /// location, so the location is never readable without them; a location's write also takes the
+    /// device's due commands, which it returns (`nil`: they are still to be taken).
+    private func store(_ message: [String: Any], kind: OwnTracksParser.Kind, device: String) async throws -> [ServerCommand]? {
         let now = Date()
         switch kind {
         case .location:
             let record = try OwnTracksParser.location(message, device: device, now: now)
-            let counts = try await storage.ingestOwnTracks(record, fields: try OwnTracksParser.fields(message), device: device, at: now)
+            let (counts, commands) = try await storage.ingestOwnTracksTakingCommands(
+                record, fields: try OwnTracksParser.fields(message), device: device, at: now)
             metrics.countIngest(accepted: counts.accepted, duplicate: counts.duplicate, rejected: 0)
+            return commands
         case .transition:
             let event = try OwnTracksParser.transition(message, device: device, now: now)
             metrics.countEvents(try await storage.ingest([event], device: device, at: now).accepted)
@@ -64,6 +73,7 @@ extension API {
         case .card, .lwt, .status:
             try await storage.saveMessage(kind.rawValue, body: try OwnTracksParser.canonical(message), device: device, at: now)
         }
+        return nil
     }
 
     /// The `card` and last `location` of every other device in `profile`'s friends group that has a location.

@@ -10,13 +10,20 @@ struct Authenticator: Sendable {
 
     /// The principal for `token`, when it is the admin token or `device`'s token.
     func principal(token: String?, claimedDevice: String?) async throws -> Principal {
+        try await principal(token: token, claimedDevice: claimedDevice) { device in try await storage.tokenHash(device: device) }
+    }
+
+    /// The principal for `token`, as ``principal(token:claimedDevice:)`` finds it, with the device's
+    /// token digest as `storedHash` gives it (asked only for a valid device id and a token that is not
+    /// the admin's).
+    func principal(token: String?, claimedDevice: String?, storedHash: (String) async throws -> Data?) async throws -> Principal {
         guard let token, !token.isEmpty else {
             throw APIError.unauthorized(
                 "send Authorization: Bearer <token> (a device token from `whereabouts-server device add`, or the admin token)")
         }
         let digest = Tokens.hash(token)
         if let adminTokenHash, Tokens.equal(digest, adminTokenHash) { return .admin }
-        if let claimedDevice, DeviceID.isValid(claimedDevice), let stored = try await storage.tokenHash(device: claimedDevice),
+        if let claimedDevice, DeviceID.isValid(claimedDevice), let stored = try await storedHash(claimedDevice),
             Tokens.equal(digest, stored)
         {
             return .device(claimedDevice)

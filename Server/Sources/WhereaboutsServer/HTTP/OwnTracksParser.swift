@@ -173,6 +173,10 @@ enum OwnTracksParser {
     }
 
     /// A name-based UUID: the first 16 bytes of SHA-256 over the device and the content.
+    ///
+    /// It stays a version 5 layout rather than a time-ordered version 7: a message stored by an
+    /// earlier server whose answer was lost is resent to this one, and must get the same id to be
+    /// recognised as a resend rather than stored twice.
     static func derivedID(_ device: String, _ content: String) -> UUID {
         var bytes = Array(SHA256.hash(data: Data("\(device)|\(content)".utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x50

@@ -43,6 +43,24 @@ extension SQLiteTrackStorage {
         ).first
     }
 
+    public func ownTracksAccount(device: String) async throws -> (tokenHash: Data, profile: OwnTracksProfile)? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT d.token_hash, p.owntracks_user, p.device_name, p.friends_group, p.secret
+                        FROM device d LEFT JOIN owntracks_device p ON p.device_id = d.id WHERE d.id = ?
+                        """), arguments: [device]
+            ).map {
+                (
+                    $0["token_hash"],
+                    OwnTracksProfile(
+                        device: device, user: $0["owntracks_user"], name: $0["device_name"], group: $0["friends_group"], key: $0["secret"])
+                )
+            }
+        }
+    }
+
     /// The profiles of the devices matching `condition` (on `device d` and `owntracks_device p`), by device id.
     private func profiles(where condition: String, arguments: StatementArguments) async throws -> [OwnTracksProfile] {
         try await pool.read { db in
@@ -83,6 +101,19 @@ extension SQLiteTrackStorage {
             try Self.save(fields, record: record.id, timestamp: record.fix.timestamp, device: device, in: db)
             return try Self.insert([record], device: device, at: date, in: db)
         }
+    }
+
+    public func ingestOwnTracksTakingCommands(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date)
+        async throws -> (counts: IngestCounts, commands: [ServerCommand])
+    {
+        let (counts, taken) = try await writer.write { db in
+            try Self.save(fields, record: record.id, timestamp: record.fix.timestamp, device: device, in: db)
+            return (
+                try Self.insert([record], device: device, at: date, in: db),
+                try Self.take(db, device: device, now: date.timeIntervalSince1970)
+            )
+        }
+        return (counts, taken.compactMap { try? JSONDecoder().decode(ServerCommand.self, from: $0) })
     }
 
     private static func save(_ fields: OwnTracksFields, record: UUID, timestamp: Date, device: String, in db: Database) throws {

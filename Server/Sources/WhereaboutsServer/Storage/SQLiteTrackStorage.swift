@@ -277,7 +277,7 @@ public final class SQLiteTrackStorage: TrackStorage {
     }
 
     public func queue(_ command: ServerCommand, device: String, at date: Date) async throws -> DeviceCommand {
-        let queued = DeviceCommand(id: UUID().uuidString.lowercased(), command: command)
+        let queued = DeviceCommand(id: RecordID.make().uuidString.lowercased(), command: command)
         let body = try JSONEncoder().encode(command)
         try await writer.write { db in
             try db.execute(
@@ -312,13 +312,16 @@ public final class SQLiteTrackStorage: TrackStorage {
     public func takeCommands(device: String, at date: Date) async throws -> [ServerCommand] {
         let now = date.timeIntervalSince1970
         if try await pool.read({ db in try Self.due(db, device: device, now: now).isEmpty }) { return [] }
-        let due = try await writer.write { db in
-            let due = try Self.due(db, device: device, now: now)
-            let take = try db.cachedStatement(sql: "DELETE FROM command WHERE seq = ?")
-            for command in due { try take.execute(arguments: [command.seq]) }
-            return due
-        }
-        return due.map(\.body).compactMap { try? JSONDecoder().decode(ServerCommand.self, from: $0) }
+        let due = try await writer.write { db in try Self.take(db, device: device, now: now) }
+        return due.compactMap { try? JSONDecoder().decode(ServerCommand.self, from: $0) }
+    }
+
+    /// Deletes the device's commands due at `now` in the open transaction and returns their bodies, oldest first.
+    static func take(_ db: Database, device: String, now: Double) throws -> [Data] {
+        let due = try due(db, device: device, now: now)
+        let take = try db.cachedStatement(sql: "DELETE FROM command WHERE seq = ?")
+        for command in due { try take.execute(arguments: [command.seq]) }
+        return due.map(\.body)
     }
 
     /// The device's commands not under lease at `now`, oldest first.

@@ -21,6 +21,10 @@ public protocol TrackStorage: OwnTracksStorage {
     func addDevice(id: String, tokenHash: Data, at date: Date) async throws
     /// The SHA-256 of a device's token, or `nil` for an unknown device.
     func tokenHash(device: String) async throws -> Data?
+    /// The device's token digest and OwnTracks profile, or `nil` for an unknown device: what `/pub`
+    /// reads before it can check the token and open the message. SQLite reads both in one call; the
+    /// default makes two.
+    func ownTracksAccount(device: String) async throws -> (tokenHash: Data, profile: OwnTracksProfile)?
     /// Every device, with counts.
     func devices() async throws -> [DeviceInfo]
     /// Replaces the device's token hash and ends its login sessions; `false` for an unknown device.
@@ -78,6 +82,12 @@ public protocol TrackStorage: OwnTracksStorage {
     /// Takes the device's queued commands not under lease, oldest first, forgetting them: for
     /// OwnTracks answers, whose apps cannot acknowledge. Each goes out exactly once, across instances.
     func takeCommands(device: String, at date: Date) async throws -> [ServerCommand]
+    /// `/pub`'s write: stores an OwnTracks location as ``OwnTracksStorage/ingestOwnTracks(_:fields:device:at:)``
+    /// does, then takes the device's due commands as ``takeCommands(device:at:)`` does. SQLite does both
+    /// in one transaction, so a request makes one storage call where it made a write and a read; the
+    /// default makes the two calls.
+    func ingestOwnTracksTakingCommands(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date) async throws
+        -> (counts: IngestCounts, commands: [ServerCommand])
 
     // MARK: Sessions
 
@@ -92,4 +102,18 @@ public protocol TrackStorage: OwnTracksStorage {
     func ping() async throws
     /// Closes connections.
     func close() async throws
+}
+
+extension TrackStorage {
+    public func ingestOwnTracksTakingCommands(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date)
+        async throws -> (counts: IngestCounts, commands: [ServerCommand])
+    {
+        let counts = try await ingestOwnTracks(record, fields: fields, device: device, at: date)
+        return (counts, try await takeCommands(device: device, at: date))
+    }
+
+    public func ownTracksAccount(device: String) async throws -> (tokenHash: Data, profile: OwnTracksProfile)? {
+        guard let hash = try await tokenHash(device: device) else { return nil }
+        return (hash, try await ownTracksProfile(device: device) ?? OwnTracksProfile(device: device))
+    }
 }
