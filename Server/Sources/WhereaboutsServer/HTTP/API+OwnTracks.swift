@@ -35,10 +35,15 @@ extension API {
                     throw APIError.badRequest(
                         "malformed_json", "the body is not a JSON object; send one OwnTracks message such as {\"_type\":\"location\",…}")
                 }
-                if message["_type"] as? String == "encrypted" { message = try OwnTracksParser.decrypted(message, profile: profile) }
+                var text: String
+                if message["_type"] as? String == "encrypted" {
+                    (message, text) = try OwnTracksParser.decrypted(message, profile: profile)
+                } else {
+                    text = OwnTracksParser.asReceived(data, message: message)
+                }
                 let kind = try OwnTracksParser.kind(of: message)
                 try await OwnTracksParser.checkTopic(of: message, profile: profile, owner: storage.ownTracksProfile(topic:))
-                commands = try await store(message, kind: kind, device: device)
+                commands = try await store(message, text: text, kind: kind, device: device)
             }
             var answer = try await friends(of: profile)
             let due = if let commands { commands } else { try await storage.takeCommands(device: device, at: Date()) }
@@ -51,16 +56,18 @@ extension API {
         }
     }
 
-    /// Stores one (decrypted) message of `kind`. A location's OwnTracks fields go in before the
+    /// Stores one (decrypted) message of `kind`, kept as `text`, the JSON it came as. A location's OwnTracks fields go in before the
     /// location, so the location is never readable without them; a location's write also takes the
     /// device's due commands, which it returns (`nil`: they are still to be taken).
-    private func store(_ message: [String: Any], kind: OwnTracksParser.Kind, device: String) async throws -> [ServerCommand]? {
+    private func store(_ message: [String: Any], text: String, kind: OwnTracksParser.Kind, device: String) async throws
+        -> [ServerCommand]?
+    {
         let now = Date()
         switch kind {
         case .location:
             let record = try OwnTracksParser.location(message, device: device, now: now)
             let (counts, commands) = try await storage.ingestOwnTracksTakingCommands(
-                record, fields: try OwnTracksParser.fields(message), device: device, at: now)
+                record, fields: OwnTracksParser.fields(message, text: text), device: device, at: now)
             metrics.countIngest(accepted: counts.accepted, duplicate: counts.duplicate, rejected: 0)
             return commands
         case .transition:
@@ -71,7 +78,7 @@ extension API {
         case .waypoints:
             try await storage.saveRegions(try OwnTracksParser.waypoints(message), device: device, at: now)
         case .card, .lwt, .status:
-            try await storage.saveMessage(kind.rawValue, body: try OwnTracksParser.canonical(message), device: device, at: now)
+            try await storage.saveMessage(kind.rawValue, body: text, device: device, at: now)
         }
         return nil
     }

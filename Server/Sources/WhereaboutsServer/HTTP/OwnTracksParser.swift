@@ -31,7 +31,7 @@ enum OwnTracksParser {
     /// The message inside a `_type:"encrypted"` one, opened with the device's key (``OwnTracksSecretBox``).
     /// - Throws: 422 when the device has no key or the key does not open it; 400 for a `data` that is
     ///   missing, not base64 or too short, and for a payload that is not one unencrypted JSON message.
-    static func decrypted(_ message: [String: Any], profile: OwnTracksProfile) throws -> [String: Any] {
+    static func decrypted(_ message: [String: Any], profile: OwnTracksProfile) throws -> (message: [String: Any], text: String) {
         let device = profile.device
         guard let key = profile.key else {
             throw APIError(
@@ -68,7 +68,7 @@ enum OwnTracksParser {
                 "the encrypted message opens, but not to one unencrypted JSON message such as {\"_type\":\"location\",…}; nothing was stored"
             )
         }
-        return inner
+        return (inner, asReceived(plaintext, message: inner))
     }
 
     /// Refuses a message whose `topic` names another of our devices: a device publishes only its own data.
@@ -86,12 +86,12 @@ enum OwnTracksParser {
 
     /// The OwnTracks fields of a `location` message: the whole message, and the known fields typed
     /// when they have their documented type.
-    static func fields(_ message: [String: Any]) throws -> OwnTracksFields {
+    static func fields(_ message: [String: Any], text: String) -> OwnTracksFields {
         let integer = { (key: String) in OwnTracksWire.number(message[key]).flatMap { Int(exactly: $0.rounded()) } }
         return OwnTracksFields(
             tid: message["tid"] as? String, topic: message["topic"] as? String, battery: integer("batt"), batteryStatus: integer("bs"),
             connectivity: message["conn"] as? String, ssid: message["SSID"] as? String, bssid: message["BSSID"] as? String,
-            message: try canonical(message))
+            message: text)
     }
 
     /// A `_type:"location"` message as a record. `tst` is checked before anything converts it. The
@@ -167,9 +167,14 @@ enum OwnTracksParser {
         }
     }
 
-    /// The message as sorted-key JSON, the form `card`, `lwt` and `status` are kept in.
-    static func canonical(_ message: [String: Any]) throws -> String {
-        String(decoding: try JSONSerialization.data(withJSONObject: message, options: [.sortedKeys]), as: UTF8.self)
+    /// The message as it came, the form every message is kept in: `data`, the JSON text `message`
+    /// was parsed from, without surrounding whitespace. Text that is not UTF-8 (JSON in UTF-16, say)
+    /// is written out again from `message` as UTF-8.
+    static func asReceived(_ data: Data, message: [String: Any]) -> String {
+        if let text = String(data: data, encoding: .utf8) { return text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let utf8 =
+            (try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     /// A name-based UUID: the first 16 bytes of SHA-256 over the device and the content.
