@@ -32,6 +32,14 @@ extension DeviceCommand {
         @Option(help: "The OwnTracks device name (default: the device id).") var name: String?
         @OptionGroup var database: DatabaseOption
 
+        func validate() throws {
+            for (value, what) in [(user, "user"), (name, "device name")] {
+                if let value, let problem = OwnTracksProfile.problem(with: value, as: what) {
+                    throw ValidationError("\(problem); give the \(what) the OwnTracks app shows, such as jane")
+                }
+            }
+        }
+
         func run() async throws {
             let (user, name) = (user, name)
             try await changeProfile(device.name, database) {
@@ -80,6 +88,12 @@ extension DeviceCommand {
         @OptionGroup var device: Name
         @Argument(help: "The group's name.") var group: String
         @OptionGroup var database: DatabaseOption
+
+        func validate() throws {
+            if let problem = OwnTracksProfile.problem(with: group, as: "group") {
+                throw ValidationError("\(problem); name the group with letters, digits, - or _, such as family")
+            }
+        }
 
         func run() async throws {
             let group = group

@@ -142,4 +142,20 @@ struct DeviceCommandTests {
         let pruned = try await ServerProcess.run(["prune", "--before", "2020-01-01", "--database", database])
         #expect(pruned.status == 0 && pruned.output.contains("pruned before 2020-01-01T00:00:00.000Z"), "\(pruned.errors)")
     }
+
+    @Test("set-user and set-group refuse names an OwnTracks topic cannot hold, naming the problem and changing nothing")
+    func ownTracksNamesValidated() async throws {
+        let database = database()
+        #expect(try await ServerProcess.run(["device", "add", "phone", "--database", database]).status == 0)
+        for (arguments, words) in [
+            (["set-user", "phone", "ja/ne"], "contains /"), (["set-user", "phone", "jane", "--name", "a+b"], "contains +"),
+            (["set-user", "phone", ""], "user is empty"), (["set-group", "phone", "fam#ily"], "contains #"),
+            (["set-group", "phone", ""], "group is empty"),
+        ] {
+            let refused = try await ServerProcess.run(["device"] + arguments + ["--database", database])
+            #expect(refused.status != 0 && refused.errors.contains(words), "\(arguments): \(refused.errors)")
+        }
+        let unchanged = try await ServerProcess.run(["device", "set-group", "phone", "family", "--database", database])
+        #expect(unchanged.output.contains("OwnTracks owntracks/phone/phone, friends group family"), "\(unchanged.output)")
+    }
 }

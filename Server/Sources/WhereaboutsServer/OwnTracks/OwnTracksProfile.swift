@@ -30,6 +30,17 @@ public struct OwnTracksProfile: Sendable, Equatable, Codable {
     public var ownTracksDevice: String { name ?? device }
     /// `owntracks/USER/DEVICE`.
     public var topic: String { "owntracks/\(ownTracksUser)/\(ownTracksDevice)" }
+    /// Why `value` cannot be a user, device name or group (`what`), or `nil` when it can: it must be
+    /// non-empty and free of `/`, `+`, `#` and control characters, since users and names make up topics
+    /// (`owntracks/USER/DEVICE`) and the `/api/0` paths, where these characters split or match levels.
+    public static func problem(with value: String, as what: String) -> String? {
+        if value.isEmpty { return "the \(what) is empty" }
+        guard
+            let bad = value.unicodeScalars.first(where: { "/+#".unicodeScalars.contains($0) || $0.properties.generalCategory == .control })
+        else { return nil }
+        return "the \(what) \"\(value)\" contains \(bad.escaped(asASCII: true)), which OwnTracks topics cannot hold"
+    }
+
     /// The two-character tracker id OwnTracks shows when a message carries none: the device name's last two characters.
     public var defaultTrackerID: String { String(ownTracksDevice.suffix(2)) }
 }
