@@ -124,7 +124,11 @@ enum TestRoutes {
                 let path = ["collection", "document"].map { context.parameters.get($0) ?? "" }.joined(separator: "/")
                 await state.storeDocument(path, body: data)
                 if drop { throw DroppedConnection() }
-                return json(.ok, String(decoding: data, as: UTF8.self))
+                let name =
+                    "projects/\(context.parameters.get("project") ?? "")/databases/\(context.parameters.get("database") ?? "")/documents/\(path)"
+                var document = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+                document["name"] = name
+                return json(.ok, String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self))
             }
         }
         router.post("/v1/token") { request, context in

@@ -21,3 +21,15 @@ public struct DeliveryOutcome: Sendable, Equatable {
         self.unreadable = unreadable
     }
 }
+
+extension DeliveryOutcome {
+    /// Nothing delivered: `reply` is a 2xx but not `expected`, the answer the server gives when it
+    /// stores the `count` items sent (a proxy's or captive portal's page, say).
+    static func notStored(_ reply: HTTPReply, expected: String, count: Int) -> DeliveryOutcome {
+        DeliveryOutcome(
+            delivered: [],
+            unreadable:
+                "answered \(reply.status) with \(reply.bodyPrefix.isEmpty ? "an empty body" : reply.bodyPrefix), not \(expected) for the \(count) items sent; nothing was marked delivered: check that the URL reaches the server and no proxy answers for it"
+        )
+    }
+}

@@ -34,8 +34,15 @@ public struct FirestoreEndpoint: UploadEndpoint {
         return OutgoingRequest(method: "PATCH", url: url, headers: headers, body: document(for: record))
     }
 
+    /// Firestore answers a written document with the document, named by its path: anything else,
+    /// such as a proxy's page, delivers nothing.
     public func interpret(_ reply: HTTPReply, for records: [LocationRecord]) -> DeliveryOutcome {
-        DeliveryOutcome(delivered: records.map(\.id))
+        let path = "/documents/\(collection)/\(records[0].id.uuidString.lowercased())"
+        guard let name = (try? JSONSerialization.jsonObject(with: reply.body) as? [String: Any])?["name"] as? String, name.hasSuffix(path)
+        else {
+            return .notStored(reply, expected: "the Firestore document …\(path)", count: records.count)
+        }
+        return DeliveryOutcome(delivered: records.map(\.id))
     }
 
     /// The document body: `{"fields": {name: {typeValue: …}}}`.

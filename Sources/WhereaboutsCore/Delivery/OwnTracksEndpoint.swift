@@ -33,7 +33,7 @@ public struct OwnTracksEndpoint: UploadEndpoint {
     }
 
     public func interpret(_ reply: HTTPReply, for records: [LocationRecord]) -> DeliveryOutcome {
-        DeliveryOutcome(delivered: records.map(\.id), commands: OwnTracksWire.commands(in: reply.body).map(DeviceCommand.unidentified))
+        outcome(reply, ids: records.map(\.id))
     }
 
     public var acceptsEvents: Bool { true }
@@ -44,7 +44,18 @@ public struct OwnTracksEndpoint: UploadEndpoint {
     }
 
     public func interpretEvents(_ reply: HTTPReply, for events: [EventRecord]) -> DeliveryOutcome {
-        DeliveryOutcome(delivered: events.map(\.id), commands: OwnTracksWire.commands(in: reply.body).map(DeviceCommand.unidentified))
+        outcome(reply, ids: events.map(\.id))
+    }
+
+    /// A Recorder answers a stored message with a JSON array (empty, or friends' messages and
+    /// commands), or that array encrypted (`{"_type":"encrypted",…}`); anything else, such as a
+    /// proxy's page, delivers nothing.
+    private func outcome(_ reply: HTTPReply, ids: [UUID]) -> DeliveryOutcome {
+        let answer = try? JSONSerialization.jsonObject(with: reply.body)
+        guard answer is [Any] || (answer as? [String: Any])?["_type"] as? String == "encrypted" else {
+            return .notStored(reply, expected: "an OwnTracks answer (a JSON array)", count: ids.count)
+        }
+        return DeliveryOutcome(delivered: ids, commands: OwnTracksWire.commands(in: reply.body).map(DeviceCommand.unidentified))
     }
 
     private func post(_ body: Data, _ credential: Credential?) -> OutgoingRequest {

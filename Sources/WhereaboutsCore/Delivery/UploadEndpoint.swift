@@ -40,28 +40,26 @@ extension UploadEndpoint {
             field: "endpoint", value: name, problem: "takes no region events", fix: "ask for event requests only when acceptsEvents is true"
         )
     }
+    /// Delivers nothing: an endpoint that takes events reads its own answers to them.
     public func interpretEvents(_ reply: HTTPReply, for events: [EventRecord]) -> DeliveryOutcome {
-        DeliveryOutcome(delivered: events.map(\.id))
+        .notStored(reply, expected: "\(name)'s answer to region events", count: events.count)
     }
 }
 
 /// Reads our batch answer (`BatchReply`) for the items of a request, by index. A 409 says the server
 /// already holds the items. A 2xx counts as stored only when its body is a batch answer accounting
-/// for every item (accepted, duplicate or rejected): anything else, such as a proxy's page, delivers
-/// nothing (``DeliveryOutcome/unreadable``).
+/// for every item (accepted, duplicate, or rejected at an index of its own within the request):
+/// anything else, such as a proxy's page, delivers nothing (``DeliveryOutcome/unreadable``).
 func batchOutcome(_ reply: HTTPReply, ids: [UUID]) -> DeliveryOutcome {
     if reply.status == 409 { return DeliveryOutcome(delivered: ids) }
     guard let answer = try? JSONDecoder().decode(BatchReply.self, from: reply.body),
-        answer.accepted + answer.duplicate + answer.rejected.count == ids.count
+        answer.accepted + answer.duplicate + answer.rejected.count == ids.count,
+        Set(answer.rejected.map(\.index).filter(ids.indices.contains)).count == answer.rejected.count
     else {
-        return DeliveryOutcome(
-            delivered: [],
-            unreadable:
-                "answered \(reply.status) with \(reply.bodyPrefix.isEmpty ? "an empty body" : reply.bodyPrefix), not a batch answer accounting for the \(ids.count) items sent; nothing was marked delivered: check that the URL reaches the server and no proxy answers for it"
-        )
+        return .notStored(reply, expected: "a batch answer accounting", count: ids.count)
     }
     var rejected: [UUID: Rejection] = [:]
-    for item in answer.rejected where ids.indices.contains(item.index) {
+    for item in answer.rejected {
         rejected[ids[item.index]] = Rejection(status: reply.status, reason: item.reason)
     }
     return DeliveryOutcome(delivered: ids.filter { rejected[$0] == nil }, rejected: rejected, commands: answer.commands)
