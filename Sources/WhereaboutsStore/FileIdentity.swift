@@ -19,7 +19,7 @@ struct FileIdentity: Equatable {
     init?(path: String) {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
-        device = UInt64(info.st_dev)
+        device = UInt64(bitPattern: Int64(info.st_dev))
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)
     }

@@ -66,8 +66,8 @@ struct StoreSalvager {
     /// Finishes a salvage a crash interrupted after its new store was complete, if there is one.
     ///
     /// A salvage names the file it was made from; when another file now lies at the path, that file
-    /// is not ours to move: the salvage is renamed `<path>.salvage-<time>.unused` (kept for whoever
-    /// wants its rows) and `nil` is returned, so the store opens the file at the path as it is.
+    /// is not ours to move: the salvage is renamed `<path>.salvage-<time>.unused` (`-1.unused`, … when
+    /// that name is taken; kept for whoever wants its rows) and `nil` is returned, so the store opens the file at the path as it is.
     /// A salvage written before salvages named their file is finished as it was then.
     func finishInterrupted() throws -> StoreSalvage? {
         let prefix = "\(name).salvage-"
@@ -82,7 +82,9 @@ struct StoreSalvager {
         let parts = suffix.split(separator: ".of-", maxSplits: 1).map(String.init)
         let stamp = parts[0]
         if parts.count == 2, FileManager.default.fileExists(atPath: path), FileIdentity(path: path)?.name != parts[1] {
-            try FileManager.default.moveItem(atPath: "\(folder)/\(complete)", toPath: "\(path).salvage-\(stamp).unused")
+            let unused = (0...).lazy.map { "\(path).salvage-\(stamp)\($0 == 0 ? "" : "-\($0)").unused" }
+                .first { !FileManager.default.fileExists(atPath: $0) }!
+            try FileManager.default.moveItem(atPath: "\(folder)/\(complete)", toPath: unused)
             return nil
         }
         return try finish("\(folder)/\(complete)", stamp: stamp)

@@ -107,7 +107,7 @@ enum TestRoutes {
                 var message = object.mapValues { "\($0)" }
                 message["X-Limit-U"] = request.headers[HTTPField.Name("X-Limit-U")!]
                 message["X-Limit-D"] = request.headers[HTTPField.Name("X-Limit-D")!]
-                await state.storeOwnTracks(message, id: message["_id"] ?? RecordID.make().uuidString)
+                await state.storeOwnTracks(message, id: message["_id"] ?? RecordID.make(at: Date()).uuidString)
                 if drop { throw DroppedConnection() }
                 let commands =
                     await state.takeCommands().contains(.reportLocation) ? "[{\"_type\":\"cmd\",\"action\":\"reportLocation\"}]" : "[]"

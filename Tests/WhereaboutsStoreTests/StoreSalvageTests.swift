@@ -122,6 +122,8 @@ struct StoreSalvageTests {
         let other = try writeClosedStore(records: 7, events: 0)
         try FileManager.default.moveItem(atPath: other, toPath: path)
         let before = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64
+        let earlier = Data("an earlier unused salvage".utf8)
+        try earlier.write(to: URL(fileURLWithPath: "\(path).salvage-\(stamp).unused"))
 
         let store = try SQLiteLocationStore(path: path)
         #expect(store.openReport.salvage == nil)
@@ -129,7 +131,8 @@ struct StoreSalvageTests {
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64 == before)
         try store.close()
         let names = try Self.names(beside: path)
-        #expect(names.contains("store.sqlite.salvage-\(stamp).unused"))
+        #expect(names.contains("store.sqlite.salvage-\(stamp)-1.unused"), "\(names)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(path).salvage-\(stamp).unused")) == earlier)
         #expect(!names.contains { $0.contains(".damaged-") }, "\(names)")
 
         let reopened = try SQLiteLocationStore(path: path)

@@ -20,9 +20,10 @@ public struct DeviceCommand: Sendable, Hashable, Codable {
         self.command = command
     }
 
-    /// A command from a server that gives no ids (OwnTracks): a fresh id, so it is carried out once.
+    /// A command from a server that gives no ids (OwnTracks): a fresh random id, so it is carried out
+    /// once. It is never stored by a server, so nothing gains from a time-ordered one.
     public static func unidentified(_ command: ServerCommand) -> DeviceCommand {
-        DeviceCommand(id: RecordID.make().uuidString.lowercased(), command: command)
+        DeviceCommand(id: UUID().uuidString.lowercased(), command: command)
     }
 
     private enum CodingKeys: String, CodingKey { case id }

@@ -23,8 +23,9 @@ public enum RecordID {
         make(milliseconds: milliseconds(date), random: (generator.next(), generator.next()))
     }
 
-    /// A version 7 id for `date` (now by default), its random bits from the system's generator.
-    public static func make(at date: Date = Date()) -> UUID {
+    /// A version 7 id for `date`, its random bits from the system's generator. The core reads no
+    /// clock: the caller says when.
+    public static func make(at date: Date) -> UUID {
         var generator = SystemRandomNumberGenerator()
         return make(at: date, using: &generator)
     }

@@ -58,11 +58,6 @@ public struct WireLocation: Sendable, Hashable, Codable {
         dwell = record.dwell > 0 ? record.dwell : nil
     }
 
-    /// The earliest timestamp a server accepts (``WireLimits/earliest``).
-    public static let earliest = WireLimits.earliest
-    /// How far ahead of the server's clock a timestamp may be (``WireLimits/futureTolerance``).
-    public static let futureTolerance = WireLimits.futureTolerance
-
     /// Validates every field against ``WireLimits`` and returns the record.
     /// - Throws: ``ValidationError`` naming the field, its value, the problem (with the allowed range) and the fix.
     public func validated(now: Date) throws(ValidationError) -> LocationRecord {

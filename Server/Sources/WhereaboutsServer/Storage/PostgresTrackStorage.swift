@@ -247,7 +247,7 @@ public final class PostgresTrackStorage: TrackStorage {
     }
 
     public func queue(_ command: ServerCommand, device: String, at date: Date) async throws -> DeviceCommand {
-        let queued = DeviceCommand(id: RecordID.make().uuidString.lowercased(), command: command)
+        let queued = DeviceCommand(id: RecordID.make(at: date).uuidString.lowercased(), command: command)
         let body = String(decoding: try JSONEncoder().encode(command), as: UTF8.self)
         try await client.query(
             "INSERT INTO command (device_id, id, body, created_at) VALUES (\(device), \(queued.id), \(body), \(date.timeIntervalSince1970))",

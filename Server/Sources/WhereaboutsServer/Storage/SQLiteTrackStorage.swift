@@ -277,7 +277,7 @@ public final class SQLiteTrackStorage: TrackStorage {
     }
 
     public func queue(_ command: ServerCommand, device: String, at date: Date) async throws -> DeviceCommand {
-        let queued = DeviceCommand(id: RecordID.make().uuidString.lowercased(), command: command)
+        let queued = DeviceCommand(id: RecordID.make(at: date).uuidString.lowercased(), command: command)
         let body = try JSONEncoder().encode(command)
         try await writer.write { db in
             try db.execute(
