@@ -29,6 +29,9 @@ extension API {
             }
             try await admit(device)
             let data = try await body(request)
+            // Friends are read before the message is stored: storing a location takes the device's due
+            // commands out of the queue, and nothing that can fail may come between that and the answer.
+            var answer = try await friends(of: profile)
             var commands: [ServerCommand]?
             if !data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
                 guard var message = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
@@ -45,7 +48,6 @@ extension API {
                 try await OwnTracksParser.checkTopic(of: message, profile: profile, owner: storage.ownTracksProfile(topic:))
                 commands = try await store(message, text: text, kind: kind, device: device)
             }
-            var answer = try await friends(of: profile)
             let due = if let commands { commands } else { try await storage.takeCommands(device: device, at: Date()) }
             for command in due {
                 answer.append(try JSONSerialization.jsonObject(with: JSONEncoder().encode(OwnTracksWire.Command(command))))
