@@ -76,8 +76,16 @@ struct OwnTracksStorageContractTests {
             #expect(
                 try await storage.ingestOwnTracks(location, fields: fields, device: device, at: Date())
                     == IngestCounts(accepted: 1, duplicate: 0))
+            // A resend, here with other fields (the same _id, or the same tst, lat and lon with another
+            // battery), is a duplicate by both paths and leaves the stored location's fields as they were.
+            var other = fields
+            other.battery = 20
+            other.message = #"{"_type":"location","batt":20}"#
             #expect(
-                try await storage.ingestOwnTracks(location, fields: fields, device: device, at: Date())
+                try await storage.ingestOwnTracks(location, fields: other, device: device, at: Date())
+                    == IngestCounts(accepted: 0, duplicate: 1))
+            #expect(
+                try await storage.ingestOwnTracksTakingCommands(location, fields: other, device: device, at: Date()).counts
                     == IngestCounts(accepted: 0, duplicate: 1))
             let read = try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: nil)
             #expect(read.map(\.record.id) == [location.id] && read.first?.fields == fields)
@@ -117,7 +125,8 @@ struct OwnTracksStorageContractTests {
             try await storage.saveOwnTracksFields(replaced, record: first.id, timestamp: first.fix.timestamp, device: device)
             #expect(
                 try await storage.ownTracksLocations(device: device, from: .distantPast, to: second.fix.timestamp, limit: nil).first?.fields
-                    == replaced)
+                    == fields, "a stored location keeps its fields")
+            try await storage.saveOwnTracksFields(replaced, record: orphan.id, timestamp: orphan.fix.timestamp, device: device)
             _ = try await storage.prune(before: second.fix.timestamp)
             #expect(
                 try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: nil).map(\.record.id)
@@ -129,6 +138,11 @@ struct OwnTracksStorageContractTests {
                 try await storage.ownTracksLocations(device: device, from: .distantPast, to: second.fix.timestamp, limit: nil).first?.fields
                     == nil,
                 "a pruned location's fields went with it")
+            _ = try await storage.ingest([orphan], device: device, at: Date())
+            #expect(
+                try await storage.ownTracksLocations(device: device, from: orphan.fix.timestamp, to: .distantFuture, limit: nil).first?
+                    .fields
+                    == replaced, "fields saved again before their location was stored are replaced")
             _ = try await storage.deleteDevice(device)
             _ = try await storage.ingest([orphan], device: device, at: Date())
             #expect(

@@ -17,9 +17,10 @@ public protocol OwnTracksStorage: Sendable {
     func ownTracksProfile(topic: String) async throws -> OwnTracksProfile?
     /// Replaces the device's profile; `false` for an unknown device.
     func saveOwnTracksProfile(_ profile: OwnTracksProfile) async throws -> Bool
-    /// Keeps the OwnTracks fields of the location `record` (at `timestamp`), replacing any kept for it.
-    /// Saved before the location itself, so a location is never readable without its fields; fields
-    /// whose location was never stored are never read.
+    /// Keeps the OwnTracks fields of the location `record` (at `timestamp`). Saved before the location
+    /// itself, so a location is never readable without its fields; fields whose location was never
+    /// stored are never read, and replaced by the next save. Once the location is stored its fields
+    /// stay: a resend (the same `_id`, or the same time and place) changes neither.
     func saveOwnTracksFields(_ fields: OwnTracksFields, record: UUID, timestamp: Date, device: String) async throws
     /// Stores an OwnTracks location with its fields, the fields first, as
     /// ``saveOwnTracksFields(_:record:timestamp:device:)`` then the ingest of the record do; SQLite does

@@ -85,6 +85,7 @@ extension PostgresTrackStorage {
                 \(fields.batteryStatus), \(fields.connectivity), \(fields.ssid), \(fields.bssid), \(fields.message))
             ON CONFLICT (device_id, id) DO UPDATE SET t = excluded.t, tid = excluded.tid, topic = excluded.topic, batt = excluded.batt,
                 bs = excluded.bs, conn = excluded.conn, ssid = excluded.ssid, bssid = excluded.bssid, message = excluded.message
+            WHERE NOT EXISTS (SELECT 1 FROM location_identity i WHERE i.device_id = excluded.device_id AND i.id = excluded.id)
             """, logger: logger)
     }
 

@@ -123,6 +123,7 @@ extension SQLiteTrackStorage {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(device_id, id) DO UPDATE SET t = excluded.t, tid = excluded.tid, topic = excluded.topic, batt = excluded.batt,
                     bs = excluded.bs, conn = excluded.conn, ssid = excluded.ssid, bssid = excluded.bssid, message = excluded.message
+                WHERE NOT EXISTS (SELECT 1 FROM location l WHERE l.device_id = excluded.device_id AND l.id = excluded.id)
                 """
         ).execute(arguments: [
             device, record, timestamp.timeIntervalSince1970, fields.tid, fields.topic, fields.battery, fields.batteryStatus,
