@@ -25,7 +25,10 @@ struct Bench: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Also load OwnTracks POST /pub, one location per request.")
     var pub = true
 
-    @Option(help: "Record ids sent: ordered (version 7, as our clients send) or random (version 4).")
+    @Option(
+        help:
+            "Record ids the batch API gets: ordered (version 7, as our clients send) or random (version 4). /pub sends no _id, as the OwnTracks apps do."
+    )
     var ids: BenchIDs = .ordered
 
     @Flag(

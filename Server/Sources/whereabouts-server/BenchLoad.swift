@@ -36,6 +36,9 @@ struct BenchRequest: Sendable {
     private let timeSlots: [Int]
     /// `/pub`: the epoch seconds of number 0.
     private let epochBase: Int
+    /// `/pub`: where each message's latitude digits after `48.` start (9 digits, the message's
+    /// number), so every message's content, and the id the server derives from it, is new.
+    private let latitudeSlots: [Int]
 
     /// The batch API's request for `size` locations of `device`. With `freshTimes`, the timestamps
     /// are yesterday at midnight plus the location's number in milliseconds (``stamp(_:milliseconds:)``),
@@ -53,12 +56,13 @@ struct BenchRequest: Sendable {
         return BenchRequest(head: head, body: body, ids: ids, timeMarker: freshTimes ? #""timestamp":""# : nil, offset: 11, epochBase: 0)
     }
 
-    /// OwnTracks' `/pub` request for one location of `device`, as our uploader sends it: with the
-    /// record's id as `_id`. With `freshTimes`, `tst` is a day ago plus the location's number in seconds.
+    /// OwnTracks' `/pub` request for one location of `device`, as the OwnTracks apps send it: without
+    /// `_id`, so the server derives the record's id from the content, which the latitude's digits make
+    /// new each time. With `freshTimes`, `tst` is a day ago plus the location's number in seconds.
     static func pub(device: String, token: String, ids: BenchIDs, freshTimes: Bool) -> BenchRequest {
         let tst = Int(Date().timeIntervalSince1970) - (freshTimes ? 86_400 : 3600)
         let body = Array(
-            #"{"_type":"location","_id":"\#(ids.template.id)","tid":"bb","tst":\#(tst),"lat":48.8,"lon":2.35,"acc":5,"alt":35,"vel":4,"batt":80,"conn":"w"}"#
+            #"{"_type":"location","tid":"bb","tst":\#(tst),"lat":48.800000000,"lon":2.35,"acc":5,"alt":35,"vel":4,"batt":80,"conn":"w"}"#
                 .utf8)
         let credentials = Data("\(device):\(token)".utf8).base64EncodedString()
         let head = "POST /pub HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Basic \(credentials)\r\n"
@@ -77,6 +81,7 @@ struct BenchRequest: Sendable {
         }
         slots = positions(after: ids.template.marker)
         timeSlots = timeMarker.map { positions(after: $0).map { $0 + offset } } ?? []
+        latitudeSlots = positions(after: #""lat":48."#)
         self.bytes = bytes
         self.ids = ids
         self.epochBase = epochBase
@@ -107,6 +112,9 @@ struct BenchRequest: Sendable {
                 write(ms % 1000, at: slot + 9, width: 3, radix: 10)
             }
         }
+        for (i, slot) in latitudeSlots.enumerated() {
+            write(UInt64(first + i) % 1_000_000_000, at: slot, width: 9, radix: 10)
+        }
         for (i, slot) in slots.enumerated() {
             switch ids {
             case .ordered:
@@ -119,8 +127,8 @@ struct BenchRequest: Sendable {
         }
     }
 
-    /// How many numbers one ``stamp(_:)`` uses.
-    var slotCount: Int { slots.count }
+    /// How many numbers one ``stamp(_:milliseconds:)`` uses: one per location of the request.
+    var slotCount: Int { max(slots.count, latitudeSlots.count) }
 }
 
 /// What one run of a scenario measured.
@@ -151,7 +159,9 @@ struct BenchLoad: Sendable {
     let freshTimes: Bool
 
     /// Runs `scenario` for a fresh device of `storage`.
-    /// - Throws: ``BenchError`` when a request fails or is not answered 200.
+    /// - Throws: ``BenchError`` when a request fails or is not answered 200, or when the device then
+    ///   holds other than one new location for every location sent (a figure for duplicates the server
+    ///   recognised, or for locations it did not store, would measure something else).
     func run(_ scenario: BenchScenario, storage: any TrackStorage) async throws -> BenchRun {
         let device = "bench-\(UUID().uuidString.prefix(8).lowercased())"
         let token = Tokens.generate()
@@ -188,6 +198,11 @@ struct BenchLoad: Sendable {
                 }
             }
             return try await group.reduce(into: []) { $0 += $1 }
+        }
+        let sent = latencies.count * request.slotCount
+        let stored = try await storage.devices().first { $0.id == device }?.locations ?? 0
+        guard stored == sent else {
+            throw BenchError("\(scenario): \(sent) new locations were sent but the device holds \(stored); the figures would not be ingest")
         }
         return BenchRun(
             scenario: scenario, requests: latencies.count, seconds: (clock.now - start).seconds, latencies: latencies.sorted(),
