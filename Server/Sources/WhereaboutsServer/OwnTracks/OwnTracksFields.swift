@@ -17,7 +17,7 @@ public struct OwnTracksFields: Sendable, Equatable {
     public var ssid: String?
     /// `BSSID`: the Wi-Fi access point.
     public var bssid: String?
-    /// The message as the app sent it (decrypted, when it came encrypted), as sorted-key JSON.
+    /// The message as the app sent it, the JSON text it came as (decrypted, when it came encrypted).
     public var message: String
 
     /// Creates fields.

@@ -4,7 +4,7 @@ import Foundation
 public struct DeviceMessage: Sendable, Equatable, Codable {
     /// The OwnTracks `_type`.
     public let type: String
-    /// The message as sorted-key JSON.
+    /// The message as the JSON text it came as.
     public let body: String
     /// When the server stored it.
     public let receivedAt: Date
