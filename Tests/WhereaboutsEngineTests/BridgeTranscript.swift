@@ -3,7 +3,8 @@ import Testing
 import Whereabouts
 
 /// Records what JavaScript sees of a ``Bridge``: every call with its arguments and its answer, and
-/// the first body of each pushed event. The JavaScript tests replay the recorded file against the
+/// the last body of each pushed event (the last, not the first: which events come before the stream
+/// is read depends on timing, while the last one is the final state). The JavaScript tests replay the recorded file against the
 /// TypeScript wrapper, so a field renamed on one side fails the other.
 final class BridgeTranscript: @unchecked Sendable {
     let bridge: Bridge
@@ -28,17 +29,17 @@ final class BridgeTranscript: @unchecked Sendable {
     /// Shuts the engine down and writes (or checks) the transcript `name`.json.
     func finish(_ name: String) async throws {
         await bridge.engine.shutdown()
-        var firstBodies: [String: Any] = [:]
-        for await event in events where firstBodies[event.name.rawValue] == nil {
-            firstBodies[event.name.rawValue] = try JSONSerialization.jsonObject(with: event.body)
+        var lastBodies: [String: Any] = [:]
+        for await event in events {
+            lastBodies[event.name.rawValue] = try JSONSerialization.jsonObject(with: event.body)
         }
-        try Golden.check(["calls": calls, "events": firstBodies], as: name)
+        try Golden.check(["calls": calls, "events": lastBodies], as: name)
     }
 }
 
-/// The golden JSON files in `Integrations/typescript/test/transcripts`. A missing file is written;
-/// an existing one must have the same shape (keys and JSON types; values may differ from run to
-/// run); `WHEREABOUTS_RECORD_TRANSCRIPTS=1` rewrites them all.
+/// The golden JSON files in `Integrations/typescript/test/transcripts`, which the TypeScript tests
+/// replay. Each must exist and have the same shape (keys and JSON types; values may differ from run to
+/// run); `WHEREABOUTS_RECORD_TRANSCRIPTS=1` writes them all, the only way one is written.
 enum Golden {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Integrations/typescript/test/transcripts")
@@ -47,8 +48,13 @@ enum Golden {
         let url = folder.appendingPathComponent("\(name).json")
         let data = try JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         let record = ProcessInfo.processInfo.environment["WHEREABOUTS_RECORD_TRANSCRIPTS"] == "1"
-        guard !record, FileManager.default.fileExists(atPath: url.path) else {
+        if record {
             try data.write(to: url)
+            return
+        }
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            Issue.record(
+                "\(url.path) is missing: the TypeScript tests replay it; record it with WHEREABOUTS_RECORD_TRANSCRIPTS=1 and commit it")
             return
         }
         // A golden file that cannot be read fails the test: rewriting it would check nothing.
