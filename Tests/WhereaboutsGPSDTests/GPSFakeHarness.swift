@@ -86,22 +86,10 @@ private final class PortRegistry: @unchecked Sendable {
     /// Connecting to a reserved port nobody listens on is refused, as for a free one. Elsewhere
     /// the socket is closed at once, as a concurrent gpsd could not share the port.
     private func reserve(_ port: UInt16) throws -> Bool {
-        #if canImport(Darwin)
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #else
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #endif
+        let descriptor = tcpSocket()
         guard descriptor >= 0 else { throw HarnessError(description: "cannot create a socket: \(String(cString: strerror(errno)))") }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
+        let bound = withLoopback(port) { bind(descriptor, $0, $1) == 0 }
         #if os(Linux)
             if bound {
                 var on: Int32 = 1
@@ -111,6 +99,26 @@ private final class PortRegistry: @unchecked Sendable {
         #endif
         close(descriptor)
         return bound
+    }
+}
+
+/// A new TCP socket (IPv4), or -1 with `errno` set.
+private func tcpSocket() -> Int32 {
+    #if canImport(Darwin)
+        socket(AF_INET, SOCK_STREAM, 0)
+    #else
+        socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #endif
+}
+
+/// Calls `body` with 127.0.0.1:`port` as a socket address and its length.
+private func withLoopback<T>(_ port: UInt16, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
 }
 
@@ -207,7 +215,8 @@ final class ChildProcess: @unchecked Sendable {
         return true
     }
 
-    /// Ends the process group if the process still runs, without blocking the caller: SIGTERM now,
+    /// Ends the process group, without blocking the caller: when the process has exited, SIGKILL at
+    /// once for anything it left in its group; else SIGTERM now,
     /// then, on a thread of its own, SIGKILL after `grace` seconds if the process still runs and
     /// once more for anything it left in its group, then `cleanup` (at once when the process had
     /// already exited).
@@ -216,6 +225,7 @@ final class ChildProcess: @unchecked Sendable {
     /// 2-core machine has two for every test of the process: a blocking wait there would stall them all.
     func terminate(grace: Double, then cleanup: @escaping @Sendable () -> Void = {}) {
         guard isRunning else {
+            signalGroup(SIGKILL)  // what it started may outlive it (gpsd, when gpsfake died)
             cleanup()
             return
         }
@@ -324,22 +334,10 @@ final class GPSFake: @unchecked Sendable {
 
     /// Whether gpsd accepts a TCP connection on 127.0.0.1:`port` (the probe connects and closes at once).
     var isListening: Bool {
-        #if canImport(Darwin)
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #else
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #endif
+        let descriptor = tcpSocket()
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
+        return withLoopback(port) { connect(descriptor, $0, $1) == 0 }
     }
 
     /// gpsfake's single-step mode fails on logs whose first packet is binary (it cannot print

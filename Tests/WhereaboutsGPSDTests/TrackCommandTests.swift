@@ -23,19 +23,13 @@ struct TrackCommandTests {
             output: folder.appendingPathComponent("out").path, error: folder.appendingPathComponent("err").path)
     }
 
-    static func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("whereabouts-track-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     static func output(_ folder: URL) -> String {
         (try? String(contentsOf: folder.appendingPathComponent("out"), encoding: .utf8)) ?? ""
     }
 
     @Test("records into the store, prints region events and status lines, and stops cleanly on SIGTERM")
     func tracksUntilSIGTERM() async throws {
-        let folder = try Self.folder()
+        let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let regions = folder.appendingPathComponent("regions.geojson")
         try Data(
@@ -65,6 +59,7 @@ struct TrackCommandTests {
         let sawEverything = try await eventually(within: 120) {
             if !fake.isRunning {
                 gpsdDeaths.append(fake.errorOutput)
+                fake.stop()
                 fake = try await GPSFake.started(log: Self.log, port: port, feed: .looping(cycle: 0.01))
             }
             let out = Self.output(folder)
@@ -91,7 +86,7 @@ struct TrackCommandTests {
 
     @Test("a gpsd that is not there is reported and retried; SIGINT still stops it cleanly")
     func gpsdAbsent() async throws {
-        let folder = try Self.folder()
+        let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let process = try Self.track(
             ["--gpsd", "127.0.0.1:\(try freePort())", "--store", folder.appendingPathComponent("s.sqlite").path, "--status-every", "0.3"],
@@ -106,7 +101,7 @@ struct TrackCommandTests {
 
     @Test("bad flags exit with status 2 and say what to give")
     func badFlags() async throws {
-        let folder = try Self.folder()
+        let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("s.sqlite").path
         let cases: [([String], String)] = [
