@@ -246,6 +246,18 @@ struct OwnTracksRecorderTests {
                 "GET", "/api/0/locations?user=\(server.device)&device=\(server.device)&format=xml", token: LiveServer.adminToken)
             #expect(
                 badFormat.status == 400 && (server.json(badFormat)["message"] as? String)?.contains("send one of json, geojson") == true)
+            // Named after the other device's id, this device shares nothing with it: only devices given
+            // the same user explicitly see each other.
+            try await profile(server, server.device, user: other)
+            let named = server.json(try await server.send("GET", "/api/0/list", token: nil, headers: basic(server.device, server.token)))
+            #expect(OwnTracksBooklet.canonical(named["results"]) == OwnTracksBooklet.canonical([other]), "its own user only")
+            let stillHidden = try await server.send(
+                "GET", "/api/0/locations?user=\(other)&device=\(other)", token: nil, headers: basic(server.device, server.token))
+            #expect(stillHidden.status == 404)
+            try await profile(server, other, user: other)
+            let shared = server.json(
+                try await server.send("GET", "/api/0/list?user=\(other)", token: nil, headers: basic(server.device, server.token)))
+            #expect(OwnTracksBooklet.canonical(shared["results"]) == OwnTracksBooklet.canonical([server.device, other].sorted()))
         }
     }
 }

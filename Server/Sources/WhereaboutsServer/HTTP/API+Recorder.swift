@@ -92,8 +92,11 @@ extension API {
         switch principal {
         case .admin: return (parameters, profiles)
         case .device(let id):
-            let user = profiles.first { $0.device == id }?.ownTracksUser ?? id
-            return (parameters, profiles.filter { $0.ownTracksUser == user })
+            // A device sees the devices its OwnTracks user was explicitly given to (`device set-user`).
+            // A user that is only a device id by default shares nothing: naming a device after another
+            // device's id must not open either's history to the other.
+            let user = profiles.first { $0.device == id }?.user
+            return (parameters, profiles.filter { $0.device == id || (user != nil && $0.user == user) })
         }
     }
 }
