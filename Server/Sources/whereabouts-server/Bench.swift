@@ -82,12 +82,16 @@ struct Bench: AsyncParsableCommand {
                 "bench fills a database of its own, and \(path) already exists (the default and WHEREABOUTS_DATABASE name the server's); it is left alone: give --database sqlite:PATH naming a file that does not exist yet"
             )
         }
+        let populated = ValidationError(
+            "bench fills a database of its own, and this one already holds devices (WHEREABOUTS_DATABASE may name the server's); nothing was added: give --database naming an empty database"
+        )
+        // A database at the current schema is looked at read-only first, so one that holds devices is
+        // refused before anything (a migration included) writes to it.
+        if (try? await ServerApp.withStorage(url, readOnly: true, logger: logger) { try await $0.devices().isEmpty }) == false {
+            throw populated
+        }
         try await ServerApp.withStorage(url, logger: logger) { [logger] storage in
-            if !(try await storage.devices()).isEmpty {
-                throw ValidationError(
-                    "bench fills a database of its own, and this one already holds devices (WHEREABOUTS_DATABASE may name the server's); nothing was added: give --database naming an empty database"
-                )
-            }
+            if !(try await storage.devices()).isEmpty { throw populated }
             if prefill > 0 {
                 let clock = ContinuousClock()
                 let began = clock.now
