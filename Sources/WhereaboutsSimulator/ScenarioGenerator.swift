@@ -11,6 +11,11 @@ public enum ScenarioGenerator {
     static let passesPerTrace = 6
     static let edgesPerTrace = 3
 
+    /// The name of the stressed scenario made from the scenario `name`: `name-stress`, which
+    /// ``CrossValidation/assign(_:folds:)`` puts in `name`'s fold, so a trace is never scored in a
+    /// fold tuned on its own stressed copy.
+    public static func stressedName(of name: String) -> String { name + "-stress" }
+
     /// `scenario` with stressing regions added, named `name`, each region's kind beside it
     /// (`stop`, `pass`, `edge`; `nil` for the scenario's own).
     public static func stressed(_ scenario: Scenario, name: String, seed: UInt64) -> (scenario: Scenario, kinds: [String: String]) {

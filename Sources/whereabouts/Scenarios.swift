@@ -41,7 +41,7 @@ struct Scenarios: ParsableCommand {
         }
         for pair in pairs {
             let scenario = try ScenarioLoader.load(trace: pair.trace, regions: pair.regions, name: pair.name)
-            let name = pair.name + "-stress"
+            let name = ScenarioGenerator.stressedName(of: pair.name)
             let (stressed, kinds) = ScenarioGenerator.stressed(scenario, name: name, seed: seed)
             let points = stressed.trace.map {
                 GPXPoint(coordinate: $0.coordinate, time: Date(timeIntervalSince1970: $0.time), elevation: nil, speed: nil)
@@ -55,7 +55,8 @@ struct Scenarios: ParsableCommand {
 
     /// The trace and regions files written for the pair `name` in `folder`.
     private static func outputs(of name: String, in folder: String) -> (trace: String, regions: String) {
-        ("\(folder)/\(name)-stress.gpx", "\(folder)/\(name)-stress.regions.geojson")
+        let stressed = ScenarioGenerator.stressedName(of: name)
+        return ("\(folder)/\(stressed).gpx", "\(folder)/\(stressed).regions.geojson")
     }
 
     /// `path` absolute, with `.`, `..` and symbolic links resolved, to tell whether two paths name one file.

@@ -33,6 +33,10 @@ struct TuningTests {
     func foldsByTrace() {
         let folds = CrossValidation.assign(["d00", "d00-stress", "d01", "d01-stress", "d02"], folds: 2)
         #expect(folds == [0, 0, 1, 1, 0])
+        for name in ["d07", "city-walk", "a"] {
+            let pair = CrossValidation.assign([name, ScenarioGenerator.stressedName(of: name)], folds: 5)
+            #expect(pair[0] == pair[1], "\(name) and its stressed copy share a fold")
+        }
     }
 
     @Test("each fold is scored by the settings picked on the others, never on itself")
