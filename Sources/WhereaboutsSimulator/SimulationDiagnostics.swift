@@ -1,9 +1,4 @@
 import Foundation
-import Logging
-import Whereabouts
-import WhereaboutsCore
-import WhereaboutsDelivery
-import WhereaboutsStore
 
 /// Counters of what happened inside the simulated phone, for reports and tests.
 public struct SimulationDiagnostics: Sendable, Equatable, Codable {

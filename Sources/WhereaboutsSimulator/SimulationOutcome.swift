@@ -1,9 +1,4 @@
 import Foundation
-import Logging
-import Whereabouts
-import WhereaboutsCore
-import WhereaboutsDelivery
-import WhereaboutsStore
 
 /// What a simulated run produced.
 public struct SimulationOutcome: Sendable {

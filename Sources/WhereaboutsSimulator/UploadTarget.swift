@@ -1,9 +1,4 @@
 import Foundation
-import Logging
-import Whereabouts
-import WhereaboutsCore
-import WhereaboutsDelivery
-import WhereaboutsStore
 
 /// Where a simulated run's uploads go.
 public enum UploadTarget: Sendable {

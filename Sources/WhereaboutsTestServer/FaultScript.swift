@@ -1,8 +1,4 @@
 import Foundation
-import HTTPTypes
-import Hummingbird
-import NIOCore
-import WhereaboutsCore
 
 /// The faults a ``FaultProxy`` still has to play, one request each, in order.
 public actor FaultScript {

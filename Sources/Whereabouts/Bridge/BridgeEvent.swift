@@ -1,5 +1,4 @@
 import Foundation
-import WhereaboutsCore
 
 /// A value pushed to JavaScript.
 public struct BridgeEvent: Sendable, Equatable {
