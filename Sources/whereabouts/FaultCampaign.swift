@@ -72,9 +72,14 @@ struct FaultCampaign {
         let database = "sqlite:" + folder.appendingPathComponent("server.sqlite").path
         let token = try await RealServer.addDevice(Self.device, executable: serverExecutable, database: database, folder: folder)
         var server = try await RealServer.start(serverExecutable, database: database, port: 0, folder: folder)
-        // A campaign that throws (a failed restart, the last flush failing) must not leave the server
-        // running on a deleted database; the one running at the end is killed before the folder goes.
-        defer { if server.child.process.isRunning { Foundation.kill(server.child.process.processIdentifier, SIGKILL) } }
+        // A campaign that throws (a failed restart, the last flush failing) must leave neither the
+        // server nor a client run writing into a deleted folder: both are killed before the folder goes.
+        var client: ChildProcess?
+        defer {
+            for process in [server.child.process, client?.process].compactMap({ $0 }) where process.isRunning {
+                Foundation.kill(process.processIdentifier, SIGKILL)
+            }
+        }
         let proxy = try await FaultProxy.start(upstream: server.base)
         defer { Task { [proxy] in await proxy.stop() } }
         let store = folder.appendingPathComponent("phone.sqlite").path
@@ -112,6 +117,7 @@ struct FaultCampaign {
             case .clientKill, .serverKill: break
             }
             let child = try ChildProcess.launch(executable, arguments, folder: folder)
+            client = child
             if kind == .clientKill || kind == .serverKill {
                 try await Task.sleep(nanoseconds: UInt64(generator.uniform(0.05...1.2) * 1e9))
                 if kind == .clientKill {
@@ -121,6 +127,7 @@ struct FaultCampaign {
                 }
             }
             let status = await child.wait()
+            client = nil
             tally.runs += 1
             if kind != .clientKill, kind != .fullDisk, status != 0 {
                 tally.failedRuns += 1
