@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+
+/// The per-region rule on its own, case by case: `GeofenceOracleTests` holds the fast engine to a
+/// reference engine that applies this same rule, so the rule's own behaviour is pinned here.
+///
+/// The region is 200 m (hysteresis 25 m). A 5 m fix shows inside at 25 m or more inside the outline
+/// and outside at 25 m or more beyond it; a 50 m fix (margin 22.5 m) shows outside from 47.5 m, and
+/// is decisive on its own only from 75 m (a whole accuracy beyond the band).
+@Suite("Geofence rule: one region's state on fixes and OS crossings")
+struct GeofenceRuleTests {
+    private typealias Rule = GeofenceRule
+    private let size = 200.0
+    private let inside = Rule.Status(side: .inside)
+
+    private func fix(_ status: Rule.Status, at s: Double, accuracy: Double = 5) -> Rule.Outcome {
+        Rule.fix(status, signedDistance: s, accuracy: accuracy, size: size)
+    }
+
+    @Test("an undetermined region: a fix inside reports an initial enter, outside reports nothing, the band settles nothing")
+    func undetermined() {
+        let entered = fix(.undetermined, at: -50)
+        #expect(entered.status.side == .inside && entered.transition?.kind == .enter && entered.transition?.initial == true)
+        let outside = fix(.undetermined, at: 50)
+        #expect(outside.status.side == .outside && outside.transition == nil)
+        let band = fix(.undetermined, at: 0)
+        #expect(band.status.side == nil && band.transition == nil)
+        #expect(Rule.unreached(.undetermined).side == .outside, "a fix that does not reach it settles it outside")
+        let coarse = fix(.undetermined, at: -150, accuracy: 300)
+        #expect(coarse.status.side == nil, "a fix coarser than the region is no evidence of being inside")
+    }
+
+    @Test("inside: a decisive fix outside exits; a fix in the hysteresis band changes nothing")
+    func decisive() {
+        let exited = fix(inside, at: 100, accuracy: 50)
+        #expect(exited.status.side == .outside && exited.transition?.kind == .exit && exited.transition?.initial == false)
+        let fine = fix(inside, at: 30)
+        #expect(fine.transition?.kind == .exit, "a 5 m fix is decisive")
+        let band = fix(inside, at: 10)
+        #expect(band.status == inside && band.transition == nil)
+    }
+
+    @Test("a coarse fix outside is kept pending: the next agreeing fix exits, a disagreeing or unreaching one drops it")
+    func pending() {
+        let first = fix(inside, at: 60, accuracy: 50)
+        #expect(first.status.side == .inside && first.status.pending == .outside && first.transition == nil && first.undecided)
+        let confirmed = fix(first.status, at: 60, accuracy: 50)
+        #expect(confirmed.status.side == .outside && confirmed.status.pending == nil && confirmed.transition?.kind == .exit)
+        let contradicted = fix(first.status, at: -50)
+        #expect(contradicted.status == inside && contradicted.transition == nil)
+        #expect(Rule.unreached(first.status) == inside)
+        let silent = fix(first.status, at: 10)
+        #expect(silent.status.pending == .outside && silent.undecided, "a fix that says nothing keeps the evidence")
+    }
+
+    @Test("an OS crossing is trusted: it changes the side, reports the crossing, and drops pending evidence")
+    func osCrossing() {
+        let exited = Rule.osCrossing(inside, to: .outside)
+        #expect(exited.status.side == .outside && exited.transition?.kind == .exit)
+        let pending = fix(inside, at: 60, accuracy: 50).status
+        let same = Rule.osCrossing(pending, to: .inside)
+        #expect(same.status == inside && same.transition == nil)
+        let found = Rule.osCrossing(.undetermined, to: .inside)
+        #expect(found.transition?.kind == .enter && found.transition?.initial == true)
+    }
+
+    @Test("the dwell falls due once per stay, only inside and only with a loitering delay")
+    func dwell() {
+        let since = Date(timeIntervalSince1970: 1_750_000_000)
+        #expect(Rule.dwellDue(inside, since: since, loiteringDelay: 300) == since.addingTimeInterval(300))
+        #expect(Rule.dwellDue(Rule.dwellReported(inside), since: since, loiteringDelay: 300) == nil)
+        #expect(Rule.dwellDue(Rule.Status(side: .outside), since: since, loiteringDelay: 300) == nil)
+        #expect(Rule.dwellDue(inside, since: since, loiteringDelay: nil) == nil)
+        let reentered = fix(fix(Rule.dwellReported(inside), at: 100).status, at: -50)
+        #expect(reentered.transition?.kind == .enter && !reentered.status.dwelt, "a new stay dwells anew")
+    }
+}
