@@ -9,7 +9,9 @@ import NIOConcurrencyHelpers
 /// Each write runs in a savepoint of its own, so one that throws is rolled back alone and reports its
 /// error; the others are answered only once the transaction holding them has committed (with
 /// `synchronous = FULL`, after the fsync), and all of them fail when the commit does. Under no load a
-/// write waits for nothing; under load, one fsync serves every request that arrived meanwhile.
+/// write waits for nothing; under load, one fsync serves every request that arrived meanwhile. The
+/// groups are committed on GRDB's writer queue itself, and each caller is answered from there: a
+/// write costs one hand-off to the writer and one back.
 final class GroupCommit: Sendable {
     private let pool: DatabasePool
     private let state = NIOLockedValueBox(State())
@@ -30,12 +32,12 @@ final class GroupCommit: Sendable {
                 defer { state.writing = true }
                 return !state.writing
             }
-            if leads { Task { await self.drain() } }
+            if leads { pool.asyncWriteWithoutTransaction { db in self.drain(db) } }
         }
     }
 
-    /// Commits queued writes, a group per transaction, until none is left.
-    private func drain() async {
+    /// Commits queued writes, a group per transaction, until none is left; runs on the writer queue.
+    private func drain(_ db: Database) {
         while true {
             let group = state.withLockedValue { state in
                 defer { state.queue = [] }
@@ -44,7 +46,7 @@ final class GroupCommit: Sendable {
             }
             guard !group.isEmpty else { return }
             do {
-                try await pool.write { db in
+                try db.inTransaction(.immediate) {
                     for write in group {
                         write.run(db)
                         // SQLite rolls a whole transaction back on some errors (a full disk, I/O): then no write of the group holds.
@@ -52,6 +54,7 @@ final class GroupCommit: Sendable {
                             throw DatabaseError(resultCode: .SQLITE_ABORT, message: "the group's transaction was rolled back")
                         }
                     }
+                    return .commit
                 }
                 for write in group { write.finish(committed: nil) }
             } catch {
