@@ -167,11 +167,19 @@ enum OwnTracksParser {
         }
     }
 
+    /// Whether `byte` is one of JSON's four whitespace characters, the only ones a JSON text may have
+    /// around its value.
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
     /// The message as it came, the form every message is kept in: `data`, the JSON text `message`
     /// was parsed from, without surrounding whitespace. Text that is not UTF-8 (JSON in UTF-16, say)
     /// is written out again from `message` as UTF-8.
     static func asReceived(_ data: Data, message: [String: Any]) -> String {
-        if let text = String(data: data, encoding: .utf8) { return text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        if let first = data.firstIndex(where: { !isSpace($0) }), let last = data.lastIndex(where: { !isSpace($0) }),
+            let text = String(validating: data[first...last], as: UTF8.self)
+        {
+            return text
+        }
         let utf8 =
             (try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return String(decoding: utf8, as: UTF8.self)

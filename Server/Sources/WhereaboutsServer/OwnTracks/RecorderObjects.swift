@@ -110,7 +110,11 @@ enum RecorderObjects {
 
     /// An answer of a JSON value built with Foundation objects (sorted keys, slashes unescaped).
     static func response(_ value: Any, status: HTTPResponse.Status = .ok) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        // An empty array, what most `/pub` answers are, is written without the serializer.
+        let data =
+            (value as? [Any])?.isEmpty == true
+            ? Data("[]".utf8)
+            : (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return Response(
             status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
