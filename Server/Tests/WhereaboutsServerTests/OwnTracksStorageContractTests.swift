@@ -69,6 +69,8 @@ struct OwnTracksStorageContractTests {
     func ingestWithFields(_ kind: StorageKind) async throws {
         try await withStorage(kind) { storage in
             let device = uniqueDevice()
+            try await storage.addDevice(id: device, tokenHash: Tokens.hash("token"), at: Date())
+            let account = try #require(try await storage.ownTracksAccount(device: device))
             let location = record(1_706_858_149)
             let fields = OwnTracksFields(
                 tid: "j1", topic: "owntracks/jane/phone", battery: 80, batteryStatus: 1, connectivity: "m", ssid: nil, bssid: nil,
@@ -85,7 +87,7 @@ struct OwnTracksStorageContractTests {
                 try await storage.ingestOwnTracks(location, fields: other, device: device, at: Date())
                     == IngestCounts(accepted: 0, duplicate: 1))
             #expect(
-                try await storage.ingestOwnTracksTakingCommands(location, fields: other, device: device, at: Date()).counts
+                try await storage.ingestOwnTracksTakingCommands(location, fields: other, account: account, at: Date()).counts
                     == IngestCounts(accepted: 0, duplicate: 1))
             let read = try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: nil)
             #expect(read.map(\.record.id) == [location.id] && read.first?.fields == fields)

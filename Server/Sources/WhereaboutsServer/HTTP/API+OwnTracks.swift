@@ -19,57 +19,101 @@ extension API {
                 throw APIError.unauthorized(
                     "OwnTracks HTTP mode needs Basic auth (user = device id, password = device token) or X-Limit-D with a Bearer token")
             }
-            var account: (tokenHash: Data, profile: OwnTracksProfile)?
-            let principal = try await authenticator.principal(token: token, claimedDevice: device) { device in
-                account = try await storage.ownTracksAccount(device: device)
-                return account?.tokenHash
-            }
-            guard case .device = principal, let profile = account?.profile else {
-                throw APIError.forbidden("only the device's own token publishes its locations")
-            }
+            var (account, cached) = try await ownTracksAccount(device: device, token: token, useCache: true)
             try await admit(device)
             let data = try await body(request)
-            // Friends are read before the message is stored: storing a location takes the device's due
-            // commands out of the queue, and nothing that can fail may come between that and the answer.
-            var answer = try await friends(of: profile)
-            var commands: [ServerCommand]?
-            if !data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
-                guard var message = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-                    throw APIError.badRequest(
-                        "malformed_json", "the body is not a JSON object; send one OwnTracks message such as {\"_type\":\"location\",…}")
+            for _ in 0..<3 {
+                do {
+                    return try await publish(data, account: account, cached: cached)
+                } catch is OwnTracksAccountChanged {
+                    ownTracksAccounts.forget(device)
+                    (account, cached) = try await ownTracksAccount(device: device, token: token, useCache: false)
                 }
-                var text: String
-                if message["_type"] as? String == "encrypted" {
-                    (message, text) = try OwnTracksParser.decrypted(message, profile: profile)
-                } else {
-                    text = OwnTracksParser.asReceived(data, message: message)
-                }
-                let kind = try OwnTracksParser.kind(of: message)
-                try await OwnTracksParser.checkTopic(of: message, profile: profile, owner: storage.ownTracksProfile(topic:))
-                commands = try await store(message, text: text, kind: kind, device: device)
             }
-            let due = if let commands { commands } else { try await storage.takeCommands(device: device, at: Date()) }
-            for command in due {
-                answer.append(try JSONSerialization.jsonObject(with: JSONEncoder().encode(OwnTracksWire.Command(command))))
+            throw APIError(
+                .serviceUnavailable, "account_changing",
+                "device \(device)'s token or OwnTracks profile changed during each of 3 attempts to store this message; nothing was stored; send it again"
+            )
+        }
+    }
+
+    /// The device's account when `token` is its token: the cached one when `useCache` and the cache
+    /// holds the device with this token (`cached` is then `true`), else read from storage and cached.
+    /// - Throws: 401 for a token that is not the device's, 403 for the admin token.
+    private func ownTracksAccount(device: String, token: String?, useCache: Bool) async throws -> (OwnTracksAccount, cached: Bool) {
+        if useCache, let token, let account = ownTracksAccounts[device], Tokens.equal(Tokens.hash(token), account.tokenHash) {
+            return (account, true)
+        }
+        var account: OwnTracksAccount?
+        let principal = try await authenticator.principal(token: token, claimedDevice: device) { device in
+            account = try await storage.ownTracksAccount(device: device)
+            return account?.tokenHash
+        }
+        guard case .device = principal, let account else {
+            throw APIError.forbidden("only the device's own token publishes its locations")
+        }
+        ownTracksAccounts.remember(account)
+        return (account, false)
+    }
+
+    /// Handles one `/pub` body for `account`, answering with the friends' messages and due commands.
+    /// An account from the cache (`cached`) is confirmed before anything is stored or taken: by the
+    /// location's own transaction, else by reading it again.
+    /// - Throws: ``OwnTracksAccountChanged``, having stored and taken nothing, when it no longer holds.
+    private func publish(_ data: Data, account: OwnTracksAccount, cached: Bool) async throws -> Response {
+        let profile = account.profile
+        // Friends are read before the message is stored: storing a location takes the device's due
+        // commands out of the queue, and nothing that can fail may come between that and the answer.
+        var answer = try await friends(of: profile)
+        var commands: [ServerCommand]?
+        if !data.allSatisfy(OwnTracksParser.isSpace) {
+            guard var message = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                throw APIError.badRequest(
+                    "malformed_json", "the body is not a JSON object; send one OwnTracks message such as {\"_type\":\"location\",…}")
             }
-            guard let key = profile.key else { return RecorderObjects.response(answer) }
-            let plaintext = try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys, .withoutEscapingSlashes])
-            return RecorderObjects.response(["_type": "encrypted", "data": OwnTracksSecretBox(passphrase: key).seal(plaintext)])
+            var text: String
+            if message["_type"] as? String == "encrypted" {
+                (message, text) = try OwnTracksParser.decrypted(message, profile: profile)
+            } else {
+                text = OwnTracksParser.asReceived(data, message: message)
+            }
+            let kind = try OwnTracksParser.kind(of: message)
+            try await OwnTracksParser.checkTopic(of: message, profile: profile, owner: storage.ownTracksProfile(topic:))
+            if cached, kind != .location { try await confirm(account) }
+            commands = try await store(message, text: text, kind: kind, account: account)
+        } else if cached {
+            try await confirm(account)
+        }
+        let due = if let commands { commands } else { try await storage.takeCommands(device: profile.device, at: Date()) }
+        for command in due {
+            answer.append(try JSONSerialization.jsonObject(with: JSONEncoder().encode(OwnTracksWire.Command(command))))
+        }
+        guard let key = profile.key else { return RecorderObjects.response(answer) }
+        let plaintext = try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys, .withoutEscapingSlashes])
+        return RecorderObjects.response(["_type": "encrypted", "data": OwnTracksSecretBox(passphrase: key).seal(plaintext)])
+    }
+
+    /// Reads `account`'s device's account again.
+    /// - Throws: ``OwnTracksAccountChanged`` when it is no longer `account`.
+    private func confirm(_ account: OwnTracksAccount) async throws {
+        guard try await storage.ownTracksAccount(device: account.profile.device) == account else {
+            throw OwnTracksAccountChanged(device: account.profile.device)
         }
     }
 
     /// Stores one (decrypted) message of `kind`, kept as `text`, the JSON it came as. A location's OwnTracks fields go in before the
     /// location, so the location is never readable without them; a location's write also takes the
     /// device's due commands, which it returns (`nil`: they are still to be taken).
-    private func store(_ message: [String: Any], text: String, kind: OwnTracksParser.Kind, device: String) async throws
+    private func store(_ message: [String: Any], text: String, kind: OwnTracksParser.Kind, account: OwnTracksAccount) async throws
         -> [ServerCommand]?
     {
+        let device = account.profile.device
         let now = Date()
         switch kind {
         case .location:
             let record = try OwnTracksParser.location(message, device: device, now: now)
             let (counts, commands) = try await storage.ingestOwnTracksTakingCommands(
-                record, fields: OwnTracksParser.fields(message, text: text), device: device, at: now)
+                record, fields: OwnTracksParser.fields(message, text: text), account: account, at: now)
             metrics.countIngest(accepted: counts.accepted, duplicate: counts.duplicate, rejected: 0)
             return commands
         case .transition:

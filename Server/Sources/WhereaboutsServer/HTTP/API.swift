@@ -17,6 +17,8 @@ public struct API: Sendable {
     let assets: PageAssets
     /// The day page's map; `nil` when no tile URL is set.
     let map: DayMap?
+    /// The OwnTracks accounts `/pub` has read.
+    let ownTracksAccounts = OwnTracksAccountCache()
 
     /// Creates the API over `storage`.
     public init(storage: any TrackStorage, settings: ServerSettings, logger: Logger) {

@@ -43,21 +43,23 @@ extension SQLiteTrackStorage {
         ).first
     }
 
-    public func ownTracksAccount(device: String) async throws -> (tokenHash: Data, profile: OwnTracksProfile)? {
-        try await pool.read { db in
-            try Row.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT d.token_hash, p.owntracks_user, p.device_name, p.friends_group, p.secret
-                        FROM device d LEFT JOIN owntracks_device p ON p.device_id = d.id WHERE d.id = ?
-                        """), arguments: [device]
-            ).map {
-                (
-                    $0["token_hash"],
-                    OwnTracksProfile(
-                        device: device, user: $0["owntracks_user"], name: $0["device_name"], group: $0["friends_group"], key: $0["secret"])
-                )
-            }
+    public func ownTracksAccount(device: String) async throws -> OwnTracksAccount? {
+        try await pool.read { db in try Self.account(of: device, in: db) }
+    }
+
+    /// The device's account as stored, in `db`'s transaction.
+    private static func account(of device: String, in db: Database) throws -> OwnTracksAccount? {
+        try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT d.token_hash, p.owntracks_user, p.device_name, p.friends_group, p.secret
+                    FROM device d LEFT JOIN owntracks_device p ON p.device_id = d.id WHERE d.id = ?
+                    """), arguments: [device]
+        ).map {
+            OwnTracksAccount(
+                tokenHash: $0["token_hash"],
+                profile: OwnTracksProfile(
+                    device: device, user: $0["owntracks_user"], name: $0["device_name"], group: $0["friends_group"], key: $0["secret"]))
         }
     }
 
@@ -103,10 +105,12 @@ extension SQLiteTrackStorage {
         }
     }
 
-    public func ingestOwnTracksTakingCommands(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date)
+    public func ingestOwnTracksTakingCommands(_ record: LocationRecord, fields: OwnTracksFields, account: OwnTracksAccount, at date: Date)
         async throws -> (counts: IngestCounts, commands: [ServerCommand])
     {
+        let device = account.profile.device
         let (counts, taken) = try await writer.write { db in
+            guard try Self.account(of: device, in: db) == account else { throw OwnTracksAccountChanged(device: device) }
             try Self.save(fields, record: record.id, timestamp: record.fix.timestamp, device: device, in: db)
             return (
                 try Self.insert([record], device: device, at: date, in: db),

@@ -24,7 +24,7 @@ public protocol TrackStorage: OwnTracksStorage {
     /// The device's token digest and OwnTracks profile, or `nil` for an unknown device: what `/pub`
     /// reads before it can check the token and open the message. SQLite reads both in one call; the
     /// default makes two.
-    func ownTracksAccount(device: String) async throws -> (tokenHash: Data, profile: OwnTracksProfile)?
+    func ownTracksAccount(device: String) async throws -> OwnTracksAccount?
     /// Every device, with counts.
     func devices() async throws -> [DeviceInfo]
     /// Replaces the device's token hash and ends its login sessions; `false` for an unknown device.
@@ -82,11 +82,15 @@ public protocol TrackStorage: OwnTracksStorage {
     /// Takes the device's queued commands not under lease, oldest first, forgetting them: for
     /// OwnTracks answers, whose apps cannot acknowledge. Each goes out exactly once, across instances.
     func takeCommands(device: String, at date: Date) async throws -> [ServerCommand]
-    /// `/pub`'s write: stores an OwnTracks location as ``OwnTracksStorage/ingestOwnTracks(_:fields:device:at:)``
-    /// does, then takes the device's due commands as ``takeCommands(device:at:)`` does. SQLite does both
-    /// in one transaction, so a request makes one storage call where it made a write and a read; the
-    /// default makes the two calls.
-    func ingestOwnTracksTakingCommands(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date) async throws
+    /// `/pub`'s write: stores an OwnTracks location of `account`'s device as
+    /// ``OwnTracksStorage/ingestOwnTracks(_:fields:device:at:)`` does, then takes the device's due
+    /// commands as ``takeCommands(device:at:)`` does, provided the device's stored account is still
+    /// `account` (the one the request was authenticated with). SQLite checks that, stores and takes in
+    /// one transaction, so a request makes one storage call and no read of its own; the default reads
+    /// the account, then makes the two calls.
+    /// - Throws: ``OwnTracksAccountChanged``, having written nothing, when the stored account differs.
+    func ingestOwnTracksTakingCommands(_ record: LocationRecord, fields: OwnTracksFields, account: OwnTracksAccount, at date: Date)
+        async throws
         -> (counts: IngestCounts, commands: [ServerCommand])
 
     // MARK: Sessions
@@ -105,15 +109,17 @@ public protocol TrackStorage: OwnTracksStorage {
 }
 
 extension TrackStorage {
-    public func ingestOwnTracksTakingCommands(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date)
+    public func ingestOwnTracksTakingCommands(_ record: LocationRecord, fields: OwnTracksFields, account: OwnTracksAccount, at date: Date)
         async throws -> (counts: IngestCounts, commands: [ServerCommand])
     {
+        let device = account.profile.device
+        guard try await ownTracksAccount(device: device) == account else { throw OwnTracksAccountChanged(device: device) }
         let counts = try await ingestOwnTracks(record, fields: fields, device: device, at: date)
         return (counts, try await takeCommands(device: device, at: date))
     }
 
-    public func ownTracksAccount(device: String) async throws -> (tokenHash: Data, profile: OwnTracksProfile)? {
+    public func ownTracksAccount(device: String) async throws -> OwnTracksAccount? {
         guard let hash = try await tokenHash(device: device) else { return nil }
-        return (hash, try await ownTracksProfile(device: device) ?? OwnTracksProfile(device: device))
+        return OwnTracksAccount(tokenHash: hash, profile: try await ownTracksProfile(device: device) ?? OwnTracksProfile(device: device))
     }
 }
