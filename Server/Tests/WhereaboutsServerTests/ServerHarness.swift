@@ -39,14 +39,20 @@ enum StorageKind: String, CaseIterable, CustomStringConvertible, Sendable {
 /// Runs `body` with migrated storage of `kind` that no other test sees: a new SQLite file, or a new
 /// PostgreSQL database created beside the configured one and dropped afterwards.
 func withIsolatedStorage(_ kind: StorageKind, _ body: @escaping @Sendable (any TrackStorage) async throws -> Void) async throws {
-    guard case .postgres(var settings) = kind.databaseURL else { return try await withStorage(kind, body) }
+    try await withIsolatedDatabase(kind) { url in try await ServerApp.withStorage(url, logger: quietLogger, body) }
+}
+
+/// Runs `body` with the URL of a database of `kind` that no other test sees, as
+/// ``withIsolatedStorage(_:_:)`` makes it, for tests that open it more than once.
+func withIsolatedDatabase(_ kind: StorageKind, _ body: @escaping @Sendable (DatabaseURL) async throws -> Void) async throws {
+    guard case .postgres(var settings) = kind.databaseURL else { return try await body(kind.databaseURL) }
     let name = "whereabouts_test_\(UUID().uuidString.prefix(8).lowercased())"
     try await ServerApp.withStorage(.postgres(settings), logger: quietLogger) { storage in
         try await (storage as! PostgresTrackStorage).client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: quietLogger)
     }
     settings.database = name
     do {
-        try await ServerApp.withStorage(.postgres(settings), logger: quietLogger, body)
+        try await body(.postgres(settings))
     } catch {
         try? await dropDatabase(name)
         throw error
@@ -54,7 +60,7 @@ func withIsolatedStorage(_ kind: StorageKind, _ body: @escaping @Sendable (any T
     try await dropDatabase(name)
 }
 
-/// Drops a database `withIsolatedStorage` made.
+/// Drops a database `withIsolatedDatabase` made.
 private func dropDatabase(_ name: String) async throws {
     guard case .postgres(let settings) = StorageKind.postgres.databaseURL else { return }
     try await ServerApp.withStorage(.postgres(settings), logger: quietLogger) { storage in

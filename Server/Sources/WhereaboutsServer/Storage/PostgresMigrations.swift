@@ -5,7 +5,7 @@ import PostgresNIO
 /// number of instances may start at once.
 extension PostgresTrackStorage {
     public func migrate() async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(7265736)", logger: logger)
             try await connection.query(
                 "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)",

@@ -30,13 +30,21 @@ extension PostgresTrackStorage {
     }
 
     public func takeCommands(device: String, at date: Date) async throws -> [ServerCommand] {
-        let rows = try await client.query(
-            """
-            DELETE FROM command WHERE seq IN (
-                SELECT seq FROM command WHERE device_id = \(device) AND (leased_until IS NULL OR leased_until <= \(date.timeIntervalSince1970))
-                FOR UPDATE SKIP LOCKED
-            ) RETURNING seq, body
-            """, logger: logger)
+        try await Self.commands(client.query(Self.takeQuery(device, at: date), logger: logger))
+    }
+
+    /// Deletes the device's commands not under lease at `date`, returning them.
+    static func takeQuery(_ device: String, at date: Date) -> PostgresQuery {
+        """
+        DELETE FROM command WHERE seq IN (
+            SELECT seq FROM command WHERE device_id = \(device) AND (leased_until IS NULL OR leased_until <= \(date.timeIntervalSince1970))
+            FOR UPDATE SKIP LOCKED
+        ) RETURNING seq, body
+        """
+    }
+
+    /// The commands ``takeQuery(_:at:)`` returned, oldest first.
+    static func commands(_ rows: PostgresRowSequence) async throws -> [ServerCommand] {
         var bodies: [(Int64, String)] = []
         for try await row in rows.decode((Int64, String).self) { bodies.append(row) }
         return bodies.sorted { $0.0 < $1.0 }.compactMap { try? JSONDecoder().decode(ServerCommand.self, from: Data($0.1.utf8)) }

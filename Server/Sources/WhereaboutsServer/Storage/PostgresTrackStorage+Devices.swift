@@ -5,7 +5,7 @@ import WhereaboutsCore
 /// Token rotation, removal, erasure, retention and login sessions on PostgreSQL.
 extension PostgresTrackStorage {
     public func rotateToken(device: String, tokenHash: Data) async throws -> Bool {
-        try await client.withTransaction(logger: logger) { connection in
+        try await transaction { connection in
             let updated = try await Self.count(
                 connection.query(
                     "UPDATE device SET token_hash = \(ByteBuffer(bytes: tokenHash)) WHERE id = \(device) RETURNING id", logger: logger))
@@ -16,7 +16,7 @@ extension PostgresTrackStorage {
     }
 
     public func removeDevice(_ id: String) async throws -> DeletedRows? {
-        try await client.withTransaction(logger: logger) { connection in
+        try await transaction { connection in
             guard try await Self.count(connection.query("DELETE FROM device WHERE id = \(id) RETURNING id", logger: logger)) == 1 else {
                 return nil
             }
@@ -31,7 +31,7 @@ extension PostgresTrackStorage {
     }
 
     public func deleteDevice(_ id: String) async throws -> DeletedRows {
-        try await client.withTransaction(logger: logger) { connection in
+        try await transaction { connection in
             var deleted = DeletedRows()
             try await connection.query("DELETE FROM device WHERE id = \(id)", logger: logger)
             deleted.locations = try await Self.count(
@@ -57,7 +57,7 @@ extension PostgresTrackStorage {
     /// again. Runs under the partition lock, so no instance creates a partition meanwhile.
     public func prune(before date: Date) async throws -> DeletedRows {
         let cutoff = date.timeIntervalSince1970
-        let deleted = try await client.withTransaction(logger: logger) { connection in
+        let deleted = try await transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.partitionLock))", logger: logger)
             var deleted = DeletedRows()
             let names = try await connection.query(

@@ -78,15 +78,19 @@ extension PostgresTrackStorage {
     }
 
     public func saveOwnTracksFields(_ fields: OwnTracksFields, record: UUID, timestamp: Date, device: String) async throws {
-        try await client.query(
-            """
-            INSERT INTO owntracks_location (device_id, id, t, tid, topic, batt, bs, conn, ssid, bssid, message)
-            VALUES (\(device), \(record), \(timestamp.timeIntervalSince1970), \(fields.tid), \(fields.topic), \(fields.battery),
-                \(fields.batteryStatus), \(fields.connectivity), \(fields.ssid), \(fields.bssid), \(fields.message))
-            ON CONFLICT (device_id, id) DO UPDATE SET t = excluded.t, tid = excluded.tid, topic = excluded.topic, batt = excluded.batt,
-                bs = excluded.bs, conn = excluded.conn, ssid = excluded.ssid, bssid = excluded.bssid, message = excluded.message
-            WHERE NOT EXISTS (SELECT 1 FROM location_identity i WHERE i.device_id = excluded.device_id AND i.id = excluded.id)
-            """, logger: logger)
+        try await client.query(Self.saveQuery(fields, record: record, timestamp: timestamp, device: device), logger: logger)
+    }
+
+    /// Saves the fields of location `record` while the location itself is not stored.
+    private static func saveQuery(_ fields: OwnTracksFields, record: UUID, timestamp: Date, device: String) -> PostgresQuery {
+        """
+        INSERT INTO owntracks_location (device_id, id, t, tid, topic, batt, bs, conn, ssid, bssid, message)
+        VALUES (\(device), \(record), \(timestamp.timeIntervalSince1970), \(fields.tid), \(fields.topic), \(fields.battery),
+            \(fields.batteryStatus), \(fields.connectivity), \(fields.ssid), \(fields.bssid), \(fields.message))
+        ON CONFLICT (device_id, id) DO UPDATE SET t = excluded.t, tid = excluded.tid, topic = excluded.topic, batt = excluded.batt,
+            bs = excluded.bs, conn = excluded.conn, ssid = excluded.ssid, bssid = excluded.bssid, message = excluded.message
+        WHERE NOT EXISTS (SELECT 1 FROM location_identity i WHERE i.device_id = excluded.device_id AND i.id = excluded.id)
+        """
     }
 
     public func ingestOwnTracks(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date) async throws
@@ -94,6 +98,49 @@ extension PostgresTrackStorage {
     {
         try await saveOwnTracksFields(fields, record: record.id, timestamp: record.fix.timestamp, device: device)
         return try await ingest([record], device: device, at: date)
+    }
+
+    /// One transaction: the device's row is locked for share and its account compared with `account`
+    /// (so a token rotated or removed meanwhile waits for it, and one rotated before refuses it), then
+    /// the fields, the location and the taking of the due commands.
+    public func ingestOwnTracksTakingCommands(_ record: LocationRecord, fields: OwnTracksFields, account: OwnTracksAccount, at date: Date)
+        async throws -> (counts: IngestCounts, commands: [ServerCommand])
+    {
+        let device = account.profile.device
+        return try await withPartitions(for: [record]) {
+            try await transaction { connection in
+                let stored = try await Self.account(
+                    of: device, rows: connection.query(Self.accountQuery(device, lock: true), logger: logger))
+                guard stored == account else { throw OwnTracksAccountChanged(device: device) }
+                try await connection.query(
+                    Self.saveQuery(fields, record: record.id, timestamp: record.fix.timestamp, device: device), logger: logger)
+                let counts = try await insert([record], device: device, at: date, on: connection)
+                let taken = try await Self.commands(connection.query(Self.takeQuery(device, at: date), logger: logger))
+                return (counts, taken)
+            }
+        }
+    }
+
+    public func ownTracksAccount(device: String) async throws -> OwnTracksAccount? {
+        try await Self.account(of: device, rows: client.query(Self.accountQuery(device, lock: false), logger: logger))
+    }
+
+    /// The device's token digest and profile; with `lock`, its `device` row locked until the transaction ends.
+    private static func accountQuery(_ device: String, lock: Bool) -> PostgresQuery {
+        """
+        SELECT d.token_hash, p.owntracks_user, p.device_name, p.friends_group, p.secret
+        FROM device d LEFT JOIN owntracks_device p ON p.device_id = d.id WHERE d.id = \(device) \(unescaped: lock ? "FOR SHARE OF d" : "")
+        """
+    }
+
+    /// The account in `rows` of ``accountQuery(_:lock:)``, if any.
+    private static func account(of device: String, rows: PostgresRowSequence) async throws -> OwnTracksAccount? {
+        for try await (hash, user, name, group, key) in rows.decode((ByteBuffer, String?, String?, String?, String?).self) {
+            return OwnTracksAccount(
+                tokenHash: Data(hash.readableBytesView),
+                profile: OwnTracksProfile(device: device, user: user, name: name, group: group, key: key))
+        }
+        return nil
     }
 
     public func ownTracksLocations(device: String, from: Date, to: Date, limit: Int?) async throws -> [OwnTracksLocation] {

@@ -63,22 +63,45 @@ public final class PostgresTrackStorage: TrackStorage {
     /// the identity's unique index and then counts them as duplicates.
     public func ingest(_ records: [LocationRecord], device: String, at date: Date) async throws -> IngestCounts {
         guard !records.isEmpty else { return IngestCounts() }
-        var seen = Set<UUID>()
-        let firsts = records.filter { seen.insert($0.id).inserted }
-        try await ensurePartitions(for: firsts.map { $0.fix.timestamp.timeIntervalSince1970 })
-        do {
-            return try await insert(firsts, all: records, device: device, at: date)
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23514" {
-            // No partition for a row: another instance pruned a month this one knew; learn again.
-            partitions.forget()
-            try await ensurePartitions(for: firsts.map { $0.fix.timestamp.timeIntervalSince1970 })
-            return try await insert(firsts, all: records, device: device, at: date)
+        return try await withPartitions(for: records) {
+            try await transaction { connection in
+                try await insert(records, device: device, at: date, on: connection)
+            }
         }
     }
 
-    private func insert(_ firsts: [LocationRecord], all records: [LocationRecord], device: String, at date: Date) async throws
+    /// Runs `body` in a transaction, as `PostgresClient.withTransaction` does, but throws the error
+    /// `body` threw (once the transaction is rolled back) rather than PostgresNIO's wrapper of it, so
+    /// callers can tell a missing partition, a changed account or a taken id apart.
+    func transaction<T>(_ body: (PostgresConnection) async throws -> sending T) async throws -> sending T {
+        do {
+            return try await client.withTransaction(logger: logger, body)
+        } catch let error as PostgresTransactionError {
+            throw error.closureError ?? error
+        }
+    }
+
+    /// Runs `write`, which inserts `records`, once their months' partitions exist.
+    func withPartitions<T>(for records: [LocationRecord], _ write: () async throws -> T) async throws -> T {
+        let times = records.map { $0.fix.timestamp.timeIntervalSince1970 }
+        try await ensurePartitions(for: times)
+        do {
+            return try await write()
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23514" {
+            // No partition for a row: another instance pruned a month this one knew; learn again.
+            partitions.forget()
+            try await ensurePartitions(for: times)
+            return try await write()
+        }
+    }
+
+    /// Inserts `records` in `connection`'s transaction; a record already stored (or repeated in the
+    /// batch) is a duplicate, whose dwell grows to the longest sent.
+    func insert(_ records: [LocationRecord], device: String, at date: Date, on connection: PostgresConnection) async throws
         -> IngestCounts
     {
+        var seen = Set<UUID>()
+        let firsts = records.filter { seen.insert($0.id).inserted }
         let ids = firsts.map(\.id)
         let t = firsts.map { $0.fix.timestamp.timeIntervalSince1970 }
         let lat = firsts.map(\.fix.coordinate.latitude)
@@ -90,37 +113,35 @@ public final class PostgresTrackStorage: TrackStorage {
         let trigger = firsts.map(\.trigger.rawValue)
         let dwell = firsts.map(\.dwell)
         let received = date.timeIntervalSince1970
-        return try await client.withTransaction(logger: logger) { connection in
-            let rows = try await connection.query(
+        let rows = try await connection.query(
+            """
+            WITH u AS (
+                SELECT * FROM unnest(\(ids)::uuid[], \(t)::float8[], \(lat)::float8[], \(lon)::float8[], \(acc)::float8[], \(alt)::float8[],
+                    \(speed)::float8[], \(course)::float8[], \(trigger)::text[], \(dwell)::float8[])
+                    AS u(id, t, lat, lon, acc, alt, speed, course, trigger, dwell)
+            ), taken AS (
+                INSERT INTO location_identity (device_id, id, t) SELECT \(device), u.id, u.t FROM u ORDER BY u.id
+                ON CONFLICT (device_id, id) DO NOTHING RETURNING id
+            )
+            INSERT INTO location (device_id, id, t, lat, lon, acc, alt, speed, course, trigger, dwell, received_at)
+            SELECT \(device), u.id, u.t, u.lat, u.lon, u.acc, NULLIF(u.alt, 'NaN'), NULLIF(u.speed, 'NaN'),
+                NULLIF(u.course, 'NaN'), u.trigger, u.dwell, \(received)
+            FROM u JOIN taken USING (id) RETURNING id
+            """, logger: logger)
+        var accepted = 0
+        for try await _ in rows { accepted += 1 }
+        if accepted < records.count {
+            var longest: [UUID: Double] = [:]
+            for record in records { longest[record.id] = max(longest[record.id] ?? 0, record.dwell) }
+            try await connection.query(
                 """
-                WITH u AS (
-                    SELECT * FROM unnest(\(ids)::uuid[], \(t)::float8[], \(lat)::float8[], \(lon)::float8[], \(acc)::float8[], \(alt)::float8[],
-                        \(speed)::float8[], \(course)::float8[], \(trigger)::text[], \(dwell)::float8[])
-                        AS u(id, t, lat, lon, acc, alt, speed, course, trigger, dwell)
-                ), taken AS (
-                    INSERT INTO location_identity (device_id, id, t) SELECT \(device), u.id, u.t FROM u ORDER BY u.id
-                    ON CONFLICT (device_id, id) DO NOTHING RETURNING id
-                )
-                INSERT INTO location (device_id, id, t, lat, lon, acc, alt, speed, course, trigger, dwell, received_at)
-                SELECT \(device), u.id, u.t, u.lat, u.lon, u.acc, NULLIF(u.alt, 'NaN'), NULLIF(u.speed, 'NaN'),
-                    NULLIF(u.course, 'NaN'), u.trigger, u.dwell, \(received)
-                FROM u JOIN taken USING (id) RETURNING id
+                UPDATE location l SET dwell = u.dwell
+                FROM unnest(\(Array(longest.keys))::uuid[], \(Array(longest.values))::float8[]) AS u(id, dwell)
+                JOIN location_identity i ON i.device_id = \(device) AND i.id = u.id
+                WHERE l.device_id = \(device) AND l.t = i.t AND l.id = u.id AND l.dwell < u.dwell
                 """, logger: logger)
-            var accepted = 0
-            for try await _ in rows { accepted += 1 }
-            if accepted < records.count {
-                var longest: [UUID: Double] = [:]
-                for record in records { longest[record.id] = max(longest[record.id] ?? 0, record.dwell) }
-                try await connection.query(
-                    """
-                    UPDATE location l SET dwell = u.dwell
-                    FROM unnest(\(Array(longest.keys))::uuid[], \(Array(longest.values))::float8[]) AS u(id, dwell)
-                    JOIN location_identity i ON i.device_id = \(device) AND i.id = u.id
-                    WHERE l.device_id = \(device) AND l.t = i.t AND l.id = u.id AND l.dwell < u.dwell
-                    """, logger: logger)
-            }
-            return IngestCounts(accepted: accepted, duplicate: records.count - accepted)
         }
+        return IngestCounts(accepted: accepted, duplicate: records.count - accepted)
     }
 
     /// Creates the monthly partitions `times` need that this process has not seen, in a transaction
@@ -128,7 +149,7 @@ public final class PostgresTrackStorage: TrackStorage {
     private func ensurePartitions(for times: [Double]) async throws {
         let missing = partitions.unknown(times)
         guard !missing.isEmpty else { return }
-        try await client.withTransaction(logger: logger) { connection in
+        try await transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.partitionLock))", logger: logger)
             for (_, time) in missing { try await connection.query("SELECT whereabouts_location_partition(\(time))", logger: logger) }
         }
