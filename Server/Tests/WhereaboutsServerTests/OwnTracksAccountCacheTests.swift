@@ -25,26 +25,67 @@ struct OwnTracksAccountCacheTests {
     }
 
     @Test(
-        "a rotated token is refused for a location, a card and an empty body; nothing is stored or taken", arguments: StorageKind.available)
+        "a rotated token is refused for a location, a card and an empty body, each sent with the old account cached; nothing is stored or taken",
+        arguments: StorageKind.available)
     func rotated(_ kind: StorageKind) async throws {
         try await withLiveServer(kind) { server in
             let old = Self.basic(server.device, server.token)
-            #expect(try await server.send("POST", "/pub", token: nil, body: Self.location(0), headers: old).status == 200)
-            let token = Tokens.generate()
-            #expect(try await server.storage.rotateToken(device: server.device, tokenHash: Tokens.hash(token)))
             try await server.storage.queue(.reportLocation, device: server.device, at: Date())
-
+            let token = Tokens.generate()
+            var offset = 0
             for body in [Self.location(1), Data(#"{"_type":"card","name":"me"}"#.utf8), Data()] {
+                // Publish with the old token (caching its account and taking the command), then rotate it
+                // behind the server's back, as `device rotate-token` or another instance does.
+                #expect(try await server.storage.rotateToken(device: server.device, tokenHash: Tokens.hash(server.token)))
+                offset += 10
+                #expect(try await server.send("POST", "/pub", token: nil, body: Self.location(offset), headers: old).status == 200)
+                try await server.storage.queue(.reportLocation, device: server.device, at: Date())
+                #expect(try await server.storage.rotateToken(device: server.device, tokenHash: Tokens.hash(token)))
                 let reply = try await server.send("POST", "/pub", token: nil, body: body, headers: old)
                 #expect(reply.status == 401, "\(String(decoding: body, as: UTF8.self)): \(reply.status)")
             }
-            #expect(try await Self.locations(server) == 1)
+            #expect(try await Self.locations(server) == 3, "only the three sent before each rotation")
             #expect(try await server.storage.lastMessage("card", device: server.device) == nil)
 
             let new = try await server.send("POST", "/pub", token: nil, body: Self.location(2), headers: Self.basic(server.device, token))
             #expect(new.status == 200)
             #expect(String(decoding: new.body, as: UTF8.self) == #"[{"_type":"cmd","action":"reportLocation"}]"#, "the command waited")
+            #expect(try await Self.locations(server) == 4)
+        }
+    }
+
+    @Test("a key set after the account was cached opens the very next encrypted message", arguments: StorageKind.available)
+    func keySet(_ kind: StorageKind) async throws {
+        try await withLiveServer(kind) { server in
+            let auth = Self.basic(server.device, server.token)
+            #expect(try await server.send("POST", "/pub", token: nil, body: Self.location(0), headers: auth).status == 200)
+            #expect(try await server.storage.saveOwnTracksProfile(OwnTracksProfile(device: server.device, key: "s3cret")))
+            let sealed = OwnTracksBooklet.encrypted(String(decoding: Self.location(1), as: UTF8.self), passphrase: "s3cret")
+            let reply = try await server.send("POST", "/pub", token: nil, body: Data(sealed.utf8), headers: auth)
+            #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
             #expect(try await Self.locations(server) == 2)
+        }
+    }
+
+    @Test("a friends group cleared after the account was cached shows no friend in the next answer", arguments: StorageKind.available)
+    func groupCleared(_ kind: StorageKind) async throws {
+        try await withLiveServer(kind) { server in
+            let friend = uniqueDevice("friend")
+            let friendToken = Tokens.generate()
+            try await server.storage.addDevice(id: friend, tokenHash: Tokens.hash(friendToken), at: Date())
+            let group = uniqueDevice("group")
+            #expect(try await server.storage.saveOwnTracksProfile(OwnTracksProfile(device: friend, group: group)))
+            #expect(try await server.storage.saveOwnTracksProfile(OwnTracksProfile(device: server.device, group: group)))
+            let fromFriend = Self.basic(friend, friendToken)
+            #expect(try await server.send("POST", "/pub", token: nil, body: Self.location(0), headers: fromFriend).status == 200)
+            let auth = Self.basic(server.device, server.token)
+            let before = try await server.send("POST", "/pub", token: nil, body: Self.location(1), headers: auth)
+            #expect(String(decoding: before.body, as: UTF8.self).contains(friend), "the friend is in the group")
+            #expect(try await server.storage.saveOwnTracksProfile(OwnTracksProfile(device: server.device)))
+            for body in [Self.location(2), Data()] {
+                let after = try await server.send("POST", "/pub", token: nil, body: body, headers: auth)
+                #expect(after.status == 200 && String(decoding: after.body, as: UTF8.self) == "[]")
+            }
         }
     }
 

@@ -26,14 +26,19 @@ extension API {
                 do {
                     return try await publish(data, account: account, cached: cached)
                 } catch is OwnTracksAccountChanged {
-                    ownTracksAccounts.forget(device)
-                    (account, cached) = try await ownTracksAccount(device: device, token: token, useCache: false)
+                } catch {
+                    // A refusal that came before any confirmation (a key, a topic, a malformed message) is
+                    // answered only once a cached account is known to hold; else it was the cache's.
+                    if !cached { throw error }
+                    if try await storage.ownTracksAccount(device: device) == account { throw error }
                 }
+                ownTracksAccounts.forget(device)
+                (account, cached) = try await ownTracksAccount(device: device, token: token, useCache: false)
             }
             throw APIError(
                 .serviceUnavailable, "account_changing",
-                "device \(device)'s token or OwnTracks profile changed during each of 3 attempts to store this message; nothing was stored; send it again"
-            )
+                "device \(device)'s token or OwnTracks profile changed during each of 3 attempts to store this message; nothing was stored; send it again",
+                retryAfter: 1)
         }
     }
 
@@ -58,7 +63,8 @@ extension API {
 
     /// Handles one `/pub` body for `account`, answering with the friends' messages and due commands.
     /// An account from the cache (`cached`) is confirmed before anything is stored or taken: by the
-    /// location's own transaction, else by reading it again.
+    /// location's own transaction, else by reading it again (and the route confirms it before
+    /// answering with any other error this throws).
     /// - Throws: ``OwnTracksAccountChanged``, having stored and taken nothing, when it no longer holds.
     private func publish(_ data: Data, account: OwnTracksAccount, cached: Bool) async throws -> Response {
         let profile = account.profile

@@ -72,7 +72,7 @@ private protocol QueuedWrite: Sendable {
     func finish(committed error: (any Error)?)
 }
 
-/// One caller's write and where its answer goes. Only the draining task touches `result`, between
+/// One caller's write and where its answer goes. Only the drain on the writer queue touches `result`, between
 /// ``run(_:)`` and ``finish(committed:)``.
 private final class Write<T: Sendable>: QueuedWrite, @unchecked Sendable {
     private let work: @Sendable (Database) throws -> T

@@ -100,9 +100,10 @@ extension PostgresTrackStorage {
         return try await ingest([record], device: device, at: date)
     }
 
-    /// One transaction: the device's row is locked for share and its account compared with `account`
-    /// (so a token rotated or removed meanwhile waits for it, and one rotated before refuses it), then
-    /// the fields, the location and the taking of the due commands.
+    /// One transaction: the device's row is locked for share and the account compared with `account`
+    /// (a token rotated or removed before refuses the write, and one rotated or removed meanwhile waits
+    /// for it; the profile row is compared but not locked), then the fields, the location and the
+    /// taking of the due commands.
     public func ingestOwnTracksTakingCommands(_ record: LocationRecord, fields: OwnTracksFields, account: OwnTracksAccount, at date: Date)
         async throws -> (counts: IngestCounts, commands: [ServerCommand])
     {

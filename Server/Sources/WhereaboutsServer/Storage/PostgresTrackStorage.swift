@@ -72,11 +72,12 @@ public final class PostgresTrackStorage: TrackStorage {
 
     /// Runs `body` in a transaction, as `PostgresClient.withTransaction` does, but throws the error
     /// `body` threw (once the transaction is rolled back) rather than PostgresNIO's wrapper of it, so
-    /// callers can tell a missing partition, a changed account or a taken id apart.
+    /// callers can tell a missing partition, a changed account or a taken id apart. A failed rollback
+    /// keeps the wrapper, which names both errors.
     func transaction<T>(_ body: (PostgresConnection) async throws -> sending T) async throws -> sending T {
         do {
             return try await client.withTransaction(logger: logger, body)
-        } catch let error as PostgresTransactionError {
+        } catch let error as PostgresTransactionError where error.rollbackError == nil {
             throw error.closureError ?? error
         }
     }

@@ -21,9 +21,8 @@ public protocol TrackStorage: OwnTracksStorage {
     func addDevice(id: String, tokenHash: Data, at date: Date) async throws
     /// The SHA-256 of a device's token, or `nil` for an unknown device.
     func tokenHash(device: String) async throws -> Data?
-    /// The device's token digest and OwnTracks profile, or `nil` for an unknown device: what `/pub`
-    /// reads before it can check the token and open the message. SQLite reads both in one call; the
-    /// default makes two.
+    /// The device's token digest and OwnTracks profile, or `nil` for an unknown device, in one read:
+    /// what `/pub` reads before it can check the token and open the message.
     func ownTracksAccount(device: String) async throws -> OwnTracksAccount?
     /// Every device, with counts.
     func devices() async throws -> [DeviceInfo]
@@ -85,9 +84,9 @@ public protocol TrackStorage: OwnTracksStorage {
     /// `/pub`'s write: stores an OwnTracks location of `account`'s device as
     /// ``OwnTracksStorage/ingestOwnTracks(_:fields:device:at:)`` does, then takes the device's due
     /// commands as ``takeCommands(device:at:)`` does, provided the device's stored account is still
-    /// `account` (the one the request was authenticated with). SQLite checks that, stores and takes in
-    /// one transaction, so a request makes one storage call and no read of its own; the default reads
-    /// the account, then makes the two calls.
+    /// `account` (the one the request was authenticated with), all in one transaction. A token rotated
+    /// or removed before it is refused; PostgreSQL also locks the device row, so one rotated or removed
+    /// meanwhile waits for the write.
     /// - Throws: ``OwnTracksAccountChanged``, having written nothing, when the stored account differs.
     func ingestOwnTracksTakingCommands(_ record: LocationRecord, fields: OwnTracksFields, account: OwnTracksAccount, at date: Date)
         async throws
@@ -106,20 +105,4 @@ public protocol TrackStorage: OwnTracksStorage {
     func ping() async throws
     /// Closes connections.
     func close() async throws
-}
-
-extension TrackStorage {
-    public func ingestOwnTracksTakingCommands(_ record: LocationRecord, fields: OwnTracksFields, account: OwnTracksAccount, at date: Date)
-        async throws -> (counts: IngestCounts, commands: [ServerCommand])
-    {
-        let device = account.profile.device
-        guard try await ownTracksAccount(device: device) == account else { throw OwnTracksAccountChanged(device: device) }
-        let counts = try await ingestOwnTracks(record, fields: fields, device: device, at: date)
-        return (counts, try await takeCommands(device: device, at: date))
-    }
-
-    public func ownTracksAccount(device: String) async throws -> OwnTracksAccount? {
-        guard let hash = try await tokenHash(device: device) else { return nil }
-        return OwnTracksAccount(tokenHash: hash, profile: try await ownTracksProfile(device: device) ?? OwnTracksProfile(device: device))
-    }
 }
