@@ -76,16 +76,13 @@ struct OwnTracksStorageContractTests {
                 tid: "j1", topic: "owntracks/jane/phone", battery: 80, batteryStatus: 1, connectivity: "m", ssid: nil, bssid: nil,
                 message: #"{"_type":"location","batt":80}"#)
             #expect(
-                try await storage.ingestOwnTracks(location, fields: fields, device: device, at: Date())
+                try await storage.ingestOwnTracksTakingCommands(location, fields: fields, account: account, at: Date()).counts
                     == IngestCounts(accepted: 1, duplicate: 0))
             // A resend, here with other fields (the same _id, or the same tst, lat and lon with another
-            // battery), is a duplicate by both paths and leaves the stored location's fields as they were.
+            // battery), is a duplicate and leaves the stored location's fields as they were.
             var other = fields
             other.battery = 20
             other.message = #"{"_type":"location","batt":20}"#
-            #expect(
-                try await storage.ingestOwnTracks(location, fields: other, device: device, at: Date())
-                    == IngestCounts(accepted: 0, duplicate: 1))
             #expect(
                 try await storage.ingestOwnTracksTakingCommands(location, fields: other, account: account, at: Date()).counts
                     == IngestCounts(accepted: 0, duplicate: 1))

@@ -30,7 +30,7 @@ extension API {
                     // A refusal that came before any confirmation (a key, a topic, a malformed message) is
                     // answered only once a cached account is known to hold; else it was the cache's.
                     if !cached { throw error }
-                    if try await storage.ownTracksAccount(device: device) == account { throw error }
+                    if try await holds(account) { throw error }
                 }
                 ownTracksAccounts.forget(device)
                 (account, cached) = try await ownTracksAccount(device: device, token: token, useCache: false)
@@ -99,12 +99,15 @@ extension API {
         return RecorderObjects.response(["_type": "encrypted", "data": OwnTracksSecretBox(passphrase: key).seal(plaintext)])
     }
 
+    /// Whether `account` is still its device's stored account (read again).
+    private func holds(_ account: OwnTracksAccount) async throws -> Bool {
+        try await storage.ownTracksAccount(device: account.profile.device) == account
+    }
+
     /// Reads `account`'s device's account again.
     /// - Throws: ``OwnTracksAccountChanged`` when it is no longer `account`.
     private func confirm(_ account: OwnTracksAccount) async throws {
-        guard try await storage.ownTracksAccount(device: account.profile.device) == account else {
-            throw OwnTracksAccountChanged(device: account.profile.device)
-        }
+        guard try await holds(account) else { throw OwnTracksAccountChanged(device: account.profile.device) }
     }
 
     /// Stores one (decrypted) message of `kind`, kept as `text`, the JSON it came as. A location's OwnTracks fields go in before the

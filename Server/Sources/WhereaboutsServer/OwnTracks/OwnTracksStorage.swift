@@ -22,10 +22,6 @@ public protocol OwnTracksStorage: Sendable {
     /// stored are never read, and replaced by the next save. Once the location is stored its fields
     /// stay: a resend (the same `_id`, or the same time and place) changes neither.
     func saveOwnTracksFields(_ fields: OwnTracksFields, record: UUID, timestamp: Date, device: String) async throws
-    /// Stores an OwnTracks location with its fields, the fields first, as
-    /// ``saveOwnTracksFields(_:record:timestamp:device:)`` then the ingest of the record do; SQLite does
-    /// both in one transaction (one commit and one fsync instead of two).
-    func ingestOwnTracks(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date) async throws -> IngestCounts
     /// Locations with `from <= timestamp < to` and their OwnTracks fields: all of them oldest first,
     /// or with a `limit` the newest `limit`, newest first.
     func ownTracksLocations(device: String, from: Date, to: Date, limit: Int?) async throws -> [OwnTracksLocation]

@@ -93,13 +93,6 @@ extension PostgresTrackStorage {
         """
     }
 
-    public func ingestOwnTracks(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date) async throws
-        -> IngestCounts
-    {
-        try await saveOwnTracksFields(fields, record: record.id, timestamp: record.fix.timestamp, device: device)
-        return try await ingest([record], device: device, at: date)
-    }
-
     /// One transaction: the device's row is locked for share and the account compared with `account`
     /// (a token rotated or removed before refuses the write, and one rotated or removed meanwhile waits
     /// for it; the profile row is compared but not locked), then the fields, the location and the

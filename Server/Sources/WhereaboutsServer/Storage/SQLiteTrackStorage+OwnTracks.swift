@@ -96,15 +96,6 @@ extension SQLiteTrackStorage {
         try await writer.write { db in try Self.save(fields, record: record, timestamp: timestamp, device: device, in: db) }
     }
 
-    public func ingestOwnTracks(_ record: LocationRecord, fields: OwnTracksFields, device: String, at date: Date) async throws
-        -> IngestCounts
-    {
-        try await writer.write { db in
-            try Self.save(fields, record: record.id, timestamp: record.fix.timestamp, device: device, in: db)
-            return try Self.insert([record], device: device, at: date, in: db)
-        }
-    }
-
     public func ingestOwnTracksTakingCommands(_ record: LocationRecord, fields: OwnTracksFields, account: OwnTracksAccount, at date: Date)
         async throws -> (counts: IngestCounts, commands: [ServerCommand])
     {

@@ -81,9 +81,9 @@ public protocol TrackStorage: OwnTracksStorage {
     /// Takes the device's queued commands not under lease, oldest first, forgetting them: for
     /// OwnTracks answers, whose apps cannot acknowledge. Each goes out exactly once, across instances.
     func takeCommands(device: String, at date: Date) async throws -> [ServerCommand]
-    /// `/pub`'s write: stores an OwnTracks location of `account`'s device as
-    /// ``OwnTracksStorage/ingestOwnTracks(_:fields:device:at:)`` does, then takes the device's due
-    /// commands as ``takeCommands(device:at:)`` does, provided the device's stored account is still
+    /// `/pub`'s write: stores an OwnTracks location of `account`'s device with its fields, the fields
+    /// first as ``OwnTracksStorage/saveOwnTracksFields(_:record:timestamp:device:)`` keeps them, then
+    /// takes the device's due commands as ``takeCommands(device:at:)`` does, provided the device's stored account is still
     /// `account` (the one the request was authenticated with), all in one transaction. A token rotated
     /// or removed before it is refused; PostgreSQL also locks the device row, so one rotated or removed
     /// meanwhile waits for the write.
