@@ -126,7 +126,7 @@ struct OwnTracksAccountCacheTests {
                 coordinate: Coordinate(latitude: 47.37, longitude: 8.54), horizontalAccuracy: 9, timestamp: Date(timeIntervalSinceNow: -60))
             let record = LocationRecord(fix: fix, trigger: .policy)
             let fields = OwnTracksFields(message: #"{"_type":"location"}"#)
-            await #expect(throws: OwnTracksAccountChanged.self) {
+            await #expect(throws: CredentialChanged.self) {
                 try await storage.ingestOwnTracksTakingCommands(record, fields: fields, account: stale, at: Date())
             }
             #expect(try await storage.devices().first { $0.id == device }?.locations == 0)

@@ -73,7 +73,7 @@ struct StorageContractTests {
     }
 
     @Test(
-        "events are deduplicated and keep their initial flag; commands go out under leases until acknowledged, in order",
+        "events are deduplicated and keep their initial flag; commands go out under leases until acknowledged, in order, in the batch write that confirms the token",
         arguments: StorageKind.available)
     func eventsAndCommands(_ kind: StorageKind) async throws {
         try await withStorage(kind) { storage in
@@ -88,22 +88,29 @@ struct StorageContractTests {
             #expect(try await storage.ingest([event, found], device: device, at: Date()) == IngestCounts(accepted: 2))
             #expect(try await storage.ingest([event], device: device, at: Date()) == IngestCounts(duplicate: 1))
             #expect(try await storage.events(device: device, from: .distantPast, to: .distantFuture) == [event, found])
+            let hash = Tokens.hash("events-and-commands")
+            try await storage.addDevice(id: device, tokenHash: hash, at: Date())
+            let answer = { (acknowledged: [String], date: Date) in
+                try await storage.ingest([], device: device, tokenHash: hash, acknowledging: acknowledged, at: date, lease: 30).commands
+            }
             let report = try await storage.queue(.reportLocation, device: device, at: Date())
             let track = try await storage.queue(.startActiveTracking(minutes: 10), device: device, at: Date())
             #expect(report.id != track.id)
             let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-            #expect(try await storage.commands(device: device, acknowledging: [], at: t0, lease: 30) == [report, track])
-            #expect(
-                try await storage.commands(device: device, acknowledging: [], at: t0 + 29, lease: 30).isEmpty, "leased to the first answer")
+            #expect(try await answer([], t0) == [report, track])
+            #expect(try await answer([], t0 + 29).isEmpty, "leased to the first answer")
             #expect(try await storage.takeCommands(device: device, at: t0 + 29).isEmpty, "OwnTracks does not take a leased command")
-            #expect(
-                try await storage.commands(device: device, acknowledging: [], at: t0 + 30, lease: 30) == [report, track],
-                "sent again once the lease ran out")
-            #expect(try await storage.commands(device: device, acknowledging: [report.id, "unknown"], at: t0 + 61, lease: 30) == [track])
-            #expect(
-                try await storage.commands(device: device, acknowledging: [], at: t0 + 200, lease: 30) == [track],
-                "an acknowledged command is gone")
-            #expect(try await storage.commands(device: uniqueDevice(), acknowledging: [track.id], at: t0 + 300, lease: 30).isEmpty)
+            #expect(try await answer([], t0 + 30) == [report, track], "sent again once the lease ran out")
+            let batch = try await storage.ingest(
+                records(2), device: device, tokenHash: hash, acknowledging: [report.id, "unknown"], at: t0 + 61, lease: 30)
+            #expect(batch.counts == IngestCounts(accepted: 2) && batch.commands == [track], "stored, acknowledged and leased in one write")
+            #expect(try await answer([], t0 + 200) == [track], "an acknowledged command is gone")
+            await #expect(throws: CredentialChanged.self, "a token digest that is no longer the device's stores and acknowledges nothing") {
+                try await storage.ingest(
+                    records(1, start: 1_700_100_000), device: device, tokenHash: Tokens.hash("another"), acknowledging: [track.id],
+                    at: t0 + 300, lease: 30)
+            }
+            #expect(try await storage.devices().first { $0.id == device }?.locations == 2)
             #expect(try await storage.takeCommands(device: device, at: t0 + 300) == [.startActiveTracking(minutes: 10)])
             #expect(try await storage.takeCommands(device: device, at: t0 + 300).isEmpty)
         }

@@ -6,27 +6,17 @@ extension API {
     func addIngestRoutes(to router: Router<ServerRequestContext>) {
         router.post("/v1/devices/:device/locations") { request, context -> Response in
             let device = try deviceID(context)
-            _ = try await authenticator.authorize(request, device: device, allowAdmin: false)
+            let token = Authenticator.bearer(request)
+            let (tokenHash, cached) = try await deviceToken(device: device, token: token, useCache: true)
             try await admit(device)
-            let batch = try locationBatch(try await body(request))
-            let acknowledged = batch.acknowledged ?? []
-            if batch.locations.isEmpty && !acknowledged.isEmpty {
-                let commands = try await storage.commands(
-                    device: device, acknowledging: acknowledged, at: Date(), lease: settings.commandLease)
-                return JSONResponse.make(.ok, BatchReply(accepted: 0, duplicate: 0, rejected: [], commands: commands))
+            let data = try await body(request)
+            return try await retryingChangedCredential(
+                device: device, credential: tokenHash, cached: cached, cache: deviceTokens,
+                reauthenticate: { try await deviceToken(device: device, token: token, useCache: false).0 },
+                holds: { try await storage.tokenHash(device: device) == $0 }
+            ) { tokenHash, _ in
+                try await ingestLocations(data, device: device, tokenHash: tokenHash)
             }
-            try checkSize(batch.locations.count, what: "locations")
-            let now = Date()
-            let (valid, rejected) = Self.validate(batch.locations) { try $0.validated(now: now) }
-            if valid.isEmpty, !rejected.isEmpty {
-                metrics.countIngest(accepted: 0, duplicate: 0, rejected: rejected.count)
-                throw APIError(.unprocessableContent, "invalid_locations", "no location in the batch is valid; see items", items: rejected)
-            }
-            let counts = try await storage.ingest(valid, device: device, at: now)
-            metrics.countIngest(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected.count)
-            let commands = try await storage.commands(device: device, acknowledging: acknowledged, at: now, lease: settings.commandLease)
-            return JSONResponse.make(
-                .ok, BatchReply(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected, commands: commands))
         }
         router.post("/v1/devices/:device/events") { request, context -> Response in
             let device = try deviceID(context)
@@ -44,6 +34,38 @@ extension API {
             return JSONResponse.make(
                 .ok, BatchReply(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected, commands: []))
         }
+    }
+
+    /// The digest of the device's token when `token` is its token, as
+    /// ``credential(device:token:in:useCache:tokenHash:read:)`` finds it.
+    private func deviceToken(device: String, token: String?, useCache: Bool) async throws -> (Data, cached: Bool) {
+        try await credential(
+            device: device, token: token, in: deviceTokens, useCache: useCache, tokenHash: { $0 }, read: storage.tokenHash(device:))
+    }
+
+    /// Stores one location batch of the device whose token digest is `tokenHash` and answers with the
+    /// counts and the device's due commands; the write confirms `tokenHash`.
+    /// - Throws: ``CredentialChanged``, having stored and leased nothing, when it is no longer the device's.
+    private func ingestLocations(_ data: Data, device: String, tokenHash: Data) async throws -> Response {
+        let batch = try locationBatch(data)
+        let acknowledged = batch.acknowledged ?? []
+        let now = Date()
+        if batch.locations.isEmpty && !acknowledged.isEmpty {
+            let (_, commands) = try await storage.ingest(
+                [], device: device, tokenHash: tokenHash, acknowledging: acknowledged, at: now, lease: settings.commandLease)
+            return JSONResponse.make(.ok, BatchReply(accepted: 0, duplicate: 0, rejected: [], commands: commands))
+        }
+        try checkSize(batch.locations.count, what: "locations")
+        let (valid, rejected) = Self.validate(batch.locations) { try $0.validated(now: now) }
+        if valid.isEmpty, !rejected.isEmpty {
+            metrics.countIngest(accepted: 0, duplicate: 0, rejected: rejected.count)
+            throw APIError(.unprocessableContent, "invalid_locations", "no location in the batch is valid; see items", items: rejected)
+        }
+        let (counts, commands) = try await storage.ingest(
+            valid, device: device, tokenHash: tokenHash, acknowledging: acknowledged, at: now, lease: settings.commandLease)
+        metrics.countIngest(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected.count)
+        return JSONResponse.make(
+            .ok, BatchReply(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected, commands: commands))
     }
 
     /// The batch body: the common shape by ``FastBatchDecoder``, anything else by `JSONDecoder`, whose

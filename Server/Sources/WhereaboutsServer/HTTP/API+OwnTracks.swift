@@ -19,53 +19,30 @@ extension API {
                 throw APIError.unauthorized(
                     "OwnTracks HTTP mode needs Basic auth (user = device id, password = device token) or X-Limit-D with a Bearer token")
             }
-            var (account, cached) = try await ownTracksAccount(device: device, token: token, useCache: true)
+            let (account, cached) = try await ownTracksAccount(device: device, token: token, useCache: true)
             try await admit(device)
             let data = try await body(request)
-            for _ in 0..<3 {
-                do {
-                    return try await publish(data, account: account, cached: cached)
-                } catch is OwnTracksAccountChanged {
-                } catch {
-                    // A refusal that came before any confirmation (a key, a topic, a malformed message) is
-                    // answered only once a cached account is known to hold; else it was the cache's.
-                    if !cached { throw error }
-                    if try await holds(account) { throw error }
-                }
-                ownTracksAccounts.forget(device)
-                (account, cached) = try await ownTracksAccount(device: device, token: token, useCache: false)
+            return try await retryingChangedCredential(
+                device: device, credential: account, cached: cached, cache: ownTracksAccounts,
+                reauthenticate: { try await ownTracksAccount(device: device, token: token, useCache: false).0 }, holds: holds
+            ) { account, cached in
+                try await publish(data, account: account, cached: cached)
             }
-            throw APIError(
-                .serviceUnavailable, "account_changing",
-                "device \(device)'s token or OwnTracks profile changed during each of 3 attempts to store this message; nothing was stored; send it again",
-                retryAfter: 1)
         }
     }
 
-    /// The device's account when `token` is its token: the cached one when `useCache` and the cache
-    /// holds the device with this token (`cached` is then `true`), else read from storage and cached.
-    /// - Throws: 401 for a token that is not the device's, 403 for the admin token.
+    /// The device's account when `token` is its token, as ``credential(device:token:in:useCache:tokenHash:read:)`` finds it.
     private func ownTracksAccount(device: String, token: String?, useCache: Bool) async throws -> (OwnTracksAccount, cached: Bool) {
-        if useCache, let token, let account = ownTracksAccounts[device], Tokens.equal(Tokens.hash(token), account.tokenHash) {
-            return (account, true)
-        }
-        var account: OwnTracksAccount?
-        let principal = try await authenticator.principal(token: token, claimedDevice: device) { device in
-            account = try await storage.ownTracksAccount(device: device)
-            return account?.tokenHash
-        }
-        guard case .device = principal, let account else {
-            throw APIError.forbidden("only the device's own token publishes its locations")
-        }
-        ownTracksAccounts.remember(account)
-        return (account, false)
+        try await credential(
+            device: device, token: token, in: ownTracksAccounts, useCache: useCache, tokenHash: \.tokenHash,
+            read: storage.ownTracksAccount(device:))
     }
 
     /// Handles one `/pub` body for `account`, answering with the friends' messages and due commands.
     /// An account from the cache (`cached`) is confirmed before anything is stored or taken: by the
     /// location's own transaction, else by reading it again (and the route confirms it before
     /// answering with any other error this throws).
-    /// - Throws: ``OwnTracksAccountChanged``, having stored and taken nothing, when it no longer holds.
+    /// - Throws: ``CredentialChanged``, having stored and taken nothing, when it no longer holds.
     private func publish(_ data: Data, account: OwnTracksAccount, cached: Bool) async throws -> Response {
         let profile = account.profile
         // Friends are read before the message is stored: storing a location takes the device's due
@@ -105,9 +82,9 @@ extension API {
     }
 
     /// Reads `account`'s device's account again.
-    /// - Throws: ``OwnTracksAccountChanged`` when it is no longer `account`.
+    /// - Throws: ``CredentialChanged`` when it is no longer `account`.
     private func confirm(_ account: OwnTracksAccount) async throws {
-        guard try await holds(account) else { throw OwnTracksAccountChanged(device: account.profile.device) }
+        guard try await holds(account) else { throw CredentialChanged(device: account.profile.device) }
     }
 
     /// Stores one (decrypted) message of `kind`, kept as `text`, the JSON it came as. A location's OwnTracks fields go in before the

@@ -18,7 +18,9 @@ public struct API: Sendable {
     /// The day page's map; `nil` when no tile URL is set.
     let map: DayMap?
     /// The OwnTracks accounts `/pub` has read.
-    let ownTracksAccounts = OwnTracksAccountCache()
+    let ownTracksAccounts = DeviceCache<OwnTracksAccount>()
+    /// The token digests the batch API has read.
+    let deviceTokens = DeviceCache<Data>()
 
     /// Creates the API over `storage`.
     public init(storage: any TrackStorage, settings: ServerSettings, logger: Logger) {

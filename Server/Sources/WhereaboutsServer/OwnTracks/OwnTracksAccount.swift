@@ -13,15 +13,3 @@ public struct OwnTracksAccount: Sendable, Equatable {
         self.profile = profile
     }
 }
-
-/// Thrown by a `/pub` write when the device's stored account is no longer the one the request was
-/// authenticated with (its token was rotated, the device removed, or its profile changed): nothing
-/// was written, and the request must be authenticated again from storage.
-public struct OwnTracksAccountChanged: Error, CustomStringConvertible {
-    /// The device whose account changed.
-    public let device: String
-
-    public var description: String {
-        "device \(device)'s token or OwnTracks profile changed while its request was handled; nothing was written"
-    }
-}

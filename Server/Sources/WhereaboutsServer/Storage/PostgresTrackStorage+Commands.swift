@@ -6,27 +6,38 @@ import WhereaboutsCore
 /// a time: rows are claimed with `FOR UPDATE SKIP LOCKED`, and a row another answer holds, or has
 /// leased, is passed over.
 extension PostgresTrackStorage {
-    public func commands(device: String, acknowledging acknowledged: [String], at date: Date, lease: Double) async throws -> [DeviceCommand]
-    {
-        if !acknowledged.isEmpty {
-            try await client.query("DELETE FROM command WHERE device_id = \(device) AND id = ANY(\(acknowledged)::text[])", logger: logger)
-        }
-        let now = date.timeIntervalSince1970
-        let rows = try await client.query(
-            """
-            UPDATE command SET leased_until = \(now + lease)
-            WHERE seq IN (
-                SELECT seq FROM command WHERE device_id = \(device) AND (leased_until IS NULL OR leased_until <= \(now))
-                FOR UPDATE SKIP LOCKED
-            ) RETURNING seq, id, body
-            """, logger: logger)
-        var commands: [(Int64, DeviceCommand)] = []
-        for try await (seq, id, body) in rows.decode((Int64, String, String).self) {
-            if let command = try? JSONDecoder().decode(ServerCommand.self, from: Data(body.utf8)) {
-                commands.append((seq, DeviceCommand(id: id, command: command)))
+    public func ingest(
+        _ records: [LocationRecord], device: String, tokenHash: Data, acknowledging acknowledged: [String], at date: Date, lease: Double
+    ) async throws -> (counts: IngestCounts, commands: [DeviceCommand]) {
+        try await withPartitions(for: records) {
+            try await transaction { connection in
+                var stored: Data?
+                let token = try await connection.query("SELECT token_hash FROM device WHERE id = \(device) FOR SHARE", logger: logger)
+                for try await buffer in token.decode(ByteBuffer.self) { stored = Data(buffer.readableBytesView) }
+                guard stored == tokenHash else { throw CredentialChanged(device: device) }
+                let counts = records.isEmpty ? IngestCounts() : try await insert(records, device: device, at: date, on: connection)
+                if !acknowledged.isEmpty {
+                    try await connection.query(
+                        "DELETE FROM command WHERE device_id = \(device) AND id = ANY(\(acknowledged)::text[])", logger: logger)
+                }
+                let now = date.timeIntervalSince1970
+                let rows = try await connection.query(
+                    """
+                    UPDATE command SET leased_until = \(now + lease)
+                    WHERE seq IN (
+                        SELECT seq FROM command WHERE device_id = \(device) AND (leased_until IS NULL OR leased_until <= \(now))
+                        FOR UPDATE SKIP LOCKED
+                    ) RETURNING seq, id, body
+                    """, logger: logger)
+                var commands: [(Int64, DeviceCommand)] = []
+                for try await (seq, id, body) in rows.decode((Int64, String, String).self) {
+                    if let command = try? JSONDecoder().decode(ServerCommand.self, from: Data(body.utf8)) {
+                        commands.append((seq, DeviceCommand(id: id, command: command)))
+                    }
+                }
+                return (counts, commands.sorted { $0.0 < $1.0 }.map(\.1))
             }
         }
-        return commands.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
     public func takeCommands(device: String, at date: Date) async throws -> [ServerCommand] {

@@ -105,7 +105,7 @@ extension PostgresTrackStorage {
             try await transaction { connection in
                 let stored = try await Self.account(
                     of: device, rows: connection.query(Self.accountQuery(device, lock: true), logger: logger))
-                guard stored == account else { throw OwnTracksAccountChanged(device: device) }
+                guard stored == account else { throw CredentialChanged(device: device) }
                 try await connection.query(
                     Self.saveQuery(fields, record: record.id, timestamp: record.fix.timestamp, device: device), logger: logger)
                 let counts = try await insert([record], device: device, at: date, on: connection)

@@ -101,7 +101,7 @@ extension SQLiteTrackStorage {
     {
         let device = account.profile.device
         let (counts, taken) = try await writer.write { db in
-            guard try Self.account(of: device, in: db) == account else { throw OwnTracksAccountChanged(device: device) }
+            guard try Self.account(of: device, in: db) == account else { throw CredentialChanged(device: device) }
             try Self.save(fields, record: record.id, timestamp: record.fix.timestamp, device: device, in: db)
             return (
                 try Self.insert([record], device: device, at: date, in: db),

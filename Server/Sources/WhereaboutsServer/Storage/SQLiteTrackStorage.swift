@@ -162,9 +162,11 @@ public final class SQLiteTrackStorage: TrackStorage {
     }
 
     public func tokenHash(device: String) async throws -> Data? {
-        try await pool.read { db in
-            try Data.fetchOne(db.cachedStatement(sql: "SELECT token_hash FROM device WHERE id = ?"), arguments: [device])
-        }
+        try await pool.read { db in try Self.tokenHash(of: device, in: db) }
+    }
+
+    private static func tokenHash(of device: String, in db: Database) throws -> Data? {
+        try Data.fetchOne(db.cachedStatement(sql: "SELECT token_hash FROM device WHERE id = ?"), arguments: [device])
     }
 
     public func devices() async throws -> [DeviceInfo] {
@@ -287,28 +289,31 @@ public final class SQLiteTrackStorage: TrackStorage {
         return queued
     }
 
-    /// Forgets what the device acknowledged and leases what is due. Most answers carry no command:
-    /// when nothing is acknowledged, a read finds that out without taking a place in a write
-    /// transaction (a command queued meanwhile goes out with the next answer).
-    public func commands(device: String, acknowledging acknowledged: [String], at date: Date, lease: Double) async throws -> [DeviceCommand]
-    {
+    public func ingest(
+        _ records: [LocationRecord], device: String, tokenHash: Data, acknowledging acknowledged: [String], at date: Date, lease: Double
+    ) async throws -> (counts: IngestCounts, commands: [DeviceCommand]) {
         let now = date.timeIntervalSince1970
-        if acknowledged.isEmpty, try await pool.read({ db in try Self.due(db, device: device, now: now).isEmpty }) { return [] }
-        let due = try await writer.write { db in
+        let (counts, due) = try await writer.write { db in
+            guard try Self.tokenHash(of: device, in: db) == tokenHash else { throw CredentialChanged(device: device) }
+            let counts = try Self.insert(records, device: device, at: date, in: db)
             let forget = try db.cachedStatement(sql: "DELETE FROM command WHERE device_id = ? AND id = ?")
             for id in acknowledged { try forget.execute(arguments: [device, id]) }
             let due = try Self.due(db, device: device, now: now)
             let leaseStatement = try db.cachedStatement(sql: "UPDATE command SET leased_until = ? WHERE seq = ?")
             for command in due { try leaseStatement.execute(arguments: [now + lease, command.seq]) }
-            return due
+            return (counts, due)
         }
-        return due.compactMap { queued in
-            (try? JSONDecoder().decode(ServerCommand.self, from: queued.body)).map { DeviceCommand(id: queued.id, command: $0) }
-        }
+        return (
+            counts,
+            due.compactMap { queued in
+                (try? JSONDecoder().decode(ServerCommand.self, from: queued.body)).map { DeviceCommand(id: queued.id, command: $0) }
+            }
+        )
     }
 
-    /// Takes what is due; like ``commands(device:acknowledging:at:lease:)``, a read first finds out
-    /// whether there is anything to take.
+    /// Takes what is due. Most answers carry no command: a read first finds out whether there is
+    /// anything to take, without taking a place in a write transaction (a command queued meanwhile
+    /// goes out with the next answer).
     public func takeCommands(device: String, at date: Date) async throws -> [ServerCommand] {
         let now = date.timeIntervalSince1970
         if try await pool.read({ db in try Self.due(db, device: device, now: now).isEmpty }) { return [] }

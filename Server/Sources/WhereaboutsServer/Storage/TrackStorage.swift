@@ -69,15 +69,21 @@ public protocol TrackStorage: OwnTracksStorage {
 
     /// Queues a command, with a new id, for the device's upload answers.
     func queue(_ command: ServerCommand, device: String, at date: Date) async throws -> DeviceCommand
-    /// Forgets the device's commands it `acknowledged` (carried out), then leases the commands still
-    /// queued and not under lease to this answer for `lease` seconds from `date`, and returns them
-    /// oldest first.
+    /// The batch API's write: stores `records` (a duplicate keeps the larger dwell), forgets the
+    /// device's commands it `acknowledged` (carried out), then leases the commands still queued and
+    /// not under lease to this answer for `lease` seconds from `date` and returns them oldest first,
+    /// provided `tokenHash` is still the device's stored token digest (the one the request was
+    /// authenticated with), all in one transaction. A token rotated or removed before it is refused;
+    /// PostgreSQL also locks the device row, so one rotated or removed meanwhile waits for the write.
     ///
     /// A command goes out with one answer at a time: however many instances answer the device at
     /// once, only one of them sends it; it goes out again with a later answer once its lease has run
     /// out without an acknowledgement (a lost answer, a crash on either side), and is deleted only
     /// when the device acknowledges it. The device recognises a command it sees twice by its id.
-    func commands(device: String, acknowledging acknowledged: [String], at date: Date, lease: Double) async throws -> [DeviceCommand]
+    /// - Throws: ``CredentialChanged``, having written nothing, when the stored digest differs.
+    func ingest(
+        _ records: [LocationRecord], device: String, tokenHash: Data, acknowledging acknowledged: [String], at date: Date, lease: Double
+    ) async throws -> (counts: IngestCounts, commands: [DeviceCommand])
     /// Takes the device's queued commands not under lease, oldest first, forgetting them: for
     /// OwnTracks answers, whose apps cannot acknowledge. Each goes out exactly once, across instances.
     func takeCommands(device: String, at date: Date) async throws -> [ServerCommand]
@@ -87,7 +93,7 @@ public protocol TrackStorage: OwnTracksStorage {
     /// `account` (the one the request was authenticated with), all in one transaction. A token rotated
     /// or removed before it is refused; PostgreSQL also locks the device row, so one rotated or removed
     /// meanwhile waits for the write.
-    /// - Throws: ``OwnTracksAccountChanged``, having written nothing, when the stored account differs.
+    /// - Throws: ``CredentialChanged``, having written nothing, when the stored account differs.
     func ingestOwnTracksTakingCommands(_ record: LocationRecord, fields: OwnTracksFields, account: OwnTracksAccount, at date: Date)
         async throws
         -> (counts: IngestCounts, commands: [ServerCommand])

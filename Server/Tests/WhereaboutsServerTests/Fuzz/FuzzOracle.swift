@@ -142,8 +142,9 @@ struct FuzzOracle {
         }
         // An hour on, every lease has run out: all queued commands show.
         let later = Date().addingTimeInterval(3600)
-        let queued = try await storage.commands(device: device, acknowledging: [], at: later, lease: 0)
-        _ = try await storage.commands(device: device, acknowledging: queued.map(\.id), at: later, lease: 0)
+        guard let tokenHash = try await storage.tokenHash(device: device) else { return ["device \(device) is gone"] }
+        let queued = try await storage.ingest([], device: device, tokenHash: tokenHash, acknowledging: [], at: later, lease: 0).commands
+        _ = try await storage.ingest([], device: device, tokenHash: tokenHash, acknowledging: queued.map(\.id), at: later, lease: 0)
         return queued.last?.command == sent ? [] : ["command \(sent) acknowledged but \(queued) queued"]
     }
 
