@@ -6,7 +6,8 @@ import WhereaboutsServer
 /// The batch API keeps the token digests it has read, so a device's next batch skips that read and
 /// its write confirms the digest instead. Each test uploads once (filling the cache), changes the
 /// token behind the server's back, as `whereabouts-server device rotate-token` or another instance
-/// does, and checks that the next request is refused with nothing stored or leased.
+/// does, and checks that the next request is refused with nothing stored or leased. `/pub` shares the
+/// refusals that come before the body.
 @Suite("Batch API: cached tokens never outlive a rotation or a removal")
 struct BatchTokenCacheTests {
     private static func path(_ server: LiveServer) -> String { "/v1/devices/\(server.device)/locations" }
@@ -26,42 +27,68 @@ struct BatchTokenCacheTests {
     }
 
     @Test(
-        "a rotated token is refused for a batch, an acknowledgement, an invalid batch and malformed JSON, each sent with the old token cached; nothing is stored or acknowledged",
+        "a rotated token is refused for a batch, an acknowledgement, an empty batch, an invalid batch and malformed JSON, each sent with the old token cached; nothing is stored, acknowledged or leased",
         arguments: StorageKind.available)
     func rotated(_ kind: StorageKind) async throws {
-        // Leases run out at once, so every accepted upload's answer shows every command not acknowledged.
-        let settings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, commandLease: 0.001)
-        try await withLiveServer(kind, settings: settings) { server in
+        try await withLiveServer(kind) { server in
             var invalid = wireLocations(1, start: Date(timeIntervalSince1970: 1_700_000_000))
             invalid[0].latitude = 91
             let bodies: [(String, (String) -> Data)] = [
                 ("a batch", { _ in batchBody(wireLocations(2, start: Date(timeIntervalSinceNow: -3600))) }),
                 ("an acknowledgement", { command in Data(#"{"locations":[],"acknowledged":["\#(command)"]}"#.utf8) }),
+                ("an empty batch", { _ in Data(#"{"locations":[]}"#.utf8) }),
                 ("a batch with no valid location", { _ in batchBody(invalid) }),
                 ("malformed JSON", { _ in Data("{\"locations\": [".utf8) }),
             ]
             let token = Tokens.generate()
-            var queued: [String] = []
-            for (what, body) in bodies {
+            for (index, (what, body)) in bodies.enumerated() {
                 // Upload with the old token (caching its digest), queue a command, then rotate the token
                 // behind the server's back, as `device rotate-token` or another instance does.
                 #expect(try await server.storage.rotateToken(device: server.device, tokenHash: Tokens.hash(server.token)))
-                let age = 60 + Double(queued.count)
-                let first = try await server.send(
-                    "POST", Self.path(server), token: server.token,
-                    body: batchBody(wireLocations(1, start: Date(timeIntervalSinceNow: -age))))
-                #expect(first.status == 200)
-                queued.append(try await server.storage.queue(.reportLocation, device: server.device, at: Date()).id)
+                #expect(try await Self.status(of: (server, server.token, 60 + Double(index))) == 200)
+                let command = try await server.storage.queue(.reportLocation, device: server.device, at: Date())
                 #expect(try await server.storage.rotateToken(device: server.device, tokenHash: Tokens.hash(token)))
-                let reply = try await server.send("POST", Self.path(server), token: server.token, body: body(queued.last!))
+                let reply = try await server.send("POST", Self.path(server), token: server.token, body: body(command.id))
                 #expect(reply.status == 401, "\(what): \(reply.status) \(String(decoding: reply.body, as: UTF8.self))")
+                // Still queued and not under lease: the next answer to the device's current token gets it.
+                let due = try await server.storage.ingest(
+                    [], device: server.device, tokenHash: Tokens.hash(token), acknowledging: [], at: Date(), lease: 30)
+                #expect(due.commands.map(\.id) == [command.id], "\(what): neither acknowledged nor leased")
             }
-            #expect(try await Self.locations(server) == queued.count, "only the batches sent before each rotation")
+            #expect(try await Self.locations(server) == bodies.count, "only the batches sent before each rotation")
+            #expect(try await Self.status(of: (server, token, 30)) == 200)
+        }
+    }
 
-            let new = try await server.send("POST", Self.path(server), token: token, body: batchBody(wireLocations(1)))
-            #expect(new.status == 200)
-            let commands = server.json(new)["commands"] as? [[String: Any]] ?? []
-            #expect(commands.compactMap { $0["id"] as? String } == queued, "no refused request acknowledged a command")
+    @Test(
+        "a rotated token whose digest is cached gets 401, not 413 or 429, for too large a body or over its rate; the current token still gets 429",
+        arguments: StorageKind.available, ["batch", "pub"])
+    func refusedBeforeTheBody(_ kind: StorageKind, route: String) async throws {
+        let settings = ServerSettings(maxBodyBytes: 4096, rateLimit: 0.001, rateBurst: 3, adminToken: LiveServer.adminToken)
+        try await withLiveServer(kind, settings: settings) { server async throws in
+            let send = { (token: String, body: Data) in
+                guard route == "pub" else { return try await server.send("POST", Self.path(server), token: token, body: body).status }
+                let basic = Data("\(server.device):\(token)".utf8).base64EncodedString()
+                return try await server.send("POST", "/pub", token: nil, body: body, headers: ["Authorization": "Basic \(basic)"]).status
+            }
+            let tst = Int(Date().timeIntervalSince1970) - 600
+            let one = { (offset: Int) in
+                route == "pub"
+                    ? Data(#"{"_type":"location","lat":47.37,"lon":8.54,"tst":\#(tst + offset),"acc":9}"#.utf8)
+                    : batchBody(wireLocations(1, start: Date(timeIntervalSinceNow: Double(-600 + offset))))
+            }
+            let token = Tokens.generate()
+            let statuses = [
+                try await send(server.token, one(1)),  // admitted (1 of 3), caches the credential
+                try await server.storage.rotateToken(device: server.device, tokenHash: Tokens.hash(token)) ? 0 : -1,
+                try await send(server.token, Data(repeating: 0x20, count: 5000)),  // admitted (2 of 3), too large
+                try await server.storage.rotateToken(device: server.device, tokenHash: Tokens.hash(server.token)) ? 0 : -1,
+                try await send(server.token, one(2)),  // admitted (3 of 3), caches the credential again
+                try await server.storage.rotateToken(device: server.device, tokenHash: Tokens.hash(token)) ? 0 : -1,
+                try await send(server.token, one(3)),  // over the rate
+                try await send(token, one(4)),  // the current token, over the rate
+            ]
+            #expect(statuses == [200, 0, 401, 0, 200, 0, 401, 429])
         }
     }
 

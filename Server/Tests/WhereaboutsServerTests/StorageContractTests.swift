@@ -111,6 +111,11 @@ struct StorageContractTests {
                     at: t0 + 300, lease: 30)
             }
             #expect(try await storage.devices().first { $0.id == device }?.locations == 2)
+            let other = uniqueDevice()
+            try await storage.addDevice(id: other, tokenHash: Tokens.hash("other"), at: Date())
+            let others = try await storage.ingest(
+                [], device: other, tokenHash: Tokens.hash("other"), acknowledging: [track.id], at: t0 + 300, lease: 30)
+            #expect(others.commands.isEmpty, "another device neither gets nor acknowledges this one's command")
             #expect(try await storage.takeCommands(device: device, at: t0 + 300) == [.startActiveTracking(minutes: 10)])
             #expect(try await storage.takeCommands(device: device, at: t0 + 300).isEmpty)
         }

@@ -27,25 +27,40 @@ extension API {
         return (found, false)
     }
 
-    /// Answers with `attempt` for a request authenticated with `credential`, which came from `cache`
-    /// when `cached`.
+    /// Answers `request`, authenticated with `credential` (from `cache` when `cached`), with
+    /// `attempt` over its body, once the device's rate limit admits it.
     ///
     /// `attempt` confirms a cached credential before it writes anything, in its write's own
     /// transaction or by reading it again, and throws ``CredentialChanged``, having written nothing,
-    /// when it no longer holds. Any other error it throws for a cached credential is answered only
-    /// once `holds` confirms that credential: else the refusal may have been the stale cache's. When
-    /// the credential no longer holds, the cache entry is dropped and the request is authenticated
-    /// again from storage by `reauthenticate` (a revoked token gets 401 there) and tried again.
+    /// when it no longer holds. Any other refusal of a request with a cached credential (its rate
+    /// limit, a body too large, and whatever else `attempt` throws) is answered only once `holds`
+    /// confirms that credential: else the refusal may have been the stale cache's. When the
+    /// credential no longer holds, the cache entry is dropped and the request is authenticated again
+    /// from storage by `reauthenticate` (a revoked token gets 401 there) and tried again.
+    /// - Parameters:
+    ///   - credentialName: What the credential holds, for the 503 (`token`, `token or OwnTracks profile`).
+    ///   - payload: What the body is, for the 503 (`batch`, `message`).
     /// - Throws: 503 with `Retry-After` when the credential changed during each of three attempts.
-    func retryingChangedCredential<Credential: Sendable>(
-        device: String, credential: Credential, cached: Bool, cache: DeviceCache<Credential>,
-        reauthenticate: () async throws -> Credential, holds: (Credential) async throws -> Bool,
-        _ attempt: (Credential, _ cached: Bool) async throws -> Response
+    func answerWrite<Credential: Sendable>(
+        _ request: Request, device: String, credential: Credential, cached: Bool, cache: DeviceCache<Credential>,
+        credentialName: String, payload: String, reauthenticate: () async throws -> Credential,
+        holds: (Credential) async throws -> Bool, _ attempt: (Data, Credential, _ cached: Bool) async throws -> Response
     ) async throws -> Response {
         var (credential, cached) = (credential, cached)
+        let data: Data
+        do {
+            try await admit(device)
+            data = try await body(request)
+        } catch {
+            if cached, try await !holds(credential) {
+                cache.forget(device)
+                _ = try await reauthenticate()
+            }
+            throw error
+        }
         for _ in 0..<3 {
             do {
-                return try await attempt(credential, cached)
+                return try await attempt(data, credential, cached)
             } catch is CredentialChanged {
             } catch {
                 if !cached { throw error }
@@ -57,7 +72,7 @@ extension API {
         }
         throw APIError(
             .serviceUnavailable, "account_changing",
-            "device \(device)'s token or OwnTracks profile changed during each of 3 attempts to store this request; nothing was stored; send it again",
+            "device \(device)'s \(credentialName) changed during each of 3 attempts to store this \(payload); nothing was stored; send it again",
             retryAfter: 1)
     }
 }

@@ -8,13 +8,11 @@ extension API {
             let device = try deviceID(context)
             let token = Authenticator.bearer(request)
             let (tokenHash, cached) = try await deviceToken(device: device, token: token, useCache: true)
-            try await admit(device)
-            let data = try await body(request)
-            return try await retryingChangedCredential(
-                device: device, credential: tokenHash, cached: cached, cache: deviceTokens,
-                reauthenticate: { try await deviceToken(device: device, token: token, useCache: false).0 },
+            return try await answerWrite(
+                request, device: device, credential: tokenHash, cached: cached, cache: deviceTokens, credentialName: "token",
+                payload: "batch", reauthenticate: { try await deviceToken(device: device, token: token, useCache: false).0 },
                 holds: { try await storage.tokenHash(device: device) == $0 }
-            ) { tokenHash, _ in
+            ) { data, tokenHash, _ in
                 try await ingestLocations(data, device: device, tokenHash: tokenHash)
             }
         }

@@ -20,12 +20,11 @@ extension API {
                     "OwnTracks HTTP mode needs Basic auth (user = device id, password = device token) or X-Limit-D with a Bearer token")
             }
             let (account, cached) = try await ownTracksAccount(device: device, token: token, useCache: true)
-            try await admit(device)
-            let data = try await body(request)
-            return try await retryingChangedCredential(
-                device: device, credential: account, cached: cached, cache: ownTracksAccounts,
+            return try await answerWrite(
+                request, device: device, credential: account, cached: cached, cache: ownTracksAccounts,
+                credentialName: "token or OwnTracks profile", payload: "message",
                 reauthenticate: { try await ownTracksAccount(device: device, token: token, useCache: false).0 }, holds: holds
-            ) { account, cached in
+            ) { data, account, cached in
                 try await publish(data, account: account, cached: cached)
             }
         }

@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 /// its OwnTracks account), so a known device's next request skips that read.
 ///
 /// A cached value is only a guess: the write the request makes confirms it in its own transaction,
-/// or the route reads it again first (``API/retryingChangedCredential(device:credential:cached:cache:reauthenticate:holds:_:)``).
+/// or the route reads it again first (``API/answerWrite(_:device:credential:cached:cache:credentialName:payload:reauthenticate:holds:_:)``).
 /// When the stored value differs, the request is authenticated again from storage, so a rotated or
 /// removed token is refused as soon as it is without the cache, on every instance.
 final class DeviceCache<Value: Sendable>: Sendable {
