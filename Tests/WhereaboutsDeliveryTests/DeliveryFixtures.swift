@@ -7,14 +7,14 @@ import WhereaboutsTestServer
 /// An uploader to our batch API on `url`, with short timeouts and a back-off measured in milliseconds.
 func batchUploader(
     _ store: SQLiteLocationStore, url: URL, batchSize: Int = 100, credentials: any CredentialProvider = FixedCredential.none,
-    order: DeliveryOrder = .oldestFirst, timeout: TimeInterval = 30
+    order: DeliveryOrder = .oldestFirst, timeout: TimeInterval = 30, backoff: Backoff = Backoff(initial: 0.05, multiplier: 2, maximum: 0.4)
 ) -> Uploader {
     Uploader(
         queue: store, endpoint: WhereaboutsBatchEndpoint(base: url, device: "phone-1", maxBatchSize: batchSize),
         credentials: credentials,
         configuration: UploaderConfiguration(
             batchSize: batchSize, order: order, lease: 60, requestTimeout: timeout,
-            backoff: Backoff(initial: 0.05, multiplier: 2, maximum: 0.4)))
+            backoff: backoff))
 }
 
 /// Every record in the store is on the server exactly once and delivered in the store.

@@ -266,7 +266,10 @@ struct UploaderFaultTests {
         await server.state.setValidTokens(["fresh"])
         let store = try makeStore()
         try store.append(sampleRecords(20))
-        let uploader = batchUploader(store, url: server.baseURL, credentials: OfflineRefresh(failsAtStart: failsAtStart))
+        // A back-off of a minute: the second flush must come before the retry time however loaded the machine is.
+        let uploader = batchUploader(
+            store, url: server.baseURL, credentials: OfflineRefresh(failsAtStart: failsAtStart),
+            backoff: Backoff(initial: 60, multiplier: 2, maximum: 600))
         let report = await uploader.flush(.manual)
         guard case .failed(let message, let retryAt) = report.stoppedBy else {
             Issue.record("expected a failure to retry, got \(String(describing: report.stoppedBy))")
