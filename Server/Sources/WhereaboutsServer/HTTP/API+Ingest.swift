@@ -47,13 +47,9 @@ extension API {
     private func ingestLocations(_ data: Data, device: String, tokenHash: Data) async throws -> Response {
         let batch = try locationBatch(data)
         let acknowledged = batch.acknowledged ?? []
+        // A batch with no location is an acknowledgement, or else refused as empty.
+        if !(batch.locations.isEmpty && !acknowledged.isEmpty) { try checkSize(batch.locations.count, what: "locations") }
         let now = Date()
-        if batch.locations.isEmpty && !acknowledged.isEmpty {
-            let (_, commands) = try await storage.ingest(
-                [], device: device, tokenHash: tokenHash, acknowledging: acknowledged, at: now, lease: settings.commandLease)
-            return JSONResponse.make(.ok, BatchReply(accepted: 0, duplicate: 0, rejected: [], commands: commands))
-        }
-        try checkSize(batch.locations.count, what: "locations")
         let (valid, rejected) = Self.validate(batch.locations) { try $0.validated(now: now) }
         if valid.isEmpty, !rejected.isEmpty {
             metrics.countIngest(accepted: 0, duplicate: 0, rejected: rejected.count)

@@ -11,9 +11,7 @@ extension PostgresTrackStorage {
     ) async throws -> (counts: IngestCounts, commands: [DeviceCommand]) {
         try await withPartitions(for: records) {
             try await transaction { connection in
-                var stored: Data?
-                let token = try await connection.query("SELECT token_hash FROM device WHERE id = \(device) FOR SHARE", logger: logger)
-                for try await buffer in token.decode(ByteBuffer.self) { stored = Data(buffer.readableBytesView) }
+                let stored = try await Self.tokenHash(in: connection.query(Self.tokenHashQuery(device, lock: true), logger: logger))
                 guard stored == tokenHash else { throw CredentialChanged(device: device) }
                 let counts = records.isEmpty ? IngestCounts() : try await insert(records, device: device, at: date, on: connection)
                 if !acknowledged.isEmpty {

@@ -35,7 +35,16 @@ public final class PostgresTrackStorage: TrackStorage {
     }
 
     public func tokenHash(device: String) async throws -> Data? {
-        let rows = try await client.query("SELECT token_hash FROM device WHERE id = \(device)", logger: logger)
+        try await Self.tokenHash(in: client.query(Self.tokenHashQuery(device, lock: false), logger: logger))
+    }
+
+    /// The device's token digest; with `lock`, its `device` row locked for share until the transaction ends.
+    static func tokenHashQuery(_ device: String, lock: Bool) -> PostgresQuery {
+        "SELECT token_hash FROM device WHERE id = \(device) \(unescaped: lock ? "FOR SHARE" : "")"
+    }
+
+    /// The digest in `rows` of ``tokenHashQuery(_:lock:)``, if any.
+    static func tokenHash(in rows: PostgresRowSequence) async throws -> Data? {
         for try await buffer in rows.decode(ByteBuffer.self) { return Data(buffer.readableBytesView) }
         return nil
     }
