@@ -50,7 +50,8 @@ public enum ServerApp {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         let settings = try settings.validated()
-        let api = API(storage: storage, settings: settings, logger: logger)
+        let api = API(
+            storage: storage, settings: settings, logger: logger, ownTracksLegacyIDsBefore: try await storage.ownTracksLegacyIDsBefore())
         let connections = ConnectionCounter(limit: settings.maxConnections, perAddress: settings.maxConnectionsPerAddress)
         let app = Application(
             router: api.router(),

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import WhereaboutsCore
-import WhereaboutsServer
+
+@testable import WhereaboutsServer
 
 @Suite("Record ids of any version")
 struct RecordIDIngestTests {
@@ -40,19 +41,105 @@ struct RecordIDIngestTests {
         }
     }
 
-    @Test("/pub derives the id of a message without _id as earlier servers did, so a resend across an upgrade is still a resend")
+    /// A message as the OwnTracks apps send it, without `_id`.
+    private static func message(tst: Int) -> Data {
+        Data(#"{"_type":"location","lat":47.37,"lon":8.54,"tst":\#(tst),"acc":9}"#.utf8)
+    }
+
+    /// The id servers before time-ordered ids derived for ``message(tst:)`` of device
+    /// `derived-id-pin` at 1700000000: the first 16 bytes of SHA-256 over
+    /// "derived-id-pin|1700000000.0|47.37|8.54" with version 5 bits.
+    private static let legacyID = UUID(uuidString: "108D8297-0C0B-5892-A305-D7AECE29C1D0")!
+
+    @Test("/pub gives a message without _id a time-ordered id derived from its content, the same for every server from now on")
     func derivedIDIsStable() async throws {
-        try await withLiveServer(.sqlite) { server in
-            try await server.storage.addDevice(id: "derived-id-pin", tokenHash: Tokens.hash("pin-token"), at: Date())
-            let message = #"{"_type":"location","lat":47.37,"lon":8.54,"tst":1700000000,"acc":9}"#
-            let reply = try await server.send(
-                "POST", "/pub", token: nil, body: Data(message.utf8), headers: basic("derived-id-pin", "pin-token"))
-            #expect(reply.status == 200)
-            let stored = try await server.storage.ownTracksLocations(
-                device: "derived-id-pin", from: .distantPast, to: .distantFuture, limit: nil)
-            // The first 16 bytes of SHA-256 over "derived-id-pin|1700000000.0|47.37|8.54" with version 5
-            // bits: the id servers before version 7 record ids derived for this message.
-            #expect(stored.map(\.record.id) == [UUID(uuidString: "108D8297-0C0B-5892-A305-D7AECE29C1D0")!])
+        try await withIsolatedStorage(.sqlite) { storage in
+            #expect(try await storage.ownTracksLegacyIDsBefore() == nil, "a new database has no earlier server's ids")
+            try await withLiveServer(on: storage) { server in
+                try await storage.addDevice(id: "derived-id-pin", tokenHash: Tokens.hash("pin-token"), at: Date())
+                for _ in 0..<2 {
+                    let reply = try await server.send(
+                        "POST", "/pub", token: nil, body: Self.message(tst: 1_700_000_000), headers: basic("derived-id-pin", "pin-token"))
+                    #expect(reply.status == 200)
+                }
+                let stored = try await storage.ownTracksLocations(
+                    device: "derived-id-pin", from: .distantPast, to: .distantFuture, limit: nil)
+                // 1700000000000 ms is 0x018BCFE56800; then version 8 and the legacy id's hash bytes.
+                #expect(stored.map(\.record.id) == [UUID(uuidString: "018BCFE5-6800-8892-A305-D7AECE29C1D0")!])
+            }
+        }
+    }
+
+    @Test("a location's derived id grows with its time; one timed before the legacy limit keeps the name-based id")
+    func derivedIDOrder() {
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let ids = (0..<200).map { i in
+            OwnTracksParser.locationID(
+                device: "d", content: "\(1_700_000_000 + i)|47.37|8.54", time: start.addingTimeInterval(Double(i)), legacyBefore: nil)
+        }
+        #expect(ids.map(\.uuidString) == ids.map(\.uuidString).sorted())
+        #expect(ids.allSatisfy { $0.uuid.6 >> 4 == 8 && $0.uuid.8 >> 6 == 2 })
+        let content = "1700000000.0|47.37|8.54"
+        let limit = start.addingTimeInterval(1)
+        #expect(OwnTracksParser.locationID(device: "derived-id-pin", content: content, time: start, legacyBefore: limit) == Self.legacyID)
+        #expect(OwnTracksParser.locationID(device: "derived-id-pin", content: content, time: limit, legacyBefore: limit) != Self.legacyID)
+    }
+
+    @Test(
+        "after an upgrade, a message an earlier server stored is recognised when resent, and the limit stays as first set",
+        arguments: StorageKind.available)
+    func upgrade(_ kind: StorageKind) async throws {
+        try await withIsolatedDatabase(kind) { url in
+            try await withEarlierSchema(url) { storage in
+                try await storage.addDevice(id: "derived-id-pin", tokenHash: Tokens.hash("pin-token"), at: Date())
+                let fix = try Fix(
+                    coordinate: Coordinate(latitude: 47.37, longitude: 8.54), horizontalAccuracy: 9,
+                    timestamp: Date(timeIntervalSince1970: 1_700_000_000))
+                let stored = try await storage.ingest(
+                    [LocationRecord(id: Self.legacyID, fix: fix, trigger: .policy)], device: "derived-id-pin", at: Date())
+                #expect(stored.accepted == 1)
+            }
+            let limit = try await ServerApp.withStorage(url, logger: quietLogger) { storage in
+                let before = try #require(try await storage.ownTracksLegacyIDsBefore())
+                #expect(abs(before.timeIntervalSinceNow - OwnTracksLegacyIDs.grace) < 600)
+                let recent = Int(Date().timeIntervalSince1970) - 60
+                try await withLiveServer(on: storage) { server in
+                    for tst in [1_700_000_000, recent, recent] {
+                        let reply = try await server.send(
+                            "POST", "/pub", token: nil, body: Self.message(tst: tst), headers: basic("derived-id-pin", "pin-token"))
+                        #expect(reply.status == 200)
+                    }
+                }
+                let ids = try await storage.ownTracksLocations(device: "derived-id-pin", from: .distantPast, to: .distantFuture, limit: nil)
+                    .map(\.record.id)
+                #expect(ids == [Self.legacyID, OwnTracksParser.derivedID("derived-id-pin", "\(Double(recent))|47.37|8.54")])
+                return before
+            }
+            // The limit was set once: migrating again, as every start does, keeps it.
+            let again = try await ServerApp.withStorage(url, logger: quietLogger) { storage in
+                try await storage.ownTracksLegacyIDsBefore()
+            }
+            #expect(again == limit)
+        }
+    }
+
+    /// Runs `body` with the database at `url` migrated only as far as servers before time-ordered
+    /// OwnTracks ids migrated it.
+    private func withEarlierSchema(_ url: DatabaseURL, _ body: @escaping @Sendable (any TrackStorage) async throws -> Void) async throws {
+        switch url {
+        case .sqlite(let path):
+            let storage = try SQLiteTrackStorage(path: path)
+            defer { try? storage.closeNow() }
+            try storage.migrate(upTo: "v6-owntracks")
+            try await body(storage)
+        case .postgres(let settings):
+            let storage = try PostgresTrackStorage(settings, logger: quietLogger)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await storage.run() }
+                defer { group.cancelAll() }
+                try await storage.migrate(upTo: 6)
+                try await body(storage)
+            }
         }
     }
 

@@ -131,26 +131,32 @@ func withLiveServer(
     _ kind: StorageKind, settings: ServerSettings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken),
     _ body: @escaping @Sendable (LiveServer) async throws -> Void
 ) async throws {
-    try await withStorage(kind) { storage in
-        let device = uniqueDevice()
-        let token = Tokens.generate()
-        try await storage.addDevice(id: device, tokenHash: Tokens.hash(token), at: Date())
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let server = Task {
-            try await ServerApp.serve(storage: storage, host: "127.0.0.1", port: 0, settings: settings, logger: quietLogger) { port in
-                continuation.yield(port)
-            }
+    try await withStorage(kind) { storage in try await withLiveServer(on: storage, settings: settings, body) }
+}
+
+/// Starts a server over `storage` with a fresh device, runs `body`, and stops the server.
+func withLiveServer(
+    on storage: any TrackStorage, settings: ServerSettings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken),
+    _ body: @escaping @Sendable (LiveServer) async throws -> Void
+) async throws {
+    let device = uniqueDevice()
+    let token = Tokens.generate()
+    try await storage.addDevice(id: device, tokenHash: Tokens.hash(token), at: Date())
+    let (ports, continuation) = AsyncStream<Int>.makeStream()
+    let server = Task {
+        try await ServerApp.serve(storage: storage, host: "127.0.0.1", port: 0, settings: settings, logger: quietLogger) { port in
+            continuation.yield(port)
         }
-        var port = 0
-        for await bound in ports {
-            port = bound
-            break
-        }
-        defer { server.cancel() }
-        try await body(LiveServer(base: URL(string: "http://127.0.0.1:\(port)")!, storage: storage, device: device, token: token))
-        server.cancel()
-        _ = await server.result
     }
+    var port = 0
+    for await bound in ports {
+        port = bound
+        break
+    }
+    defer { server.cancel() }
+    try await body(LiveServer(base: URL(string: "http://127.0.0.1:\(port)")!, storage: storage, device: device, token: token))
+    server.cancel()
+    _ = await server.result
 }
 
 /// `count` valid wire locations a second apart, a day ago.

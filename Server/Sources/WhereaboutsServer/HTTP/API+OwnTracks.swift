@@ -96,7 +96,7 @@ extension API {
         let now = Date()
         switch kind {
         case .location:
-            let record = try OwnTracksParser.location(message, device: device, now: now)
+            let record = try OwnTracksParser.location(message, device: device, now: now, legacyIDsBefore: ownTracksLegacyIDsBefore)
             let (counts, commands) = try await storage.ingestOwnTracksTakingCommands(
                 record, fields: OwnTracksParser.fields(message, text: text), account: account, at: now)
             metrics.countIngest(accepted: counts.accepted, duplicate: counts.duplicate, rejected: 0)

@@ -21,10 +21,14 @@ public struct API: Sendable {
     let ownTracksAccounts = DeviceCache<OwnTracksAccount>()
     /// The token digests the batch API has read.
     let deviceTokens = DeviceCache<Data>()
+    /// `storage`'s ``OwnTracksStorage/ownTracksLegacyIDsBefore()``, read once.
+    let ownTracksLegacyIDsBefore: Date?
 
-    /// Creates the API over `storage`.
-    public init(storage: any TrackStorage, settings: ServerSettings, logger: Logger) {
+    /// Creates the API over `storage`, whose ``OwnTracksStorage/ownTracksLegacyIDsBefore()`` is
+    /// `ownTracksLegacyIDsBefore`.
+    public init(storage: any TrackStorage, settings: ServerSettings, logger: Logger, ownTracksLegacyIDsBefore: Date?) {
         self.storage = storage
+        self.ownTracksLegacyIDsBefore = ownTracksLegacyIDsBefore
         self.settings = settings
         authenticator = Authenticator(storage: storage, adminTokenHash: settings.adminToken.map(Tokens.hash))
         limiter = RateLimiter(rate: settings.rateLimit, burst: settings.rateBurst)

@@ -95,9 +95,9 @@ enum OwnTracksParser {
     }
 
     /// A `_type:"location"` message as a record. `tst` is checked before anything converts it. The
-    /// record's id is `_id` when the device sent one, else derived from the message's content, so an
-    /// OwnTracks app's resend is recognised.
-    static func location(_ message: [String: Any], device: String, now: Date) throws -> LocationRecord {
+    /// record's id is `_id` when the device sent one, else derived from the message's content
+    /// (``locationID(device:content:time:legacyBefore:)``), so an OwnTracks app's resend is recognised.
+    static func location(_ message: [String: Any], device: String, now: Date, legacyIDsBefore: Date?) throws -> LocationRecord {
         guard let lat = OwnTracksWire.number(message["lat"]), let lon = OwnTracksWire.number(message["lon"]),
             let tst = OwnTracksWire.number(message["tst"])
         else {
@@ -105,7 +105,9 @@ enum OwnTracksParser {
         }
         do {
             let time = try WireLimits.time(epochSeconds: tst, field: "tst", now: now)
-            let id = (message["_id"] as? String).flatMap(UUID.init(uuidString:)) ?? derivedID(device, "\(tst)|\(lat)|\(lon)")
+            let id =
+                (message["_id"] as? String).flatMap(UUID.init(uuidString:))
+                ?? locationID(device: device, content: "\(tst)|\(lat)|\(lon)", time: time, legacyBefore: legacyIDsBefore)
             let wire = WireLocation(
                 id: id.uuidString, timestamp: Timestamp.format(time), latitude: lat, longitude: lon,
                 accuracy: OwnTracksWire.number(message["acc"]) ?? 0, altitude: OwnTracksWire.number(message["alt"]),
@@ -185,14 +187,40 @@ enum OwnTracksParser {
         return String(decoding: utf8, as: UTF8.self)
     }
 
-    /// A name-based UUID: the first 16 bytes of SHA-256 over the device and the content.
+    /// The id of a location sent without `_id`, from its device and `content` (its time and place): a
+    /// version 8 UUID (RFC 9562's custom layout) with the location's `time` in its first 48 bits, in
+    /// Unix milliseconds as a version 7 id has it, and the rest from the hash ``derivedID(_:_:)`` uses.
+    /// A device's new locations so reach the `(device, id)` indexes at their right-hand edge, as our
+    /// own clients' version 7 ids do, instead of dirtying a random page each.
     ///
-    /// It stays a version 5 layout rather than a time-ordered version 7: a message stored by an
-    /// earlier server whose answer was lost is resent to this one, and must get the same id to be
-    /// recognised as a resend rather than stored twice.
+    /// A location timed before `legacyBefore` (``OwnTracksStorage/ownTracksLegacyIDsBefore()``: set
+    /// when the database already held locations as this scheme arrived) keeps the name-based id
+    /// earlier servers derived, so a message they stored whose answer was lost is still recognised
+    /// when it is resent.
+    static func locationID(device: String, content: String, time: Date, legacyBefore: Date?) -> UUID {
+        if let legacyBefore, time < legacyBefore { return derivedID(device, content) }
+        var bytes = digest(device, content)
+        let milliseconds = UInt64(max(0, (time.timeIntervalSince1970 * 1000).rounded(.down)))
+        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * index)) }
+        return uuid(bytes, version: 0x80)
+    }
+
+    /// A name-based UUID: the first 16 bytes of SHA-256 over the device and the content, with version 5
+    /// bits: the id of a transition sent without `_id`, and of a location timed before
+    /// ``locationID(device:content:time:legacyBefore:)``'s `legacyBefore`.
     static func derivedID(_ device: String, _ content: String) -> UUID {
-        var bytes = Array(SHA256.hash(data: Data("\(device)|\(content)".utf8)).prefix(16))
-        bytes[6] = (bytes[6] & 0x0F) | 0x50
+        uuid(digest(device, content), version: 0x50)
+    }
+
+    /// The first 16 bytes of SHA-256 over the device and the content.
+    private static func digest(_ device: String, _ content: String) -> [UInt8] {
+        Array(SHA256.hash(data: Data("\(device)|\(content)".utf8)).prefix(16))
+    }
+
+    /// `bytes` as a UUID of `version` (in the high nibble) and RFC 9562's variant.
+    private static func uuid(_ bytes: [UInt8], version: UInt8) -> UUID {
+        var bytes = bytes
+        bytes[6] = (bytes[6] & 0x0F) | version
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         return UUID(
             uuid: (

@@ -25,6 +25,21 @@ public protocol OwnTracksStorage: Sendable {
     /// Locations with `from <= timestamp < to` and their OwnTracks fields: all of them oldest first,
     /// or with a `limit` the newest `limit`, newest first.
     func ownTracksLocations(device: String, from: Date, to: Date, limit: Int?) async throws -> [OwnTracksLocation]
+    /// The time before which an OwnTracks location sent without `_id` keeps the name-based id earlier
+    /// servers derived from its content, or `nil` when no earlier server stored a location in this
+    /// database (``OwnTracksParser/locationID(device:content:time:legacyBefore:)``). Set once, by the
+    /// migration that brought time-ordered ids: ``OwnTracksLegacyIDs/grace`` after it ran on a
+    /// database that already held locations, and never on a new one.
+    func ownTracksLegacyIDsBefore() async throws -> Date?
     /// The newest message of `type` the device sent (``TrackStorage/saveMessage(_:body:device:at:)``).
     func lastMessage(_ type: String, device: String) async throws -> DeviceMessage?
+}
+
+/// When a database that earlier servers wrote stops getting their name-based ids for OwnTracks
+/// locations sent without `_id`.
+public enum OwnTracksLegacyIDs {
+    /// How long after the upgrade's migration a location still gets the earlier id, when its own time
+    /// is before then: an earlier server may have stored it (one still running beside the upgraded
+    /// ones, or one whose answer was lost), and its resend must get the same id to be recognised.
+    public static let grace: TimeInterval = 86_400
 }

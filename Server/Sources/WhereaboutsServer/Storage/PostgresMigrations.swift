@@ -5,6 +5,12 @@ import PostgresNIO
 /// number of instances may start at once.
 extension PostgresTrackStorage {
     public func migrate() async throws {
+        try await migrate(upTo: Self.migrations.count)
+    }
+
+    /// Applies the migrations up to and including version `last`: all of them, or the schema an
+    /// earlier server left, for tests of an upgrade.
+    func migrate(upTo last: Int) async throws {
         try await transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(7265736)", logger: logger)
             try await connection.query(
@@ -14,7 +20,7 @@ extension PostgresTrackStorage {
             for try await version in try await connection.query("SELECT version FROM schema_version", logger: logger).decode(Int.self) {
                 applied.insert(version)
             }
-            for (index, statements) in Self.migrations.enumerated() where !applied.contains(index + 1) {
+            for (index, statements) in Self.migrations.prefix(last).enumerated() where !applied.contains(index + 1) {
                 for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
                 try await connection.query(
                     "INSERT INTO schema_version VALUES (\(index + 1), \(Date().timeIntervalSince1970))", logger: logger)
@@ -37,7 +43,7 @@ extension PostgresTrackStorage {
     }
 
     /// Versioned migrations, applied in order; never edit one that has shipped.
-    private static let migrations = [schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6OwnTracks]
+    private static let migrations = [schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6OwnTracks, schemaV7OwnTracksOrderedIDs]
 
     /// Partitions `location` by month of its timestamp, keeping every row: the old table is renamed,
     /// the partitioned one created with a partition for each month that holds rows, the rows copied

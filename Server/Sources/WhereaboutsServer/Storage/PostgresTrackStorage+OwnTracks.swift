@@ -64,6 +64,22 @@ extension PostgresTrackStorage {
         return profiles
     }
 
+    /// Time-ordered ids for OwnTracks locations sent without `_id`: a database that already holds
+    /// locations records until when the earlier, name-based ids still apply (``ownTracksLegacyIDsBefore()``).
+    static let schemaV7OwnTracksOrderedIDs = [
+        "CREATE TABLE owntracks_legacy_ids (legacy_before DOUBLE PRECISION NOT NULL)",
+        """
+        INSERT INTO owntracks_legacy_ids
+        SELECT extract(epoch FROM now()) + \(Int(OwnTracksLegacyIDs.grace)) WHERE EXISTS (SELECT 1 FROM location)
+        """,
+    ]
+
+    public func ownTracksLegacyIDsBefore() async throws -> Date? {
+        let rows = try await client.query("SELECT legacy_before FROM owntracks_legacy_ids", logger: logger)
+        for try await before in rows.decode(Double.self) { return Date(timeIntervalSince1970: before) }
+        return nil
+    }
+
     public func saveOwnTracksProfile(_ profile: OwnTracksProfile) async throws -> Bool {
         let rows = try await client.query(
             """

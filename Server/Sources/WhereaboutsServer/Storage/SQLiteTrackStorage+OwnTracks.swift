@@ -25,6 +25,24 @@ extension SQLiteTrackStorage {
         }
     }
 
+    /// Time-ordered ids for OwnTracks locations sent without `_id`: a database that already holds
+    /// locations records until when the earlier, name-based ids still apply (``ownTracksLegacyIDsBefore()``).
+    static func registerOwnTracksOrderedIDsMigration(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v7-owntracks-ordered-ids") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE owntracks_legacy_ids (legacy_before REAL NOT NULL);
+                    INSERT INTO owntracks_legacy_ids SELECT ? WHERE EXISTS (SELECT 1 FROM location);
+                    """, arguments: [Date().timeIntervalSince1970 + OwnTracksLegacyIDs.grace])
+        }
+    }
+
+    public func ownTracksLegacyIDsBefore() async throws -> Date? {
+        try await pool.read { db in
+            try Double.fetchOne(db, sql: "SELECT legacy_before FROM owntracks_legacy_ids").map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
     public func ownTracksProfiles() async throws -> [OwnTracksProfile] {
         try await profiles(where: "1", arguments: [])
     }

@@ -36,6 +36,12 @@ public final class SQLiteTrackStorage: TrackStorage {
         try Self.migrator.migrate(pool)
     }
 
+    /// Applies the migrations up to and including `identifier` only: the schema an earlier server
+    /// left, for tests of an upgrade.
+    func migrate(upTo identifier: String) throws {
+        try Self.migrator.migrate(pool, upTo: identifier)
+    }
+
     public func checkMigrated() async throws {
         guard try await pool.read({ db in try Self.migrator.hasCompletedMigrations(db) }) else {
             throw ServerError.usage(
@@ -106,6 +112,7 @@ public final class SQLiteTrackStorage: TrackStorage {
                     """)
         }
         registerOwnTracksMigration(in: &migrator)
+        registerOwnTracksOrderedIDsMigration(in: &migrator)
         return migrator
     }
 
