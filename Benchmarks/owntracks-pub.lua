@@ -1,7 +1,8 @@
 -- wrk script: OwnTracks HTTP mode, one location per POST /pub with Basic auth, every one new
 -- (the latitude carries a per-thread counter, so the content-derived record id never repeats).
 -- tst starts a day ago and moves on a second every 10 messages of a thread, as a phone's times
--- increase (a fixed tst puts every message's index entries in one place: see Benchmarks/RESULTS.md).
+-- increase (a fixed tst puts every message's index entries in one place: see Benchmarks/RESULTS.md);
+-- it goes back to the start after 80,000 s, so it never passes the present however long the run.
 -- WHEREABOUTS_PUB_AUTH holds base64("device:token").
 local auth = os.getenv("WHEREABOUTS_PUB_AUTH")
 local threads = 0
@@ -18,7 +19,7 @@ function request()
     counter = counter + 1
     local body = string.format(
         '{"_type":"location","tid":"bb","tst":%d,"lat":48.%d%08d,"lon":2.35,"acc":5,"alt":35,"vel":4,"batt":80,"conn":"w"}',
-        tst0 + math.floor(counter / 10), lane, counter)
+        tst0 + math.floor(counter / 10) % 80000, lane, counter)
     return wrk.format("POST", "/pub", { ["Authorization"] = "Basic " .. auth, ["Content-Type"] = "application/json" }, body)
 end
 

@@ -68,6 +68,12 @@ final class RawSession {
         }
     }
 
+    /// Waits for the first bytes of an answer, kept for ``readResponse(timeout:head:)``: `false` when
+    /// the connection ended or `timeout` seconds passed first.
+    func readFirstBytes(timeout: Double) async -> Bool {
+        await withDeadline(timeout) { await self.fill() } ?? false
+    }
+
     /// Reads until the server closes the connection (`true`) or `timeout` seconds pass (`false`).
     func readUntilClose(timeout: Double) async -> Bool {
         await withDeadline(timeout) {

@@ -51,9 +51,11 @@ struct RecordIDIngestTests {
     /// "derived-id-pin|1700000000.0|47.37|8.54" with version 5 bits.
     private static let legacyID = UUID(uuidString: "108D8297-0C0B-5892-A305-D7AECE29C1D0")!
 
-    @Test("/pub gives a message without _id a time-ordered id derived from its content, the same for every server from now on")
-    func derivedIDIsStable() async throws {
-        try await withIsolatedStorage(.sqlite) { storage in
+    @Test(
+        "/pub gives a message without _id a time-ordered id derived from its content, the same for every server from now on",
+        arguments: StorageKind.available)
+    func derivedIDIsStable(_ kind: StorageKind) async throws {
+        try await withIsolatedStorage(kind) { storage in
             #expect(try await storage.ownTracksLegacyIDsBefore() == nil, "a new database has no earlier server's ids")
             try await withLiveServer(on: storage) { server in
                 try await storage.addDevice(id: "derived-id-pin", tokenHash: Tokens.hash("pin-token"), at: Date())
@@ -75,14 +77,18 @@ struct RecordIDIngestTests {
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         let ids = (0..<200).map { i in
             OwnTracksParser.locationID(
-                device: "d", content: "\(1_700_000_000 + i)|47.37|8.54", time: start.addingTimeInterval(Double(i)), legacyBefore: nil)
+                device: "d", content: "\(1_700_000_000 + i)|47.37|8.54", epochSeconds: 1_700_000_000 + Double(i) / 10, legacyBefore: nil)
         }
         #expect(ids.map(\.uuidString) == ids.map(\.uuidString).sorted())
         #expect(ids.allSatisfy { $0.uuid.6 >> 4 == 8 && $0.uuid.8 >> 6 == 2 })
         let content = "1700000000.0|47.37|8.54"
         let limit = start.addingTimeInterval(1)
-        #expect(OwnTracksParser.locationID(device: "derived-id-pin", content: content, time: start, legacyBefore: limit) == Self.legacyID)
-        #expect(OwnTracksParser.locationID(device: "derived-id-pin", content: content, time: limit, legacyBefore: limit) != Self.legacyID)
+        #expect(
+            OwnTracksParser.locationID(device: "derived-id-pin", content: content, epochSeconds: 1_700_000_000, legacyBefore: limit)
+                == Self.legacyID)
+        #expect(
+            OwnTracksParser.locationID(device: "derived-id-pin", content: content, epochSeconds: 1_700_000_001, legacyBefore: limit)
+                != Self.legacyID)
     }
 
     @Test(
@@ -101,7 +107,7 @@ struct RecordIDIngestTests {
             }
             let limit = try await ServerApp.withStorage(url, logger: quietLogger) { storage in
                 let before = try #require(try await storage.ownTracksLegacyIDsBefore())
-                #expect(abs(before.timeIntervalSinceNow - OwnTracksLegacyIDs.grace) < 600)
+                #expect(abs(before.timeIntervalSince1970 - OwnTracksLegacyIDs.limit(migratedAt: Date())) < 600)
                 let recent = Int(Date().timeIntervalSince1970) - 60
                 try await withLiveServer(on: storage) { server in
                     for tst in [1_700_000_000, recent, recent] {

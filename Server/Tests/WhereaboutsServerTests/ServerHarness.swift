@@ -144,6 +144,7 @@ func withLiveServer(
     try await storage.addDevice(id: device, tokenHash: Tokens.hash(token), at: Date())
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     let server = Task {
+        defer { continuation.finish() }
         try await ServerApp.serve(storage: storage, host: "127.0.0.1", port: 0, settings: settings, logger: quietLogger) { port in
             continuation.yield(port)
         }
@@ -154,6 +155,8 @@ func withLiveServer(
         break
     }
     defer { server.cancel() }
+    // A server that failed before it listened ended the stream: its error is the test's.
+    if port == 0 { try await server.value }
     try await body(LiveServer(base: URL(string: "http://127.0.0.1:\(port)")!, storage: storage, device: device, token: token))
     server.cancel()
     _ = await server.result

@@ -56,14 +56,20 @@ final class ServerProcess: @unchecked Sendable {
 
     var base: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
+    /// Sends signal `number` and waits for the process to end.
     func signal(_ number: Int32) async {
-        kill(process.processIdentifier, number)
-        await Self.waitForExit(process)
+        send(number)
+        await exit()
     }
 
-    /// Waits for `process` to end on a thread of its own, off the cooperative threads.
-    private static func waitForExit(_ process: Process) async {
-        await withCheckedContinuation { done in
+    /// Sends signal `number` and returns at once; ``exit()`` waits for the end.
+    func send(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Waits for the process to end, on a thread of its own, off the cooperative threads.
+    func exit() async {
+        await withCheckedContinuation { [process] done in
             Thread {
                 process.waitUntilExit()
                 done.resume()
@@ -229,21 +235,19 @@ struct ServerProcessTests {
         }
         try await storage.close()
         let server = try await ServerProcess(database: database)
-        let export = Task {
-            let reply = try await URLSessionTransport().send(
-                OutgoingRequest(
-                    method: "GET", url: server.base.appendingPathComponent("v1/devices/long/locations"),
-                    headers: ["Authorization": "Bearer \(token)"], body: Data()),
-                timeout: 60)
-            return (reply, Date())
+        // SIGTERM goes once the answer has started, so the export is surely in flight; its 24 MB
+        // cannot all sit in socket buffers while nothing reads them.
+        let (started, reply) = try await RawSession.with(port: server.port) { session in
+            await session.send(rawRequest("GET", "/v1/devices/long/locations", headers: [("Authorization", "Bearer \(token)")]))
+            let started = await session.readFirstBytes(timeout: 30)
+            server.send(SIGTERM)
+            return (started, await session.readResponse(timeout: 60))
         }
-        try await Task.sleep(nanoseconds: 150_000_000)
-        let signalled = Date()
-        await server.signal(SIGTERM)
-        let (reply, answered) = try await export.value
-        #expect(answered > signalled, "the export finished before SIGTERM, so nothing was in flight")
-        #expect(reply.status == 200)
-        #expect(try JSONDecoder().decode(History.self, from: reply.body).locations.count == 150_000)
+        await server.exit()
+        #expect(started, "the export's answer did not start")
+        let response = try #require(reply, "the export did not finish after SIGTERM")
+        #expect(response.status == 200)
+        #expect(try JSONDecoder().decode(History.self, from: response.body).locations.count == 150_000)
         #expect(server.process.terminationStatus == 0)
     }
 

@@ -26,20 +26,24 @@ public protocol OwnTracksStorage: Sendable {
     /// or with a `limit` the newest `limit`, newest first.
     func ownTracksLocations(device: String, from: Date, to: Date, limit: Int?) async throws -> [OwnTracksLocation]
     /// The time before which an OwnTracks location sent without `_id` keeps the name-based id earlier
-    /// servers derived from its content, or `nil` when no earlier server stored a location in this
-    /// database (``OwnTracksParser/locationID(device:content:time:legacyBefore:)``). Set once, by the
-    /// migration that brought time-ordered ids: ``OwnTracksLegacyIDs/grace`` after it ran on a
-    /// database that already held locations, and never on a new one.
+    /// servers derived from its content, or `nil` for a database this server's version made
+    /// (``OwnTracksParser/locationID(device:content:epochSeconds:legacyBefore:)``). Set once, by the
+    /// migration that brought time-ordered ids to a database an earlier server made
+    /// (``OwnTracksLegacyIDs/limit(migratedAt:)``).
     func ownTracksLegacyIDsBefore() async throws -> Date?
     /// The newest message of `type` the device sent (``TrackStorage/saveMessage(_:body:device:at:)``).
     func lastMessage(_ type: String, device: String) async throws -> DeviceMessage?
 }
 
-/// When a database that earlier servers wrote stops getting their name-based ids for OwnTracks
+/// When a database that earlier servers made stops getting their name-based ids for OwnTracks
 /// locations sent without `_id`.
 public enum OwnTracksLegacyIDs {
-    /// How long after the upgrade's migration a location still gets the earlier id, when its own time
-    /// is before then: an earlier server may have stored it (one still running beside the upgraded
-    /// ones, or one whose answer was lost), and its resend must get the same id to be recognised.
-    public static let grace: TimeInterval = 86_400
+    /// The limit the upgrade's migration at `date` records, in seconds since 1970: a location timed
+    /// before it may have been stored by an earlier server (its time can be up to
+    /// ``WireLimits/futureTolerance`` ahead of the moment it was stored), or by an instance of the
+    /// earlier version still running during a rolling upgrade (a day), and its resend must get the
+    /// same id to be recognised.
+    public static func limit(migratedAt date: Date) -> Double {
+        date.timeIntervalSince1970 + WireLimits.futureTolerance + 86_400
+    }
 }

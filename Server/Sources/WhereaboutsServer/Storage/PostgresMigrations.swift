@@ -5,7 +5,7 @@ import PostgresNIO
 /// number of instances may start at once.
 extension PostgresTrackStorage {
     public func migrate() async throws {
-        try await migrate(upTo: Self.migrations.count)
+        try await migrate(upTo: Self.migrationCount)
     }
 
     /// Applies the migrations up to and including version `last`: all of them, or the schema an
@@ -20,7 +20,8 @@ extension PostgresTrackStorage {
             for try await version in try await connection.query("SELECT version FROM schema_version", logger: logger).decode(Int.self) {
                 applied.insert(version)
             }
-            for (index, statements) in Self.migrations.prefix(last).enumerated() where !applied.contains(index + 1) {
+            for (index, statements) in Self.migrations(upgrading: !applied.isEmpty).prefix(last).enumerated()
+            where !applied.contains(index + 1) {
                 for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
                 try await connection.query(
                     "INSERT INTO schema_version VALUES (\(index + 1), \(Date().timeIntervalSince1970))", logger: logger)
@@ -33,17 +34,23 @@ extension PostgresTrackStorage {
         let exists = try await client.query("SELECT to_regclass('schema_version') IS NOT NULL", logger: logger).decode(Bool.self)
         for try await exists in exists where exists {
             let rows = try await client.query(
-                "SELECT count(*) FROM schema_version WHERE version <= \(Self.migrations.count)", logger: logger)
+                "SELECT count(*) FROM schema_version WHERE version <= \(Self.migrationCount)", logger: logger)
             for try await count in rows.decode(Int.self) { applied = count }
         }
-        guard applied == Self.migrations.count else {
+        guard applied == Self.migrationCount else {
             throw ServerError.usage(
                 "the PostgreSQL database is not migrated to this server's schema; run a command that writes (such as `serve`) once first")
         }
     }
 
-    /// Versioned migrations, applied in order; never edit one that has shipped.
-    private static let migrations = [schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6OwnTracks, schemaV7OwnTracksOrderedIDs]
+    /// Versioned migrations, applied in order; never edit one that has shipped. `upgrading`: the
+    /// database has migrations an earlier server applied.
+    private static func migrations(upgrading: Bool) -> [[String]] {
+        [schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6OwnTracks, schemaV7OwnTracksOrderedIDs(upgrading: upgrading)]
+    }
+
+    /// How many versions ``migrations(upgrading:)`` has.
+    private static let migrationCount = migrations(upgrading: false).count
 
     /// Partitions `location` by month of its timestamp, keeping every row: the old table is renamed,
     /// the partitioned one created with a partition for each month that holds rows, the rows copied

@@ -64,19 +64,17 @@ extension PostgresTrackStorage {
         return profiles
     }
 
-    /// Time-ordered ids for OwnTracks locations sent without `_id`: a database that already holds
-    /// locations records until when the earlier, name-based ids still apply (``ownTracksLegacyIDsBefore()``).
-    static let schemaV7OwnTracksOrderedIDs = [
-        "CREATE TABLE owntracks_legacy_ids (legacy_before DOUBLE PRECISION NOT NULL)",
-        """
-        INSERT INTO owntracks_legacy_ids
-        SELECT extract(epoch FROM now()) + \(Int(OwnTracksLegacyIDs.grace)) WHERE EXISTS (SELECT 1 FROM location)
-        """,
-    ]
+    /// Time-ordered ids for OwnTracks locations sent without `_id`: `upgrading` a database an earlier
+    /// server made, it records until when the earlier, name-based ids still apply
+    /// (``ownTracksLegacyIDsBefore()``), from this process's clock as the servers' own checks of `tst` use.
+    static func schemaV7OwnTracksOrderedIDs(upgrading: Bool) -> [String] {
+        ["CREATE TABLE owntracks_legacy_ids (legacy_before DOUBLE PRECISION NOT NULL)"]
+            + (upgrading ? ["INSERT INTO owntracks_legacy_ids VALUES (\(OwnTracksLegacyIDs.limit(migratedAt: Date())))"] : [])
+    }
 
     public func ownTracksLegacyIDsBefore() async throws -> Date? {
-        let rows = try await client.query("SELECT legacy_before FROM owntracks_legacy_ids", logger: logger)
-        for try await before in rows.decode(Double.self) { return Date(timeIntervalSince1970: before) }
+        let rows = try await client.query("SELECT max(legacy_before) FROM owntracks_legacy_ids", logger: logger)
+        for try await before in rows.decode(Double?.self) { return before.map(Date.init(timeIntervalSince1970:)) }
         return nil
     }
 

@@ -25,21 +25,22 @@ extension SQLiteTrackStorage {
         }
     }
 
-    /// Time-ordered ids for OwnTracks locations sent without `_id`: a database that already holds
-    /// locations records until when the earlier, name-based ids still apply (``ownTracksLegacyIDsBefore()``).
-    static func registerOwnTracksOrderedIDsMigration(in migrator: inout DatabaseMigrator) {
+    /// Time-ordered ids for OwnTracks locations sent without `_id`: `upgrading` a database an earlier
+    /// server made, it records until when the earlier, name-based ids still apply
+    /// (``ownTracksLegacyIDsBefore()``).
+    static func registerOwnTracksOrderedIDsMigration(in migrator: inout DatabaseMigrator, upgrading: Bool) {
         migrator.registerMigration("v7-owntracks-ordered-ids") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE owntracks_legacy_ids (legacy_before REAL NOT NULL);
-                    INSERT INTO owntracks_legacy_ids SELECT ? WHERE EXISTS (SELECT 1 FROM location);
-                    """, arguments: [Date().timeIntervalSince1970 + OwnTracksLegacyIDs.grace])
+            try db.execute(sql: "CREATE TABLE owntracks_legacy_ids (legacy_before REAL NOT NULL)")
+            if upgrading {
+                try db.execute(
+                    sql: "INSERT INTO owntracks_legacy_ids VALUES (?)", arguments: [OwnTracksLegacyIDs.limit(migratedAt: Date())])
+            }
         }
     }
 
     public func ownTracksLegacyIDsBefore() async throws -> Date? {
         try await pool.read { db in
-            try Double.fetchOne(db, sql: "SELECT legacy_before FROM owntracks_legacy_ids").map(Date.init(timeIntervalSince1970:))
+            try Double.fetchOne(db, sql: "SELECT max(legacy_before) FROM owntracks_legacy_ids").map(Date.init(timeIntervalSince1970:))
         }
     }
 

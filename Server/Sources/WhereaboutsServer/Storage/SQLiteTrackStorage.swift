@@ -32,25 +32,29 @@ public final class SQLiteTrackStorage: TrackStorage {
         writer = GroupCommit(pool: pool)
     }
 
+    /// Applies the migrations this database lacks; one that an earlier server made (it has any) is
+    /// an upgrade, which keeps earlier OwnTracks ids for a while (``ownTracksLegacyIDsBefore()``).
     public func migrate() async throws {
-        try Self.migrator.migrate(pool)
+        let upgrading = try await pool.read { db in try !Self.migrator(upgrading: false).appliedIdentifiers(db).isEmpty }
+        try Self.migrator(upgrading: upgrading).migrate(pool)
     }
 
     /// Applies the migrations up to and including `identifier` only: the schema an earlier server
     /// left, for tests of an upgrade.
     func migrate(upTo identifier: String) throws {
-        try Self.migrator.migrate(pool, upTo: identifier)
+        try Self.migrator(upgrading: false).migrate(pool, upTo: identifier)
     }
 
     public func checkMigrated() async throws {
-        guard try await pool.read({ db in try Self.migrator.hasCompletedMigrations(db) }) else {
+        guard try await pool.read({ db in try Self.migrator(upgrading: false).hasCompletedMigrations(db) }) else {
             throw ServerError.usage(
                 "the database \(pool.path) is not migrated to this server's schema; run a command that writes (such as `serve`) once first")
         }
     }
 
-    /// The schema, as versioned migrations applied in order.
-    private static var migrator: DatabaseMigrator {
+    /// The schema, as versioned migrations applied in order; `upgrading` a database an earlier
+    /// server made.
+    private static func migrator(upgrading: Bool) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(
@@ -112,7 +116,7 @@ public final class SQLiteTrackStorage: TrackStorage {
                     """)
         }
         registerOwnTracksMigration(in: &migrator)
-        registerOwnTracksOrderedIDsMigration(in: &migrator)
+        registerOwnTracksOrderedIDsMigration(in: &migrator, upgrading: upgrading)
         return migrator
     }
 
