@@ -48,6 +48,15 @@ struct RecordIDTests {
         #expect(RecordID.make(at: date, using: &first) == RecordID.make(at: date, using: &second))
     }
 
+    @Test("derived from given bits: the same date and bits give the same id, the bits fill what is not time, version or variant")
+    func givenBits() {
+        let date = Date(timeIntervalSince1970: 1_700_000_000)
+        let id = RecordID.make(at: date, bits: (0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210))
+        #expect(id == RecordID.make(at: date, bits: (0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210)))
+        #expect(id.uuidString == "018BCFE5-6800-7DEF-BEDC-BA9876543210")
+        #expect(id != RecordID.make(at: date, bits: (0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3211)))
+    }
+
     @Test("clamp dates outside the 48-bit range")
     func clamping() {
         var generator = SeededGenerator(seed: 4)

@@ -66,8 +66,8 @@ struct RecordIDIngestTests {
                 }
                 let stored = try await storage.ownTracksLocations(
                     device: "derived-id-pin", from: .distantPast, to: .distantFuture, limit: nil)
-                // 1700000000000 ms is 0x018BCFE56800; then version 8 and the legacy id's hash bytes.
-                #expect(stored.map(\.record.id) == [UUID(uuidString: "018BCFE5-6800-8892-A305-D7AECE29C1D0")!])
+                // 1700000000000 ms is 0x018BCFE56800; then version 7 and the legacy id's hash bits.
+                #expect(stored.map(\.record.id) == [UUID(uuidString: "018BCFE5-6800-7892-A305-D7AECE29C1D0")!])
             }
         }
     }
@@ -77,17 +77,17 @@ struct RecordIDIngestTests {
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         let ids = (0..<200).map { i in
             OwnTracksParser.locationID(
-                device: "d", content: "\(1_700_000_000 + i)|47.37|8.54", epochSeconds: 1_700_000_000 + Double(i) / 10, legacyBefore: nil)
+                device: "d", content: "\(1_700_000_000 + i)|47.37|8.54", time: start.addingTimeInterval(Double(i) / 10), legacyBefore: nil)
         }
         #expect(ids.map(\.uuidString) == ids.map(\.uuidString).sorted())
-        #expect(ids.allSatisfy { $0.uuid.6 >> 4 == 8 && $0.uuid.8 >> 6 == 2 })
+        #expect(ids.allSatisfy { $0.uuid.6 >> 4 == 7 && $0.uuid.8 >> 6 == 2 })
         let content = "1700000000.0|47.37|8.54"
         let limit = start.addingTimeInterval(1)
         #expect(
-            OwnTracksParser.locationID(device: "derived-id-pin", content: content, epochSeconds: 1_700_000_000, legacyBefore: limit)
+            OwnTracksParser.locationID(device: "derived-id-pin", content: content, time: start, legacyBefore: limit)
                 == Self.legacyID)
         #expect(
-            OwnTracksParser.locationID(device: "derived-id-pin", content: content, epochSeconds: 1_700_000_001, legacyBefore: limit)
+            OwnTracksParser.locationID(device: "derived-id-pin", content: content, time: limit, legacyBefore: limit)
                 != Self.legacyID)
     }
 

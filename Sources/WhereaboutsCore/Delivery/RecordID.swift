@@ -20,7 +20,14 @@ public enum RecordID {
     /// the same id for the same date every run. Dates before 1970 give time 0, dates past the 48-bit
     /// range the largest time.
     public static func make(at date: Date, using generator: inout some RandomNumberGenerator) -> UUID {
-        make(milliseconds: milliseconds(date), random: (generator.next(), generator.next()))
+        make(at: date, bits: (generator.next(), generator.next()))
+    }
+
+    /// A version 7 id for `date` whose 74 other bits are taken from `bits` (the low 12 bits of the
+    /// first word, the low 62 of the second) instead of drawn at random: an id derived from content,
+    /// such as a hash of it, that still sorts by time. The same date and bits give the same id.
+    public static func make(at date: Date, bits: (UInt64, UInt64)) -> UUID {
+        make(milliseconds: milliseconds(date), random: bits)
     }
 
     /// A version 7 id for `date`, its random bits from the system's generator. The core reads no

@@ -96,7 +96,7 @@ enum OwnTracksParser {
 
     /// A `_type:"location"` message as a record. `tst` is checked before anything converts it. The
     /// record's id is `_id` when the device sent one, else derived from the message's content
-    /// (``locationID(device:content:epochSeconds:legacyBefore:)``), so an OwnTracks app's resend is recognised.
+    /// (``locationID(device:content:time:legacyBefore:)``), so an OwnTracks app's resend is recognised.
     static func location(_ message: [String: Any], device: String, now: Date, legacyIDsBefore: Date?) throws -> LocationRecord {
         guard let lat = OwnTracksWire.number(message["lat"]), let lon = OwnTracksWire.number(message["lon"]),
             let tst = OwnTracksWire.number(message["tst"])
@@ -107,7 +107,7 @@ enum OwnTracksParser {
             let time = try WireLimits.time(epochSeconds: tst, field: "tst", now: now)
             let id =
                 (message["_id"] as? String).flatMap(UUID.init(uuidString:))
-                ?? locationID(device: device, content: "\(tst)|\(lat)|\(lon)", epochSeconds: tst, legacyBefore: legacyIDsBefore)
+                ?? locationID(device: device, content: "\(tst)|\(lat)|\(lon)", time: time, legacyBefore: legacyIDsBefore)
             let wire = WireLocation(
                 id: id.uuidString, timestamp: Timestamp.format(time), latitude: lat, longitude: lon,
                 accuracy: OwnTracksWire.number(message["acc"]) ?? 0, altitude: OwnTracksWire.number(message["alt"]),
@@ -188,45 +188,38 @@ enum OwnTracksParser {
     }
 
     /// The id of a location sent without `_id`, from its device and `content` (its time and place): a
-    /// version 8 UUID (RFC 9562's custom layout) with the location's time, `epochSeconds` (`tst`) in
-    /// Unix milliseconds rounded down, in its first 48 bits as a version 7 id has it, and the rest from
-    /// the hash ``derivedID(_:_:)`` uses. A device's new locations so reach the `(device, id)` indexes
-    /// at their right-hand edge, as our own clients' version 7 ids do, instead of dirtying a random
-    /// page each.
+    /// version 7 id (``RecordID``) for the location's `time` whose other bits are the hash
+    /// ``derivedID(_:_:)`` uses. A device's new locations so reach the `(device, id)` indexes at their
+    /// right-hand edge, as our own clients' ids do, instead of dirtying a random page each, and a
+    /// resend gets the same id.
     ///
     /// A location timed before `legacyBefore` (``OwnTracksStorage/ownTracksLegacyIDsBefore()``, set
     /// when this scheme came to a database an earlier server made) keeps the name-based id earlier
     /// servers derived, so a message they stored whose answer was lost is still recognised when it is
     /// resent.
-    static func locationID(device: String, content: String, epochSeconds: Double, legacyBefore: Date?) -> UUID {
-        if let legacyBefore, epochSeconds < legacyBefore.timeIntervalSince1970 { return derivedID(device, content) }
-        var bytes = digest(device, content)
-        let milliseconds = UInt64(max(0, (epochSeconds * 1000).rounded(.down)))
-        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * index)) }
-        return uuid(bytes, version: 0x80)
+    static func locationID(device: String, content: String, time: Date, legacyBefore: Date?) -> UUID {
+        if let legacyBefore, time < legacyBefore { return derivedID(device, content) }
+        let digest = digest(device, content)
+        let word = { (bytes: ArraySlice<UInt8>) in bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
+        return RecordID.make(at: time, bits: (word(digest[0..<8]), word(digest[8..<16])))
     }
 
     /// A name-based UUID: the first 16 bytes of SHA-256 over the device and the content, with version 5
     /// bits: the id of a transition sent without `_id`, and of a location timed before
-    /// ``locationID(device:content:epochSeconds:legacyBefore:)``'s `legacyBefore`.
+    /// ``locationID(device:content:time:legacyBefore:)``'s `legacyBefore`.
     static func derivedID(_ device: String, _ content: String) -> UUID {
-        uuid(digest(device, content), version: 0x50)
-    }
-
-    /// The first 16 bytes of SHA-256 over the device and the content.
-    private static func digest(_ device: String, _ content: String) -> [UInt8] {
-        Array(SHA256.hash(data: Data("\(device)|\(content)".utf8)).prefix(16))
-    }
-
-    /// `bytes` as a UUID of `version` (in the high nibble) and RFC 9562's variant.
-    private static func uuid(_ bytes: [UInt8], version: UInt8) -> UUID {
-        var bytes = bytes
-        bytes[6] = (bytes[6] & 0x0F) | version
+        var bytes = digest(device, content)
+        bytes[6] = (bytes[6] & 0x0F) | 0x50
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         return UUID(
             uuid: (
                 bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11],
                 bytes[12], bytes[13], bytes[14], bytes[15]
             ))
+    }
+
+    /// The first 16 bytes of SHA-256 over the device and the content.
+    private static func digest(_ device: String, _ content: String) -> [UInt8] {
+        Array(SHA256.hash(data: Data("\(device)|\(content)".utf8)).prefix(16))
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import WhereaboutsCore
 
 /// What the OwnTracks paths (`/pub`, `/api/0/...`) keep beyond tracks: each device's OwnTracks
 /// profile, every field of its OwnTracks locations, and its newest kept message of a type.
@@ -27,23 +26,10 @@ public protocol OwnTracksStorage: Sendable {
     func ownTracksLocations(device: String, from: Date, to: Date, limit: Int?) async throws -> [OwnTracksLocation]
     /// The time before which an OwnTracks location sent without `_id` keeps the name-based id earlier
     /// servers derived from its content, or `nil` for a database this server's version made
-    /// (``OwnTracksParser/locationID(device:content:epochSeconds:legacyBefore:)``). Set once, by the
+    /// (``OwnTracksParser/locationID(device:content:time:legacyBefore:)``). Set once, by the
     /// migration that brought time-ordered ids to a database an earlier server made
     /// (``OwnTracksLegacyIDs/limit(migratedAt:)``).
     func ownTracksLegacyIDsBefore() async throws -> Date?
     /// The newest message of `type` the device sent (``TrackStorage/saveMessage(_:body:device:at:)``).
     func lastMessage(_ type: String, device: String) async throws -> DeviceMessage?
-}
-
-/// When a database that earlier servers made stops getting their name-based ids for OwnTracks
-/// locations sent without `_id`.
-public enum OwnTracksLegacyIDs {
-    /// The limit the upgrade's migration at `date` records, in seconds since 1970: a location timed
-    /// before it may have been stored by an earlier server (its time can be up to
-    /// ``WireLimits/futureTolerance`` ahead of the moment it was stored), or by an instance of the
-    /// earlier version still running during a rolling upgrade (a day), and its resend must get the
-    /// same id to be recognised.
-    public static func limit(migratedAt date: Date) -> Double {
-        date.timeIntervalSince1970 + WireLimits.futureTolerance + 86_400
-    }
 }
