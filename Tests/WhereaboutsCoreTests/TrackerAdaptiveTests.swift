@@ -50,6 +50,48 @@ struct TrackerAdaptiveTests {
         #expect(far.locationRequests.last?.standard?.accuracy == .hundredMeters)
     }
 
+    @Test("raised accuracy takes every GPS fix (no distance filter), so the hold ends on time even when the device stands still")
+    func raisedAccuracyHasNoFilter() {
+        let policy = MotionPolicy.stillnessOnly
+        var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(policy)), regions: [F.region("a", radius: 300)])
+        _ = tracker.handle(.command(.start), now: F.date(0))
+        _ = tracker.handle(.fix(F.fix(east: 1000, accuracy: 50, at: 1)), now: F.date(1))
+        let near = tracker.handle(.fix(F.fix(east: 260, accuracy: 50, at: 11)), now: F.date(11))
+        #expect(near.locationRequests.last?.standard == StandardUpdates(accuracy: .best, distanceFilter: nil))
+        let decided = tracker.handle(.fix(F.fix(east: 250, accuracy: 5, at: 14)), now: F.date(14))
+        #expect(decided.events.map(\.kind) == [.enter])
+        #expect(tracker.handle(.fix(F.fix(east: 250, accuracy: 5, at: 15)), now: F.date(15)).locationRequests.isEmpty)
+        let after = tracker.handle(.fix(F.fix(east: 250, accuracy: 5, at: 14 + policy.raisedAccuracyHold)), now: F.date(22))
+        #expect(after.locationRequests.last?.standard?.accuracy == .hundredMeters)
+    }
+
+    @Test("settled at a stop (reported still, a GPS fix taken there): a Wi-Fi fix blurred across the boundary does not raise accuracy")
+    func settledDeviceKeepsWiFi() {
+        let region = F.region("stop", at: F.point(20), radius: 60)
+        func stopped(reportingStill: Bool) -> Tracker {
+            var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(.adaptive)), regions: [region])
+            _ = tracker.handle(.command(.start), now: F.date(0))
+            _ = tracker.handle(.activity(MotionActivity(kind: .walking, confidence: .high, start: F.date(0))), now: F.date(1))
+            let arrival = tracker.handle(.fix(F.fix(east: 0, accuracy: 5, at: 2)), now: F.date(2))
+            #expect(arrival.events.map(\.kind) == [.enter])
+            if reportingStill {
+                _ = tracker.handle(.activity(MotionActivity(kind: .stationary, confidence: .high, start: F.date(20))), now: F.date(40))
+            }
+            return tracker
+        }
+        // 95 m east: 75 m from the centre, in the band beyond the boundary, which a 40 m fix cannot decide.
+        let blurred = F.fix(east: 95, accuracy: 40, at: 60)
+        var settled = stopped(reportingStill: true)
+        let kept = settled.handle(.fix(blurred), now: F.date(60))
+        #expect(kept.events.isEmpty)
+        #expect(kept.locationRequests.last?.standard?.accuracy ?? .hundredMeters == .hundredMeters)
+        var walking = stopped(reportingStill: false)
+        #expect(walking.handle(.fix(blurred), now: F.date(60)).locationRequests.last?.standard?.accuracy == .best)
+        _ = settled.handle(.activity(MotionActivity(kind: .walking, confidence: .high, start: F.date(70))), now: F.date(90))
+        let leaving = settled.handle(.fix(F.fix(east: 95, accuracy: 40, at: 100)), now: F.date(100))
+        #expect(leaving.locationRequests.last?.standard?.accuracy == .best, "on the move again, the same fix calls for GPS")
+    }
+
     @Test("stop-detect keeps best accuracy with its 10 m elastic filter")
     func stopDetect() {
         var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(.stopDetect)))
@@ -156,6 +198,9 @@ extension TrackerAdaptiveTests {
         var (tracker, _) = stationaryTracker()
         let near = tracker.feed(fix(point(home, metres: 60), acc: 100, t: 1_000, source: .significantChange))
         #expect(near.locationRequests.isEmpty)
+        // Like the first position when monitoring starts: 200 m off, but within its own 150 m accuracy.
+        let blurred = tracker.feed(fix(point(home, metres: 200), acc: 150, t: 1_500, source: .significantChange))
+        #expect(blurred.locationRequests.isEmpty)
         let far = tracker.feed(fix(point(home, metres: 1_500), acc: 100, t: 2_000, source: .significantChange))
         #expect(far.locationRequests == [movingRequest])
         #expect(far.flushes.contains(.motionChange))

@@ -82,16 +82,19 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     }
 
     /// Whereabouts' flagship, the `balanced` preset: cell positions while every boundary is out of
-    /// reach, Wi-Fi near them, GPS where Wi-Fi cannot decide, everything off when still, woken by the
-    /// stationary fence, a significant change or a visit departure. Its lead, hold, fine radius and
+    /// reach, Wi-Fi near them, GPS where Wi-Fi cannot decide or a region under 60 m is within reach,
+    /// everything off after 2 minutes still, woken by the stationary fence, a significant change or a
+    /// visit departure. Its lead, hold, fine radius and
     /// stop timeout were picked by `simulate --folds` (README, "Presets").
-    public static let adaptive = preset(name: "adaptive", lead: 10, raisedAccuracyHold: 8, fineRadius: 0, stopTimeout: 180)
+    public static let adaptive = preset(name: "adaptive", lead: 10, raisedAccuracyHold: 8, fineRadius: 60, stopTimeout: 120)
 
-    /// The `efficient` preset: ``adaptive`` holding GPS for less time and turning positioning off sooner.
-    public static let efficient = preset(name: "efficient", lead: 10, raisedAccuracyHold: 3, fineRadius: 0, stopTimeout: 120)
+    /// The `efficient` preset: ``adaptive`` holding GPS for less time, without GPS for small regions
+    /// until Wi-Fi leaves one undecided, and starting Wi-Fi 30 s of travel before a boundary instead
+    /// of 10 s.
+    public static let efficient = preset(name: "efficient", lead: 30, raisedAccuracyHold: 3, fineRadius: 0, stopTimeout: 120)
 
-    /// The `responsive` preset: ``adaptive`` starting finer positioning three times as early and with
-    /// GPS near every region under 120 m.
+    /// The `responsive` preset: ``adaptive`` starting finer positioning three times as early, with
+    /// GPS near every region under 120 m, and waiting 3 minutes still before turning positioning off.
     public static let responsive = preset(name: "responsive", lead: 30, raisedAccuracyHold: 3, fineRadius: 120, stopTimeout: 180)
 
     /// The adaptive family with the four parameters its presets differ in.

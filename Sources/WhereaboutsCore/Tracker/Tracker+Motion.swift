@@ -21,10 +21,13 @@ extension Tracker {
                     standard: StandardUpdates(accuracy: cruise, distanceFilter: nil), significantChange: false, visits: sensing,
                     motionActivity: sensing)
             }
-            let raised = raisedAccuracyUntil != nil
-            let accuracy = raised ? policy.nearBoundaryAccuracy ?? policy.movingAccuracy : policy.movingAccuracy
+            if raisedAccuracyUntil != nil, let fine = policy.nearBoundaryAccuracy {
+                return LocationRequest(
+                    standard: StandardUpdates(accuracy: fine, distanceFilter: nil), significantChange: false, visits: sensing,
+                    motionActivity: sensing)
+            }
             return LocationRequest(
-                standard: StandardUpdates(accuracy: accuracy, distanceFilter: elasticFilter(policy)),
+                standard: StandardUpdates(accuracy: policy.movingAccuracy, distanceFilter: elasticFilter(policy)),
                 significantChange: false, visits: sensing, motionActivity: sensing)
         }
     }
@@ -59,9 +62,10 @@ extension Tracker {
         switch motion {
         case .stationary(let anchor):
             let moved = Geodesy.distance(anchor.coordinate, fix.coordinate)
-            guard moved > policy.stopRadius + 0.5 * (fix.horizontalAccuracy + anchor.horizontalAccuracy) else { return }
+            guard moved > Self.leavingDistance(policy, fix: fix, anchor: anchor) else { return }
             startMoving(at: now, into: &effects)
             motion = .moving(anchor: fix)
+            fineFixAtAnchor = false
             timers[.stationaryCheck] = fix.timestamp.addingTimeInterval(policy.stopTimeout)
         case .moving(let anchor):
             guard policy.cruiseAccuracy == nil || fix.horizontalAccuracy <= Self.planningAccuracy else { return }
@@ -71,20 +75,41 @@ extension Tracker {
                 break
             } else {
                 motion = .moving(anchor: fix)
+                fineFixAtAnchor = false
                 timers[.stationaryCheck] = fix.timestamp.addingTimeInterval(policy.stopTimeout)
             }
         }
+        let settled = isSettled
+        if fix.horizontalAccuracy <= TransitionRule.decisiveAccuracy { fineFixAtAnchor = true }
         let needsFine = planClearance(policy, fix: fix)
-        updateRaisedAccuracy(policy, fix: fix, needsFine: needsFine)
+        updateRaisedAccuracy(policy, fix: fix, needsFine: needsFine, settled: settled)
         applyLocationRequest(into: &effects)
+    }
+
+    /// Whether the device has settled at its anchor: the motion coprocessor confidently reports it
+    /// still, and a fix fine enough to decide every region on its own was taken there. Until it
+    /// moves, a finer fix could only repeat what that one decided, so undecided coarse fixes no
+    /// longer raise accuracy.
+    private var isSettled: Bool {
+        fineFixAtAnchor && activity?.kind == .stationary && activity?.confidence != .low
+    }
+
+    /// How far from the stationary anchor `fix` must lie to show the device left: the stop radius
+    /// plus half of both accuracies, or the whole of the fix's when it is too coarse to plan on (a
+    /// significant-change position, whose error often exceeds half its accuracy, arrives as soon as
+    /// the device stops; it must not set a still device moving).
+    private static func leavingDistance(_ policy: MotionPolicy, fix: Fix, anchor: Fix) -> Double {
+        let share = fix.horizontalAccuracy > planningAccuracy / 2 ? 1.0 : 0.5
+        return policy.stopRadius + share * fix.horizontalAccuracy + 0.5 * anchor.horizontalAccuracy
     }
 
     /// Raises accuracy while a region boundary is near enough to matter: when the last fix left some
     /// region undecided that a finer fix would have changed (see ``GeofenceEngine/undecidedCount``), or
     /// a region within reach is too small for the moving accuracy (``MotionPolicy/fineRadius``).
-    /// Accuracy stays raised for ``MotionPolicy/raisedAccuracyHold`` seconds after the last such fix.
-    private mutating func updateRaisedAccuracy(_ policy: MotionPolicy, fix: Fix, needsFine: Bool) {
-        guard policy.nearBoundaryAccuracy != nil, case .moving = motion, clearance == nil else {
+    /// Accuracy stays raised for ``MotionPolicy/raisedAccuracyHold`` seconds after the last such fix,
+    /// and drops once the device has settled where it stopped (``isSettled``, as of before `fix`).
+    private mutating func updateRaisedAccuracy(_ policy: MotionPolicy, fix: Fix, needsFine: Bool, settled: Bool) {
+        guard policy.nearBoundaryAccuracy != nil, case .moving = motion, clearance == nil, !settled else {
             raisedAccuracyUntil = nil
             return
         }

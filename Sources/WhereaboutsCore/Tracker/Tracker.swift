@@ -43,6 +43,8 @@ public struct Tracker: Sendable {
     var lastFlush: Date?
     var deferredFlush: FlushReason?
     var raisedAccuracyUntil: Date?
+    /// Whether a fix fine enough to decide regions on its own was taken since the moving anchor was set.
+    var fineFixAtAnchor = false
     /// While set, every region boundary is out of reach and the adaptive policy cruises.
     var clearance: Clearance?
     /// The stay at ``lastRecord``: the last moment something showed the device there, the dwell last
