@@ -87,6 +87,10 @@ struct TrackerAdaptiveTests {
         #expect(kept.locationRequests.last?.standard?.accuracy ?? .hundredMeters == .hundredMeters)
         var walking = stopped(reportingStill: false)
         #expect(walking.handle(.fix(blurred), now: F.date(60)).locationRequests.last?.standard?.accuracy == .best)
+        // 101 m east: past the stop radius, a new anchor where no GPS fix was taken, and as blurred.
+        var moved = stopped(reportingStill: true)
+        let elsewhere = moved.handle(.fix(F.fix(east: 101, accuracy: 40, at: 60)), now: F.date(60))
+        #expect(elsewhere.locationRequests.last?.standard?.accuracy == .best, "reported still, but nothing fine decided there")
         _ = settled.handle(.activity(MotionActivity(kind: .walking, confidence: .high, start: F.date(70))), now: F.date(90))
         let leaving = settled.handle(.fix(F.fix(east: 95, accuracy: 40, at: 100)), now: F.date(100))
         #expect(leaving.locationRequests.last?.standard?.accuracy == .best, "on the move again, the same fix calls for GPS")

@@ -84,8 +84,8 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     /// Whereabouts' flagship, the `balanced` preset: cell positions while every boundary is out of
     /// reach, Wi-Fi near them, GPS where Wi-Fi cannot decide or a region under 60 m is within reach,
     /// everything off after 2 minutes still, woken by the stationary fence, a significant change or a
-    /// visit departure. Its lead, hold, fine radius and
-    /// stop timeout were picked by `simulate --folds` (README, "Presets").
+    /// visit departure. Its lead, hold, fine radius and stop timeout were picked by `simulate --folds`
+    /// (README, "Presets").
     public static let adaptive = preset(name: "adaptive", lead: 10, raisedAccuracyHold: 8, fineRadius: 60, stopTimeout: 120)
 
     /// The `efficient` preset: ``adaptive`` holding GPS for less time, without GPS for small regions

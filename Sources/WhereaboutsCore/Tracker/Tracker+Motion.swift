@@ -64,9 +64,7 @@ extension Tracker {
             let moved = Geodesy.distance(anchor.coordinate, fix.coordinate)
             guard moved > Self.leavingDistance(policy, fix: fix, anchor: anchor) else { return }
             startMoving(at: now, into: &effects)
-            motion = .moving(anchor: fix)
-            fineFixAtAnchor = false
-            timers[.stationaryCheck] = fix.timestamp.addingTimeInterval(policy.stopTimeout)
+            anchorMoving(at: fix, policy)
         case .moving(let anchor):
             guard policy.cruiseAccuracy == nil || fix.horizontalAccuracy <= Self.planningAccuracy else { return }
             if let anchor,
@@ -74,9 +72,7 @@ extension Tracker {
             {
                 break
             } else {
-                motion = .moving(anchor: fix)
-                fineFixAtAnchor = false
-                timers[.stationaryCheck] = fix.timestamp.addingTimeInterval(policy.stopTimeout)
+                anchorMoving(at: fix, policy)
             }
         }
         let settled = isSettled
@@ -84,6 +80,14 @@ extension Tracker {
         let needsFine = planClearance(policy, fix: fix)
         updateRaisedAccuracy(policy, fix: fix, needsFine: needsFine, settled: settled)
         applyLocationRequest(into: &effects)
+    }
+
+    /// Makes `fix` the anchor the device is judged still around, with no fine fix taken there yet, and
+    /// schedules the stillness check a stop timeout after it.
+    private mutating func anchorMoving(at fix: Fix, _ policy: MotionPolicy) {
+        motion = .moving(anchor: fix)
+        fineFixAtAnchor = false
+        timers[.stationaryCheck] = fix.timestamp.addingTimeInterval(policy.stopTimeout)
     }
 
     /// Whether the device has settled at its anchor: the motion coprocessor confidently reports it
@@ -95,9 +99,9 @@ extension Tracker {
     }
 
     /// How far from the stationary anchor `fix` must lie to show the device left: the stop radius
-    /// plus half of both accuracies, or the whole of the fix's when it is too coarse to plan on (a
-    /// significant-change position, whose error often exceeds half its accuracy, arrives as soon as
-    /// the device stops; it must not set a still device moving).
+    /// plus half of both accuracies, or the whole of the fix's when it is coarser than half the
+    /// ``planningAccuracy`` (a significant-change position, whose error often exceeds half its
+    /// accuracy, arrives as soon as the device stops; it must not set a still device moving).
     private static func leavingDistance(_ policy: MotionPolicy, fix: Fix, anchor: Fix) -> Double {
         let share = fix.horizontalAccuracy > planningAccuracy / 2 ? 1.0 : 0.5
         return policy.stopRadius + share * fix.horizontalAccuracy + 0.5 * anchor.horizontalAccuracy
