@@ -82,6 +82,26 @@ struct GeofenceEngineTests {
         #expect(engine.osCrossing(id: "unknown", state: .inside, at: F.date(500)) == nil)
     }
 
+    @Test("the OS's late report of a crossing fixes already reported does not undo what fixes saw since")
+    func osEcho() {
+        var engine = GeofenceEngine(regions: [F.region("a", radius: 200)])
+        _ = engine.evaluate(F.fix(east: 1000, at: 0))
+        #expect(engine.evaluate(F.fix(east: 0, at: 10)).map(\.kind) == [.enter])
+        // Wi-Fi fixes, too coarse to outweigh an OS crossing on their own (their evidence is in the band).
+        #expect(engine.evaluate(F.fix(east: 290, accuracy: 60, at: 50)).map(\.kind) == [.exit])
+        _ = engine.evaluate(F.fix(east: 240, accuracy: 60, at: 100))
+        #expect(engine.osCrossing(id: "a", state: .inside, at: F.date(120)) == nil, "the enter at 10 s, reported late")
+        #expect(engine.state(of: "a") == .outside)
+        #expect(engine.osCrossing(id: "a", state: .inside, at: F.date(190)) == nil)
+        #expect(engine.osCrossing(id: "a", state: .inside, at: F.date(191))?.kind == .enter, "past the fix precedence: a new crossing")
+        var replaced = GeofenceEngine(regions: [F.region("b", radius: 200)])
+        _ = replaced.evaluate(F.fix(east: 1000, at: 0))
+        #expect(replaced.evaluate(F.fix(east: 0, at: 10)).map(\.kind) == [.enter])
+        replaced.add([F.region("b", radius: 200)])
+        let found = replaced.osCrossing(id: "b", state: .inside, at: F.date(20))
+        #expect(found?.kind == .enter && found?.initial == true, "a replaced region forgets the crossings of the one before")
+    }
+
     @Test("notifyOnEntry false tracks the state without reporting the enter")
     func silentEntry() throws {
         let region = try Region(id: "a", center: F.origin, radius: 200, notifyOnEntry: false)

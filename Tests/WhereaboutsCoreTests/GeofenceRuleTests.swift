@@ -65,6 +65,21 @@ struct GeofenceRuleTests {
         #expect(found.transition?.kind == .enter && found.transition?.initial == true)
     }
 
+    @Test("an OS crossing of a kind fixes reported within the fix precedence is their echo; older or other kinds are not")
+    func osEcho() {
+        let t0 = Date(timeIntervalSince1970: 1_750_000_000)
+        var crossings = Rule.FixCrossings()
+        crossings[.enter] = t0
+        crossings[.exit] = t0.addingTimeInterval(60)
+        #expect(Rule.crossingEchoes(crossings, crossing: .inside, at: t0.addingTimeInterval(Rule.fixPrecedence)))
+        #expect(!Rule.crossingEchoes(crossings, crossing: .inside, at: t0.addingTimeInterval(Rule.fixPrecedence + 1)))
+        #expect(Rule.crossingEchoes(crossings, crossing: .outside, at: t0.addingTimeInterval(200)))
+        var entered = Rule.FixCrossings()
+        entered[.enter] = t0
+        #expect(!Rule.crossingEchoes(entered, crossing: .outside, at: t0.addingTimeInterval(10)), "no exit was reported")
+        #expect(!Rule.crossingEchoes(nil, crossing: .inside, at: t0))
+    }
+
     @Test("the dwell falls due once per stay, only inside and only with a loitering delay")
     func dwell() {
         let since = Date(timeIntervalSince1970: 1_750_000_000)

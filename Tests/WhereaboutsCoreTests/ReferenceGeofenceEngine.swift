@@ -15,6 +15,8 @@ struct ReferenceGeofenceEngine {
     /// The regions whose determined state changed since ``takeStateChanges(at:)`` last ran.
     private var changed: Set<String> = []
     private var latestFix: Fix?
+    /// When fixes last reported each kind of crossing of each region.
+    private var fixCrossings: [String: GeofenceRule.FixCrossings] = [:]
     private(set) var undecidedCount = 0
 
     init(regions: [Region] = []) { add(regions) }
@@ -27,6 +29,7 @@ struct ReferenceGeofenceEngine {
         for region in regions {
             self.regions[region.id] = region
             set(.undetermined, of: region.id, since: nil)
+            fixCrossings[region.id] = nil
         }
     }
 
@@ -35,11 +38,13 @@ struct ReferenceGeofenceEngine {
             regions[id] = nil
             statuses[id] = nil
             since[id] = nil
+            fixCrossings[id] = nil
         }
     }
 
     mutating func forgetStates() {
         for id in regions.keys { set(.undetermined, of: id, since: nil) }
+        fixCrossings = [:]
     }
 
     /// Judges every region the fix reaches (its enclosing circle within ``TransitionRule/reach(accuracy:)``)
@@ -60,6 +65,9 @@ struct ReferenceGeofenceEngine {
                 status, signedDistance: region.signedDistance(from: fix.coordinate), accuracy: fix.horizontalAccuracy, size: region.radius)
             if outcome.undecided { undecidedCount += 1 }
             set(outcome.status, of: id, since: fix.timestamp)
+            if let transition = outcome.transition, !transition.initial {
+                fixCrossings[id, default: GeofenceRule.FixCrossings()][transition.kind] = fix.timestamp
+            }
             if let transition = outcome.transition, notifies(region, of: transition.kind) {
                 events.append(
                     RegionEvent(regionID: id, kind: transition.kind, timestamp: fix.timestamp, initial: transition.initial, fix: fix))
@@ -70,7 +78,9 @@ struct ReferenceGeofenceEngine {
 
     mutating func osCrossing(id: String, state: RegionState, at time: Date, fixesStreaming: Bool = false) -> RegionEvent? {
         guard let region = regions[id], let status = statuses[id] else { return nil }
-        if GeofenceRule.crossingYields(to: latestFix, region: region, crossing: state, at: time, fixesStreaming: fixesStreaming) {
+        if GeofenceRule.crossingYields(to: latestFix, region: region, crossing: state, at: time, fixesStreaming: fixesStreaming)
+            || GeofenceRule.crossingEchoes(fixCrossings[id], crossing: state, at: time)
+        {
             return nil
         }
         let outcome = GeofenceRule.osCrossing(status, to: state)

@@ -88,12 +88,39 @@ struct TrackerAdaptiveTests {
         var walking = stopped(reportingStill: false)
         #expect(walking.handle(.fix(blurred), now: F.date(60)).locationRequests.last?.standard?.accuracy == .best)
         // 101 m east: past the stop radius, a new anchor where no GPS fix was taken, and as blurred.
+        // The fix that moved the anchor was still taken settled, so the next one decides.
         var moved = stopped(reportingStill: true)
-        let elsewhere = moved.handle(.fix(F.fix(east: 101, accuracy: 40, at: 60)), now: F.date(60))
+        _ = moved.handle(.fix(F.fix(east: 101, accuracy: 40, at: 60)), now: F.date(60))
+        let elsewhere = moved.handle(.fix(F.fix(east: 101, accuracy: 40, at: 70)), now: F.date(70))
         #expect(elsewhere.locationRequests.last?.standard?.accuracy == .best, "reported still, but nothing fine decided there")
         _ = settled.handle(.activity(MotionActivity(kind: .walking, confidence: .high, start: F.date(70))), now: F.date(90))
         let leaving = settled.handle(.fix(F.fix(east: 95, accuracy: 40, at: 100)), now: F.date(100))
         #expect(leaving.locationRequests.last?.standard?.accuracy == .best, "on the move again, the same fix calls for GPS")
+    }
+
+    @Test("a settled device's Wi-Fi fixes do not judge the regions at its stop; on the move they do")
+    func settledDeviceIgnoresWiFiNoise() {
+        // The boundary is 20 m east of where the device stopped (hysteresis 15 m).
+        let region = F.region("stop", at: F.point(-40), radius: 60)
+        func stopped(reportingStill: Bool) -> Tracker {
+            var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(.adaptive)), regions: [region])
+            _ = tracker.handle(.command(.start), now: F.date(0))
+            _ = tracker.handle(.activity(MotionActivity(kind: .walking, confidence: .high, start: F.date(0))), now: F.date(1))
+            #expect(tracker.handle(.fix(F.fix(east: 0, accuracy: 5, at: 2)), now: F.date(2)).events.map(\.kind) == [.enter])
+            let activity = MotionActivity(kind: reportingStill ? .stationary : .walking, confidence: .high, start: F.date(20))
+            _ = tracker.handle(.activity(activity), now: F.date(40))
+            return tracker
+        }
+        // Two Wi-Fi fixes 50 m east, 30 m beyond the boundary: noise of 50 m at a stop, within the stop
+        // radius of where it stopped. Together they would show the device outside.
+        let noise = [F.fix(east: 50, accuracy: 25, at: 60), F.fix(east: 50, accuracy: 25, at: 120)]
+        var settled = stopped(reportingStill: true)
+        #expect(noise.flatMap { settled.handle(.fix($0), now: $0.timestamp).events }.isEmpty)
+        var walking = stopped(reportingStill: false)
+        #expect(noise.flatMap { walking.handle(.fix($0), now: $0.timestamp).events }.map(\.kind) == [.exit])
+        _ = settled.handle(.activity(MotionActivity(kind: .walking, confidence: .high, start: F.date(130))), now: F.date(150))
+        let moved = [F.fix(east: 50, accuracy: 25, at: 160), F.fix(east: 50, accuracy: 25, at: 170)]
+        #expect(moved.flatMap { settled.handle(.fix($0), now: $0.timestamp).events }.map(\.kind) == [.exit], "walking again")
     }
 
     @Test("stop-detect keeps best accuracy with its 10 m elastic filter")

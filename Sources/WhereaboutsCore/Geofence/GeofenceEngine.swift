@@ -62,6 +62,9 @@ public struct GeofenceEngine: Sendable {
     /// from `inside`.)
     private var pendingSlots: [Int32] = []
     private var latestFix: Fix?
+    /// When fixes last reported each kind of crossing of a region, kept ``GeofenceRule/fixPrecedence``
+    /// seconds: the OS's late report of the same crossing must not repeat it.
+    private var fixCrossings: [Int32: GeofenceRule.FixCrossings] = [:]
     /// The slots whose determined state (inside since, outside, dwell reported) changed since
     /// ``takeStateChanges(at:)`` last ran, with repeats: what a store must learn so that a relaunched
     /// app restores the states, outside ones included.
@@ -147,6 +150,7 @@ public struct GeofenceEngine: Sendable {
             engine.setStatus(.undetermined, ofSlot: slot, since: .distantPast, states)
             states[slot].remove(.judged)
         }
+        fixCrossings[Int32(slot)] = nil
     }
 
     /// The slot states as one buffer: judging many slots then checks the array's uniqueness once
@@ -201,6 +205,7 @@ public struct GeofenceEngine: Sendable {
         changes.removeAll(keepingCapacity: true)
         withStates { engine, states in engine.collectChanges(fix, states, into: &changes) }
         sortByID(&changes)
+        noteCrossings(changes, at: fix.timestamp)
         var events: [RegionEvent] = []
         events.reserveCapacity(changes.count)
         for change in changes where change.notified {
@@ -211,6 +216,15 @@ public struct GeofenceEngine: Sendable {
         }
         changeScratch = changes
         return events
+    }
+
+    /// Keeps the crossings among `changes` in ``fixCrossings``, dropping those too old to matter.
+    private mutating func noteCrossings(_ changes: [Change], at time: Date) {
+        guard changes.contains(where: { !$0.initial }) else { return }
+        if fixCrossings.count >= 64 {
+            fixCrossings = fixCrossings.filter { time.timeIntervalSince($0.value.latest) <= GeofenceRule.fixPrecedence }
+        }
+        for change in changes where !change.initial { fixCrossings[change.slot, default: .init()][change.kind] = time }
     }
 
     /// Judges `fix` against the regions the device is inside and those within its reach, and
@@ -418,7 +432,9 @@ public struct GeofenceEngine: Sendable {
     /// - Parameter fixesStreaming: whether standard updates are on, so fixes keep judging the region.
     public mutating func osCrossing(id: String, state: RegionState, at time: Date, fixesStreaming: Bool = false) -> RegionEvent? {
         guard let slot = index.slot(of: id), let region = index.region(atSlot: slot) else { return nil }
-        if GeofenceRule.crossingYields(to: latestFix, region: region, crossing: state, at: time, fixesStreaming: fixesStreaming) {
+        if GeofenceRule.crossingYields(to: latestFix, region: region, crossing: state, at: time, fixesStreaming: fixesStreaming)
+            || GeofenceRule.crossingEchoes(fixCrossings[slot], crossing: state, at: time)
+        {
             return nil
         }
         let transition = withStates { engine, states -> GeofenceRule.Transition? in

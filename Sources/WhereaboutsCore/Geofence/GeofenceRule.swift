@@ -148,6 +148,35 @@ public enum GeofenceRule {
         return evidence != crossing
     }
 
+    /// When fixes last reported an enter and an exit of one region.
+    public struct FixCrossings: Sendable, Hashable {
+        /// The last enter a fix reported.
+        public var enter = Date.distantPast
+        /// The last exit a fix reported.
+        public var exit = Date.distantPast
+
+        /// Creates a record of no crossings.
+        public init() {}
+
+        /// The last crossing of `kind`.
+        public subscript(kind: RegionEventKind) -> Date {
+            get { kind == .enter ? enter : exit }
+            set { if kind == .enter { enter = newValue } else { exit = newValue } }
+        }
+
+        /// The later of the two.
+        public var latest: Date { max(enter, exit) }
+    }
+
+    /// Whether an OS crossing to `crossing` at `time` is the late report of one that fixes already
+    /// reported: a crossing of the same kind at most ``fixPrecedence`` seconds before. The OS
+    /// reports crossings up to minutes late; by then the fixes may have seen the device leave again,
+    /// and the OS's word would undo theirs.
+    public static func crossingEchoes(_ fixCrossings: FixCrossings?, crossing: RegionState, at time: Date) -> Bool {
+        guard let fixCrossings else { return false }
+        return time.timeIntervalSince(fixCrossings[crossing == .inside ? .enter : .exit]) <= fixPrecedence
+    }
+
     /// When the dwell of the current stay falls due: `loiteringDelay` after `since` (when the device
     /// came inside), unless it was reported, the device is not inside, or the region has no delay.
     public static func dwellDue(_ status: Status, since: Date, loiteringDelay: TimeInterval?) -> Date? {

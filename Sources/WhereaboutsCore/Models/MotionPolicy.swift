@@ -82,30 +82,32 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     }
 
     /// Whereabouts' flagship, the `balanced` preset: cell positions while every boundary is out of
-    /// reach, Wi-Fi near them, GPS where Wi-Fi cannot decide or a region under 60 m is within reach,
-    /// everything off after 2 minutes still, woken by the stationary fence, a significant change or a
-    /// visit departure. Its lead, hold, fine radius and stop timeout were picked by `simulate --folds`
-    /// (README, "Presets").
-    public static let adaptive = preset(name: "adaptive", lead: 10, raisedAccuracyHold: 8, fineRadius: 60, stopTimeout: 120)
+    /// reach, Wi-Fi from 30 s of travel before one, GPS where Wi-Fi cannot decide (held 3 s after the
+    /// last fix that needed it), everything off after 3 minutes still, woken by the stationary fence,
+    /// a significant change or a visit departure. Its lead, hold, fine radius, stop timeout and watch
+    /// distance were picked by `simulate --folds` (README, "Presets").
+    public static let adaptive = preset(name: "adaptive", lead: 30, raisedAccuracyHold: 3, fineRadius: 0, stopTimeout: 180)
 
-    /// The `efficient` preset: ``adaptive`` holding GPS for less time, without GPS for small regions
-    /// until Wi-Fi leaves one undecided, and starting Wi-Fi 30 s of travel before a boundary instead
-    /// of 10 s.
-    public static let efficient = preset(name: "efficient", lead: 30, raisedAccuracyHold: 3, fineRadius: 0, stopTimeout: 120)
+    /// The `efficient` preset: ``adaptive`` starting Wi-Fi 10 s of travel before a boundary instead of
+    /// 30 s, and turning positioning off after 2 minutes still instead of 3.
+    public static let efficient = preset(name: "efficient", lead: 10, raisedAccuracyHold: 3, fineRadius: 0, stopTimeout: 120)
 
-    /// The `responsive` preset: ``adaptive`` starting finer positioning three times as early, with
-    /// GPS near every region under 120 m, and waiting 3 minutes still before turning positioning off.
-    public static let responsive = preset(name: "responsive", lead: 30, raisedAccuracyHold: 3, fineRadius: 120, stopTimeout: 180)
+    /// The `responsive` preset: ``adaptive`` turning positioning off after 2 minutes still, except at
+    /// a stop within 30 m of a boundary, where it keeps Wi-Fi on to see a step across it.
+    public static let responsive = preset(
+        name: "responsive", lead: 30, raisedAccuracyHold: 3, fineRadius: 0, stopTimeout: 120, watchDistance: 30)
 
-    /// The adaptive family with the four parameters its presets differ in.
+    /// The adaptive family with the five parameters its presets differ in.
     private static func preset(
-        name: String, lead: TimeInterval, raisedAccuracyHold: TimeInterval, fineRadius: Double, stopTimeout: TimeInterval
+        name: String, lead: TimeInterval, raisedAccuracyHold: TimeInterval, fineRadius: Double, stopTimeout: TimeInterval,
+        watchDistance: Double = 0
     ) -> MotionPolicy {
         MotionPolicy(
             name: name, stopRadius: 80, stopTimeout: stopTimeout, stationaryRadius: 150,
             movingAccuracy: .hundredMeters, nearBoundaryAccuracy: .best, raisedAccuracyHold: raisedAccuracyHold, distanceFilter: 20,
             elasticityMultiplier: 2, significantChangeWhileStationary: true,
-            cruiseAccuracy: .kilometer, lead: lead, maximumCruise: 120, fineRadius: fineRadius, motionSensing: true)
+            cruiseAccuracy: .kilometer, lead: lead, maximumCruise: 120, fineRadius: fineRadius, watchDistance: watchDistance,
+            motionSensing: true)
     }
 
     /// The commercial SDK's state machine as documented: best accuracy with a 10 m elastic filter

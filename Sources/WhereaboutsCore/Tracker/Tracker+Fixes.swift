@@ -1,8 +1,8 @@
 import Foundation
 
 extension Tracker {
-    /// The fix pipeline: filter, follow the stay, judge regions, re-plan slots, follow motion,
-    /// record or merge.
+    /// The fix pipeline: filter, follow the stay, judge regions (``judgesRegions(_:)``), re-plan
+    /// slots, follow motion, record or merge.
     mutating func handleFix(_ fix: Fix, now: Date, into effects: inout [TrackerEffect]) {
         guard isRunning || recordNextFix != nil else { return }
         if let reason = FixFilter.rejection(of: fix, after: lastFix, now: now, maxSpeed: configuration.maxSpeed) {
@@ -16,7 +16,7 @@ extension Tracker {
         var trigger = recordNextFix
         recordNextFix = nil
         if isRunning {
-            let events = geofences.evaluate(fix)
+            let events = judgesRegions(fix) ? geofences.evaluate(fix) : []
             emit(events, now: now, into: &effects)
             if events.contains(where: { !$0.initial }) { trigger = trigger ?? .region }
             followMotion(fix, now: now, into: &effects)

@@ -98,6 +98,16 @@ extension Tracker {
         fineFixAtAnchor && activity?.kind == .stationary && activity?.confidence != .low
     }
 
+    /// Whether `fix` judges the regions: every fix does, except a coarse one (coarser than
+    /// ``TransitionRule/decisiveAccuracy``) while the device has settled (``isSettled``). The fine fix
+    /// taken where it stopped judged the regions there, and a long stay brings a Wi-Fi fix a minute,
+    /// whose noise would sooner or later report a crossing of a nearby boundary that the device never
+    /// made. A walking report, or a fix far enough from the anchor to set the device moving, ends the
+    /// settling, and the fixes after it judge again.
+    func judgesRegions(_ fix: Fix) -> Bool {
+        fix.horizontalAccuracy <= TransitionRule.decisiveAccuracy || !isSettled
+    }
+
     /// How far from the stationary anchor `fix` must lie to show the device left: the stop radius
     /// plus half of both accuracies, or the whole of the fix's when it is coarser than half the
     /// ``planningAccuracy`` (a significant-change position, whose error often exceeds half its

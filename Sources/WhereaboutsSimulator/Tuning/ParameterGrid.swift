@@ -9,12 +9,14 @@ public struct ParameterGrid: Sendable {
     }
 
     /// The grid `simulate --folds` and `--plot` sweep over the adaptive policy: how early finer
-    /// positioning starts, how long accuracy stays raised, and which regions need GPS.
+    /// positioning starts, how long accuracy stays raised, which regions need GPS, how soon a still
+    /// device stops positioning, and whether it keeps positioning at a stop near a boundary.
     public static let standard = ParameterGrid(axes: [
         (.lead, [10, 30]),
         (.raisedAccuracyHold, [3, 8]),
         (.fineRadius, [0, 60, 120]),
         (.stopTimeout, [120, 180]),
+        (.watchDistance, [0, 30]),
     ])
 
     /// Every combination, the first axis varying slowest.
