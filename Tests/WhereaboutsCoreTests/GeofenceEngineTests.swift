@@ -102,6 +102,18 @@ struct GeofenceEngineTests {
         #expect(found?.kind == .enter && found?.initial == true, "a replaced region forgets the crossings of the one before")
     }
 
+    @Test("crossings of more regions than the engine keeps before pruning are all remembered while fresh")
+    func osEchoOfManyRegions() {
+        let ids = (0..<70).map { "r\($0)" }
+        var engine = GeofenceEngine(regions: ids.map { F.region($0, radius: 200) })
+        _ = engine.evaluate(F.fix(east: 1000, at: 0))
+        #expect(engine.evaluate(F.fix(east: 0, at: 10)).count == 70)
+        #expect(engine.evaluate(F.fix(east: 290, accuracy: 60, at: 50)).count == 70, "pruning runs here, with 70 kept")
+        _ = engine.evaluate(F.fix(east: 240, accuracy: 60, at: 100))
+        #expect(ids.allSatisfy { engine.osCrossing(id: $0, state: .inside, at: F.date(120)) == nil })
+        #expect(ids.allSatisfy { engine.osCrossing(id: $0, state: .inside, at: F.date(400))?.kind == .enter })
+    }
+
     @Test("notifyOnEntry false tracks the state without reporting the enter")
     func silentEntry() throws {
         let region = try Region(id: "a", center: F.origin, radius: 200, notifyOnEntry: false)

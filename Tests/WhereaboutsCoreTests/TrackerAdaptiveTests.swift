@@ -116,6 +116,9 @@ struct TrackerAdaptiveTests {
         let noise = [F.fix(east: 50, accuracy: 25, at: 60), F.fix(east: 50, accuracy: 25, at: 120)]
         var settled = stopped(reportingStill: true)
         #expect(noise.flatMap { settled.handle(.fix($0), now: $0.timestamp).events }.isEmpty)
+        var stillThere = stopped(reportingStill: true)
+        let fine = F.fix(east: 50, accuracy: 5, at: 60)
+        #expect(stillThere.handle(.fix(fine), now: fine.timestamp).events.map(\.kind) == [.exit], "a GPS fix judges, settled or not")
         var walking = stopped(reportingStill: false)
         #expect(noise.flatMap { walking.handle(.fix($0), now: $0.timestamp).events }.map(\.kind) == [.exit])
         _ = settled.handle(.activity(MotionActivity(kind: .walking, confidence: .high, start: F.date(130))), now: F.date(150))
