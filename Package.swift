@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "WhereaboutsGPSD", targets: ["WhereaboutsGPSD"]),
         .library(name: "WhereaboutsApple", targets: ["WhereaboutsApple"]),
         .executable(name: "whereabouts", targets: ["whereabouts"]),
+        // Helpers for tests (temporary folders removed at exit, sample records), shared with Server/'s tests.
+        .library(name: "WhereaboutsTestSupport", targets: ["WhereaboutsTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -92,7 +94,8 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "WhereaboutsSimulatorTests", dependencies: ["WhereaboutsSimulator", "WhereaboutsCore", "Whereabouts", "WhereaboutsStore"]),
+            name: "WhereaboutsSimulatorTests",
+            dependencies: ["WhereaboutsSimulator", "WhereaboutsCore", "Whereabouts", "WhereaboutsStore", "WhereaboutsTestSupport"]),
         .testTarget(
             name: "WhereaboutsDeliveryTests",
             dependencies: [
@@ -113,7 +116,7 @@ let package = Package(
         .testTarget(
             name: "WhereaboutsCLITests",
             dependencies: [
-                "whereabouts", "WhereaboutsTestServer", "WhereaboutsStore", "WhereaboutsCore",
+                "whereabouts", "WhereaboutsTestServer", "WhereaboutsStore", "WhereaboutsCore", "WhereaboutsTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
     ],

@@ -66,6 +66,7 @@ let package = Package(
                 .product(name: "WhereaboutsStore", package: "Whereabouts"),
                 .product(name: "WhereaboutsDelivery", package: "Whereabouts"),
                 .product(name: "WhereaboutsSimulator", package: "Whereabouts"),
+                .product(name: "WhereaboutsTestSupport", package: "Whereabouts"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),

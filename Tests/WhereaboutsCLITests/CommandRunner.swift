@@ -1,4 +1,5 @@
 import Foundation
+import WhereaboutsTestSupport
 
 /// Runs the built `whereabouts` executable and captures what it printed.
 struct CommandRunner {
@@ -20,7 +21,7 @@ struct CommandRunner {
     /// that into a crash. The wait happens on a thread of its own, off Swift's cooperative threads,
     /// which the other tests of the process (and any in-process server) need.
     static func run(_ arguments: [String]) async throws -> Output {
-        let folder = try temporaryFolder()
+        let folder = temporaryFolder("cli-run")
         defer { try? FileManager.default.removeItem(at: folder) }
         let stdout = folder.appendingPathComponent("stdout")
         let stderr = folder.appendingPathComponent("stderr")
@@ -37,13 +38,6 @@ struct CommandRunner {
             status: process.terminationStatus,
             stdout: String(decoding: try Data(contentsOf: stdout), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: stderr), as: UTF8.self))
-    }
-
-    /// A fresh temporary folder.
-    static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("whereabouts-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
     }
 
     /// Starts the executable without waiting; output goes to /dev/null.

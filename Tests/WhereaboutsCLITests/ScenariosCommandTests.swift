@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WhereaboutsTestSupport
 
 /// Writes the scenario pair `name` (a ten-minute walk north and an empty region list) into `folder`.
 private func writePair(_ name: String, in folder: URL) throws {
@@ -24,8 +25,8 @@ private func contents(_ folder: URL) throws -> [String: Data] {
 struct ScenariosCommandTests {
     @Test("scenarios writes NAME-stress pairs to --out and leaves --from as it was")
     func writesStressPairs() async throws {
-        let from = try CommandRunner.temporaryFolder()
-        let out = try CommandRunner.temporaryFolder()
+        let from = temporaryFolder("cli")
+        let out = temporaryFolder("cli")
         defer { for url in [from, out] { try? FileManager.default.removeItem(at: url) } }
         try writePair("d01", in: from)
         let before = try contents(from)
@@ -37,7 +38,7 @@ struct ScenariosCommandTests {
 
     @Test("scenarios refuses an --out where it would overwrite a --from scenario, and writes nothing")
     func refusesToOverwriteInput() async throws {
-        let folder = try CommandRunner.temporaryFolder()
+        let folder = temporaryFolder("cli")
         defer { try? FileManager.default.removeItem(at: folder) }
         try writePair("d01", in: folder)
         try writePair("d01-stress", in: folder)
@@ -52,7 +53,7 @@ struct ScenariosCommandTests {
 
     @Test("simulate --scenarios refuses two scenarios of one name, which one run would stand for")
     func refusesDuplicateNames() async throws {
-        let folder = try CommandRunner.temporaryFolder()
+        let folder = temporaryFolder("cli")
         defer { try? FileManager.default.removeItem(at: folder) }
         try writePair("d01", in: folder)
         let result = try await CommandRunner.run(["simulate", "--scenarios", folder.path, "--scenarios", folder.path])

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import WhereaboutsTestSupport
 
 @Suite("whereabouts simulate")
 struct SimulateCommandTests {
     @Test("the sample scenario runs every strategy and writes the four files per strategy")
     func sampleRun() async throws {
-        let out = try CommandRunner.temporaryFolder()
+        let out = temporaryFolder("cli")
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try await CommandRunner.run(["simulate", "--out", out.path])
         #expect(result.status == 0, "stderr: \(result.stderr)")
@@ -20,9 +21,9 @@ struct SimulateCommandTests {
 
     @Test("the same seed gives byte-identical files; another seed gives other noise")
     func determinism() async throws {
-        let a = try CommandRunner.temporaryFolder()
-        let b = try CommandRunner.temporaryFolder()
-        let c = try CommandRunner.temporaryFolder()
+        let a = temporaryFolder("cli")
+        let b = temporaryFolder("cli")
+        let c = temporaryFolder("cli")
         defer { for url in [a, b, c] { try? FileManager.default.removeItem(at: url) } }
         for (folder, seed) in [(a, "7"), (b, "7"), (c, "8")] {
             let result = try await CommandRunner.run(["simulate", "--strategy", "adaptive", "--seed", seed, "--out", folder.path])
@@ -61,7 +62,7 @@ struct SimulateCommandTests {
 
     @Test("a malformed GPX file exits with status 2 naming the file and line")
     func malformedTrace() async throws {
-        let folder = try CommandRunner.temporaryFolder()
+        let folder = temporaryFolder("cli")
         defer { try? FileManager.default.removeItem(at: folder) }
         let trace = folder.appendingPathComponent("broken.gpx")
         try Data(

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WhereaboutsStore
 import WhereaboutsTestServer
+import WhereaboutsTestSupport
 
 @Suite("whereabouts simulate --store --upload and whereabouts store")
 struct StoreCommandTests {
@@ -14,7 +15,7 @@ struct StoreCommandTests {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         await server.state.script([.status(500), .dropAfterStore])
-        let folder = try CommandRunner.temporaryFolder()
+        let folder = temporaryFolder("cli")
         let path = folder.appendingPathComponent("run.sqlite").path
         let result = try await CommandRunner.run([
             "simulate", "--strategy", "continuous", "--store", path, "--upload", server.baseURL.absoluteString, "--batch-size", "40",
@@ -39,7 +40,7 @@ struct StoreCommandTests {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         await server.state.script([.status(422, body: "{\"error\":\"invalid\",\"message\":\"device unknown\"}")])
-        let folder = try CommandRunner.temporaryFolder()
+        let folder = temporaryFolder("cli")
         let path = folder.appendingPathComponent("run.sqlite").path
         let recorded = try await CommandRunner.run([
             "simulate", "--strategy", "move", "--store", path, "--upload", server.baseURL.absoluteString, "--batch-size", "5",
@@ -59,7 +60,7 @@ struct StoreCommandTests {
         let missing = try await CommandRunner.run(["store", "inspect", "/nonexistent/x.sqlite"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("/nonexistent/x.sqlite: does not exist"))
-        let folder = try CommandRunner.temporaryFolder()
+        let folder = temporaryFolder("cli")
         let path = folder.appendingPathComponent("s.sqlite").path
         let badURL = try await CommandRunner.run(["simulate", "--strategy", "move", "--store", path, "--upload", "ftp://x"])
         #expect(badURL.status == 2)
@@ -75,7 +76,7 @@ struct StoreCommandTests {
     func killedFiftyTimes() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let folder = try CommandRunner.temporaryFolder()
+        let folder = temporaryFolder("cli")
         let path = folder.appendingPathComponent("crash.sqlite").path
         var generator = SystemRandomNumberGenerator()
         for round in 0..<50 {

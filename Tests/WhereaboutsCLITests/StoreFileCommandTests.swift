@@ -3,6 +3,7 @@ import GRDB
 import Testing
 import WhereaboutsStore
 import WhereaboutsTestServer
+import WhereaboutsTestSupport
 
 /// The bytes of the file at `path` and the names beside it, to show a command left them as they were.
 private struct Untouched: Equatable {
@@ -28,7 +29,7 @@ private func storeCommands(_ path: String) -> [[String]] {
 struct StoreFileCommandTests {
     @Test("every store command refuses a file that is not a store, names it and leaves it as it was")
     func notAStore() async throws {
-        let folder = try CommandRunner.temporaryFolder()
+        let folder = temporaryFolder("cli")
         let gpx = folder.appendingPathComponent("trace.gpx").path
         try Data("<gpx><trk><trkseg></trkseg></trk></gpx>\n".utf8).write(to: URL(fileURLWithPath: gpx))
         let notes = folder.appendingPathComponent("notes.sqlite").path
@@ -53,7 +54,7 @@ struct StoreFileCommandTests {
 
     @Test("a usage error is reported before the store file is opened")
     func usageBeforeOpening() async throws {
-        let folder = try CommandRunner.temporaryFolder()
+        let folder = temporaryFolder("cli")
         let gpx = folder.appendingPathComponent("trace.gpx").path
         try Data("<gpx/>".utf8).write(to: URL(fileURLWithPath: gpx))
         let before = try Untouched(gpx)
@@ -70,7 +71,7 @@ struct StoreFileCommandTests {
 
     @Test("store inspect reads a write-protected store without writing a byte or leaving -wal and -shm files")
     func inspectReadOnly() async throws {
-        let folder = try CommandRunner.temporaryFolder()
+        let folder = temporaryFolder("cli")
         let path = folder.appendingPathComponent("run.sqlite").path
         let recorded = try await CommandRunner.run(["simulate", "--strategy", "move", "--store", path])
         #expect(recorded.status == 0, "\(recorded.stderr)")
@@ -89,7 +90,7 @@ struct StoreFileCommandTests {
     func flushDamaged() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let folder = try CommandRunner.temporaryFolder()
+        let folder = temporaryFolder("cli")
         let path = folder.appendingPathComponent("run.sqlite").path
         #expect(try await CommandRunner.run(["simulate", "--strategy", "continuous", "--store", path]).status == 0)
         let store = try SQLiteLocationStore(path: path, options: StoreOptions(mode: .readOnly))

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WhereaboutsStore
 import WhereaboutsTestServer
+import WhereaboutsTestSupport
 
 @Suite("A wrong upload URL and store requeue on the command line")
 struct WrongUploadURLCommandTests {
@@ -9,7 +10,7 @@ struct WrongUploadURLCommandTests {
     func wrongURL() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let folder = try CommandRunner.temporaryFolder()
+        let folder = temporaryFolder("cli")
         let path = folder.appendingPathComponent("run.sqlite").path
         let typo = server.baseURL.appendingPathComponent("typo").absoluteString
         let run = try await CommandRunner.run(["simulate", "--strategy", "move", "--store", path, "--upload", typo, "--drain-timeout", "1"])
@@ -36,7 +37,7 @@ struct WrongUploadURLCommandTests {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         await server.state.script([.status(422, body: "{\"error\":\"invalid\",\"message\":\"device unknown\"}")])
-        let folder = try CommandRunner.temporaryFolder()
+        let folder = temporaryFolder("cli")
         let path = folder.appendingPathComponent("run.sqlite").path
         let run = try await CommandRunner.run([
             "simulate", "--strategy", "move", "--store", path, "--upload", server.baseURL.absoluteString, "--batch-size", "5",

@@ -277,8 +277,7 @@ final class GPSFake: @unchecked Sendable {
         // Answering the prompts of a gpsfake that has exited must fail with EPIPE, not end the tests.
         signal(SIGPIPE, SIG_IGN)
         self.port = port
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("whereabouts-gpsfake-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = temporaryFolder("gpsfake")
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
             throw HarnessError(description: "cannot create a pipe: \(String(cString: strerror(errno)))")
@@ -391,7 +390,7 @@ final class GPSPipe: @unchecked Sendable {
 
     init(port: UInt16) throws {
         guard let gpspipe = GPSDTestEnvironment.gpspipe else { throw HarnessError(description: GPSDTestEnvironment.toolsMissing) }
-        output = FileManager.default.temporaryDirectory.appendingPathComponent("whereabouts-gpspipe-\(UUID().uuidString).jsonl")
+        output = temporaryFile("gpspipe", suffix: ".jsonl")
         process = try ChildProcess(
             executable: gpspipe, arguments: ["-w", "127.0.0.1:\(port)"], environment: environment([:]), input: nil,
             output: output.path, error: "/dev/null")

@@ -3,6 +3,7 @@ import Testing
 import Whereabouts
 import WhereaboutsCore
 import WhereaboutsStore
+import WhereaboutsTestSupport
 
 @testable import WhereaboutsSimulator
 
@@ -29,8 +30,7 @@ struct SimulationRunTests {
 
     @Test("a run recorded into a store leaves what a relaunched app restores")
     func storeForARelaunch() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("simulation-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = temporaryFolder("simulation")
         let path = folder.appendingPathComponent("phone.sqlite").path
         let result = try await ScenarioRunner.run(Self.scenario, strategy: .adaptive, pad: 600, seed: 2, storePath: path)
         let fixes = result.outcome.run.fixes

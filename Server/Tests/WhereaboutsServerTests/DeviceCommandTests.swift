@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WhereaboutsCore
 import WhereaboutsServer
+import WhereaboutsTestSupport
 
 /// `device list | rotate-token | remove | export | delete` and `prune`, run as the operator runs them,
 /// against a server process that keeps running meanwhile.
@@ -97,7 +98,7 @@ struct DeviceCommandTests {
             at: Date())
         try await storage.close()
 
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString).json")
+        let file = temporaryFile("export", suffix: ".json")
         let written = try await ServerProcess.run(["device", "export", "watch", "--output", file.path, "--database", database])
         #expect(written.status == 0 && written.output.contains("5 locations written"), "\(written.errors)")
         let export = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
@@ -108,7 +109,7 @@ struct DeviceCommandTests {
         let again = try await ServerProcess.run(["device", "export", "watch", "--output", file.path, "--database", database])
         #expect(again.status != 0 && again.errors.contains("already exists"), "\(again.errors)")
         #expect(try Data(contentsOf: file) == exported, "export replaced an existing file")
-        let unopened = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString).json")
+        let unopened = temporaryFile("export", suffix: ".json")
         let noDatabase = try await ServerProcess.run([
             "device", "export", "watch", "--output", unopened.path, "--database", "sqlite:/nonexistent-folder/none.sqlite",
         ])

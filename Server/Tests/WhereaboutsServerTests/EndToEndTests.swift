@@ -5,6 +5,7 @@ import WhereaboutsDelivery
 import WhereaboutsServer
 import WhereaboutsSimulator
 import WhereaboutsStore
+import WhereaboutsTestSupport
 
 @Suite("End to end: the engine on the simulated phone records a shared scenario and uploads it to the server as it runs")
 struct EndToEndTests {
@@ -25,8 +26,7 @@ struct EndToEndTests {
     func recordAndUpload(_ kind: StorageKind) async throws {
         let scenario = try scenario()
         try await withLiveServer(kind) { server in
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = temporaryFolder("e2e")
             let path = folder.appendingPathComponent("phone.sqlite").path
             let strategy = try #require(Strategy.named("continuous"))
             let target = UploadTarget.server(

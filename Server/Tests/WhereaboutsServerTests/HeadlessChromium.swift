@@ -1,4 +1,5 @@
 import Foundation
+import WhereaboutsTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -37,8 +38,7 @@ final class HeadlessChromium: @unchecked Sendable {
     /// descriptor 3 and writes on 4). Through bash, which first closes the descriptors above 2 that
     /// Foundation's Process leaves open: Chromium's helpers would inherit them.
     private init(path: String) async throws {
-        profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
+        profile = temporaryFolder("chromium")
         let (input, output) = (profile.appendingPathComponent("in").path, profile.appendingPathComponent("out").path)
         guard Glibc.mkfifo(input, 0o600) == 0, Glibc.mkfifo(output, 0o600) == 0 else { throw POSIXError(.EIO) }
         process.executableURL = URL(fileURLWithPath: "/bin/bash")

@@ -4,14 +4,14 @@ import WhereaboutsCore
 import WhereaboutsDelivery
 import WhereaboutsServer
 import WhereaboutsStore
+import WhereaboutsTestSupport
 
 @Suite("Our device as an OwnTracks client of our server: transitions, and dwell updates once each")
 struct OwnTracksClientTests {
     @Test("region events go as transitions; a dwell update goes once, as a location of its own", arguments: StorageKind.available)
     func uploaderToPub(_ kind: StorageKind) async throws {
         try await withLiveServer(kind) { server in
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("owntracks-client-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = temporaryFolder("owntracks-client")
             let store = try SQLiteLocationStore(path: folder.appendingPathComponent("store.sqlite").path)
             let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 3600).rounded(.down))
             let fix = try Fix(coordinate: Coordinate(latitude: 47.3769, longitude: 8.5417), horizontalAccuracy: 8, timestamp: start)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WhereaboutsCore
 import WhereaboutsDelivery
+import WhereaboutsTestSupport
 
 /// A real OwnTracks Recorder (`ot-recorder`, HTTP mode only) on a random port over a fresh store, to
 /// compare with: its `ocat` loads the store's `friends` and `keys` databases before it starts.
@@ -21,8 +22,7 @@ struct RecorderPeer {
     /// to a JSON array of `user/device`, and to a passphrase), and waits until it answers.
     static func start(friends: [String: [String]], keys: [String: String]) async throws -> RecorderPeer {
         let (recorder, ocat) = try #require(tools)
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("ot-recorder-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+        let store = temporaryFolder("ot-recorder")
         #expect(try await runProcess(recorder, ["-S", store.path, "--initialize"]) == 0)
         let friendLines = try friends.map {
             "\($0.key) \(String(decoding: try JSONSerialization.data(withJSONObject: $0.value), as: UTF8.self))"

@@ -5,6 +5,7 @@ import Testing
 import WhereaboutsCore
 import WhereaboutsDelivery
 import WhereaboutsServer
+import WhereaboutsTestSupport
 
 /// The storages the contract runs on: SQLite always, PostgreSQL when `WHEREABOUTS_TEST_POSTGRES`
 /// names one (`.ci/run` starts it).
@@ -27,8 +28,7 @@ enum StorageKind: String, CaseIterable, CustomStringConvertible, Sendable {
     var databaseURL: DatabaseURL {
         switch self {
         case .sqlite:
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("whereabouts-server-\(UUID().uuidString)")
-            try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = temporaryFolder("server")
             return .sqlite(path: folder.appendingPathComponent("server.sqlite").path)
         case .postgres:
             return try! DatabaseURL(parsing: Self.postgresURL!)

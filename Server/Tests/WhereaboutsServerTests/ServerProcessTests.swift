@@ -4,6 +4,7 @@ import WhereaboutsCore
 import WhereaboutsDelivery
 import WhereaboutsServer
 import WhereaboutsStore
+import WhereaboutsTestSupport
 
 /// The built `whereabouts-server` executable, started as a real process.
 final class ServerProcess: @unchecked Sendable {
@@ -47,8 +48,7 @@ final class ServerProcess: @unchecked Sendable {
 
     /// An empty file in a fresh temporary folder, for a process's output.
     private static func outputFile() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("server-output-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = temporaryFolder("server-output")
         let file = folder.appendingPathComponent("stdout")
         FileManager.default.createFile(atPath: file.path, contents: nil)
         return file
@@ -96,8 +96,7 @@ final class ServerProcess: @unchecked Sendable {
 
     /// A SQLite database URL in a fresh temporary folder whose name starts with `name`.
     static func temporaryDatabase(named name: String) -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = temporaryFolder(name)
         return "sqlite:" + folder.appendingPathComponent("server.sqlite").path
     }
 
@@ -176,8 +175,7 @@ struct ServerProcessTests {
         let token = try await ServerProcess.addDevice("crashy", database: database)
         var server = try await ServerProcess(database: database)
         let port = server.port
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("crash-client-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = temporaryFolder("crash-client")
         let store = try SQLiteLocationStore(path: folder.appendingPathComponent("phone.sqlite").path)
         let start = Date().addingTimeInterval(-50_000)
         try store.append(

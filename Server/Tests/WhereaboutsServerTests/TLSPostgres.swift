@@ -1,4 +1,5 @@
 import Foundation
+import WhereaboutsTestSupport
 
 /// A PostgreSQL cluster of a test's own, with TLS on under a certificate the test makes with
 /// openssl: an authority (`ca.pem`) signs a certificate for `localhost`, and the cluster refuses
@@ -35,8 +36,7 @@ final class TLSPostgres: Sendable {
             print("note: PostgreSQL's server or openssl is not installed; the TLS PostgreSQL tests are skipped (.ci/run installs them)")
             return nil
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("whereabouts-tls-pg-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = temporaryFolder("tls-pg")
         let output = folder.appendingPathComponent("start.out")
         FileManager.default.createFile(atPath: output.path, contents: nil)
         let status = try await runProcess(
