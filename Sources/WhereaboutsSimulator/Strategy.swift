@@ -40,9 +40,10 @@ public struct Strategy: Sendable, Equatable {
     public static let adaptive = preset(
         .adaptive, summary: "cell while boundaries are out of reach, Wi-Fi or GPS near them, off when still")
     /// The `efficient` preset of the adaptive mode.
-    public static let efficient = preset(.efficient, summary: "adaptive with a 10 s lead, positioning off after 2 min still")
+    public static let efficient = preset(.efficient, summary: "adaptive with positioning off after 2 min still")
     /// The `responsive` preset of the adaptive mode.
-    public static let responsive = preset(.responsive, summary: "adaptive keeping Wi-Fi at stops within 30 m of a boundary")
+    public static let responsive = preset(
+        .responsive, summary: "adaptive with a 30 s lead, keeping Wi-Fi at stops within 30 m of a boundary")
 
     /// The adaptive mode with `policy`, named for it.
     public static func preset(_ policy: MotionPolicy, summary: String) -> Strategy {

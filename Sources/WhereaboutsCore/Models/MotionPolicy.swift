@@ -82,31 +82,30 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     }
 
     /// Whereabouts' flagship, the `balanced` preset: cell positions while every boundary is out of
-    /// reach, Wi-Fi from 30 s of travel before one, GPS where Wi-Fi cannot decide (held 3 s after the
-    /// last fix that needed it), everything off after 3 minutes still, woken by the stationary fence,
-    /// a significant change or a visit departure. Its lead, hold, fine radius, stop timeout and watch
-    /// distance were picked by `simulate --folds` (README, "Presets").
-    public static let adaptive = preset(name: "adaptive", lead: 30, raisedAccuracyHold: 3, fineRadius: 0, stopTimeout: 180)
+    /// reach, Wi-Fi from 10 s of travel before one (a fix every 50 m), GPS where Wi-Fi cannot decide
+    /// (held 3 s after the last fix that needed it), everything off after 3 minutes still, woken by the
+    /// stationary fence, a significant change or a visit departure. Its lead, hold, stop timeout, watch
+    /// distance and distance filter were picked by `simulate --folds` (README, "Presets").
+    public static let adaptive = preset(name: "adaptive", lead: 10, stopTimeout: 180, distanceFilter: 50)
 
-    /// The `efficient` preset: ``adaptive`` starting Wi-Fi 10 s of travel before a boundary instead of
-    /// 30 s, and turning positioning off after 2 minutes still instead of 3.
-    public static let efficient = preset(name: "efficient", lead: 10, raisedAccuracyHold: 3, fineRadius: 0, stopTimeout: 120)
+    /// The `efficient` preset: ``adaptive`` turning positioning off after 2 minutes still instead of 3.
+    public static let efficient = preset(name: "efficient", lead: 10, stopTimeout: 120, distanceFilter: 50)
 
-    /// The `responsive` preset: ``adaptive`` turning positioning off after 2 minutes still, except at
-    /// a stop within 30 m of a boundary, where it keeps Wi-Fi on to see a step across it.
-    public static let responsive = preset(
-        name: "responsive", lead: 30, raisedAccuracyHold: 3, fineRadius: 0, stopTimeout: 120, watchDistance: 30)
+    /// The `responsive` preset: ``adaptive`` starting Wi-Fi 30 s of travel before a boundary with a fix
+    /// every 20 m, and turning positioning off after 2 minutes still, except at a stop within 30 m of
+    /// a boundary, where it keeps Wi-Fi on to see a step across it.
+    public static let responsive = preset(name: "responsive", lead: 30, stopTimeout: 120, distanceFilter: 20, watchDistance: 30)
 
-    /// The adaptive family with the five parameters its presets differ in.
+    /// The adaptive family with the parameters its presets differ in; the hold is 3 s and there is no
+    /// fine radius in each.
     private static func preset(
-        name: String, lead: TimeInterval, raisedAccuracyHold: TimeInterval, fineRadius: Double, stopTimeout: TimeInterval,
-        watchDistance: Double = 0
+        name: String, lead: TimeInterval, stopTimeout: TimeInterval, distanceFilter: Double, watchDistance: Double = 0
     ) -> MotionPolicy {
         MotionPolicy(
             name: name, stopRadius: 80, stopTimeout: stopTimeout, stationaryRadius: 150,
-            movingAccuracy: .hundredMeters, nearBoundaryAccuracy: .best, raisedAccuracyHold: raisedAccuracyHold, distanceFilter: 20,
+            movingAccuracy: .hundredMeters, nearBoundaryAccuracy: .best, raisedAccuracyHold: 3, distanceFilter: distanceFilter,
             elasticityMultiplier: 2, significantChangeWhileStationary: true,
-            cruiseAccuracy: .kilometer, lead: lead, maximumCruise: 120, fineRadius: fineRadius, watchDistance: watchDistance,
+            cruiseAccuracy: .kilometer, lead: lead, maximumCruise: 120, fineRadius: 0, watchDistance: watchDistance,
             motionSensing: true)
     }
 
