@@ -15,6 +15,9 @@
         private let primary: CLLocationManager
         private let continuation: AsyncStream<LocationServiceEvent>.Continuation
         private let authorization: AuthorizationTracker
+        /// The identifiers of the planned regions whose state is asked for once monitoring starts; set
+        /// by ``CoreLocationService/monitor(_:)`` on the main thread, where the callbacks arrive too.
+        var statesWanted: Set<String> = []
 
         init(primary: CLLocationManager, continuation: AsyncStream<LocationServiceEvent>.Continuation, authorization: AuthorizationTracker)
         {
@@ -77,9 +80,9 @@
             }
         }
 
-        /// The OS confirmed a new region: ask where the device is relative to it.
+        /// The OS confirmed a new region: ask where the device is relative to it, when the plan wants to know.
         func locationManager(_ manager: CLLocationManager, didStartMonitoringFor region: CLRegion) {
-            guard manager === primary else { return }
+            guard manager === primary, statesWanted.contains(region.identifier) else { return }
             manager.requestState(for: region)
         }
 

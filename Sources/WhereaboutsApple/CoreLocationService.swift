@@ -127,8 +127,9 @@
 
         /// Makes the OS monitor exactly `regions`: regions no longer planned are stopped, new or changed
         /// ones are started as `CLCircularRegion`s (matched by identifier, since the OS keeps only the
-        /// region data), and unchanged ones are left running. The state of each started region is asked
-        /// for (`requestState(for:)`) as soon as CoreLocation confirms it is monitored, so the engine learns
+        /// region data), and unchanged ones are left running. The state of each started region that
+        /// wants it (``WhereaboutsCore/CoreLocationRegion/requestsState``) is asked for
+        /// (`requestState(for:)`) as soon as CoreLocation confirms it is monitored, so the engine learns
         /// whether the device is inside. When region monitoring is unavailable on the device, every region
         /// is stopped and a failure is reported.
         public func monitor(_ regions: [MonitoredRegion]) {
@@ -145,6 +146,7 @@
                                 fix: "no region is handed to the OS; crossings are found from fixes while location updates run")))
                     planned = []
                 }
+                receiver.statesWanted = Set(planned.filter(\.requestsState).map(\.identifier))
                 let monitored = manager.monitoredRegions
                 let wanted = Set(planned.map(\.identifier))
                 for region in monitored where !wanted.contains(region.identifier) {

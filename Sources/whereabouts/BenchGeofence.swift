@@ -62,7 +62,11 @@ struct BenchGeofence: ParsableCommand {
         var answers: [[String]] = []
         for fix in queries {
             plans.append(
-                watch.time { _ = SlotPlanner.plan(engine.index, at: fix.coordinate, slots: 20, minimumRefresh: 150, maximumRefresh: 5000) })
+                watch.time {
+                    _ = SlotPlanner.plan(
+                        engine.index, at: fix.coordinate, slots: 20, minimumRefresh: 150, maximumRefresh: 5000,
+                        state: { engine.state(of: $0) }, device: (fix.coordinate, fix.horizontalAccuracy))
+                })
         }
         let query = queries.map { fix in
             watch.time { answers.append(engine.index.containing(fix.coordinate, accuracy: fix.horizontalAccuracy)) }

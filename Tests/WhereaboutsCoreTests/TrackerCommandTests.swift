@@ -211,7 +211,13 @@ struct TrackerCommandTests {
         let effects = tracker.cross("shop", .inside, at: 200)
         let event = RegionEvent(regionID: "shop", kind: .enter, timestamp: time(200), initial: false, fix: nil)
         let state = RegionStateRecord(regionID: "shop", inside: true, since: time(200), dwelt: false)
-        #expect(effects == [.emit(event), .flushUploads(.regionEvent), .requestOneShot(.best), .saveRegionStates([state])])
+        let refit: [MonitoredRegion] = [
+            MonitoredRegion(id: "shop", center: shop, radius: 150),
+            MonitoredRegion(id: MonitoredRegion.refreshRegionID, center: home, radius: 5_000),
+        ]
+        #expect(
+            effects == [.emit(event), .flushUploads(.regionEvent), .monitor(refit), .requestOneShot(.best), .saveRegionStates([state])],
+            "inside now, the shop is handed as it is: the last position is too old to hand its leaving circle")
         #expect(tracker.cross("shop", .inside, at: 210).isEmpty, "deduplicated")
         // 230 s after the last record: the significant policy alone would not record it.
         let next = tracker.feed(fix(shop, acc: 10, t: 231))

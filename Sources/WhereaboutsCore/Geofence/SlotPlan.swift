@@ -10,6 +10,9 @@ public struct SlotPlan: Sendable, Equatable {
     /// Distance in metres from the planning position to the nearest region boundary, if any region exists.
     public let nearestBoundary: Double?
 
+    /// The monitored regions by id.
+    var byID: [String: MonitoredRegion] { Dictionary(regions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
+
     /// Whether `point` has left the refresh region, so the slots must be planned again.
     public func isStale(at point: Coordinate) -> Bool {
         Geodesy.distance(point, refresh.center) > refresh.radius

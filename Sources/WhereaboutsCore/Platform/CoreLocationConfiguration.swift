@@ -93,6 +93,6 @@ extension MonitoredRegion {
         }
         return CoreLocationRegion(
             identifier: id, latitude: center.latitude, longitude: center.longitude, radius: min(radius, maximumRegionMonitoringDistance),
-            notifyOnEntry: id != MonitoredRegion.refreshRegionID, notifyOnExit: true)
+            notifyOnEntry: id != MonitoredRegion.refreshRegionID, notifyOnExit: true, requestsState: reportsState)
     }
 }

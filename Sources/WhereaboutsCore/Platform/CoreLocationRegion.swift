@@ -14,4 +14,7 @@ public struct CoreLocationRegion: Sendable, Hashable {
     public let notifyOnEntry: Bool
     /// `notifyOnExit`: always `true`.
     public let notifyOnExit: Bool
+    /// Whether to call `requestState(for:)` once monitoring starts
+    /// (``MonitoredRegion/reportsState``).
+    public let requestsState: Bool
 }

@@ -20,7 +20,11 @@ extension Tracker {
             emit(events, now: now, into: &effects)
             if events.contains(where: { !$0.initial }) { trigger = trigger ?? .region }
             followMotion(fix, now: now, into: &effects)
-            if slotPlan?.isStale(at: fix.coordinate) ?? true { plan(at: fix.coordinate, into: &effects) }
+            if slotPlan?.isStale(at: fix.coordinate) ?? true {
+                plan(at: fix.coordinate, now: now, into: &effects)
+            } else {
+                refitSlots(now: now, into: &effects)
+            }
             if trigger == nil, RecordPolicy.shouldRecord(fix, mode: mode, lastRecord: lastRecord) { trigger = .policy }
         }
         if let trigger { store(fix, trigger: trigger, now: now, into: &effects) }

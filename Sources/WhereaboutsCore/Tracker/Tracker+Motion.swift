@@ -155,7 +155,7 @@ extension Tracker {
         if stay.open { stay.lastThere = max(stay.lastThere, now) }
         raisedAccuracyUntil = nil
         applyLocationRequest(into: &effects)
-        plan(at: (lastFix ?? anchor).coordinate, into: &effects)
+        plan(at: (lastFix ?? anchor).coordinate, now: now, into: &effects)
         flush(.motionChange, now: now, into: &effects)
     }
 

@@ -154,16 +154,16 @@ public struct Tracker: Sendable {
             if isRunning { applyLocationRequest(into: &effects) }
         case .addRegions(let regions):
             geofences.add(regions)
-            replanAfterRegionChange(into: &effects)
+            replanAfterRegionChange(now: now, into: &effects)
         case .removeRegions(let ids):
             geofences.remove(ids)
-            replanAfterRegionChange(into: &effects)
+            replanAfterRegionChange(now: now, into: &effects)
         }
     }
 
-    private mutating func replanAfterRegionChange(into effects: inout [TrackerEffect]) {
+    private mutating func replanAfterRegionChange(now: Date, into effects: inout [TrackerEffect]) {
         guard isRunning else { return }
-        if let position = lastFix?.coordinate { plan(at: position, into: &effects) }
+        if let position = lastFix?.coordinate { plan(at: position, now: now, into: &effects) }
         requestPosition(into: &effects)
     }
 
@@ -215,6 +215,7 @@ public struct Tracker: Sendable {
         let streaming = appliedRequest?.standard != nil
         guard let event = geofences.osCrossing(id: id, state: state, at: now, fixesStreaming: streaming) else { return }
         emit([event], now: now, into: &effects)
+        refitSlots(now: now, into: &effects)
         if case .stationary = motion { startMoving(at: now, into: &effects) }
         if recordNextFix == nil { recordNextFix = .region }
         requestPosition(into: &effects)
@@ -236,18 +237,6 @@ public struct Tracker: Sendable {
     mutating func requestPosition(into effects: inout [TrackerEffect]) {
         guard appliedRequest?.standard == nil else { return }
         effects.append(.requestOneShot(configuration.oneShotAccuracy))
-    }
-
-    /// Plans the OS slots at `position` and hands them to the OS.
-    mutating func plan(at position: Coordinate, into effects: inout [TrackerEffect]) {
-        var maximum = configuration.maximumRefreshRadius
-        if case .stationary = motion, case .adaptive(let policy) = mode { maximum = policy.stationaryRadius }
-        let plan = SlotPlanner.plan(
-            geofences.index, at: position, slots: configuration.slotCount,
-            minimumRefresh: min(configuration.minimumRefreshRadius, maximum), maximumRefresh: maximum)
-        guard plan != slotPlan else { return }
-        slotPlan = plan
-        effects.append(.monitor(plan.regions))
     }
 }
 

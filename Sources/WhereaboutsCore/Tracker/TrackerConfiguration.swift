@@ -25,13 +25,16 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
     public var minimumRefreshRadius: Double
     /// The largest radius in metres handed to the OS for the refresh region.
     public var maximumRefreshRadius: Double
+    /// How late the platform's region monitoring reports a crossing; the slot planner sizes the
+    /// circles it hands the OS for it (``SlotPlanner/circle(for:state:cushion:)``).
+    public var regionCushion: RegionCushion
 
     /// Creates a configuration; every parameter has the default a phone app wants.
     public init(
         mode: TrackingMode, slotCount: Int = 20, mergeRadius: Double = 25, maxRecordAccuracy: Double = 200,
         maxSpeed: Double = 90, uploadThreshold: Int = 50, minimumFlushInterval: TimeInterval = 900,
         oneShotAccuracy: LocationAccuracy = .best,
-        minimumRefreshRadius: Double = 150, maximumRefreshRadius: Double = 5000
+        minimumRefreshRadius: Double = 150, maximumRefreshRadius: Double = 5000, regionCushion: RegionCushion = .iOS
     ) {
         self.mode = mode
         self.slotCount = slotCount
@@ -43,5 +46,26 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
         self.oneShotAccuracy = oneShotAccuracy
         self.minimumRefreshRadius = minimumRefreshRadius
         self.maximumRefreshRadius = maximumRefreshRadius
+        self.regionCushion = regionCushion
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case mode, slotCount, mergeRadius, maxRecordAccuracy, maxSpeed, uploadThreshold, minimumFlushInterval
+        case oneShotAccuracy, minimumRefreshRadius, maximumRefreshRadius, regionCushion
+    }
+
+    /// Decodes a configuration; one saved before the region cushion existed gets iOS's.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            mode: try c.decode(TrackingMode.self, forKey: .mode), slotCount: try c.decode(Int.self, forKey: .slotCount),
+            mergeRadius: try c.decode(Double.self, forKey: .mergeRadius),
+            maxRecordAccuracy: try c.decode(Double.self, forKey: .maxRecordAccuracy),
+            maxSpeed: try c.decode(Double.self, forKey: .maxSpeed), uploadThreshold: try c.decode(Int.self, forKey: .uploadThreshold),
+            minimumFlushInterval: try c.decode(TimeInterval.self, forKey: .minimumFlushInterval),
+            oneShotAccuracy: try c.decode(LocationAccuracy.self, forKey: .oneShotAccuracy),
+            minimumRefreshRadius: try c.decode(Double.self, forKey: .minimumRefreshRadius),
+            maximumRefreshRadius: try c.decode(Double.self, forKey: .maximumRefreshRadius),
+            regionCushion: try c.decodeIfPresent(RegionCushion.self, forKey: .regionCushion) ?? .iOS)
     }
 }

@@ -1,0 +1,57 @@
+import Foundation
+
+/// How late the OS's region monitoring flips a circle's state: it treats a circle smaller than
+/// ``minimumRadius`` as that size, and flips only once the device is past the boundary by the larger
+/// of ``minimumDistance`` and ``fraction`` of the radius. These are the simulated phone's figures
+/// (`evaluation.md`, after iOS), which the gpsd service's emulation follows too.
+///
+/// Knowing the cushion, the slot planner hands the OS circles sized so that it flips where the
+/// engine's own hysteresis band ends (``TransitionRule/hysteresis(radius:)``): a larger circle while
+/// the device is outside a region, so the OS reports the entry once the device is that band inside,
+/// and a smaller one while it is inside, so the OS reports the exit once it is that band outside.
+public struct RegionCushion: Sendable, Equatable, Codable {
+    /// Circles smaller than this many metres behave as this size.
+    public var minimumRadius: Double
+    /// The shortest distance in metres past the boundary at which the state flips.
+    public var minimumDistance: Double
+    /// The distance past the boundary at which the state flips, as a fraction of the radius, when
+    /// that is longer than ``minimumDistance``.
+    public var fraction: Double
+
+    /// Creates a cushion model.
+    public init(minimumRadius: Double, minimumDistance: Double, fraction: Double) {
+        self.minimumRadius = minimumRadius
+        self.minimumDistance = minimumDistance
+        self.fraction = fraction
+    }
+
+    /// iOS's region monitoring as the simulated phone models it: circles under 100 m behave as 100 m,
+    /// and a crossing counts max(radius/10, 50 m) past the boundary.
+    public static let iOS = RegionCushion(minimumRadius: 100, minimumDistance: 50, fraction: 0.1)
+
+    /// The radius in metres the OS behaves as for a circle of `radius` metres.
+    public func effectiveRadius(_ radius: Double) -> Double { max(radius, minimumRadius) }
+
+    /// How far in metres past the boundary of a circle of `radius` metres the device must be before
+    /// the OS flips its state.
+    public func distance(radius: Double) -> Double { max(effectiveRadius(radius) * fraction, minimumDistance) }
+
+    /// The radius at which the fraction takes over from the minimum distance.
+    private var knee: Double { fraction > 0 ? minimumDistance / fraction : .infinity }
+
+    /// The radius of a circle whose state the OS flips to inside once the device is `target` metres
+    /// from its centre; when no circle flips that far in (a small target), the circle that flips
+    /// nearest to it.
+    public func enteringRadius(flippingAt target: Double) -> Double {
+        let radius = target <= knee - minimumDistance ? target + minimumDistance : target / (1 - fraction)
+        return max(radius, minimumRadius)
+    }
+
+    /// The radius of a circle whose state the OS flips to outside once the device is `target` metres
+    /// from its centre; when every circle flips farther out (a small target), the circle that flips
+    /// nearest to it.
+    public func leavingRadius(flippingAt target: Double) -> Double {
+        let radius = target <= knee + minimumDistance ? target - minimumDistance : target / (1 + fraction)
+        return max(radius, minimumRadius)
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+extension Tracker {
+    /// Plans the OS slots at `position` and hands them to the OS, each region's circle fitted to its
+    /// state where the OS will find that state (``SlotPlanner/circle(for:state:cushion:device:handed:)``).
+    mutating func plan(at position: Coordinate, now: Date, into effects: inout [TrackerEffect]) {
+        var maximum = configuration.maximumRefreshRadius
+        if case .stationary = motion, case .adaptive(let policy) = mode { maximum = policy.stationaryRadius }
+        let plan = SlotPlanner.plan(
+            geofences.index, at: position, slots: configuration.slotCount,
+            minimumRefresh: min(configuration.minimumRefreshRadius, maximum), maximumRefresh: maximum,
+            cushion: configuration.regionCushion, state: { geofences.state(of: $0) }, device: device(at: now), handed: slotPlan)
+        hand(plan, into: &effects)
+    }
+
+    /// Hands the OS the planned regions again when a circle no longer fits its region's state
+    /// (``SlotPlanner/refit(_:_:cushion:state:device:)``).
+    mutating func refitSlots(now: Date, into effects: inout [TrackerEffect]) {
+        guard let slotPlan else { return }
+        let refitted = SlotPlanner.refit(
+            slotPlan, geofences.index, cushion: configuration.regionCushion, state: { geofences.state(of: $0) },
+            device: device(at: now))
+        hand(refitted, into: &effects)
+    }
+
+    /// Where the device is at `now`: the last fix fine enough to plan on, and how far the device may
+    /// have gone from it since, at the top speed (``topSpeed(_:)``), beyond its accuracy. A still
+    /// device stays where it stopped.
+    private func device(at now: Date) -> (position: Coordinate, uncertainty: Double)? {
+        guard let fix = lastFix, fix.horizontalAccuracy <= Self.planningAccuracy else { return nil }
+        let travelled = isStationary ? 0 : max(0, now.timeIntervalSince(fix.timestamp)) * topSpeed(fix)
+        return (fix.coordinate, fix.horizontalAccuracy + travelled)
+    }
+
+    /// Makes `plan` the slot plan, and hands its regions to the OS when it differs from the one in force.
+    private mutating func hand(_ plan: SlotPlan, into effects: inout [TrackerEffect]) {
+        guard plan != slotPlan else { return }
+        slotPlan = plan
+        effects.append(.monitor(plan.regions))
+    }
+}
