@@ -290,6 +290,10 @@ struct CoreLocationMappingTests {
         #expect(story.latitude == 48.137 && story.longitude == 11.575)
         #expect(story.radius == 250)
         #expect(story.notifyOnEntry && story.notifyOnExit)
+        #expect(story.requestsState, "a region handed as it is asks the OS for the device's state")
+        let fitted = try MonitoredRegion(id: "story-1", center: center, radius: 275, reportsState: false)
+            .coreLocationRegion(maximumRegionMonitoringDistance: 400_000)
+        #expect(!fitted.requestsState, "a circle fitted to the cushion does not")
 
         let refresh = try MonitoredRegion(id: MonitoredRegion.refreshRegionID, center: center, radius: 5000)
             .coreLocationRegion(maximumRegionMonitoringDistance: 1000)

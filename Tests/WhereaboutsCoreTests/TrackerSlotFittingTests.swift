@@ -32,6 +32,22 @@ struct TrackerSlotFittingTests {
         #expect(handed(inside) == MonitoredRegion(id: "big", center: big.center, radius: 275, reportsState: false))
     }
 
+    @Test func aRegionNewToThePlanIsFittedOnlyWhileTheLastFixStillPlacesTheDevice() throws {
+        let near = region("near", point(home, metres: 1_000), radius: 100)
+        func planAfterRemovingNear(at t: TimeInterval) throws -> MonitoredRegion? {
+            var (tracker, _) = startedTracker(.move(), regions: [near, big]) { $0.slotCount = 2 }
+            let first = try #require(tracker.feed(fix(home, t: 1)).monitors.first)
+            #expect(first.map(\.id) == ["near", MonitoredRegion.refreshRegionID])
+            return handed(tracker.send(.removeRegions(["near"]), at: t))
+        }
+        #expect(
+            try planAfterRemovingNear(at: 2) == MonitoredRegion(id: "big", center: big.center, radius: 325, reportsState: false),
+            "1 s after a fix 2 km away, at most 40 m travelled: wholly outside the 325 m circle")
+        #expect(
+            try planAfterRemovingNear(at: 60) == MonitoredRegion(id: "big", center: big.center, radius: 300),
+            "59 s at a vehicle's 40 m/s could have brought the device inside it: the OS is asked")
+    }
+
     @Test func noCushionHandsTheBandEdges() throws {
         var (tracker, _) = startedTracker(.move(), regions: [big]) {
             $0.regionCushion = RegionCushion(minimumRadius: 0, minimumDistance: 0, fraction: 0)
