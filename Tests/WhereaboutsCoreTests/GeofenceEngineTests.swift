@@ -58,6 +58,26 @@ struct GeofenceEngineTests {
         #expect(deep.evaluate(F.fix(east: 50, accuracy: 50, at: 10)).map(\.kind) == [.enter])
     }
 
+    @Test("a stay survives a significant-change fix one accuracy out; two accuracies out, or a second fix agreeing, end it")
+    func coarseExit() {
+        // A 60 m stop (hysteresis 15 m) and a 150 m significant-change fix 200 m beyond its outline:
+        // a whole accuracy beyond the band, short of two.
+        var engine = GeofenceEngine(regions: [F.region("stop", radius: 60)])
+        #expect(engine.evaluate(F.fix(east: 0, accuracy: 8, at: 0)).map(\.kind) == [.enter])
+        #expect(engine.evaluate(F.fix(east: 260, accuracy: 150, at: 60)).isEmpty)
+        #expect(engine.undecidedCount == 0, "a fix at the same accuracy can confirm it: no finer one is asked for")
+        #expect(engine.evaluate(F.fix(east: 10, accuracy: 8, at: 70)).isEmpty, "a fine fix inside drops the evidence")
+        #expect(engine.state(of: "stop") == .inside)
+        #expect(engine.evaluate(F.fix(east: 260, accuracy: 150, at: 80)).isEmpty)
+        #expect(engine.evaluate(F.fix(east: 300, accuracy: 150, at: 90)).map(\.kind) == [.exit], "a second coarse fix agreeing")
+        var far = GeofenceEngine(regions: [F.region("stop", radius: 60)])
+        _ = far.evaluate(F.fix(east: 0, accuracy: 8, at: 0))
+        #expect(far.evaluate(F.fix(east: 380, accuracy: 150, at: 60)).map(\.kind) == [.exit], "two accuracies beyond the band")
+        var away = GeofenceEngine(regions: [F.region("stop", radius: 60)])
+        _ = away.evaluate(F.fix(east: 0, accuracy: 8, at: 0))
+        #expect(away.evaluate(F.fix(east: 5000, accuracy: 150, at: 60)).map(\.kind) == [.exit], "far beyond any reach")
+    }
+
     @Test("the state found first is reported as initial")
     func initialState() {
         var engine = GeofenceEngine(regions: [F.region("in", radius: 200), F.region("out", at: F.point(3000), radius: 200)])
@@ -88,7 +108,7 @@ struct GeofenceEngineTests {
         _ = engine.evaluate(F.fix(east: 1000, at: 0))
         #expect(engine.evaluate(F.fix(east: 0, at: 10)).map(\.kind) == [.enter])
         // Wi-Fi fixes, too coarse to outweigh an OS crossing on their own (their evidence is in the band).
-        #expect(engine.evaluate(F.fix(east: 290, accuracy: 60, at: 50)).map(\.kind) == [.exit])
+        #expect(engine.evaluate(F.fix(east: 350, accuracy: 60, at: 50)).map(\.kind) == [.exit])
         _ = engine.evaluate(F.fix(east: 240, accuracy: 60, at: 100))
         #expect(engine.osCrossing(id: "a", state: .inside, at: F.date(120)) == nil, "the enter at 10 s, reported late")
         #expect(engine.state(of: "a") == .outside)
@@ -108,7 +128,7 @@ struct GeofenceEngineTests {
         var engine = GeofenceEngine(regions: ids.map { F.region($0, radius: 200) })
         _ = engine.evaluate(F.fix(east: 1000, at: 0))
         #expect(engine.evaluate(F.fix(east: 0, at: 10)).count == 70)
-        #expect(engine.evaluate(F.fix(east: 290, accuracy: 60, at: 50)).count == 70, "pruning runs here, with 70 kept")
+        #expect(engine.evaluate(F.fix(east: 350, accuracy: 60, at: 50)).count == 70, "pruning runs here, with 70 kept")
         _ = engine.evaluate(F.fix(east: 240, accuracy: 60, at: 100))
         #expect(ids.allSatisfy { engine.osCrossing(id: $0, state: .inside, at: F.date(120)) == nil })
         #expect(ids.allSatisfy { engine.osCrossing(id: $0, state: .inside, at: F.date(400))?.kind == .enter })

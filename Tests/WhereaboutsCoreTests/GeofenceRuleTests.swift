@@ -6,8 +6,9 @@ import WhereaboutsCore
 /// reference engine that applies this same rule, so the rule's own behaviour is pinned here.
 ///
 /// The region is 200 m (hysteresis 25 m). A 5 m fix shows inside at 25 m or more inside the outline
-/// and outside at 25 m or more beyond it; a 50 m fix (margin 22.5 m) shows outside from 47.5 m, and
-/// is decisive on its own only from 75 m (a whole accuracy beyond the band).
+/// and outside at 25 m or more beyond it; a 50 m fix (margin 22.5 m) shows outside from 47.5 m, is
+/// firm from 75 m (a whole accuracy beyond the band) and decisive on its own only from 125 m (two
+/// accuracies); it shows inside from 47.5 m within, decisively from 75 m.
 @Suite("Geofence rule: one region's state on fixes and OS crossings")
 struct GeofenceRuleTests {
     private typealias Rule = GeofenceRule
@@ -33,8 +34,10 @@ struct GeofenceRuleTests {
 
     @Test("inside: a decisive fix outside exits; a fix in the hysteresis band changes nothing")
     func decisive() {
-        let exited = fix(inside, at: 100, accuracy: 50)
+        let exited = fix(inside, at: 125, accuracy: 50)
         #expect(exited.status.side == .outside && exited.transition?.kind == .exit && exited.transition?.initial == false)
+        let entered = fix(.init(side: .outside), at: -75, accuracy: 50)
+        #expect(entered.transition?.kind == .enter, "an entry needs one accuracy beyond the band, not two")
         let fine = fix(inside, at: 30)
         #expect(fine.transition?.kind == .exit, "a 5 m fix is decisive")
         let band = fix(inside, at: 10)
@@ -52,6 +55,23 @@ struct GeofenceRuleTests {
         #expect(Rule.unreached(first.status) == inside)
         let silent = fix(first.status, at: 10)
         #expect(silent.status.pending == .outside && silent.undecided, "a fix that says nothing keeps the evidence")
+    }
+
+    @Test("a coarse fix one accuracy beyond the band, short of two, awaits the next fix without asking for a finer one")
+    func firm() {
+        let first = fix(inside, at: 124, accuracy: 50)
+        #expect(first.status.pending == .outside && first.transition == nil && !first.undecided)
+        let confirmed = fix(first.status, at: 80, accuracy: 50)
+        #expect(confirmed.transition?.kind == .exit, "a second coarse fix agreeing exits")
+        let contradicted = fix(first.status, at: -60, accuracy: 50)
+        #expect(contradicted.status == inside && contradicted.transition == nil)
+        let nearer = fix(inside, at: 74, accuracy: 50)
+        #expect(nearer.status.pending == .outside && nearer.undecided, "inside one accuracy of the band a finer fix is wanted")
+        #expect(TransitionRule.strength(of: .outside, signedDistance: 75, accuracy: 50, size: size) == .firm)
+        #expect(TransitionRule.strength(of: .outside, signedDistance: 125, accuracy: 50, size: size) == .decisive)
+        #expect(TransitionRule.strength(of: .outside, signedDistance: 30, accuracy: 20, size: size) == .decisive, "a fine fix")
+        #expect(TransitionRule.strength(of: .inside, signedDistance: -75, accuracy: 50, size: size) == .decisive)
+        #expect(TransitionRule.strength(of: .inside, signedDistance: -74, accuracy: 50, size: size) == .tentative)
     }
 
     @Test("an OS crossing is trusted: it changes the side, reports the crossing, and drops pending evidence")

@@ -154,7 +154,7 @@ struct TrackerModeTests {
         #expect(effects.records.isEmpty && effects.dwellExtensions.isEmpty)
         #expect(tracker.statistics.tooCoarseToRecord == 1)
         #expect(tracker.statistics.accepted == 2)
-        #expect(effects.events.map(\.kind) == [.exit], "a whole accuracy beyond the band: decisive alone")
+        #expect(effects.events.map(\.kind) == [.exit], "two accuracies beyond the band: decisive alone")
         #expect(tracker.geofences.state(of: "h") == .outside)
     }
 

@@ -244,12 +244,13 @@ public struct GeofenceEngine: Sendable {
         let frame = LocalFrame(at: fix.coordinate)
         let trackJudged = !undeterminedSlots.isEmpty
         let reach = TransitionRule.reach(accuracy: fix.horizontalAccuracy)
+        let leavingReach = TransitionRule.leavingReach(accuracy: fix.horizontalAccuracy)
         // Backwards, since judging a slot may move the last one into its place.
         var position = inside.count
         while position > 0 {
             position -= 1
             let slot = inside[position].slot
-            let boundary = index.boundary(ofSlot: slot, from: frame, within: reach)
+            let boundary = index.boundary(ofSlot: slot, from: frame, within: leavingReach)
             applyFix(slot, boundary.signedDistance, boundary.radius, fix, &changes, states, insideAt: position)
         }
         judgePending(fix, frame, within: reach, states, into: &changes)

@@ -6,9 +6,10 @@ import Foundation
 ///
 /// - A region starts *undetermined*. The first fix with evidence settles it: inside reports an
 ///   initial enter, outside reports nothing. A fix that does not reach it settles it outside.
-/// - Evidence of the other side from a fix that is not decisive (``TransitionRule/isDecisive(_:signedDistance:accuracy:size:)``)
+/// - Evidence of the other side from a fix that is not decisive (``TransitionRule/strength(of:signedDistance:accuracy:size:)``)
 ///   is kept *pending*: the next fix that reaches the region and agrees makes the transition; one
-///   that disagrees, or does not reach the region, drops it.
+///   that disagrees, or does not reach the region, drops it. Tentative evidence asks for a finer
+///   fix; firm evidence waits for the next one.
 /// - An OS crossing is trusted and drops pending evidence, unless it yields to a fix
 ///   (``crossingYields(to:region:crossing:at:fixesStreaming:)``).
 /// - A transition starts a new stay, whose dwell is reported once its loitering delay has passed.
@@ -89,7 +90,7 @@ public enum GeofenceRule {
         /// The transition to report, if any.
         public let transition: Transition?
         /// Whether a more accurate fix would have changed the state: the fix fell in the accuracy
-        /// margin on the far side from the state, or its evidence awaits confirmation.
+        /// margin on the far side from the state, or its tentative evidence awaits confirmation.
         public let undecided: Bool
 
         init(_ status: Status, _ transition: Transition? = nil, undecided: Bool = false) {
@@ -110,9 +111,9 @@ public enum GeofenceRule {
         guard let evidence else {
             return Outcome(status, undecided: status.pending != nil || exactFixWouldChange(side, signedDistance: s, size: size))
         }
-        let decisive = TransitionRule.isDecisive(evidence, signedDistance: s, accuracy: accuracy, size: size)
-        guard decisive || status.pending == evidence else {
-            return Outcome(Status(side: side, pending: evidence, dwelt: status.dwelt), undecided: true)
+        let strength = TransitionRule.strength(of: evidence, signedDistance: s, accuracy: accuracy, size: size)
+        guard strength == .decisive || status.pending == evidence else {
+            return Outcome(Status(side: side, pending: evidence, dwelt: status.dwelt), undecided: strength == .tentative)
         }
         return Outcome(Status(side: evidence), crossing(to: evidence))
     }

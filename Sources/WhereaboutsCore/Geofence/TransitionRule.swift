@@ -8,8 +8,8 @@ import Foundation
 /// the accuracy: m = k·max(0, a − 5 m), k = ½ for fixes finer than the region and 1 for coarser
 /// ones. A fix coarser than the region's radius can never show *inside*: a 1 km fix is no evidence of
 /// being in a 150 m region. A coarse fix near the band needs the next fix that reaches the region to agree
-/// (see ``isDecisive``). Between the two lies a band where the fix says nothing, so a fix
-/// jittering at the boundary cannot make the state flap.
+/// (see ``strength(of:signedDistance:accuracy:size:)``). Between the two lies a band where the fix says
+/// nothing, so a fix jittering at the boundary cannot make the state flap.
 public enum TransitionRule {
     /// Fixes at least this accurate (metres) count as decisive on their own; coarser ones must be
     /// confirmed by a second fix agreeing.
@@ -40,19 +40,47 @@ public enum TransitionRule {
         return nil
     }
 
-    /// Whether one fix is enough to act on `evidence`: it is, when the fix is fine (at most
-    /// ``decisiveAccuracy`` metres) or lies a further whole accuracy beyond the band. Otherwise the
-    /// next fix that reaches the region must agree (``GeofenceEngine`` drops the evidence when a fix
-    /// does not reach it).
-    public static func isDecisive(_ evidence: RegionState, signedDistance s: Double, accuracy: Double, size: Double) -> Bool {
-        if accuracy <= decisiveAccuracy { return true }
+    /// How many accuracies beyond the band one coarse fix must lie to end a stay on its own. A
+    /// reported accuracy is about one standard error, and a stay is seen by many coarse fixes (a Wi-Fi
+    /// scan a minute, significant-change and visit positions), so at one accuracy some of them fall
+    /// beyond it by chance and report an exit the device never made: the simulated phone's
+    /// significant-change positions (σ 100 m, accuracy 100–200 m) did so at stops. An entry is seen by
+    /// the few fixes of a passage, and keeps one accuracy.
+    public static let leavingAccuracies: Double = 2
+
+    /// How far one fix's evidence goes: whether it acts alone, and if not, whether a finer fix is
+    /// needed to confirm it.
+    public enum Strength: Sendable, Hashable {
+        /// Enough on its own: a fine fix (at most ``decisiveAccuracy`` metres), or a coarse one lying
+        /// far enough beyond the band (an accuracy for inside, ``leavingAccuracies`` for outside).
+        case decisive
+        /// Outside by a whole accuracy beyond the band but short of ``leavingAccuracies``: the next
+        /// fix that reaches the region must agree, and one at the same accuracy will do.
+        case firm
+        /// Nearer the band: the next fix that reaches the region must agree, and a finer one is
+        /// wanted (``GeofenceRule/Outcome/undecided``).
+        case tentative
+    }
+
+    /// How far a fix `signedDistance` metres from a region's outline with `accuracy` metres goes
+    /// towards `evidence` it shows. ``GeofenceEngine`` drops evidence that is not decisive when a
+    /// fix does not reach the region.
+    public static func strength(of evidence: RegionState, signedDistance s: Double, accuracy: Double, size: Double) -> Strength {
+        if accuracy <= decisiveAccuracy { return .decisive }
         let h = hysteresis(radius: size)
         switch evidence {
-        case .inside: return s + accuracy <= -h
-        case .outside: return s - accuracy >= h
+        case .inside: return s + accuracy <= -h ? .decisive : .tentative
+        case .outside:
+            if s - leavingAccuracies * accuracy >= h { return .decisive }
+            return s - accuracy >= h ? .firm : .tentative
         }
     }
 
     /// The farthest a region's boundary can be from a fix of `accuracy` metres and still be judged by it.
     public static func reach(accuracy: Double) -> Double { 25 + accuracy }
+
+    /// The distance beyond a region's boundary from which a fix of `accuracy` metres is decisive
+    /// evidence of having left it: a region the device is inside needs its true distance only
+    /// within this.
+    public static func leavingReach(accuracy: Double) -> Double { 25 + leavingAccuracies * accuracy }
 }
