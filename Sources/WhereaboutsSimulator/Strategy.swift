@@ -43,7 +43,7 @@ public struct Strategy: Sendable, Equatable {
     public static let efficient = preset(.efficient, summary: "adaptive with positioning off after 2 min still")
     /// The `responsive` preset of the adaptive mode.
     public static let responsive = preset(
-        .responsive, summary: "adaptive with a 30 s lead, keeping Wi-Fi at stops within 30 m of a boundary")
+        .responsive, summary: "adaptive with a 30 s lead, GPS held 8 s, Wi-Fi kept at stops within 30 m of a boundary")
 
     /// The adaptive mode with `policy`, named for it.
     public static func preset(_ policy: MotionPolicy, summary: String) -> Strategy {

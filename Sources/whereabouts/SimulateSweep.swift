@@ -56,13 +56,11 @@ extension Simulate {
 
     private static func describe(_ validation: CrossValidation) -> String {
         func settings(_ chosen: [PolicySetting]) -> String { chosen.map(\.description).joined(separator: " ") }
-        var lines = [
-            "\(validation.goal.name): recall ≥ \(validation.goal.recallFloor), precision ≥ \(validation.goal.precisionFloor), least energy"
-        ]
+        var lines = [validation.goal.summary]
         for fold in validation.folds {
             let h = fold.heldOut
             lines.append(
-                "  fold \(fold.index): tuned on the others \(settings(fold.chosen)); held out: recall \(String(format: "%.3f", h.recall)), precision \(String(format: "%.3f", h.precision)), energy \(String(format: "%.3f", h.energyRatio))"
+                "  fold \(fold.index): tuned on the others \(settings(fold.chosen)); held out: recall \(String(format: "%.3f", h.recall)), precision \(String(format: "%.3f", h.precision)), p95 \(h.latencyP95.map { "\(Int($0)) s" } ?? "-"), energy \(String(format: "%.3f", h.energyRatio))"
             )
         }
         lines.append("  tuned on every scenario (what ships): \(settings(validation.chosenOnAll))")

@@ -13,7 +13,7 @@ struct TrackerAdaptiveTests {
         let policy = MotionPolicy.stillnessOnly
         var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(policy)))
         _ = tracker.handle(.command(.start), now: F.date(0))
-        let first = tracker.handle(.fix(F.fix(east: 0, accuracy: 40, at: 1)), now: F.date(1))
+        _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 40, at: 1)), now: F.date(1))
         #expect(tracker.timers[.stationaryCheck] == F.date(1 + policy.stopTimeout))
         _ = tracker.handle(.fix(F.fix(east: 20, accuracy: 40, at: 60)), now: F.date(60))
         let check = tracker.handle(.wake, now: F.date(1 + policy.stopTimeout))
@@ -33,7 +33,7 @@ struct TrackerAdaptiveTests {
         var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(MotionPolicy.stillnessOnly)))
         _ = tracker.handle(.command(.start), now: F.date(0))
         _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 40, at: 1)), now: F.date(1))
-        let moved = tracker.handle(.fix(F.fix(east: 500, accuracy: 40, at: 100)), now: F.date(100))
+        _ = tracker.handle(.fix(F.fix(east: 500, accuracy: 40, at: 100)), now: F.date(100))
         #expect(tracker.timers[.stationaryCheck] == F.date(100 + MotionPolicy.stillnessOnly.stopTimeout))
         #expect(tracker.handle(.wake, now: F.date(151)).locationRequests.isEmpty)
     }

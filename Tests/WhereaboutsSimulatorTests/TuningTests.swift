@@ -6,7 +6,7 @@ import WhereaboutsCore
 
 @Suite("Tuning that cannot over-fit: folds, goals, the sweep's picture")
 struct TuningTests {
-    static func report(_ scenario: String, recall: Double, energy: Double) -> RunReport {
+    static func report(_ scenario: String, recall: Double, energy: Double, latency: Double = 0) -> RunReport {
         var report = try! JSONDecoder().decode(RunReport.self, from: Self.blank)
         report.scenario = scenario
         report.requiredTruthEvents = 100
@@ -17,6 +17,7 @@ struct TuningTests {
         report.precision = 1
         report.energyRatio = energy
         report.referenceJoules = 100
+        report.latencies = [latency]
         return report
     }
 
@@ -65,6 +66,24 @@ struct TuningTests {
         }
         #expect(PresetGoal(name: "x", recallFloor: 0.99, precisionFloor: 0.99).pick(figures) == 1)
         #expect(PresetGoal(name: "x", recallFloor: 0.7, precisionFloor: 0.9).pick(figures) == 0)
+    }
+
+    @Test("a goal with an energy budget picks the most recall within it and under its latency ceiling")
+    func budget() {
+        let figures = [
+            Self.report("a", recall: 0.90, energy: 0.10, latency: 30),
+            Self.report("a", recall: 0.95, energy: 0.15, latency: 60),
+            Self.report("a", recall: 0.97, energy: 0.16, latency: 120),
+            Self.report("a", recall: 0.99, energy: 0.30, latency: 10),
+        ].map { StrategyAggregate(reports: [$0]) }
+        let goal = PresetGoal(name: "x", precisionFloor: 0.9, latencyP95Ceiling: 90, energyBudget: 0.2)
+        // 3 is over the budget, 2 over the ceiling: 1 has the most recall of those left.
+        #expect(goal.pick(figures) == 1)
+        #expect(!goal.admits(figures[2]) && !goal.admits(figures[3]) && goal.admits(figures[0]))
+        #expect(PresetGoal(name: "x", precisionFloor: 0.9, energyBudget: 0.2).pick(figures) == 2)
+        // Without a budget the same floors ask for the least energy.
+        #expect(PresetGoal(name: "x", precisionFloor: 0.9, latencyP95Ceiling: 90).pick(figures) == 0)
+        #expect(goal.summary == "x: precision ≥ 0.9, p95 latency ≤ 90 s, energy ≤ 0.200, most recall")
     }
 
     @Test("the grid holds every combination; settings parse as name=value and refuse what is not")

@@ -92,18 +92,20 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     public static let efficient = preset(name: "efficient", lead: 10, stopTimeout: 120, distanceFilter: 50)
 
     /// The `responsive` preset: ``adaptive`` starting Wi-Fi 30 s of travel before a boundary with a fix
-    /// every 20 m, and turning positioning off after 2 minutes still, except at a stop within 30 m of
-    /// a boundary, where it keeps Wi-Fi on to see a step across it.
-    public static let responsive = preset(name: "responsive", lead: 30, stopTimeout: 120, distanceFilter: 20, watchDistance: 30)
+    /// every 20 m, holding GPS 8 s after the last fix that needed it, and keeping Wi-Fi on at a stop
+    /// within 30 m of a boundary to see a step across it.
+    public static let responsive = preset(
+        name: "responsive", lead: 30, stopTimeout: 180, distanceFilter: 20, watchDistance: 30, raisedAccuracyHold: 8)
 
-    /// The adaptive family with the parameters its presets differ in; the hold is 3 s and there is no
-    /// fine radius in each.
+    /// The adaptive family with the parameters its presets differ in; there is no fine radius in any.
     private static func preset(
-        name: String, lead: TimeInterval, stopTimeout: TimeInterval, distanceFilter: Double, watchDistance: Double = 0
+        name: String, lead: TimeInterval, stopTimeout: TimeInterval, distanceFilter: Double, watchDistance: Double = 0,
+        raisedAccuracyHold: TimeInterval = 3
     ) -> MotionPolicy {
         MotionPolicy(
             name: name, stopRadius: 80, stopTimeout: stopTimeout, stationaryRadius: 150,
-            movingAccuracy: .hundredMeters, nearBoundaryAccuracy: .best, raisedAccuracyHold: 3, distanceFilter: distanceFilter,
+            movingAccuracy: .hundredMeters, nearBoundaryAccuracy: .best, raisedAccuracyHold: raisedAccuracyHold,
+            distanceFilter: distanceFilter,
             elasticityMultiplier: 2, significantChangeWhileStationary: true,
             cruiseAccuracy: .kilometer, lead: lead, maximumCruise: 120, fineRadius: 0, watchDistance: watchDistance,
             motionSensing: true)

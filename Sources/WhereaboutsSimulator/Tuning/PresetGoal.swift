@@ -1,7 +1,8 @@
+import Foundation
 import WhereaboutsCore
 
-/// What a preset asks of the sweep: the least energy among the candidates whose recall and
-/// precision reach its floors on the scenarios it is tuned on.
+/// What a preset asks of the sweep, on the scenarios it is tuned on: floors and ceilings a candidate
+/// must meet, and among those either the least energy or, within an energy budget, the most recall.
 public struct PresetGoal: Sendable, Equatable {
     /// The preset's name (the strategy it tunes).
     public let name: String
@@ -9,30 +10,73 @@ public struct PresetGoal: Sendable, Equatable {
     public let recallFloor: Double
     /// The precision a candidate must reach.
     public let precisionFloor: Double
+    /// The p95 latency (seconds) a candidate must not exceed; `nil` for no limit.
+    public let latencyP95Ceiling: TimeInterval?
+    /// The energy ratio a candidate must not exceed. With a budget the goal asks for the most recall
+    /// within it; without one, for the least energy.
+    public let energyBudget: Double?
 
     /// Creates a goal.
-    public init(name: String, recallFloor: Double, precisionFloor: Double) {
+    public init(
+        name: String, recallFloor: Double = 0, precisionFloor: Double, latencyP95Ceiling: TimeInterval? = nil,
+        energyBudget: Double? = nil
+    ) {
         self.name = name
         self.recallFloor = recallFloor
         self.precisionFloor = precisionFloor
+        self.latencyP95Ceiling = latencyP95Ceiling
+        self.energyBudget = energyBudget
     }
 
-    /// The three presets, slowest to drain the battery first.
+    /// The three presets, slowest to drain the battery first: `efficient` the least energy with recall
+    /// ≥ 0.90 and precision ≥ 0.93; `balanced` (the adaptive default) the most recall within a sixth
+    /// of continuous GPS's energy, and `responsive` within a fifth, each with precision ≥ 0.95 and a
+    /// p95 latency of at most 90 s.
     public static let presets = [
         PresetGoal(name: MotionPolicy.efficient.name, recallFloor: 0.90, precisionFloor: 0.93),
-        PresetGoal(name: MotionPolicy.adaptive.name, recallFloor: 0.93, precisionFloor: 0.95),
-        PresetGoal(name: MotionPolicy.responsive.name, recallFloor: 0.96, precisionFloor: 0.95),
+        PresetGoal(name: MotionPolicy.adaptive.name, precisionFloor: 0.95, latencyP95Ceiling: 90, energyBudget: 1.0 / 6),
+        PresetGoal(name: MotionPolicy.responsive.name, precisionFloor: 0.95, latencyP95Ceiling: 90, energyBudget: 1.0 / 5),
     ]
 
-    /// The index of the candidate this goal picks from their aggregates: the least energy among those
-    /// meeting both floors, else the best recall + precision.
+    /// Whether `figures` meet every floor, ceiling and budget of this goal.
+    public func admits(_ figures: StrategyAggregate) -> Bool {
+        figures.recall >= recallFloor && figures.precision >= precisionFloor
+            && (latencyP95Ceiling.map { figures.latencyP95 ?? 0 <= $0 } ?? true)
+            && (energyBudget.map { figures.energyRatio <= $0 } ?? true)
+    }
+
+    /// The index of the candidate this goal picks from their aggregates: among those it admits, the
+    /// most recall (then precision, then the least energy) with a budget, else the least energy;
+    /// when it admits none, the best recall + precision. Ties go to the earlier candidate.
     public func pick(_ aggregates: [StrategyAggregate]) -> Int {
-        let meeting = aggregates.indices.filter { aggregates[$0].recall >= recallFloor && aggregates[$0].precision >= precisionFloor }
-        if let cheapest = meeting.min(by: { (aggregates[$0].energyRatio, $0) < (aggregates[$1].energyRatio, $1) }) {
-            return cheapest
+        let admitted = aggregates.indices.filter { admits(aggregates[$0]) }
+        let best: Int?
+        if energyBudget != nil {
+            best = admitted.min {
+                let (a, b) = (aggregates[$0], aggregates[$1])
+                return (-a.recall, -a.precision, a.energyRatio, $0) < (-b.recall, -b.precision, b.energyRatio, $1)
+            }
+        } else {
+            best = admitted.min { (aggregates[$0].energyRatio, $0) < (aggregates[$1].energyRatio, $1) }
         }
+        if let best { return best }
         return aggregates.indices.max {
             (aggregates[$0].recall + aggregates[$0].precision, -$0) < (aggregates[$1].recall + aggregates[$1].precision, -$1)
         }!
+    }
+
+    /// The goal in words, as `simulate --folds` prints it.
+    public var summary: String {
+        var terms: [String] = []
+        if recallFloor > 0 { terms.append("recall ≥ \(recallFloor)") }
+        terms.append("precision ≥ \(precisionFloor)")
+        if let latencyP95Ceiling { terms.append("p95 latency ≤ \(Int(latencyP95Ceiling)) s") }
+        if let energyBudget {
+            terms.append(String(format: "energy ≤ %.3f", energyBudget))
+            terms.append("most recall")
+        } else {
+            terms.append("least energy")
+        }
+        return "\(name): " + terms.joined(separator: ", ")
     }
 }
