@@ -119,6 +119,25 @@ struct TrackerCruiseTests {
         #expect(off.locationRequests.last?.standard == nil)
     }
 
+    @Test(
+        "the presets watch as tuned: balanced within 10 m of a boundary, responsive within 30 m, efficient never",
+        arguments: [
+            (MotionPolicy.adaptive, 5.0, true), (MotionPolicy.adaptive, 20, false),
+            (MotionPolicy.responsive, 20, true), (MotionPolicy.responsive, 40, false), (MotionPolicy.efficient, 5, false),
+        ])
+    func presetWatch(policy: MotionPolicy, distance: Double, watches: Bool) {
+        let region = F.region("r", at: F.point(200 + distance), radius: 200)
+        var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(policy)), regions: [region])
+        _ = tracker.handle(.command(.start), now: F.date(0))
+        _ = tracker.handle(.activity(MotionActivity(kind: .stationary, confidence: .high, start: F.date(0))), now: F.date(1))
+        _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 10, at: 2)), now: F.date(2))
+        let check = tracker.handle(.wake, now: F.date(2 + policy.stopTimeout))
+        var watching = false
+        if case .moving = tracker.motion { watching = true }
+        #expect(watching == watches, "\(policy.name) \(distance) m from a boundary: \(tracker.motion)")
+        #expect(watching || check.locationRequests.last?.standard == nil, "a device that stopped watching turns positioning off")
+    }
+
     @Test("a policy saved before cruising existed decodes as one that never cruises")
     func oldPolicyDecodes() throws {
         let saved = """
