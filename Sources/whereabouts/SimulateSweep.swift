@@ -60,7 +60,7 @@ extension Simulate {
         for fold in validation.folds {
             let h = fold.heldOut
             lines.append(
-                "  fold \(fold.index): tuned on the others \(settings(fold.chosen)); held out: recall \(String(format: "%.3f", h.recall)), precision \(String(format: "%.3f", h.precision)), p95 \(h.latencyP95.map { "\(Int($0)) s" } ?? "-"), energy \(String(format: "%.3f", h.energyRatio))"
+                "  fold \(fold.index): tuned on the others \(settings(fold.chosen)); held out: recall \(String(format: "%.3f", h.recall)), precision \(String(format: "%.3f", h.precision)), p95 \(SummaryTable.seconds(h.latencyP95)), energy \(String(format: "%.3f", h.energyRatio))"
             )
         }
         lines.append("  tuned on every scenario (what ships): \(settings(validation.chosenOnAll))")

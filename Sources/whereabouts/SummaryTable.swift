@@ -7,7 +7,7 @@ enum SummaryTable {
         let body = rows.map { row in
             [
                 row.strategy, "\(row.runs)", fixed(row.recall, 3), fixed(row.precision, 3),
-                row.latencyMedian.map { "\(Int($0)) s" } ?? "-", row.latencyP95.map { "\(Int($0)) s" } ?? "-",
+                seconds(row.latencyMedian), seconds(row.latencyP95),
                 fixed(row.energyRatio, 3), row.trackErrorMean.map { fixed($0, 1) } ?? "-",
             ]
         }
@@ -20,6 +20,11 @@ enum SummaryTable {
             }.joined(separator: "  ")
         }
         return ([line(header)] + body.map(line)).joined(separator: "\n")
+    }
+
+    /// A latency in whole seconds, or "-" when there is none (no report matched).
+    static func seconds(_ value: Double?) -> String {
+        value.map { "\(Int($0)) s" } ?? "-"
     }
 
     private static func fixed(_ value: Double, _ digits: Int) -> String {

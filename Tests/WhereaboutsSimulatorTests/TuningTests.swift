@@ -84,6 +84,9 @@ struct TuningTests {
         // Without a budget the same floors ask for the least energy.
         #expect(PresetGoal(name: "x", precisionFloor: 0.9, latencyP95Ceiling: 90).pick(figures) == 0)
         #expect(goal.summary == "x: precision ≥ 0.9, p95 latency ≤ 90 s, energy ≤ 0.200, most recall")
+        var unmatched = Self.report("a", recall: 0.95, energy: 0.1)
+        unmatched.latencies = []
+        #expect(goal.admits(StrategyAggregate(reports: [unmatched])), "no latency to measure is no latency over the ceiling")
     }
 
     @Test("the grid holds every combination; settings parse as name=value and refuse what is not")

@@ -38,10 +38,11 @@ public struct PresetGoal: Sendable, Equatable {
         PresetGoal(name: MotionPolicy.responsive.name, precisionFloor: 0.95, latencyP95Ceiling: 90, energyBudget: 1.0 / 5),
     ]
 
-    /// Whether `figures` meet every floor, ceiling and budget of this goal.
+    /// Whether `figures` meet every floor, ceiling and budget of this goal; figures without a latency
+    /// (no report matched) meet the latency ceiling.
     public func admits(_ figures: StrategyAggregate) -> Bool {
         figures.recall >= recallFloor && figures.precision >= precisionFloor
-            && (latencyP95Ceiling.map { figures.latencyP95 ?? 0 <= $0 } ?? true)
+            && (latencyP95Ceiling.map { (figures.latencyP95 ?? 0) <= $0 } ?? true)
             && (energyBudget.map { figures.energyRatio <= $0 } ?? true)
     }
 
