@@ -16,12 +16,28 @@ struct Replay {
     let statistics: GPSDStatistics
     let failures: [LocationServiceFailure]
 
+    /// Plays `log` through gpsfake until gpsd relays it. A run in which gpspipe, the reference
+    /// client, got no report at all is gpsd's failure, not the service's: it was seen once in some
+    /// forty CI runs on a loaded 2-core machine, for a log whose every line gpsfake fed. Such a run
+    /// is played again, `attempts` times in all; the last run is returned whatever it got, so the
+    /// expectations still judge it.
+    static func run(_ log: URL, attempts: Int = 3) async throws -> Replay {
+        var replay = try await once(log)
+        var attempt = 1
+        while replay.gpspipe.isEmpty && replay.gpspipeWithoutTime == 0 && attempt < attempts {
+            attempt += 1
+            print("gpsd replay \(log.lastPathComponent): gpsd relayed nothing, not even to gpspipe; playing it again (run \(attempt))")
+            replay = try await once(log)
+        }
+        return replay
+    }
+
     /// Plays `log` once through gpsfake with both the service and gpspipe watching gpsd.
     ///
     /// gpsfake is gated: it feeds the first line only once both clients are watching and gpsd has
     /// settled on the device, so neither misses a report, then feeds as fast as gpsd reads. gpsd
     /// exits three seconds after the last line, which closes both connections and ends the replay.
-    static func run(_ log: URL) async throws -> Replay {
+    private static func once(_ log: URL) async throws -> Replay {
         let port = try freePort()
         let fake = try await GPSFake.started(log: log, port: port, feed: .gated(linger: 3))
         defer { fake.stop() }
