@@ -17,8 +17,8 @@ struct Replay {
     let failures: [LocationServiceFailure]
 
     /// Plays `log` through gpsfake until gpsd relays it. A run in which gpspipe, the reference
-    /// client, got no report at all is gpsd's failure, not the service's: it was seen once in some
-    /// forty CI runs on a loaded 2-core machine, for a log whose every line gpsfake fed. Such a run
+    /// client, got no report at all is gpsd's failure, not the service's: it was seen once in the
+    /// twenty CI logs kept on a loaded 2-core machine, for a log whose every line gpsfake fed. Such a run
     /// is played again, `attempts` times in all; the last run is returned whatever it got, so the
     /// expectations still judge it.
     static func run(_ log: URL, attempts: Int = 3) async throws -> Replay {
