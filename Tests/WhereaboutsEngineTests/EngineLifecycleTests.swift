@@ -43,7 +43,7 @@ struct EngineLifecycleTests {
         let recorded = try await app.engine.recordedLocations()
         #expect(recorded.map(\.id) == stored.map(\.record.id), "recordedLocations lists the store's records, oldest first")
         #expect(try await app.engine.recordedLocations(limit: 3).map(\.id) == stored.suffix(3).map(\.record.id))
-        let snapshot = try await app.engine.snapshot()
+        let snapshot = await app.engine.snapshot()
         #expect(snapshot.lastLocation?.id == stored.last?.record.id.uuidString.lowercased())
         #expect(snapshot.report.order.count == stored.count)
         #expect(snapshot.lastTriedAt != nil)
@@ -83,7 +83,7 @@ struct EngineLifecycleTests {
         let after = try app.store.pendingRecords().map(\.id)
         #expect(Array(after.prefix(before.count)) == before)
         #expect(after.count > before.count)
-        #expect(try await app.engine.snapshot().report.order.count == after.count)
+        #expect(await app.engine.snapshot().report.order.count == after.count)
     }
 
     @Test("a background launch with tracking off starts nothing and exits")
