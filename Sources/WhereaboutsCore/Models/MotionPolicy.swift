@@ -83,14 +83,14 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
 
     /// Whereabouts' flagship, the `balanced` preset: cell positions while every boundary is out of
     /// reach, Wi-Fi from 10 s of travel before one (a fix every 50 m), GPS where Wi-Fi cannot decide
-    /// (held 3 s after the last fix that needed it), everything off after 3 minutes still (unless the
+    /// (held 3 s after the last fix that needed it), everything off after 2 minutes still (unless the
     /// device stopped within 10 m of a boundary: then Wi-Fi stays on to see a step across it), woken by
     /// the stationary fence, a significant change or a visit departure. Its lead, hold, stop timeout,
     /// watch distance and distance filter were picked by `simulate --folds` (README, "Presets").
-    public static let adaptive = preset(name: "adaptive", lead: 10, stopTimeout: 180, distanceFilter: 50, watchDistance: 10)
+    public static let adaptive = preset(name: "adaptive", lead: 10, stopTimeout: 120, distanceFilter: 50, watchDistance: 10)
 
-    /// The `efficient` preset: ``adaptive`` turning positioning off after 2 minutes still instead of 3,
-    /// wherever the device stopped.
+    /// The `efficient` preset: ``adaptive`` without its watch, turning positioning off after 2 minutes
+    /// still wherever the device stopped.
     public static let efficient = preset(name: "efficient", lead: 10, stopTimeout: 120, distanceFilter: 50)
 
     /// The `responsive` preset: ``adaptive`` starting Wi-Fi 30 s of travel before a boundary with a fix

@@ -3,7 +3,10 @@ import Foundation
 extension Tracker {
     /// The fix pipeline: filter, follow the stay, judge regions (``judgesRegions(_:)``), re-plan
     /// slots, follow motion, record or merge.
-    mutating func handleFix(_ fix: Fix, now: Date, into effects: inout [TrackerEffect]) {
+    ///
+    /// - Parameter judging: whether the fix may judge regions at all; a visit's position may not
+    ///   (see ``handleVisit(_:now:into:)``).
+    mutating func handleFix(_ fix: Fix, judging: Bool = true, now: Date, into effects: inout [TrackerEffect]) {
         guard isRunning || recordNextFix != nil else { return }
         if let reason = FixFilter.rejection(of: fix, after: lastFix, now: now, maxSpeed: configuration.maxSpeed) {
             statistics.rejected[reason, default: 0] += 1
@@ -16,7 +19,7 @@ extension Tracker {
         var trigger = recordNextFix
         recordNextFix = nil
         if isRunning {
-            let events = judgesRegions(fix) ? geofences.evaluate(fix) : []
+            let events = judging && judgesRegions(fix) ? geofences.evaluate(fix) : []
             emit(events, now: now, into: &effects)
             if events.contains(where: { !$0.initial }) { trigger = trigger ?? .region }
             followMotion(fix, now: now, into: &effects)

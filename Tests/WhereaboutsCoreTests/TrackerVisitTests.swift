@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+
+@Suite("Visits: an arrival's position is the place's, a departure sets the device moving")
+struct TrackerVisitTests {
+    typealias F = TestFixtures
+
+    static func started() -> Tracker {
+        var tracker = Tracker(
+            configuration: TrackerConfiguration(mode: .adaptive(.adaptive)), regions: [F.region("cafe", radius: 200)])
+        _ = tracker.handle(.command(.start), now: F.date(0))
+        return tracker
+    }
+
+    static func arrival(east metres: Double, at seconds: Double) -> Visit {
+        Visit(fix: F.fix(east: metres, accuracy: 50, at: seconds - 60), arrival: F.date(seconds - 60), departure: nil)
+    }
+
+    @Test("an arrival whose position lies deep in a region does not enter it; a fix there does")
+    func arrivalDoesNotJudge() {
+        var tracker = Self.started()
+        let outside = tracker.handle(.fix(F.fix(east: 600, accuracy: 40, at: 1)), now: F.date(1))
+        #expect(outside.events.isEmpty)
+
+        let arrived = tracker.handle(.visit(Self.arrival(east: 0, at: 100)), now: F.date(100))
+        #expect(arrived.events.isEmpty)
+        #expect(tracker.lastFix?.timestamp == F.date(100))
+
+        let fix = tracker.handle(.fix(F.fix(east: 0, accuracy: 50, at: 101)), now: F.date(101))
+        #expect(fix.events.map(\.kind) == [.enter])
+    }
+
+    @Test("a departure while the device is judged still starts positioning again")
+    func departureStartsMoving() {
+        var tracker = Self.started()
+        _ = tracker.handle(.fix(F.fix(east: 600, accuracy: 5, at: 1)), now: F.date(1))
+        _ = tracker.handle(.wake, now: F.date(1 + MotionPolicy.adaptive.stopTimeout + 1))
+        guard case .stationary = tracker.motion else {
+            Issue.record("expected stationary, got \(tracker.motion)")
+            return
+        }
+
+        let departure = Visit(fix: F.fix(east: 600, accuracy: 50, at: 900), arrival: F.date(1), departure: F.date(900))
+        let effects = tracker.handle(.visit(departure), now: F.date(1000))
+        guard case .moving = tracker.motion else {
+            Issue.record("expected moving, got \(tracker.motion)")
+            return
+        }
+        #expect(effects.locationRequests.last?.standard != nil)
+    }
+}
