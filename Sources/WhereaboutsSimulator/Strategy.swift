@@ -40,7 +40,8 @@ public struct Strategy: Sendable, Equatable {
     public static let adaptive = preset(
         .adaptive, summary: "cell while boundaries are out of reach, Wi-Fi or GPS near them, off when still unless within 10 m of one")
     /// The `efficient` preset of the adaptive mode.
-    public static let efficient = preset(.efficient, summary: "adaptive with positioning off after 2 min still, wherever it stopped")
+    public static let efficient = preset(
+        .efficient, summary: "adaptive without the watch: positioning off after 2 min still, wherever it stopped")
     /// The `responsive` preset of the adaptive mode.
     public static let responsive = preset(
         .responsive, summary: "adaptive with a 30 s lead, GPS held 8 s, Wi-Fi kept at stops within 30 m of a boundary")

@@ -48,6 +48,21 @@ struct RegionCushionTests {
         #expect(abs(RegionCushion.iOS.leavingRadius(flippingAt: 1_100) - 1_000) < 1e-9)
     }
 
+    @Test("the OS flips a circle's state the cushion past its boundary, a small circle's past 100 m")
+    func flipPoints() {
+        let ios = RegionCushion.iOS
+        #expect(!ios.flips(inside: false, atDistance: 250, radius: 300) && ios.flips(inside: false, atDistance: 249.9, radius: 300))
+        #expect(!ios.flips(inside: true, atDistance: 350, radius: 300) && ios.flips(inside: true, atDistance: 350.1, radius: 300))
+        #expect(ios.flips(inside: true, atDistance: 1_101, radius: 1_000) && !ios.flips(inside: true, atDistance: 1_099, radius: 1_000))
+        #expect(ios.flips(inside: false, atDistance: 49, radius: 40) && !ios.flips(inside: false, atDistance: 51, radius: 40))
+        #expect(ios.flips(inside: true, atDistance: 151, radius: 40) && !ios.flips(inside: true, atDistance: 149, radius: 40))
+        for target in [275.0, 450, 900] {
+            let entering = ios.enteringRadius(flippingAt: target)
+            #expect(ios.flips(inside: false, atDistance: target - 0.01, radius: entering))
+            #expect(!ios.flips(inside: false, atDistance: target + 0.01, radius: entering))
+        }
+    }
+
     @Test("a region is handed as it is, with its state asked for, unless the OS will find the engine's state in the fitted circle")
     func plainWhenUnsure() throws {
         let big = region("big", home, radius: 300)

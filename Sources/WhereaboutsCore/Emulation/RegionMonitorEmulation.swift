@@ -73,10 +73,8 @@ public struct RegionMonitorEmulation: Sendable {
             if watched[i].inside == nil {
                 watched[i].settle(at: position, time: time, delay: stateDelay, cushion: cushion)
             } else if let inside = watched[i].inside {
-                let r = cushion.effectiveRadius(watched[i].region.radius)
-                let margin = cushion.distance(radius: r)
                 let d = Geodesy.distance(position, watched[i].region.center)
-                if !inside && d < r - margin || inside && d > r + margin {
+                if cushion.flips(inside: inside, atDistance: d, radius: watched[i].region.radius) {
                     watched[i].inside = !inside
                     let earliest = watched[i].deliveries.last?.time ?? time
                     let at = max(earliest, time.addingTimeInterval(latency()))

@@ -36,6 +36,15 @@ public struct RegionCushion: Sendable, Equatable, Codable {
     /// the OS flips its state.
     public func distance(radius: Double) -> Double { max(effectiveRadius(radius) * fraction, minimumDistance) }
 
+    /// Whether the OS flips the state of a circle of `radius` metres, holding the device `inside` it
+    /// or not, for a position `distance` metres from its centre: once that position lies past the
+    /// boundary (of the ``effectiveRadius(_:)``) by the cushion's ``distance(radius:)``.
+    public func flips(inside: Bool, atDistance distance: Double, radius: Double) -> Bool {
+        let boundary = effectiveRadius(radius)
+        let cushion = self.distance(radius: radius)
+        return inside ? distance > boundary + cushion : distance < boundary - cushion
+    }
+
     /// The radius at which the fraction takes over from the minimum distance.
     private var knee: Double { fraction > 0 ? minimumDistance / fraction : .infinity }
 

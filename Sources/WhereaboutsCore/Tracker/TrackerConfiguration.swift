@@ -26,7 +26,7 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
     /// The largest radius in metres handed to the OS for the refresh region.
     public var maximumRefreshRadius: Double
     /// How late the platform's region monitoring reports a crossing; the slot planner sizes the
-    /// circles it hands the OS for it (``SlotPlanner/circle(for:state:cushion:)``).
+    /// circles it hands the OS for it (``SlotPlanner/circle(for:state:cushion:device:handed:)``).
     public var regionCushion: RegionCushion
 
     /// Creates a configuration; every parameter has the default a phone app wants.
