@@ -147,7 +147,7 @@ struct StoreSalvager {
             )
             var refused = 0
             let outcome = try DamagedTableReader(db: source, table: table, columns: shared).read { values in
-                try insert.execute(arguments: StatementArguments(values.map { $0 as (any DatabaseValueConvertible)? }))
+                try insert.execute(arguments: StatementArguments(values))
                 if destination.changesCount == 0 { refused += 1 }
             }
             total.read += outcome.read - refused

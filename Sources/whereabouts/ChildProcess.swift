@@ -11,7 +11,7 @@ struct ChildProcess {
     /// Starts `executable` with `arguments`, its output to a new file in `folder`.
     static func launch(_ executable: String, _ arguments: [String], folder: URL) throws -> ChildProcess {
         let output = folder.appendingPathComponent("output-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
