@@ -102,6 +102,19 @@ struct GeofenceEngineTests {
         #expect(engine.osCrossing(id: "unknown", state: .inside, at: F.date(500)) == nil)
     }
 
+    @Test("an OS crossing that fixes may have missed is applied whatever the latest fix says, and the next fix judges the way back")
+    func osCrossingFixesMissed() {
+        var engine = GeofenceEngine(regions: [F.region("a", radius: 200)])
+        _ = engine.evaluate(F.fix(east: 1000, at: 0))
+        _ = engine.evaluate(F.fix(east: 400, at: 100))
+        #expect(engine.osCrossing(id: "a", state: .inside, at: F.date(150)) == nil, "watched: yields to the fix at 100 s")
+        #expect(engine.osCrossing(id: "a", state: .inside, at: F.date(160), fixesMissed: true)?.kind == .enter)
+        #expect(engine.evaluate(F.fix(east: 410, at: 161)).map(\.kind) == [.exit])
+        #expect(
+            engine.osCrossing(id: "a", state: .outside, at: F.date(170), fixesMissed: true) == nil,
+            "the exit fixes saw: an echo, missed or not")
+    }
+
     @Test("the OS's late report of a crossing fixes already reported does not undo what fixes saw since")
     func osEcho() {
         var engine = GeofenceEngine(regions: [F.region("a", radius: 200)])

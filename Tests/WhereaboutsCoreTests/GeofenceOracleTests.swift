@@ -50,8 +50,11 @@ struct GeofenceOracleTests {
                 let id = regions[Int.random(in: 0..<regions.count, using: &g)].id
                 let state: RegionState = Bool.random(using: &g) ? .inside : .outside
                 let streaming = Bool.random(using: &g)
-                let event = fast.osCrossing(id: id, state: state, at: now, fixesStreaming: streaming)
-                #expect(event == reference.osCrossing(id: id, state: state, at: now, fixesStreaming: streaming), "crossing at step \(step)")
+                let missed = Int.random(in: 0..<4, using: &g) == 0
+                let event = fast.osCrossing(id: id, state: state, at: now, fixesStreaming: streaming, fixesMissed: missed)
+                #expect(
+                    event == reference.osCrossing(id: id, state: state, at: now, fixesStreaming: streaming, fixesMissed: missed),
+                    "crossing at step \(step)")
             case 8..<10:
                 let added = try (0..<Int.random(in: 1...5, using: &g)).map { _ in
                     try randomRegion(

@@ -76,9 +76,12 @@ struct ReferenceGeofenceEngine {
         return events.sorted { $0.regionID < $1.regionID }
     }
 
-    mutating func osCrossing(id: String, state: RegionState, at time: Date, fixesStreaming: Bool = false) -> RegionEvent? {
+    mutating func osCrossing(
+        id: String, state: RegionState, at time: Date, fixesStreaming: Bool = false, fixesMissed: Bool = false
+    ) -> RegionEvent? {
         guard let region = regions[id], let status = statuses[id] else { return nil }
-        if GeofenceRule.crossingYields(to: latestFix, region: region, crossing: state, at: time, fixesStreaming: fixesStreaming)
+        if GeofenceRule.crossingYields(
+            to: latestFix, region: region, crossing: state, at: time, fixesStreaming: fixesStreaming, fixesMissed: fixesMissed)
             || GeofenceRule.crossingEchoes(fixCrossings[id], crossing: state, at: time)
         {
             return nil

@@ -104,6 +104,28 @@ struct RegionCushionTests {
         #expect(SlotPlanner.circle(for: square, state: .outside, cushion: .iOS, device: (far, 10), handed: nil).reportsState)
     }
 
+    @Test(
+        "a report proves a crossing exactly when the emulated OS flips the circle the band past the region's boundary",
+        arguments: [30.0, 60, 90, 150, 300, 700])
+    func provesWhereTheOSFlips(radius: Double) throws {
+        let region = region("r", home, radius: radius)
+        let band = TransitionRule.hysteresis(radius: radius)
+        let circles = [
+            MonitoredRegion(id: "r", center: home, radius: radius),
+            SlotPlanner.circle(for: region, state: .outside, cushion: .iOS, device: (point(home, metres: 10 * radius), 10), handed: nil),
+            SlotPlanner.circle(for: region, state: .inside, cushion: .iOS, device: (home, 10), handed: nil),
+        ]
+        for circle in circles {
+            let enter = try #require(flip(of: circle, from: 3 * max(radius, 100), to: 0, state: .inside))
+            let exit = try #require(flip(of: circle, from: 0, to: 3 * max(radius, 100), state: .outside))
+            let ios = RegionCushion.iOS
+            #expect(ios.proves(.inside, circle: circle.radius, regionRadius: radius) == (enter <= radius - band + 1), "\(circle)")
+            #expect(ios.proves(.outside, circle: circle.radius, regionRadius: radius) == (exit >= radius + band - 1), "\(circle)")
+        }
+        // A plain circle under 100 m flips 50 m from its centre: past the band only in a region of 66.7 m or more.
+        #expect(RegionCushion.iOS.proves(.inside, circle: radius, regionRadius: radius) == (radius * 0.75 >= 50))
+    }
+
     @Test("a fitted circle settles without a report; its crossings are reported")
     func silentSettling() {
         var os = RegionMonitorEmulation()

@@ -207,7 +207,6 @@ struct TrackerCommandTests {
         var (tracker, _) = startedTracker(.significant, regions: [region("shop", shop, radius: 150)])
         _ = tracker.feed(fix(home, acc: 50, t: 1))
         #expect(tracker.geofences.state(of: "shop") == .outside)
-        #expect(tracker.cross("shop", .inside, at: 100).isEmpty, "a decisive fix 99 s old outweighs the late OS report")
         let effects = tracker.cross("shop", .inside, at: 200)
         let event = RegionEvent(regionID: "shop", kind: .enter, timestamp: time(200), initial: false, fix: nil)
         let state = RegionStateRecord(regionID: "shop", inside: true, since: time(200), dwelt: false)

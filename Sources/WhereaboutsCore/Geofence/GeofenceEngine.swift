@@ -428,12 +428,17 @@ public struct GeofenceEngine: Sendable {
     }
 
     /// Applies a crossing the OS reported for a monitored region by ``GeofenceRule/osCrossing(_:to:)``,
-    /// unless it yields to the latest fix (``GeofenceRule/crossingYields(to:region:crossing:at:fixesStreaming:)``).
+    /// unless it yields to the latest fix (``GeofenceRule/crossingYields(to:region:crossing:at:fixesStreaming:fixesMissed:)``).
     ///
-    /// - Parameter fixesStreaming: whether standard updates are on, so fixes keep judging the region.
-    public mutating func osCrossing(id: String, state: RegionState, at time: Date, fixesStreaming: Bool = false) -> RegionEvent? {
+    /// - Parameters:
+    ///   - fixesStreaming: whether standard updates are on, so fixes keep judging the region.
+    ///   - fixesMissed: whether fixes may have missed the crossing, so none can refute it.
+    public mutating func osCrossing(
+        id: String, state: RegionState, at time: Date, fixesStreaming: Bool = false, fixesMissed: Bool = false
+    ) -> RegionEvent? {
         guard let slot = index.slot(of: id), let region = index.region(atSlot: slot) else { return nil }
-        if GeofenceRule.crossingYields(to: latestFix, region: region, crossing: state, at: time, fixesStreaming: fixesStreaming)
+        if GeofenceRule.crossingYields(
+            to: latestFix, region: region, crossing: state, at: time, fixesStreaming: fixesStreaming, fixesMissed: fixesMissed)
             || GeofenceRule.crossingEchoes(fixCrossings[slot], crossing: state, at: time)
         {
             return nil

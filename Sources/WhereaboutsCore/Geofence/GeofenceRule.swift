@@ -11,7 +11,7 @@ import Foundation
 ///   that disagrees, or does not reach the region, drops it. Tentative evidence asks for a finer
 ///   fix; firm evidence waits for the next one.
 /// - An OS crossing is trusted and drops pending evidence, unless it yields to a fix
-///   (``crossingYields(to:region:crossing:at:fixesStreaming:)``).
+///   (``crossingYields(to:region:crossing:at:fixesStreaming:fixesMissed:)``).
 /// - A transition starts a new stay, whose dwell is reported once its loitering delay has passed.
 public enum GeofenceRule {
     /// How long (seconds) a decisive fix outweighs an OS crossing that contradicts it: the OS reports
@@ -138,9 +138,19 @@ public enum GeofenceRule {
     /// ``fixPrecedence`` seconds and gives evidence of the other side. The OS reports late, so those
     /// fixes are fresher.
     ///
-    /// - Parameter fixesStreaming: whether standard updates are on, so fixes keep judging the region.
-    public static func crossingYields(to fix: Fix?, region: Region, crossing: RegionState, at time: Date, fixesStreaming: Bool) -> Bool {
-        guard let fix, fix.horizontalAccuracy <= region.radius else { return false }
+    /// Never when fixes may have missed the crossing: when they broke off within the ``fixPrecedence``
+    /// seconds the OS may take to report it (the app was suspended, or positioning was off), and the
+    /// OS's circle proves the crossing (``RegionCushion/proves(_:circle:regionRadius:)``). The device
+    /// may have crossed while no fix watched and come back since, so a fix on the other side does not
+    /// refute the report: it is applied, and the next fix judges the way back.
+    ///
+    /// - Parameters:
+    ///   - fixesStreaming: whether standard updates are on, so fixes keep judging the region.
+    ///   - fixesMissed: whether fixes may have missed the crossing.
+    public static func crossingYields(
+        to fix: Fix?, region: Region, crossing: RegionState, at time: Date, fixesStreaming: Bool, fixesMissed: Bool = false
+    ) -> Bool {
+        guard !fixesMissed, let fix, fix.horizontalAccuracy <= region.radius else { return false }
         let age = time.timeIntervalSince(fix.timestamp)
         if fixesStreaming && age <= freshFix && fix.horizontalAccuracy <= TransitionRule.decisiveAccuracy { return true }
         let evidence = TransitionRule.evidence(

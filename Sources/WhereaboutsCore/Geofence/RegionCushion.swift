@@ -63,4 +63,21 @@ public struct RegionCushion: Sendable, Equatable, Codable {
         let radius = target <= knee + minimumDistance ? target - minimumDistance : target / (1 + fraction)
         return max(radius, minimumRadius)
     }
+
+    /// Whether the OS reporting the device `state` in a circle of `radius` metres proves that the
+    /// device crossed into that state in a region of `regionRadius` metres, by the region's hysteresis
+    /// band (``TransitionRule/hysteresis(radius:)``): whether the point where the OS flips the circle
+    /// lies that band inside the region (an entry) or outside it (an exit). A circle under
+    /// ``minimumRadius`` proves no entry into a region much smaller than ``minimumRadius``: the OS
+    /// flips it where the device may still be outside.
+    public func proves(_ state: RegionState, circle radius: Double, regionRadius: Double) -> Bool {
+        let band = TransitionRule.hysteresis(radius: regionRadius)
+        let boundary = effectiveRadius(radius)
+        let cushion = distance(radius: radius)
+        // A millimetre's slack: a fitted circle flips at the band itself, up to rounding.
+        switch state {
+        case .inside: return boundary - cushion <= regionRadius - band + 0.001
+        case .outside: return boundary + cushion >= regionRadius + band - 0.001
+        }
+    }
 }

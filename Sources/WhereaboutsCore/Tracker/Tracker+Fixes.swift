@@ -13,6 +13,7 @@ extension Tracker {
             return
         }
         statistics.accepted += 1
+        if judging { fixWatch.note(fix.timestamp) }
         lastFix = fix
         lastFixRecorded = false
         followStay(fix, into: &effects)

@@ -23,6 +23,16 @@ extension Tracker {
         hand(refitted, into: &effects)
     }
 
+    /// Whether the OS reporting the device `state` in the circle handed for region `id` proves it
+    /// crossed the region's own boundary by the hysteresis band (``RegionCushion/proves(_:circle:regionRadius:)``).
+    /// The enclosing circle of a polygon proves nothing.
+    func handedCircleProves(_ state: RegionState, of id: String) -> Bool {
+        guard let region = geofences.index[id], case .circle = region.shape,
+            let circle = slotPlan?.regions.first(where: { $0.id == id })
+        else { return false }
+        return configuration.regionCushion.proves(state, circle: circle.radius, regionRadius: region.radius)
+    }
+
     /// Where the device is at `now`: the last fix fine enough to plan on, and how far the device may
     /// have gone from it since, at the top speed (``topSpeed(_:)``), beyond its accuracy. A still
     /// device stays where it stopped.

@@ -50,6 +50,8 @@ public struct Tracker: Sendable {
     /// The stay at ``lastRecord``: the last moment something showed the device there, the dwell last
     /// handed to the store, and whether the stay still lasts (nothing has shown the device left).
     var stay = Stay(lastThere: .distantPast, written: 0, open: false)
+    /// The run of fixes that judged regions, which tells whether they could have seen a crossing the OS reports.
+    var fixWatch = FixWatch()
 
     /// Creates a stopped tracker watching `regions` (a later duplicate id replaces an earlier one).
     public init(configuration: TrackerConfiguration, regions: [Region] = []) {
@@ -213,7 +215,9 @@ public struct Tracker: Sendable {
             applyLocationRequest(into: &effects)
         }
         let streaming = appliedRequest?.standard != nil
-        guard let event = geofences.osCrossing(id: id, state: state, at: now, fixesStreaming: streaming) else { return }
+        let missed = !fixWatch.covers(GeofenceRule.fixPrecedence, before: now) && handedCircleProves(state, of: id)
+        guard let event = geofences.osCrossing(id: id, state: state, at: now, fixesStreaming: streaming, fixesMissed: missed)
+        else { return }
         emit([event], now: now, into: &effects)
         refitSlots(now: now, into: &effects)
         if case .stationary = motion { startMoving(at: now, into: &effects) }

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+
+@Suite("Crossings fixes missed: an OS report after a break in fixes is applied, not refuted by a fix on the other side")
+struct TrackerUnseenCrossingTests {
+    typealias F = TestFixtures
+
+    /// A continuous tracker watching region `a` (centre 2 km east) after a fix at the origin.
+    static func started(radius: Double) -> Tracker {
+        var tracker = Tracker(
+            configuration: TrackerConfiguration(mode: .continuous()), regions: [F.region("a", at: F.point(2000), radius: radius)])
+        _ = tracker.handle(.command(.start), now: F.date(0))
+        _ = tracker.handle(.fix(F.fix(east: 0, at: 1)), now: F.date(1))
+        return tracker
+    }
+
+    @Test("after a break, the OS's late entry of a region the device has already left reports the enter, then the exit")
+    func passWhileNoFixWatched() {
+        var tracker = Self.started(radius: 300)
+        let back = tracker.handle(.fix(F.fix(east: 2500, at: 1000)), now: F.date(1000))
+        #expect(back.events.isEmpty, "200 m past the region: the pass happened while no fix watched")
+        let report = tracker.handle(.regionCrossing(id: "a", state: .inside), now: F.date(1060))
+        #expect(report.events.map(\.kind) == [.enter])
+        let next = tracker.handle(.fix(F.fix(east: 2505, at: 1061)), now: F.date(1061))
+        #expect(next.events.map(\.kind) == [.exit])
+    }
+
+    @Test("while fixes watched the whole time the OS takes to report, a contradicting fix still outweighs the report")
+    func watchedThroughout() {
+        var tracker = Self.started(radius: 300)
+        for t in stride(from: 10.0, through: 300, by: 10) {
+            #expect(tracker.handle(.fix(F.fix(east: 2500, at: t)), now: F.date(t)).events.isEmpty)
+        }
+        #expect(tracker.handle(.regionCrossing(id: "a", state: .inside), now: F.date(305)).events.isEmpty)
+    }
+
+    @Test("a region too small for the OS's circle to prove an entry keeps yielding to the fix after a break")
+    func smallRegionYields() {
+        var tracker = Self.started(radius: 40)
+        _ = tracker.handle(.fix(F.fix(east: 2100, at: 1000)), now: F.date(1000))
+        #expect(tracker.handle(.regionCrossing(id: "a", state: .inside), now: F.date(1060)).events.isEmpty)
+        #expect(tracker.geofences.state(of: "a") == .outside)
+    }
+}
