@@ -41,10 +41,10 @@ public struct Strategy: Sendable, Equatable {
         .adaptive, summary: "cell while boundaries are out of reach, Wi-Fi or GPS near them, off when still unless within 10 m of one")
     /// The `efficient` preset of the adaptive mode.
     public static let efficient = preset(
-        .efficient, summary: "adaptive without the watch, a fix every 50 m: off after 2 min still, wherever it stopped")
+        .efficient, summary: "adaptive with a 10 s lead and without the watch: off after 2 min still, wherever it stopped")
     /// The `responsive` preset of the adaptive mode.
     public static let responsive = preset(
-        .responsive, summary: "adaptive with a 30 s lead, Wi-Fi kept at stops within 30 m of a boundary")
+        .responsive, summary: "adaptive with a 10 s lead, a fix every 20 m, off after 3 min still unless within 30 m of a boundary")
 
     /// The adaptive mode with `policy`, named for it.
     public static func preset(_ policy: MotionPolicy, summary: String) -> Strategy {

@@ -8,7 +8,7 @@ import WhereaboutsCore
 /// The region is 200 m (hysteresis 25 m). A 5 m fix shows inside at 25 m or more inside the outline
 /// and outside at 25 m or more beyond it; a 50 m fix (margin 22.5 m) shows outside from 47.5 m, is
 /// firm from 75 m (a whole accuracy beyond the band) and decisive on its own only from 125 m (two
-/// accuracies); it shows inside from 47.5 m within, decisively from 75 m.
+/// accuracies); inside likewise, from 47.5 m, 75 m and 125 m within.
 @Suite("Geofence rule: one region's state on fixes and OS crossings")
 struct GeofenceRuleTests {
     private typealias Rule = GeofenceRule
@@ -36,8 +36,8 @@ struct GeofenceRuleTests {
     func decisive() {
         let exited = fix(inside, at: 125, accuracy: 50)
         #expect(exited.status.side == .outside && exited.transition?.kind == .exit && exited.transition?.initial == false)
-        let entered = fix(.init(side: .outside), at: -75, accuracy: 50)
-        #expect(entered.transition?.kind == .enter, "an entry needs one accuracy beyond the band, not two")
+        let entered = fix(.init(side: .outside), at: -125, accuracy: 50)
+        #expect(entered.transition?.kind == .enter, "an entry, like an exit, needs two accuracies beyond the band")
         let fine = fix(inside, at: 30)
         #expect(fine.transition?.kind == .exit, "a 5 m fix is decisive")
         let band = fix(inside, at: 10)
@@ -57,6 +57,17 @@ struct GeofenceRuleTests {
         #expect(silent.status.pending == .outside && silent.undecided, "a fix that says nothing keeps the evidence")
     }
 
+    @Test("a coarse fix one accuracy inside the band, short of two, awaits the next fix: a graze's one noisy fix enters nothing")
+    func firmInside() {
+        let outside = Rule.Status(side: .outside)
+        let first = fix(outside, at: -80, accuracy: 50)
+        #expect(first.status.pending == .inside && first.transition == nil && !first.undecided)
+        let confirmed = fix(first.status, at: -60, accuracy: 50)
+        #expect(confirmed.transition?.kind == .enter, "a second coarse fix agreeing enters")
+        let contradicted = fix(first.status, at: 60)
+        #expect(contradicted.status == outside && contradicted.transition == nil)
+    }
+
     @Test("a coarse fix one accuracy beyond the band, short of two, awaits the next fix without asking for a finer one")
     func firm() {
         let first = fix(inside, at: 124, accuracy: 50)
@@ -70,7 +81,8 @@ struct GeofenceRuleTests {
         #expect(TransitionRule.strength(of: .outside, signedDistance: 75, accuracy: 50, size: size) == .firm)
         #expect(TransitionRule.strength(of: .outside, signedDistance: 125, accuracy: 50, size: size) == .decisive)
         #expect(TransitionRule.strength(of: .outside, signedDistance: 30, accuracy: 20, size: size) == .decisive, "a fine fix")
-        #expect(TransitionRule.strength(of: .inside, signedDistance: -75, accuracy: 50, size: size) == .decisive)
+        #expect(TransitionRule.strength(of: .inside, signedDistance: -125, accuracy: 50, size: size) == .decisive)
+        #expect(TransitionRule.strength(of: .inside, signedDistance: -75, accuracy: 50, size: size) == .firm)
         #expect(TransitionRule.strength(of: .inside, signedDistance: -74, accuracy: 50, size: size) == .tentative)
     }
 

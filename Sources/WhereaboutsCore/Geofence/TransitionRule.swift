@@ -40,22 +40,22 @@ public enum TransitionRule {
         return nil
     }
 
-    /// How many accuracies beyond the band one coarse fix must lie to end a stay on its own. A
-    /// reported accuracy is about one standard error, and a stay is seen by many coarse fixes (a Wi-Fi
-    /// scan a minute, significant-change and visit positions), so at one accuracy some of them fall
-    /// beyond it by chance and report an exit the device never made: the simulated phone's
-    /// significant-change positions (σ 100 m, accuracy 100–200 m) did so at stops. An entry is seen by
-    /// the few fixes of a passage, and keeps one accuracy.
-    public static let leavingAccuracies: Double = 2
+    /// How many accuracies beyond the band one coarse fix must lie to act on its own, either way. A
+    /// reported accuracy is about one standard error, so at one accuracy a coarse fix falls beyond it
+    /// by chance often enough to matter. A stay is seen by many coarse fixes (a Wi-Fi scan a minute,
+    /// significant-change and visit positions), and at one accuracy some of them reported exits the
+    /// device never made. A passage that grazes a region is seen by a few Wi-Fi fixes, and at one
+    /// accuracy one of them reported an entry the device never made, and the next an exit.
+    public static let decisiveAccuracies: Double = 2
 
     /// How far one fix's evidence goes: whether it acts alone, and if not, whether a finer fix is
     /// needed to confirm it.
     public enum Strength: Sendable, Hashable {
         /// Enough on its own: a fine fix (at most ``decisiveAccuracy`` metres), or a coarse one lying
-        /// far enough beyond the band (an accuracy for inside, ``leavingAccuracies`` for outside).
+        /// ``decisiveAccuracies`` beyond the band.
         case decisive
-        /// Outside by a whole accuracy beyond the band but short of ``leavingAccuracies``: the next
-        /// fix that reaches the region must agree, and one at the same accuracy will do.
+        /// A whole accuracy beyond the band but short of ``decisiveAccuracies``: the next fix that
+        /// reaches the region must agree, and one at the same accuracy will do.
         case firm
         /// Nearer the band: the next fix that reaches the region must agree, and a finer one is
         /// wanted (``GeofenceRule/Outcome/undecided``).
@@ -67,13 +67,9 @@ public enum TransitionRule {
     /// fix does not reach the region.
     public static func strength(of evidence: RegionState, signedDistance s: Double, accuracy: Double, size: Double) -> Strength {
         if accuracy <= decisiveAccuracy { return .decisive }
-        let h = hysteresis(radius: size)
-        switch evidence {
-        case .inside: return s + accuracy <= -h ? .decisive : .tentative
-        case .outside:
-            if s - leavingAccuracies * accuracy >= h { return .decisive }
-            return s - accuracy >= h ? .firm : .tentative
-        }
+        let beyondBand = (evidence == .inside ? -s : s) - hysteresis(radius: size)
+        if beyondBand >= decisiveAccuracies * accuracy { return .decisive }
+        return beyondBand >= accuracy ? .firm : .tentative
     }
 
     /// The farthest a region's boundary can be from a fix of `accuracy` metres and still be judged by it.
@@ -82,5 +78,5 @@ public enum TransitionRule {
     /// The distance beyond a region's boundary from which a fix of `accuracy` metres is decisive
     /// evidence of having left it: a region the device is inside needs its true distance only
     /// within this.
-    public static func leavingReach(accuracy: Double) -> Double { 25 + leavingAccuracies * accuracy }
+    public static func leavingReach(accuracy: Double) -> Double { 25 + decisiveAccuracies * accuracy }
 }
