@@ -40,9 +40,16 @@ public struct RegionCushion: Sendable, Equatable, Codable {
     /// or not, for a position `distance` metres from its centre: once that position lies past the
     /// boundary (of the ``effectiveRadius(_:)``) by the cushion's ``distance(radius:)``.
     public func flips(inside: Bool, atDistance distance: Double, radius: Double) -> Bool {
+        let point = flipPoint(to: inside ? .outside : .inside, radius: radius)
+        return inside ? distance > point : distance < point
+    }
+
+    /// How far from its centre the OS flips a circle of `radius` metres to `state`: the cushion's
+    /// ``distance(radius:)`` within its ``effectiveRadius(_:)`` to inside, beyond it to outside.
+    private func flipPoint(to state: RegionState, radius: Double) -> Double {
         let boundary = effectiveRadius(radius)
-        let cushion = self.distance(radius: radius)
-        return inside ? distance > boundary + cushion : distance < boundary - cushion
+        let cushion = distance(radius: radius)
+        return state == .inside ? boundary - cushion : boundary + cushion
     }
 
     /// The radius at which the fraction takes over from the minimum distance.
@@ -67,17 +74,17 @@ public struct RegionCushion: Sendable, Equatable, Codable {
     /// Whether the OS reporting the device `state` in a circle of `radius` metres proves that the
     /// device crossed into that state in a region of `regionRadius` metres, by the region's hysteresis
     /// band (``TransitionRule/hysteresis(radius:)``): whether the point where the OS flips the circle
-    /// lies that band inside the region (an entry) or outside it (an exit). A circle under
-    /// ``minimumRadius`` proves no entry into a region much smaller than ``minimumRadius``: the OS
-    /// flips it where the device may still be outside.
+    /// lies that band inside the region (an entry) or outside it (an exit). A plain circle under
+    /// ``minimumRadius`` flips to inside ``minimumRadius`` less ``minimumDistance`` from its centre
+    /// (50 m on iOS), where the device may still be outside a small region: on iOS it proves no entry
+    /// into a region under 67 m.
     public func proves(_ state: RegionState, circle radius: Double, regionRadius: Double) -> Bool {
         let band = TransitionRule.hysteresis(radius: regionRadius)
-        let boundary = effectiveRadius(radius)
-        let cushion = distance(radius: radius)
+        let point = flipPoint(to: state, radius: radius)
         // A millimetre's slack: a fitted circle flips at the band itself, up to rounding.
         switch state {
-        case .inside: return boundary - cushion <= regionRadius - band + 0.001
-        case .outside: return boundary + cushion >= regionRadius + band - 0.001
+        case .inside: return point <= regionRadius - band + 0.001
+        case .outside: return point >= regionRadius + band - 0.001
         }
     }
 }
