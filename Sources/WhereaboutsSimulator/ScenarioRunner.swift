@@ -10,7 +10,7 @@ public enum ScenarioRunner {
         _ scenario: Scenario, strategy: Strategy, pad: Double, seed: UInt64, storePath: String? = nil, upload: UploadTarget = .loopback
     ) async throws -> ScenarioResult {
         let truth = TruthPath(trace: scenario.trace, pad: pad)
-        let runSeed = seed ^ stableHash(scenario.name)
+        let runSeed = runSeed(seed, scenario: scenario.name)
         let outcome = try await Simulation(
             truth: truth, regions: scenario.regions, configuration: strategy.configuration, seed: runSeed, storePath: storePath,
             upload: upload
@@ -19,6 +19,11 @@ public enum ScenarioRunner {
             run: outcome.run, truth: truth, regions: scenario.regions, scenario: scenario.name,
             strategy: strategy.name, seed: runSeed)
         return ScenarioResult(scenario: scenario.name, strategy: strategy.name, truth: truth, outcome: outcome, report: report)
+    }
+
+    /// The seed of one run (its report's ``RunReport/seed``): `seed` mixed with the scenario's name.
+    public static func runSeed(_ seed: UInt64, scenario: String) -> UInt64 {
+        seed ^ stableHash(scenario)
     }
 
     /// FNV-1a of the UTF-8 bytes: a hash that is the same on every run and platform.

@@ -45,8 +45,13 @@ struct Simulate: AsyncParsableCommand {
     @Option(help: "Seconds the device lies still before and after the trace.")
     var pad: Double = 1800
 
-    @Option(help: "Seed of the simulated noise and latencies.")
-    var seed: UInt64 = 1
+    @Option(
+        name: .customLong("seed"),
+        help: """
+            Seed of the simulated noise and latencies. Repeat it with --scenarios to run every scenario at \
+            each seed: the figures pool the seeds, and --folds tunes on every seed's runs.
+            """)
+    var seeds: [UInt64] = [1]
 
     @Option(help: "Folder to write events.jsonl, fixes.jsonl, timeline.jsonl and report.json to.")
     var out: String?
@@ -72,6 +77,12 @@ struct Simulate: AsyncParsableCommand {
         if folds != nil || plot != nil {
             guard !scenarios.isEmpty else { throw InputError("--folds and --plot sweep parameters over scenarios: give --scenarios DIR") }
         }
+        if let repeated = Dictionary(grouping: seeds, by: { $0 }).first(where: { $1.count > 1 })?.key {
+            throw InputError("--seed \(repeated) is given twice; give each seed once")
+        }
+        if seeds.count > 1, scenarios.isEmpty {
+            throw InputError("--seed is given \(seeds.count) times: several seeds need --scenarios DIR; one trace runs at one seed")
+        }
         if let folds, !(2...20).contains(folds) {
             throw InputError("--folds \(folds): give 2 to 20 folds (5 is usual); each fold is scored by settings tuned on the others")
         }
@@ -93,7 +104,7 @@ struct Simulate: AsyncParsableCommand {
         if let store { try StoreFile.open(store).close() }
         var reports: [RunReport] = []
         for strategy in strategies {
-            let result = try await Self.simulate(scenario, strategy, pad: pad, seed: seed, storePath: store, upload: target)
+            let result = try await Self.simulate(scenario, strategy, pad: pad, seed: seeds[0], storePath: store, upload: target)
             if let out {
                 let folder = strategies.count > 1 ? "\(out)/\(strategy.name)" : out
                 try OutputFolder.write(result, to: folder)
@@ -101,7 +112,7 @@ struct Simulate: AsyncParsableCommand {
             reports.append(result.report)
         }
         print(
-            "scenario \(scenario.name): \(scenario.trace.count) points, \(scenario.regions.count) regions, pad \(Int(pad)) s, seed \(seed)")
+            "scenario \(scenario.name): \(scenario.trace.count) points, \(scenario.regions.count) regions, pad \(Int(pad)) s, seed \(seeds[0])")
         print(SummaryTable.render(reports.map { StrategyAggregate(reports: [$0]) }))
         if let store {
             let file = try StoreFile.open(store)
@@ -161,32 +172,55 @@ struct Simulate: AsyncParsableCommand {
         return try pairs.map { try ScenarioLoader.load(trace: $0.trace, regions: $0.regions, name: $0.name) }
     }
 
-    /// Every scenario with every strategy, and the per-strategy table.
+    /// Every scenario with every strategy at every seed, and the per-strategy table (one per seed, then
+    /// the seeds pooled, when there are several).
     private func runFolder(_ scenarios: [Scenario], strategies: [Strategy]) async throws {
-        let reports = try await runAll(scenarios, strategies: strategies, writing: out)
-        print("\(scenarios.count) scenarios, pad \(Int(pad)) s, seed \(seed)")
-        print(SummaryTable.render(strategies.map { reports.aggregate($0.name, over: scenarios) }))
+        let table = try await runAll(scenarios, strategies: strategies, writing: out)
+        print("\(scenarios.count) scenarios, pad \(Int(pad)) s, \(seedsDescription)")
+        printBySeed { seeds in strategies.map { table.aggregate($0.name, over: scenarios, seeds: seeds) } }
         if let out { print("wrote \(out)") }
     }
 
-    /// Every scenario with every strategy, as many runs at once as there are processors; the figures
-    /// do not depend on the order in which runs finish. Writes each run's files under `out` when given.
+    /// "seed 7", or "seeds 7, 1" when there are several.
+    var seedsDescription: String {
+        (seeds.count == 1 ? "seed " : "seeds ") + seeds.map(String.init).joined(separator: ", ")
+    }
+
+    /// Prints the table `rows` gives for the runs of some seeds: for each seed alone and then pooled
+    /// when there are several, else once.
+    func printBySeed(_ rows: ([UInt64]) -> [StrategyAggregate]) {
+        if seeds.count > 1 {
+            for seed in seeds {
+                print("seed \(seed):")
+                print(SummaryTable.render(rows([seed])))
+            }
+            print("\(seeds.count) seeds pooled:")
+        }
+        print(SummaryTable.render(rows(seeds)))
+    }
+
+    /// Every scenario with every strategy at every seed, as many runs at once as there are processors;
+    /// the figures do not depend on the order in which runs finish. Writes each run's files under `out`
+    /// when given: `out/SCENARIO/STRATEGY`, or `out/seed-N/SCENARIO/STRATEGY` when there are several seeds.
     func runAll(_ scenarios: [Scenario], strategies: [Strategy], writing out: String?) async throws -> RunTable {
-        let jobs = scenarios.flatMap { scenario in strategies.map { (scenario, $0) } }
+        let jobs = seeds.flatMap { seed in scenarios.flatMap { scenario in strategies.map { (seed, scenario, $0) } } }
         let progress = ProgressBar(total: jobs.count)
-        let (pad, seed) = (pad, seed)
+        let (pad, severalSeeds) = (pad, seeds.count > 1)
         var table = RunTable()
-        try await withThrowingTaskGroup(of: ScenarioResult.self) { group in
+        try await withThrowingTaskGroup(of: (UInt64, ScenarioResult).self) { group in
             var next = jobs.makeIterator()
             func launch() {
-                guard let (scenario, strategy) = next.next() else { return }
-                group.addTask { try await Self.simulate(scenario, strategy, pad: pad, seed: seed) }
+                guard let (seed, scenario, strategy) = next.next() else { return }
+                group.addTask { (seed, try await Self.simulate(scenario, strategy, pad: pad, seed: seed)) }
             }
             for _ in 0..<max(1, ProcessInfo.processInfo.activeProcessorCount) { launch() }
-            while let result = try await group.next() {
-                progress.advance(label: "\(result.scenario) \(result.strategy)")
-                if let out { try OutputFolder.write(result, to: "\(out)/\(result.scenario)/\(result.strategy)") }
-                table.reports[result.strategy, default: [:]][result.scenario] = result.report
+            while let (seed, result) = try await group.next() {
+                progress.advance(label: "\(result.scenario) \(result.strategy)" + (severalSeeds ? " seed \(seed)" : ""))
+                if let out {
+                    let folder = (severalSeeds ? "\(out)/seed-\(seed)" : out) + "/\(result.scenario)/\(result.strategy)"
+                    try OutputFolder.write(result, to: folder)
+                }
+                table.reports[result.strategy, default: [:]][RunTable.Key(scenario: result.scenario, seed: seed)] = result.report
                 launch()
             }
         }
@@ -195,17 +229,23 @@ struct Simulate: AsyncParsableCommand {
     }
 }
 
-/// Run reports by strategy and scenario.
+/// Run reports by strategy, scenario and seed.
 struct RunTable {
-    var reports: [String: [String: RunReport]] = [:]
-
-    /// The strategy's runs on `scenarios`, in their order.
-    func runs(_ strategy: String, over scenarios: [Scenario]) -> [RunReport] {
-        scenarios.compactMap { reports[strategy]?[$0.name] }
+    /// One run of a strategy: its scenario and the seed it was run at.
+    struct Key: Hashable {
+        let scenario: String
+        let seed: UInt64
     }
 
-    /// The strategy's figures over `scenarios`.
-    func aggregate(_ strategy: String, over scenarios: [Scenario]) -> StrategyAggregate {
-        StrategyAggregate(reports: runs(strategy, over: scenarios))
+    var reports: [String: [Key: RunReport]] = [:]
+
+    /// The strategy's runs on `scenarios` at `seeds`, seed by seed, each in the scenarios' order.
+    func runs(_ strategy: String, over scenarios: [Scenario], seeds: [UInt64]) -> [RunReport] {
+        seeds.flatMap { seed in scenarios.compactMap { reports[strategy]?[Key(scenario: $0.name, seed: seed)] } }
+    }
+
+    /// The strategy's figures over `scenarios` at `seeds`, pooled.
+    func aggregate(_ strategy: String, over scenarios: [Scenario], seeds: [UInt64]) -> StrategyAggregate {
+        StrategyAggregate(reports: runs(strategy, over: scenarios, seeds: seeds))
     }
 }

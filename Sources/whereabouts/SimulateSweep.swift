@@ -4,43 +4,51 @@ import WhereaboutsSimulator
 
 extension Simulate {
     /// The parameter sweep behind `--folds` and `--plot`: every strategy, and the adaptive policy at
-    /// every point of ``ParameterGrid/standard``, on every scenario. With `--folds K`, each preset is
-    /// tuned on K−1 folds and scored on the fold left out; only those held-out figures are printed for
-    /// the presets. With `--plot FILE`, the picture is written.
+    /// every point of ``ParameterGrid/standard``, on every scenario at every seed. With `--folds K`, each
+    /// preset is tuned on K−1 folds (every seed's runs of them) and scored on the fold left out; only
+    /// those held-out figures are printed for the presets, for each seed and pooled. With `--plot FILE`,
+    /// the picture of the pooled figures is written.
     func sweep(_ scenarios: [Scenario], strategies: [Strategy]) async throws {
         let candidates = ParameterGrid.standard.candidates
         let swept = candidates.enumerated().map { Strategy.adaptive.with($1, name: "sweep-\($0)") }
         let fixed = strategies.filter { !Self.isPreset($0) }
         let table = try await runAll(scenarios, strategies: fixed + swept, writing: nil)
-        print("\(scenarios.count) scenarios, pad \(Int(pad)) s, seed \(seed), \(candidates.count) settings swept")
-        let sweptReports = swept.map { table.runs($0.name, over: scenarios) }
-        print("the sweep on every scenario (for the picture; not held out):")
-        print(SummaryTable.render(swept.map { table.aggregate($0.name, over: scenarios) }))
+        print("\(scenarios.count) scenarios, pad \(Int(pad)) s, \(seedsDescription), \(candidates.count) settings swept")
+        let sweptReports = swept.map { table.runs($0.name, over: scenarios, seeds: seeds) }
+        print("the sweep on every scenario\(seeds.count > 1 ? ", seeds pooled" : "") (for the picture; not held out):")
+        print(SummaryTable.render(swept.map { table.aggregate($0.name, over: scenarios, seeds: seeds) }))
         for (index, settings) in candidates.enumerated() {
             print("  sweep-\(index): \(settings.map(\.description).joined(separator: " "))")
         }
-        var rows = fixed.map { table.aggregate($0.name, over: scenarios) }
-        var presetPoints: [StrategyAggregate] = []
+        var validations: [CrossValidation] = []
         if let folds {
             for goal in PresetGoal.presets {
                 let validation = CrossValidation(goal: goal, candidates: candidates, reports: sweptReports, folds: folds)
                 print(Self.describe(validation))
-                presetPoints.append(validation.heldOut)
+                validations.append(validation)
             }
-            rows += presetPoints
             print("held-out figures (\(folds) folds; presets scored only on folds they were not tuned on):")
         } else {
             print("figures on every scenario (the presets' sweep points are tuned on these scenarios, so none is printed for them):")
         }
-        print(SummaryTable.render(rows))
+        func rows(at seeds: [UInt64]) -> [StrategyAggregate] {
+            fixed.map { table.aggregate($0.name, over: scenarios, seeds: seeds) }
+                + validations.map { validation in
+                    StrategyAggregate(
+                        reports: validation.heldOutRuns.filter { run in
+                            seeds.contains { ScenarioRunner.runSeed($0, scenario: run.scenario) == run.seed }
+                        })
+                }
+        }
+        printBySeed(rows(at:))
         if let plot {
             let points =
-                rows.map { EnergyRecallPlot.Point(label: $0.strategy, energyRatio: $0.energyRatio, recall: $0.recall, isStrategy: true) }
+                rows(at: seeds).map { EnergyRecallPlot.Point(label: $0.strategy, energyRatio: $0.energyRatio, recall: $0.recall, isStrategy: true) }
                 + swept.map { strategy in
-                    let figures = table.aggregate(strategy.name, over: scenarios)
+                    let figures = table.aggregate(strategy.name, over: scenarios, seeds: seeds)
                     return EnergyRecallPlot.Point(label: nil, energyRatio: figures.energyRatio, recall: figures.recall, isStrategy: false)
                 }
-            let title = "\(scenarios.count) scenarios, seed \(seed)" + (folds.map { ", presets held out over \($0) folds" } ?? "")
+            let title = "\(scenarios.count) scenarios, \(seedsDescription)" + (folds.map { ", presets held out over \($0) folds" } ?? "")
             do {
                 try EnergyRecallPlot.svg(points, title: title).write(toFile: plot, atomically: true, encoding: .utf8)
             } catch {

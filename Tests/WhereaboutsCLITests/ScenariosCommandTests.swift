@@ -51,6 +51,44 @@ struct ScenariosCommandTests {
         }
     }
 
+    @Test("simulate --scenarios at two seeds prints each seed's figures and the pooled ones, and files each seed's runs apart")
+    func severalSeeds() async throws {
+        let folder = temporaryFolder("cli")
+        let out = temporaryFolder("cli")
+        defer { for url in [folder, out] { try? FileManager.default.removeItem(at: url) } }
+        try writePair("d01", in: folder)
+        let result = try await CommandRunner.run([
+            "simulate", "--scenarios", folder.path, "--strategy", "adaptive", "--pad", "60", "--seed", "2", "--seed", "5", "--out", out.path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        for line in ["1 scenarios, pad 60 s, seeds 2, 5", "seed 2:", "seed 5:", "2 seeds pooled:"] {
+            #expect(result.stdout.contains(line), "stdout lacks \(line): \(result.stdout)")
+        }
+        var seeds: Set<UInt64> = []
+        for seed in [2, 5] {
+            let report = out.appendingPathComponent("seed-\(seed)/d01/adaptive/report.json")
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
+            seeds.insert(try #require(object?["seed"] as? UInt64))
+        }
+        #expect(seeds.count == 2, "the two seeds' runs got the same noise")
+    }
+
+    @Test("simulate --folds at two seeds tunes on both and prints each seed's held-out figures and the pooled ones")
+    func foldsOverSeeds() async throws {
+        let folder = temporaryFolder("cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["d01", "d02"] { try writePair(name, in: folder) }
+        let result = try await CommandRunner.run([
+            "simulate", "--scenarios", folder.path, "--strategy", "continuous", "--pad", "0", "--seed", "2", "--seed", "5", "--folds", "2",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let heldOut = try #require(result.stdout.components(separatedBy: "held-out figures").last)
+        for line in ["seed 2:", "seed 5:", "2 seeds pooled:", "adaptive", "responsive", "efficient", "continuous"] {
+            #expect(heldOut.contains(line), "the held-out part lacks \(line): \(heldOut)")
+        }
+        #expect(result.stdout.contains("2 scenarios, pad 0 s, seeds 2, 5, "), "\(result.stdout)")
+    }
+
     @Test("simulate --scenarios refuses two scenarios of one name, which one run would stand for")
     func refusesDuplicateNames() async throws {
         let folder = temporaryFolder("cli")

@@ -48,6 +48,8 @@ struct SimulateCommandTests {
             (["simulate", "--pad", "-5"], "--pad"),
             (["simulate", "--scenarios", "/nonexistent-folder"], "/nonexistent-folder"),
             (["simulate", "--seed", "banana"], "banana"),
+            (["simulate", "--seed", "3", "--seed", "3", "--scenarios", "/tmp"], "--seed 3 is given twice"),
+            (["simulate", "--seed", "1", "--seed", "2"], "several seeds need --scenarios DIR"),
             (["simulate", "--folds", "5"], "--scenarios"),
             (["simulate", "--plot", "/tmp/x.svg"], "--scenarios"),
             (["simulate", "--scenarios", "/tmp", "--folds", "1"], "--folds 1"),

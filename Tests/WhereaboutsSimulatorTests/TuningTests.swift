@@ -59,6 +59,26 @@ struct TuningTests {
         #expect(validation.chosenOnAll == candidates[1])
     }
 
+    @Test("runs of one scenario at several seeds share its fold, and the goal picks on every seed's runs")
+    func severalSeeds() {
+        // Runs: a and b at one seed, then at another. Candidate 0 shines at the first seed and fails at
+        // the second; candidate 1 is steady at both, for the same energy.
+        let runs = ["a", "b", "a", "b"]
+        let reports = [
+            runs.indices.map { Self.report(runs[$0], recall: $0 < 2 ? 0.99 : 0.80, energy: 0.1) },
+            runs.map { Self.report($0, recall: 0.96, energy: 0.1) },
+        ]
+        let candidates = [[PolicySetting(parameter: .lead, value: 10)], [PolicySetting(parameter: .lead, value: 30)]]
+        let goal = PresetGoal(name: "adaptive", precisionFloor: 0.9, energyBudget: 0.2)
+        let validation = CrossValidation(goal: goal, candidates: candidates, reports: reports, folds: 2)
+        // Each fold is tuned on the other scenario at both seeds: the steady candidate, though the first
+        // seed alone would pick the other.
+        #expect(validation.folds.map(\.chosen) == [candidates[1], candidates[1]])
+        #expect(goal.pick([StrategyAggregate(reports: [reports[0][1]]), StrategyAggregate(reports: [reports[1][1]])]) == 0)
+        #expect(validation.heldOutRuns.map(\.scenario) == runs, "every run held out once")
+        #expect(abs(validation.heldOut.recall - 0.96) < 1e-9)
+    }
+
     @Test("a goal no candidate meets picks the best recall plus precision")
     func fallback() {
         let figures = [Self.report("a", recall: 0.8, energy: 0.1), Self.report("a", recall: 0.9, energy: 0.3)].map {

@@ -3,6 +3,8 @@
 ///
 /// Scenarios made from the same trace (`d07` and `d07-stress`) share a group, named by what comes
 /// before the first `-`, and every group lies in one fold, so no trace is tuned on and scored at once.
+/// Runs of one scenario at several seeds share its fold too: the goal then picks on every seed's runs
+/// of the other folds, so a pick does not follow one seed's noise.
 public struct CrossValidation: Sendable {
     /// One fold: what was picked without it, and how that did on it.
     public struct Fold: Sendable {
@@ -18,13 +20,15 @@ public struct CrossValidation: Sendable {
     public let goal: PresetGoal
     /// The folds.
     public let folds: [Fold]
-    /// Every fold's held-out runs pooled: each scenario scored once, by settings not tuned on it.
-    public let heldOut: StrategyAggregate
+    /// Every fold's held-out runs: each scenario (at each seed) once, by settings not tuned on it.
+    public let heldOutRuns: [RunReport]
+    /// The held-out runs pooled.
+    public var heldOut: StrategyAggregate { StrategyAggregate(reports: heldOutRuns) }
     /// The settings the goal picks on every scenario: what the preset ships with.
     public let chosenOnAll: [PolicySetting]
 
-    /// Cross-validates `goal` over `candidates`, where `reports[c][s]` is candidate `c` on scenario `s`
-    /// (the same scenario order for every candidate), with `folds` folds.
+    /// Cross-validates `goal` over `candidates`, where `reports[c][s]` is candidate `c` on run `s` (a
+    /// scenario at one seed; the same run order for every candidate), with `folds` folds.
     public init(goal: PresetGoal, candidates: [[PolicySetting]], reports: [[RunReport]], folds: Int) {
         let scenarios = reports.first?.map(\.scenario) ?? []
         let fold = Self.assign(scenarios, folds: folds)
@@ -37,16 +41,16 @@ public struct CrossValidation: Sendable {
             StrategyAggregate(reports: scenarios.indices.filter(include).map { run(candidate, $0) })
         }
         var built: [Fold] = []
-        var heldOutRuns: [Int: Int] = [:]
+        var heldOutPick: [Int: Int] = [:]
         for index in 0..<folds where fold.contains(index) {
             let trained = candidates.indices.map { aggregate($0) { fold[$0] != index } }
             let pick = goal.pick(trained)
             built.append(Fold(index: index, chosen: candidates[pick], heldOut: aggregate(pick) { fold[$0] == index }))
-            for scenario in scenarios.indices where fold[scenario] == index { heldOutRuns[scenario] = pick }
+            for scenario in scenarios.indices where fold[scenario] == index { heldOutPick[scenario] = pick }
         }
         self.goal = goal
         self.folds = built
-        self.heldOut = StrategyAggregate(reports: scenarios.indices.compactMap { index in heldOutRuns[index].map { run($0, index) } })
+        self.heldOutRuns = scenarios.indices.compactMap { index in heldOutPick[index].map { run($0, index) } }
         self.chosenOnAll = candidates[goal.pick(candidates.indices.map { aggregate($0) { _ in true } })]
     }
 
