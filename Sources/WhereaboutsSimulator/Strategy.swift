@@ -44,7 +44,7 @@ public struct Strategy: Sendable, Equatable {
         .efficient, summary: "adaptive with a 10 s lead and without the watch: off after 2 min still, wherever it stopped")
     /// The `responsive` preset of the adaptive mode.
     public static let responsive = preset(
-        .responsive, summary: "adaptive with a 10 s lead, a fix every 20 m, off after 3 min still unless within 30 m of a boundary")
+        .responsive, summary: "adaptive with a 10 s lead, GPS held 8 s, off after 2 min still unless within 30 m of a boundary")
 
     /// The adaptive mode with `policy`, named for it.
     public static func preset(_ policy: MotionPolicy, summary: String) -> Strategy {

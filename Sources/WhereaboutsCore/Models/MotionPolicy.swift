@@ -82,30 +82,33 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     }
 
     /// Whereabouts' flagship, the `balanced` preset: cell positions while every boundary is out of
-    /// reach, Wi-Fi from 30 s of travel before one (a fix every 50 m), GPS where Wi-Fi cannot decide
+    /// reach, Wi-Fi from 30 s of travel before one (a fix every 20 m), GPS where Wi-Fi cannot decide
     /// (held 3 s after the last fix that needed it), everything off after 2 minutes still (unless the
     /// device stopped within 10 m of a boundary: then Wi-Fi stays on to see a step across it), woken by
     /// the stationary fence, a significant change or a visit departure. Its lead, hold, stop timeout,
-    /// watch distance and distance filter were picked by `simulate --folds` (README, "Presets").
-    public static let adaptive = preset(name: "adaptive", lead: 30, stopTimeout: 120, distanceFilter: 50, watchDistance: 10)
+    /// watch distance and distance filter were picked by `simulate --folds` over three seeds (README,
+    /// "Presets").
+    public static let adaptive = preset(name: "adaptive", lead: 30, stopTimeout: 120, distanceFilter: 20, watchDistance: 10)
 
     /// The `efficient` preset: ``adaptive`` with Wi-Fi from 10 s of travel before a boundary and without
     /// its watch, turning positioning off after 2 minutes still wherever the device stopped.
     public static let efficient = preset(name: "efficient", lead: 10, stopTimeout: 120, distanceFilter: 50)
 
-    /// The `responsive` preset: ``adaptive`` with Wi-Fi from 10 s of travel before a boundary and a fix
-    /// every 20 m, positioning off after 3 minutes still, and Wi-Fi kept on at a stop within 30 m of a
-    /// boundary to see a step across it.
-    public static let responsive = preset(name: "responsive", lead: 10, stopTimeout: 180, distanceFilter: 20, watchDistance: 30)
+    /// The `responsive` preset: ``adaptive`` with Wi-Fi from 10 s of travel before a boundary, GPS held
+    /// 8 s after the last fix that needed it, and Wi-Fi kept on at a stop within 30 m of a boundary to
+    /// see a step across it.
+    public static let responsive = preset(
+        name: "responsive", lead: 10, hold: 8, stopTimeout: 120, distanceFilter: 20, watchDistance: 30)
 
-    /// The adaptive family with the parameters its presets differ in. All of them hold GPS 3 s after
+    /// The adaptive family with the parameters its presets differ in. GPS is held `hold` seconds after
     /// the last fix that needed it; there is no fine radius in any.
     private static func preset(
-        name: String, lead: TimeInterval, stopTimeout: TimeInterval, distanceFilter: Double, watchDistance: Double = 0
+        name: String, lead: TimeInterval, hold: TimeInterval = 3, stopTimeout: TimeInterval, distanceFilter: Double,
+        watchDistance: Double = 0
     ) -> MotionPolicy {
         MotionPolicy(
             name: name, stopRadius: 80, stopTimeout: stopTimeout, stationaryRadius: 150,
-            movingAccuracy: .hundredMeters, nearBoundaryAccuracy: .best, raisedAccuracyHold: 3,
+            movingAccuracy: .hundredMeters, nearBoundaryAccuracy: .best, raisedAccuracyHold: hold,
             distanceFilter: distanceFilter,
             elasticityMultiplier: 2, significantChangeWhileStationary: true,
             cruiseAccuracy: .kilometer, lead: lead, maximumCruise: 120, fineRadius: 0, watchDistance: watchDistance,
