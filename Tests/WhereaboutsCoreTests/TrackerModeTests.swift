@@ -24,7 +24,7 @@ struct TrackerModeTests {
         StartCase(
             mode: .adaptive(),
             request: LocationRequest(
-                standard: StandardUpdates(accuracy: .hundredMeters, distanceFilter: 50), significantChange: false, visits: true,
+                standard: StandardUpdates(accuracy: .hundredMeters, distanceFilter: 20), significantChange: false, visits: true,
                 motionActivity: true),
             oneShot: false),
         StartCase(mode: .adaptive(.stopDetect), request: standard(.best, filter: 10), oneShot: false),

@@ -30,7 +30,7 @@ struct TrackerTests {
             (
                 .adaptive(),
                 LocationRequest(
-                    standard: StandardUpdates(accuracy: .hundredMeters, distanceFilter: 50), significantChange: false, visits: true,
+                    standard: StandardUpdates(accuracy: .hundredMeters, distanceFilter: 20), significantChange: false, visits: true,
                     motionActivity: true), false
             ),
         ]
