@@ -140,6 +140,23 @@ struct TuningTests {
         #expect(svg.components(separatedBy: "<circle").count - 1 == points.count)
     }
 
+    @Test("strategies on the same point share one dot and one label; a label that would overlap another moves down a line")
+    func plotLabels() {
+        let points = [
+            EnergyRecallPlot.Point(label: "continuous", energyRatio: 1.098, recall: 0.993, isStrategy: true),
+            EnergyRecallPlot.Point(label: "move", energyRatio: 1.098, recall: 0.993, isStrategy: true),
+            EnergyRecallPlot.Point(label: "significant", energyRatio: 0.034, recall: 0.893, isStrategy: true),
+            EnergyRecallPlot.Point(label: "regions-only", energyRatio: 0.033, recall: 0.890, isStrategy: true),
+        ]
+        let svg = EnergyRecallPlot.svg(points, title: "t")
+        #expect(svg.contains("text-anchor=\"end\">continuous, move</text>"), "a label at the right edge ends left of its dot: \(svg)")
+        #expect(svg.components(separatedBy: "<circle").count - 1 == 3)
+        let edge = EnergyRecallPlot.labelledDots([(600, 100, "stop-detect"), (700, 100, "continuous, move")], width: 760)
+        #expect(edge[1].endsAtX && edge[1].labelY == 108, "the right-edge label ends left of its dot, a line below the one it would cross")
+        let dots = EnergyRecallPlot.labelledDots([(100, 200, "significant"), (98, 203, "regions-only"), (300, 200, nil)], width: 760)
+        #expect(dots.map(\.labelY) == [194, 211, 194], "regions-only's label, 3 px below significant's, moves a line down; the unlabelled dot keeps its place")
+    }
+
     @Test("stress scenarios keep the trace's regions and add small ones at its brief stops, seeded")
     func stressScenario() throws {
         // A 3-minute stop in the middle of a 40-minute walk.

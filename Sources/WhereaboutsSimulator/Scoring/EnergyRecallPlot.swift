@@ -74,17 +74,56 @@ public enum EnergyRecallPlot {
         for point in points where !point.isStrategy {
             out.append("<circle cx=\"\(f(x(point.energyRatio)))\" cy=\"\(f(y(point.recall)))\" r=\"2.5\" fill=\"#999\"/>")
         }
-        for point in points where point.isStrategy {
-            let (px, py) = (x(point.energyRatio), y(point.recall))
-            out.append("<circle cx=\"\(f(px))\" cy=\"\(f(py))\" r=\"5\" fill=\"#2563eb\"/>")
-            if let label = point.label {
-                out.append("<text x=\"\(f(px + 8))\" y=\"\(f(py - 6))\">\(escape(label))</text>")
-            }
+        let dots = labelledDots(points.filter(\.isStrategy).map { (x($0.energyRatio), y($0.recall), $0.label) }, width: width)
+        for dot in dots {
+            out.append("<circle cx=\"\(f(dot.x))\" cy=\"\(f(dot.y))\" r=\"5\" fill=\"#2563eb\"/>")
+            guard !dot.label.isEmpty else { continue }
+            let anchor = dot.endsAtX ? " text-anchor=\"end\"" : ""
+            out.append("<text x=\"\(f(dot.labelX))\" y=\"\(f(dot.labelY))\"\(anchor)>\(escape(dot.label))</text>")
         }
         out.append(
             "<text x=\"\(f(width - right))\" y=\"\(f(height - bottom - 8))\" text-anchor=\"end\" fill=\"#d33\">- - Pareto front</text>")
         out.append("</svg>")
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// One strategy's dot in pixels and its label's place.
+    struct LabelledDot: Equatable {
+        var x: Double, y: Double
+        /// The names of the strategies on this dot, joined.
+        var label: String
+        /// Where the label's baseline starts (or ends, when ``endsAtX``).
+        var labelX: Double, labelY: Double
+        /// Whether the label ends left of the dot (near the right edge) instead of starting right of it.
+        var endsAtX: Bool
+    }
+
+    /// The strategies' dots in pixels with their labels placed on a picture `width` pixels wide:
+    /// strategies on the same pixel share one dot and one label ("continuous, move"), a label that
+    /// would run past the right edge ends left of its dot, and a label that would overlap one placed
+    /// before moves down a line until it does not.
+    static func labelledDots(_ dots: [(x: Double, y: Double, label: String?)], width: Double) -> [LabelledDot] {
+        var merged: [(x: Double, y: Double, labels: [String])] = []
+        for dot in dots {
+            if let index = merged.firstIndex(where: { abs($0.x - dot.x) < 1 && abs($0.y - dot.y) < 1 }) {
+                merged[index].labels += dot.label.map { [$0] } ?? []
+            } else {
+                merged.append((dot.x, dot.y, dot.label.map { [$0] } ?? []))
+            }
+        }
+        let (lineHeight, characterWidth) = (14.0, 7.0)
+        var placed: [(from: Double, to: Double, y: Double)] = []
+        return merged.map { dot in
+            let label = dot.labels.joined(separator: ", ")
+            let extent = characterWidth * Double(label.count)
+            let endsAtX = dot.x + 8 + extent > width
+            let labelX = endsAtX ? dot.x - 8 : dot.x + 8
+            let (from, to) = endsAtX ? (labelX - extent, labelX) : (labelX, labelX + extent)
+            var labelY = dot.y - 6
+            while placed.contains(where: { $0.from < to && from < $0.to && abs($0.y - labelY) < lineHeight }) { labelY += lineHeight }
+            if !label.isEmpty { placed.append((from, to, labelY)) }
+            return LabelledDot(x: dot.x, y: dot.y, label: label, labelX: labelX, labelY: labelY, endsAtX: endsAtX)
+        }
     }
 
     private static func escape(_ text: String) -> String {
