@@ -112,8 +112,10 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
     /// The regions the OS monitors now.
     public var monitoredRegions: [MonitoredRegion] { lock.withLock { monitored } }
 
-    /// The energy timeline so far.
-    public var timeline: [TimelineRecord] { lock.withLock { timelineRecords } }
+    /// The energy timeline so far, uploads last within each second (``TimelineRecord/uploadsLast(_:)``):
+    /// the uploader runs beside the engine and may record its request before or after what the engine
+    /// asked for in the same second, and a seed must give the same file whatever the scheduling.
+    public var timeline: [TimelineRecord] { TimelineRecord.uploadsLast(lock.withLock { timelineRecords }) }
 
     /// Counters of what happened inside the phone.
     public var diagnostics: SimulationDiagnostics {

@@ -28,6 +28,27 @@ public enum TimelineRecord: Sendable, Equatable {
         case running, suspended
     }
 
+    /// Whether the record is an upload request.
+    public var isUpload: Bool {
+        if case .upload = self { true } else { false }
+    }
+
+    /// `records` with the uploads of each run of records of one second moved after the others, each
+    /// kind in its order. An upload's energy depends only on its second, so no figure changes.
+    public static func uploadsLast(_ records: [TimelineRecord]) -> [TimelineRecord] {
+        var ordered: [TimelineRecord] = []
+        ordered.reserveCapacity(records.count)
+        var start = records.startIndex
+        while start < records.endIndex {
+            let second = records[start].t
+            let end = records[start...].firstIndex { $0.t != second } ?? records.endIndex
+            let run = records[start..<end]
+            ordered += run.filter { !$0.isUpload } + run.filter(\.isUpload)
+            start = end
+        }
+        return ordered
+    }
+
     /// When the record happened, epoch seconds.
     public var t: Double {
         switch self {

@@ -8,6 +8,22 @@ import WhereaboutsCore
 struct SimulatedPhoneTests {
     typealias S = SimFixtures
 
+    @Test("the timeline is the same whichever of the engine and the uploader recorded first in a second")
+    func uploadsLastInTheirSecond() {
+        let engineFirst: [TimelineRecord] = [
+            .app(t: 10, state: .running), .motion(t: 10, on: true), .upload(t: 10, bytes: 80), .upload(t: 10, bytes: 18),
+            .wifiScan(t: 11),
+        ]
+        let uploaderFirst: [TimelineRecord] = [
+            .app(t: 10, state: .running), .upload(t: 10, bytes: 80), .upload(t: 10, bytes: 18), .motion(t: 10, on: true),
+            .wifiScan(t: 11),
+        ]
+        #expect(TimelineRecord.uploadsLast(uploaderFirst) == engineFirst)
+        #expect(TimelineRecord.uploadsLast(engineFirst) == engineFirst)
+        let meter = { (records: [TimelineRecord]) in EnergyMeter(timeline: records, start: 0, end: 20).total }
+        #expect(meter(uploaderFirst) == meter(engineFirst))
+    }
+
     @Test("GPS acquires for 15 s cold, 3 s warm, then delivers at 1 Hz")
     func acquisition() {
         let truth = S.path(moving: 400)
