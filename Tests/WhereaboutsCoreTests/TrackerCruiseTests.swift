@@ -120,9 +120,9 @@ struct TrackerCruiseTests {
     }
 
     @Test(
-        "the presets watch as tuned: balanced within 10 m of a boundary, responsive within 30 m, efficient never",
+        "the presets watch as tuned: balanced and responsive within 30 m of a boundary, efficient never",
         arguments: [
-            (MotionPolicy.adaptive, 5.0, true), (MotionPolicy.adaptive, 20, false),
+            (MotionPolicy.adaptive, 20.0, true), (MotionPolicy.adaptive, 40, false),
             (MotionPolicy.responsive, 20, true), (MotionPolicy.responsive, 40, false), (MotionPolicy.efficient, 5, false),
         ])
     func presetWatch(policy: MotionPolicy, distance: Double, watches: Bool) {

@@ -23,11 +23,12 @@ struct TrackerVisitTests {
         let outside = tracker.handle(.fix(F.fix(east: 600, accuracy: 40, at: 1)), now: F.date(1))
         #expect(outside.events.isEmpty)
 
-        let arrived = tracker.handle(.visit(Self.arrival(east: 0, at: 100)), now: F.date(100))
+        // Within the stop timeout of the fix before, so the device is still judged moving.
+        let arrived = tracker.handle(.visit(Self.arrival(east: 0, at: 50)), now: F.date(50))
         #expect(arrived.events.isEmpty)
-        #expect(tracker.lastFix?.timestamp == F.date(100))
+        #expect(tracker.lastFix?.timestamp == F.date(50))
 
-        let fix = tracker.handle(.fix(F.fix(east: 0, accuracy: 50, at: 101)), now: F.date(101))
+        let fix = tracker.handle(.fix(F.fix(east: 0, accuracy: 50, at: 51)), now: F.date(51))
         #expect(fix.events.map(\.kind) == [.enter])
     }
 

@@ -83,16 +83,17 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
 
     /// Whereabouts' flagship, the `balanced` preset: cell positions while every boundary is out of
     /// reach, Wi-Fi from 30 s of travel before one (a fix every 20 m), GPS where Wi-Fi cannot decide
-    /// (held 3 s after the last fix that needed it), everything off after 2 minutes still (unless the
-    /// device stopped within 10 m of a boundary: then Wi-Fi stays on to see a step across it), woken by
+    /// (held 3 s after the last fix that needed it), everything off after a minute still (unless the
+    /// device stopped within 30 m of a boundary: then Wi-Fi stays on to see a step across it), woken by
     /// the stationary fence, a significant change or a visit departure. Its lead, hold, stop timeout,
     /// watch distance and distance filter were picked by `simulate --folds` over three seeds (README,
     /// "Presets").
-    public static let adaptive = preset(name: "adaptive", lead: 30, stopTimeout: 120, distanceFilter: 20, watchDistance: 10)
+    public static let adaptive = preset(name: "adaptive", lead: 30, stopTimeout: 60, distanceFilter: 20, watchDistance: 30)
 
-    /// The `efficient` preset: ``adaptive`` with Wi-Fi from 10 s of travel before a boundary and without
-    /// its watch, turning positioning off after 2 minutes still wherever the device stopped.
-    public static let efficient = preset(name: "efficient", lead: 10, stopTimeout: 120, distanceFilter: 50)
+    /// The `efficient` preset: ``adaptive`` with Wi-Fi from 10 s of travel before a boundary, a fix
+    /// every 50 m, and without its watch, turning positioning off after a minute still wherever the
+    /// device stopped.
+    public static let efficient = preset(name: "efficient", lead: 10, stopTimeout: 60, distanceFilter: 50)
 
     /// The `responsive` preset: ``adaptive`` with Wi-Fi from 10 s of travel before a boundary, GPS held
     /// 8 s after the last fix that needed it, and Wi-Fi kept on at a stop within 30 m of a boundary to

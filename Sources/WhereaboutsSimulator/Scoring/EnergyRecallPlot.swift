@@ -75,9 +75,8 @@ public enum EnergyRecallPlot {
             out.append("<circle cx=\"\(f(x(point.energyRatio)))\" cy=\"\(f(y(point.recall)))\" r=\"2.5\" fill=\"#999\"/>")
         }
         let dots = labelledDots(points.filter(\.isStrategy).map { (x($0.energyRatio), y($0.recall), $0.label) }, width: width)
-        for dot in dots {
-            out.append("<circle cx=\"\(f(dot.x))\" cy=\"\(f(dot.y))\" r=\"5\" fill=\"#2563eb\"/>")
-            guard !dot.label.isEmpty else { continue }
+        for dot in dots { out.append("<circle cx=\"\(f(dot.x))\" cy=\"\(f(dot.y))\" r=\"5\" fill=\"#2563eb\"/>") }
+        for dot in dots where !dot.label.isEmpty {
             let anchor = dot.endsAtX ? " text-anchor=\"end\"" : ""
             out.append("<text x=\"\(f(dot.labelX))\" y=\"\(f(dot.labelY))\"\(anchor)>\(escape(dot.label))</text>")
         }

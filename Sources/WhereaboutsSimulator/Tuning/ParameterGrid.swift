@@ -9,16 +9,17 @@ public struct ParameterGrid: Sendable {
     }
 
     /// The grid `simulate --folds` and `--plot` sweep over the adaptive policy: how early finer
-    /// positioning starts, how long accuracy stays raised, how soon a still device stops positioning,
-    /// whether it keeps positioning at a stop near a boundary (none, within 10 m, within 30 m), and how
-    /// far apart moving fixes are.
+    /// positioning starts, how long accuracy stays raised, how soon a still device stops positioning
+    /// (1, 2 or 3 minutes: a minute saves energy at every stop, and costs latency where a stop's
+    /// regions are left to the stationary fence), whether it keeps positioning at a stop near a
+    /// boundary (none, within 10 m, within 30 m), and how far apart moving fixes are.
     /// The fine radius stays at none: since the engine ignores the OS's late echoes and a settled
     /// device's Wi-Fi noise, no fold of the sweep that tried 60 and 120 m picked either (earlier
     /// engines' sweeps did).
     public static let standard = ParameterGrid(axes: [
         (.lead, [10, 30]),
         (.raisedAccuracyHold, [3, 8]),
-        (.stopTimeout, [120, 180]),
+        (.stopTimeout, [60, 120, 180]),
         (.watchDistance, [0, 10, 30]),
         (.distanceFilter, [20, 50]),
     ])
