@@ -38,10 +38,12 @@ public struct Strategy: Sendable, Equatable {
         configuration: TrackerConfiguration(mode: .adaptive(.stopDetect)))
     /// Whereabouts' adaptive mode, the `balanced` preset.
     public static let adaptive = preset(
-        .adaptive, summary: "cell while boundaries are out of reach, Wi-Fi or GPS near them, off after 1 min still unless within 30 m of one")
+        .adaptive,
+        summary: "cell while boundaries are out of reach, Wi-Fi or GPS near them, off after 1 min still unless within 30 m of one")
     /// The `efficient` preset of the adaptive mode.
     public static let efficient = preset(
-        .efficient, summary: "adaptive with a 10 s lead, a fix every 50 m and without the watch: off after 1 min still, wherever it stopped")
+        .efficient, summary: "adaptive with a 10 s lead, a fix every 50 m and without the watch: off after 1 min still, wherever it stopped"
+    )
     /// The `responsive` preset of the adaptive mode.
     public static let responsive = preset(
         .responsive, summary: "adaptive with a 10 s lead, GPS held 8 s, off after 2 min still unless within 30 m of a boundary")

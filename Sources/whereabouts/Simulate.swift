@@ -112,7 +112,8 @@ struct Simulate: AsyncParsableCommand {
             reports.append(result.report)
         }
         print(
-            "scenario \(scenario.name): \(scenario.trace.count) points, \(scenario.regions.count) regions, pad \(Int(pad)) s, seed \(seeds[0])")
+            "scenario \(scenario.name): \(scenario.trace.count) points, \(scenario.regions.count) regions, pad \(Int(pad)) s, seed \(seeds[0])"
+        )
         print(SummaryTable.render(reports.map { StrategyAggregate(reports: [$0]) }))
         if let store {
             let file = try StoreFile.open(store)

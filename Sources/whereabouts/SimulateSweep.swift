@@ -43,7 +43,9 @@ extension Simulate {
         printBySeed(rows(at:))
         if let plot {
             let points =
-                rows(at: seeds).map { EnergyRecallPlot.Point(label: $0.strategy, energyRatio: $0.energyRatio, recall: $0.recall, isStrategy: true) }
+                rows(at: seeds).map {
+                    EnergyRecallPlot.Point(label: $0.strategy, energyRatio: $0.energyRatio, recall: $0.recall, isStrategy: true)
+                }
                 + swept.map { strategy in
                     let figures = table.aggregate(strategy.name, over: scenarios, seeds: seeds)
                     return EnergyRecallPlot.Point(label: nil, energyRatio: figures.energyRatio, recall: figures.recall, isStrategy: false)

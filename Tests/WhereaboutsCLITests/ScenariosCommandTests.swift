@@ -58,7 +58,8 @@ struct ScenariosCommandTests {
         defer { for url in [folder, out] { try? FileManager.default.removeItem(at: url) } }
         try writePair("d01", in: folder)
         let result = try await CommandRunner.run([
-            "simulate", "--scenarios", folder.path, "--strategy", "adaptive", "--pad", "60", "--seed", "2", "--seed", "5", "--out", out.path,
+            "simulate", "--scenarios", folder.path, "--strategy", "adaptive", "--pad", "60", "--seed", "2", "--seed", "5", "--out",
+            out.path,
         ])
         #expect(result.status == 0, "\(result.stderr)")
         for line in ["1 scenarios, pad 60 s, seeds 2, 5", "seed 2:", "seed 5:", "2 seeds pooled:"] {

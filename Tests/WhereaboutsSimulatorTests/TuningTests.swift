@@ -154,7 +154,9 @@ struct TuningTests {
         let edge = EnergyRecallPlot.labelledDots([(600, 100, "stop-detect"), (700, 100, "continuous, move")], width: 760)
         #expect(edge[1].endsAtX && edge[1].labelY == 108, "the right-edge label ends left of its dot, a line below the one it would cross")
         let dots = EnergyRecallPlot.labelledDots([(100, 200, "significant"), (98, 203, "regions-only"), (300, 200, nil)], width: 760)
-        #expect(dots.map(\.labelY) == [194, 211, 194], "regions-only's label, 3 px below significant's, moves a line down; the unlabelled dot keeps its place")
+        #expect(
+            dots.map(\.labelY) == [194, 211, 194],
+            "regions-only's label, 3 px below significant's, moves a line down; the unlabelled dot keeps its place")
     }
 
     @Test("stress scenarios keep the trace's regions and add small ones at its brief stops, seeded")
