@@ -95,7 +95,10 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "WhereaboutsSimulatorTests",
-            dependencies: ["WhereaboutsSimulator", "WhereaboutsCore", "Whereabouts", "WhereaboutsStore", "WhereaboutsTestSupport"]),
+            dependencies: [
+                "WhereaboutsSimulator", "WhereaboutsCore", "Whereabouts", "WhereaboutsStore", "WhereaboutsDelivery",
+                "WhereaboutsTestSupport",
+            ]),
         .testTarget(
             name: "WhereaboutsDeliveryTests",
             dependencies: [

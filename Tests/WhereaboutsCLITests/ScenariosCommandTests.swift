@@ -88,6 +88,14 @@ struct ScenariosCommandTests {
             #expect(heldOut.contains(line), "the held-out part lacks \(line): \(heldOut)")
         }
         #expect(result.stdout.contains("2 scenarios, pad 0 s, seeds 2, 5, "), "\(result.stdout)")
+        // Held out, each preset scores both scenarios at both seeds: 4 runs pooled, 2 at each seed.
+        let pooled = try #require(heldOut.components(separatedBy: "2 seeds pooled:").last)
+        for (table, runs) in [
+            (pooled, 4), (heldOut.components(separatedBy: "seed 5:")[1].components(separatedBy: "2 seeds pooled:")[0], 2),
+        ] {
+            let row = try #require(table.split(separator: "\n").first { $0.hasPrefix("adaptive ") }, "\(table)")
+            #expect(row.split(separator: " ").dropFirst().first == "\(runs)", "\(row)")
+        }
     }
 
     @Test("simulate --scenarios refuses two scenarios of one name, which one run would stand for")

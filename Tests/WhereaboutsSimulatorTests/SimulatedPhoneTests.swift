@@ -1,15 +1,31 @@
 import Foundation
 import Testing
 import WhereaboutsCore
+import WhereaboutsDelivery
 
 @testable import WhereaboutsSimulator
+
+/// A transport that answers every request 200 without sending it anywhere: the test only needs the
+/// metered wrapper's timeline record.
+private struct AcceptingTransport: HTTPTransport {
+    func send(_ request: OutgoingRequest, timeout: TimeInterval) async throws -> HTTPReply { HTTPReply(status: 200) }
+}
 
 @Suite("Simulated phone")
 struct SimulatedPhoneTests {
     typealias S = SimFixtures
 
     @Test("the timeline is the same whichever of the engine and the uploader recorded first in a second")
-    func uploadsLastInTheirSecond() {
+    func uploadsLastInTheirSecond() async throws {
+        // The uploader records its request before the engine turns motion sensing on, in one second.
+        let phone = SimulatedPhone(truth: S.path(still: 100, speed: 1, moving: 100), seed: 1)
+        let transport = phone.meteredTransport(AcceptingTransport())
+        let request = OutgoingRequest(method: "POST", url: URL(string: "http://127.0.0.1/batch")!, headers: [:], body: Data(count: 80))
+        _ = try await transport.send(request, timeout: 5)
+        phone.configure(LocationRequest(standard: nil, significantChange: false, motionActivity: true))
+        let second = try #require(phone.timeline.first?.t)
+        #expect(phone.timeline == [.motion(t: second, on: true), .upload(t: second, bytes: 80)])
+
         let engineFirst: [TimelineRecord] = [
             .app(t: 10, state: .running), .motion(t: 10, on: true), .upload(t: 10, bytes: 80), .upload(t: 10, bytes: 18),
             .wifiScan(t: 11),
