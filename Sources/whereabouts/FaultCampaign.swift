@@ -85,7 +85,9 @@ struct FaultCampaign {
         let store = folder.appendingPathComponent("phone.sqlite").path
         var generator = SeededGenerator(seed: seed)
         var tally = CampaignTally()
-        let upload = ["--upload", proxy.baseURL.absoluteString, "--device", Self.device, "--token", token]
+        // `--token=…` in one argument: a base64url token starts with "-" one time in 64, and as a separate
+        // argument it would be read as an option (seen once in CI: "Missing value for '--token <token>'").
+        let upload = ["--upload", proxy.baseURL.absoluteString, "--device", Self.device, "--token=\(token)"]
 
         let kinds = FaultKind.allCases.filter { $0 != .clockJump || faketime != nil }
         while tally.injected < count {
@@ -149,7 +151,7 @@ struct FaultCampaign {
             try? FileManager.default.removeItem(at: child.output)
         }
 
-        let direct = ["--upload", server.base.absoluteString, "--device", Self.device, "--token", token]
+        let direct = ["--upload", server.base.absoluteString, "--device", Self.device, "--token=\(token)"]
         let requeue = try await ChildProcess.run(whereabouts, ["store", "requeue", store], folder: folder)
         tally.requeued = Int(requeue.text.split(separator: " ").dropFirst().first ?? "") ?? 0
         let flush = try await ChildProcess.run(whereabouts, ["store", "flush", store, "--drain-timeout", "60"] + direct, folder: folder)
