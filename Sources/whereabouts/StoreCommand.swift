@@ -41,7 +41,7 @@ struct StoreCommand: AsyncParsableCommand {
         func run() async throws {
             let noUpload = InputError("store flush needs --upload URL: give the server's base URL")
             guard case .server = try upload.target() else { throw noUpload }
-            let store = try StoreFile.open(file)
+            let store = try StoreFile.openExisting(file, for: "store flush")
             guard let uploader = try upload.uploader(for: store) else { throw noUpload }
             let report = await uploader.drain(until: Date().addingTimeInterval(upload.drainTimeout), trigger: .manual)
             print(
@@ -68,7 +68,7 @@ extension StoreCommand {
         var file: String
 
         func run() throws {
-            let store = try StoreFile.open(file)
+            let store = try StoreFile.openExisting(file, for: "store requeue")
             do {
                 let records = try store.requeueRejected()
                 let events = try store.requeueRejectedEvents()
@@ -100,6 +100,18 @@ enum StoreFile {
         } catch {
             throw InputError(reading: error)
         }
+    }
+
+    /// Opens the store at `path` for `command`, which works on what a store already holds: a missing
+    /// file is refused rather than created (a mistyped path would otherwise leave a new, empty store
+    /// there and report that nothing was pending).
+    static func openExisting(_ path: String, for command: String) throws -> SQLiteLocationStore {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw InputError(
+                "\(path): does not exist; \(command) works on a store that holds records, so it creates none. Give the path of the app's store, or one written by `whereabouts simulate --store` or `whereabouts track`"
+            )
+        }
+        return try open(path)
     }
 
     private static func say(_ line: String) {

@@ -55,13 +55,21 @@ struct StoreCommandTests {
         #expect(inspect.stdout.contains("422 {\"error\":\"invalid\",\"message\":\"device unknown\"}"))
     }
 
-    @Test("bad store input: a missing file, a URL that is not http, --store with every strategy")
+    @Test("bad store input: a missing file (inspect, flush, requeue), a URL that is not http, --store with every strategy")
     func badInput() async throws {
         let missing = try await CommandRunner.run(["store", "inspect", "/nonexistent/x.sqlite"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("/nonexistent/x.sqlite: does not exist"))
         let folder = temporaryFolder("cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("s.sqlite").path
+        // A writing command on a mistyped path refuses it and leaves no new store behind.
+        for command in [["store", "flush", path, "--upload", "http://127.0.0.1:9"], ["store", "requeue", path]] {
+            let result = try await CommandRunner.run(command)
+            #expect(result.status == 2, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("\(path): does not exist; \(command[0]) \(command[1]) works on a store"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: path), "\(command) created \(path)")
+        }
         let badURL = try await CommandRunner.run(["simulate", "--strategy", "move", "--store", path, "--upload", "ftp://x"])
         #expect(badURL.status == 2)
         #expect(badURL.stderr.contains("is not an http(s) URL"))
