@@ -42,4 +42,33 @@ struct TrackerUnseenCrossingTests {
         #expect(tracker.handle(.regionCrossing(id: "a", state: .inside), now: F.date(1060)).events.isEmpty)
         #expect(tracker.geofences.state(of: "a") == .outside)
     }
+
+    @Test(
+        "the OS's first state of a region the fixes left undetermined: inside is taken only from a circle within the region; a fix decides a small one, with no false exit"
+    )
+    func firstStateNeedsTheRegionsOwnCircle() throws {
+        // The device 20 m outside both regions' boundaries, with a fix too coarse to decide either.
+        var tracker = Tracker(
+            configuration: TrackerConfiguration(mode: .manual),
+            regions: [F.region("small", at: F.point(60), radius: 40), F.region("large", at: F.point(-320), radius: 300)])
+        _ = tracker.handle(.command(.start), now: F.date(0))
+        _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 60, at: 1)), now: F.date(1))
+        #expect(tracker.geofences.state(of: "small") == nil && tracker.geofences.state(of: "large") == nil)
+        let handed = try #require(tracker.slotPlan?.regions)
+        #expect(handed.contains { $0.id == "small" } && handed.contains { $0.id == "large" })
+
+        // iOS judges the 40 m region as a 100 m circle: within it, the device may be outside the region.
+        let small = tracker.handle(.regionCrossing(id: "small", state: .inside), now: F.date(2))
+        #expect(small.events.isEmpty)
+        #expect(small.oneShots == [.best], "a fix is asked for to decide the region")
+        #expect(tracker.geofences.state(of: "small") == nil)
+        let decided = tracker.handle(.fix(F.fix(east: 0, at: 3)), now: F.date(3))
+        #expect(decided.events.isEmpty, "the fix finds the device outside, as it always was: no exit to report")
+        #expect(tracker.geofences.state(of: "small") == .outside)
+
+        // The 300 m region is judged as itself: its first state is taken, as the initial state.
+        let large = tracker.handle(.regionCrossing(id: "large", state: .inside), now: F.date(4))
+        #expect(large.events.map(\.kind) == [.enter] && large.events.allSatisfy(\.initial))
+        #expect(tracker.geofences.state(of: "large") == .inside)
+    }
 }

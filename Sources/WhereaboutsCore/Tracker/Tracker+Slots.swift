@@ -33,6 +33,21 @@ extension Tracker {
         return configuration.regionCushion.proves(state, circle: circle.radius, regionRadius: region.radius)
     }
 
+    /// Whether the OS's first report of the device's state in region `id`, found when monitoring
+    /// started, shows that state in the region itself. The OS judges a circle never smaller than
+    /// ``RegionCushion/minimumRadius``, so "inside" shows the device inside the region only when that
+    /// circle lies within it, and "outside" only when the circle covers it. A polygon's enclosing
+    /// circle shows "outside" alone.
+    func handedCircleHolds(_ state: RegionState, of id: String) -> Bool {
+        guard let region = geofences.index[id], let circle = slotPlan?.regions.first(where: { $0.id == id }) else { return false }
+        let judged = configuration.regionCushion.effectiveRadius(circle.radius)
+        switch (state, region.shape) {
+        case (.inside, .circle): return judged <= region.radius
+        case (.inside, _): return false
+        case (.outside, _): return judged >= region.radius
+        }
+    }
+
     /// Where the device is at `now`: the last fix fine enough to plan on, and how far the device may
     /// have gone from it since, at the top speed (``topSpeed(_:)``), beyond its accuracy. A still
     /// device stays where it stopped.

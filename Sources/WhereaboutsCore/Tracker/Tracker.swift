@@ -214,6 +214,10 @@ public struct Tracker: Sendable {
             endCruise()
             applyLocationRequest(into: &effects)
         }
+        if geofences.index[id] != nil, geofences.state(of: id) == nil, !handedCircleHolds(state, of: id) {
+            requestPosition(into: &effects)
+            return
+        }
         let streaming = appliedRequest?.standard != nil
         let missed = !fixWatch.covers(GeofenceRule.fixPrecedence, before: now) && handedCircleProves(state, of: id)
         guard let event = geofences.osCrossing(id: id, state: state, at: now, fixesStreaming: streaming, fixesMissed: missed)
