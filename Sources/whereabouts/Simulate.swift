@@ -92,9 +92,9 @@ struct Simulate: AsyncParsableCommand {
             }
             let loaded = try loadScenarios()
             if folds != nil || plot != nil {
-                try await sweep(loaded, strategies: strategies)
+                try await sweep(loaded.flatMap(\.scenarios), strategies: strategies, folders: loaded)
             } else {
-                try await runFolder(loaded, strategies: strategies)
+                try await runFolder(loaded.flatMap(\.scenarios), strategies: strategies)
             }
             return
         }
@@ -159,18 +159,20 @@ struct Simulate: AsyncParsableCommand {
         return try ScenarioLoader.load(trace: trace, regions: regions)
     }
 
-    /// Every pair in every `--scenarios` folder. Runs are filed and scored by scenario name, so two
-    /// pairs of one name (the same folder twice, or two folders that share a name) are refused: one
-    /// run would stand for both, whichever finished last.
-    private func loadScenarios() throws -> [Scenario] {
-        let pairs = try scenarios.flatMap { try ScenarioLoader.pairs(in: $0) }
+    /// Every pair in every `--scenarios` folder, by folder. Runs are filed and scored by scenario
+    /// name, so two pairs of one name (the same folder twice, or two folders that share a name) are
+    /// refused: one run would stand for both, whichever finished last.
+    private func loadScenarios() throws -> [(folder: String, scenarios: [Scenario])] {
+        let folders = try scenarios.map { ($0, try ScenarioLoader.pairs(in: $0)) }
         var seen: [String: String] = [:]
-        for pair in pairs {
+        for pair in folders.flatMap(\.1) {
             if let first = seen.updateValue(pair.trace, forKey: pair.name) {
                 throw InputError("--scenarios: \(first) and \(pair.trace) are both scenario \(pair.name); give each scenario once")
             }
         }
-        return try pairs.map { try ScenarioLoader.load(trace: $0.trace, regions: $0.regions, name: $0.name) }
+        return try folders.map { folder, pairs in
+            (folder, try pairs.map { try ScenarioLoader.load(trace: $0.trace, regions: $0.regions, name: $0.name) })
+        }
     }
 
     /// Every scenario with every strategy at every seed, and the per-strategy table (one per seed, then

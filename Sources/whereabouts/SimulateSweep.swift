@@ -6,9 +6,10 @@ extension Simulate {
     /// The parameter sweep behind `--folds` and `--plot`: every strategy, and the adaptive policy at
     /// every point of ``ParameterGrid/standard``, on every scenario at every seed. With `--folds K`, each
     /// preset is tuned on K−1 folds (every seed's runs of them) and scored on the fold left out; only
-    /// those held-out figures are printed for the presets, for each seed and pooled. With `--plot FILE`,
-    /// the picture of the pooled figures is written.
-    func sweep(_ scenarios: [Scenario], strategies: [Strategy]) async throws {
+    /// those held-out figures are printed for the presets, for each seed and pooled, and, when the
+    /// scenarios come from several `folders`, for each folder's scenarios (the seeds pooled). With
+    /// `--plot FILE`, the picture of the pooled figures is written.
+    func sweep(_ scenarios: [Scenario], strategies: [Strategy], folders: [(folder: String, scenarios: [Scenario])]) async throws {
         let candidates = ParameterGrid.standard.candidates
         let swept = candidates.enumerated().map { Strategy.adaptive.with($1, name: "sweep-\($0)") }
         let fixed = strategies.filter { !Self.isPreset($0) }
@@ -31,16 +32,24 @@ extension Simulate {
         } else {
             print("figures on every scenario (the presets' sweep points are tuned on these scenarios, so none is printed for them):")
         }
-        func rows(at seeds: [UInt64]) -> [StrategyAggregate] {
-            fixed.map { table.aggregate($0.name, over: scenarios, seeds: seeds) }
+        func rows(at seeds: [UInt64], over scenarios: [Scenario] = scenarios) -> [StrategyAggregate] {
+            let names = Set(scenarios.map(\.name))
+            return fixed.map { table.aggregate($0.name, over: scenarios, seeds: seeds) }
                 + validations.map { validation in
                     StrategyAggregate(
                         reports: validation.heldOutRuns.filter { run in
-                            seeds.contains { ScenarioRunner.runSeed($0, scenario: run.scenario) == run.seed }
+                            names.contains(run.scenario)
+                                && seeds.contains { ScenarioRunner.runSeed($0, scenario: run.scenario) == run.seed }
                         })
                 }
         }
-        printBySeed(rows(at:))
+        printBySeed { rows(at: $0) }
+        if folders.count > 1 {
+            for (folder, inFolder) in folders {
+                print("\(inFolder.count) scenarios of \(folder)\(seeds.count > 1 ? ", seeds pooled" : ""):")
+                print(SummaryTable.render(rows(at: seeds, over: inFolder)))
+            }
+        }
         if let plot {
             let points =
                 rows(at: seeds).map {

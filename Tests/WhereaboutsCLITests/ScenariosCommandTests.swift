@@ -98,6 +98,30 @@ struct ScenariosCommandTests {
         }
     }
 
+    @Test("simulate --folds over two folders also prints each folder's held-out figures, counting only its runs")
+    func foldsByFolder() async throws {
+        let first = temporaryFolder("cli")
+        let second = temporaryFolder("cli")
+        defer { for url in [first, second] { try? FileManager.default.removeItem(at: url) } }
+        for name in ["d01", "d02"] { try writePair(name, in: first) }
+        try writePair("d03", in: second)
+        let result = try await CommandRunner.run([
+            "simulate", "--scenarios", first.path, "--scenarios", second.path, "--strategy", "continuous", "--pad", "0", "--seed", "2",
+            "--seed", "5", "--folds", "3",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        // Each folder's table pools both seeds: 2 scenarios × 2 seeds, then 1 × 2, for a fixed strategy and a preset alike.
+        for (folder, count, runs) in [(first, 2, 4), (second, 1, 2)] {
+            let heading = "\(count) scenarios of \(folder.path), seeds pooled:"
+            let table = try #require(result.stdout.components(separatedBy: heading).dropFirst().first, "no \(heading): \(result.stdout)")
+            let lines = table.split(separator: "\n").prefix(10)
+            for strategy in ["continuous ", "adaptive "] {
+                let row = try #require(lines.first { $0.hasPrefix(strategy) }, "\(heading) lacks \(strategy): \(table)")
+                #expect(row.split(separator: " ").dropFirst().first == "\(runs)", "\(heading) \(row)")
+            }
+        }
+    }
+
     @Test("simulate --scenarios refuses two scenarios of one name, which one run would stand for")
     func refusesDuplicateNames() async throws {
         let folder = temporaryFolder("cli")
