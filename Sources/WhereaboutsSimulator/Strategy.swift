@@ -42,11 +42,10 @@ public struct Strategy: Sendable, Equatable {
         summary: "cell while boundaries are out of reach, Wi-Fi or GPS near them, off after 1 min still unless within 30 m of one")
     /// The `efficient` preset of the adaptive mode.
     public static let efficient = preset(
-        .efficient, summary: "adaptive with a 10 s lead, a fix every 50 m and without the watch: off after 1 min still, wherever it stopped"
-    )
+        .efficient, summary: "adaptive with a fix every 50 m and without the watch: off after 1 min still, wherever it stopped")
     /// The `responsive` preset of the adaptive mode.
     public static let responsive = preset(
-        .responsive, summary: "adaptive with a 10 s lead, GPS held 8 s, off after 2 min still unless within 30 m of a boundary")
+        .responsive, summary: "adaptive kept on for 3 min still instead of 1, unless within 30 m of a boundary")
 
     /// The adaptive mode with `policy`, named for it.
     public static func preset(_ policy: MotionPolicy, summary: String) -> Strategy {

@@ -82,34 +82,30 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     }
 
     /// Whereabouts' flagship, the `balanced` preset: cell positions while every boundary is out of
-    /// reach, Wi-Fi from 30 s of travel before one (a fix every 20 m), GPS where Wi-Fi cannot decide
+    /// reach, Wi-Fi from 10 s of travel before one (a fix every 20 m), GPS where Wi-Fi cannot decide
     /// (held 3 s after the last fix that needed it), everything off after a minute still (unless the
     /// device stopped within 30 m of a boundary: then Wi-Fi stays on to see a step across it), woken by
     /// the stationary fence, a significant change or a visit departure. Its lead, hold, stop timeout,
     /// watch distance and distance filter were picked by `simulate --folds` over three seeds (README,
     /// "Presets").
-    public static let adaptive = preset(name: "adaptive", lead: 30, stopTimeout: 60, distanceFilter: 20, watchDistance: 30)
+    public static let adaptive = preset(name: "adaptive", lead: 10, stopTimeout: 60, distanceFilter: 20, watchDistance: 30)
 
-    /// The `efficient` preset: ``adaptive`` with Wi-Fi from 10 s of travel before a boundary, a fix
-    /// every 50 m, and without its watch, turning positioning off after a minute still wherever the
-    /// device stopped.
+    /// The `efficient` preset: ``adaptive`` with a fix every 50 m and without its watch, turning
+    /// positioning off after a minute still wherever the device stopped.
     public static let efficient = preset(name: "efficient", lead: 10, stopTimeout: 60, distanceFilter: 50)
 
-    /// The `responsive` preset: ``adaptive`` with Wi-Fi from 10 s of travel before a boundary, GPS held
-    /// 8 s after the last fix that needed it, and Wi-Fi kept on at a stop within 30 m of a boundary to
-    /// see a step across it.
-    public static let responsive = preset(
-        name: "responsive", lead: 10, hold: 8, stopTimeout: 120, distanceFilter: 20, watchDistance: 30)
+    /// The `responsive` preset: ``adaptive`` with positioning kept on for three minutes still instead
+    /// of one, so a device that sets off again soon is followed without waiting for the OS to wake it.
+    public static let responsive = preset(name: "responsive", lead: 10, stopTimeout: 180, distanceFilter: 20, watchDistance: 30)
 
-    /// The adaptive family with the parameters its presets differ in. GPS is held `hold` seconds after
-    /// the last fix that needed it; there is no fine radius in any.
+    /// The adaptive family with the parameters its presets differ in. GPS is held 3 s after the last
+    /// fix that needed it in each; there is no fine radius in any.
     private static func preset(
-        name: String, lead: TimeInterval, hold: TimeInterval = 3, stopTimeout: TimeInterval, distanceFilter: Double,
-        watchDistance: Double = 0
+        name: String, lead: TimeInterval, stopTimeout: TimeInterval, distanceFilter: Double, watchDistance: Double = 0
     ) -> MotionPolicy {
         MotionPolicy(
             name: name, stopRadius: 80, stopTimeout: stopTimeout, stationaryRadius: 150,
-            movingAccuracy: .hundredMeters, nearBoundaryAccuracy: .best, raisedAccuracyHold: hold,
+            movingAccuracy: .hundredMeters, nearBoundaryAccuracy: .best, raisedAccuracyHold: 3,
             distanceFilter: distanceFilter,
             elasticityMultiplier: 2, significantChangeWhileStationary: true,
             cruiseAccuracy: .kilometer, lead: lead, maximumCruise: 120, fineRadius: 0, watchDistance: watchDistance,
