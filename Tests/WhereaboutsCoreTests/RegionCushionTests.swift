@@ -126,6 +126,26 @@ struct RegionCushionTests {
         #expect(RegionCushion.iOS.proves(.inside, circle: radius, regionRadius: radius) == (radius * 0.75 >= 50))
     }
 
+    @Test(
+        "the OS's first state shows the region's state exactly when every position the emulated OS calls so lies on that side",
+        arguments: [(40.0, 40.0), (40, 150), (150, 150), (325, 300), (150, 300), (100, 100)])
+    func firstStateWhereTheOSFindsIt(circleRadius: Double, regionRadius: Double) throws {
+        var inside: [Double] = []
+        var outside: [Double] = []
+        for distance in stride(from: 0.0, through: 3 * max(circleRadius, 100), by: 1) {
+            var os = RegionMonitorEmulation()
+            os.monitor(
+                [MonitoredRegion(id: "r", center: home, radius: circleRadius)], at: time(0), position: point(home, metres: distance),
+                stateDelay: 0)
+            let reports = os.step(at: time(0), position: point(home, metres: distance), stateDelay: 0, latency: { 0 })
+            let state = try #require(reports.first?.state)
+            if state == .inside { inside.append(distance) } else { outside.append(distance) }
+        }
+        let (ios, r) = (RegionCushion.iOS, regionRadius)
+        #expect(ios.showsFirstState(.inside, circle: circleRadius, regionRadius: r) == inside.allSatisfy { $0 <= r })
+        #expect(ios.showsFirstState(.outside, circle: circleRadius, regionRadius: r) == outside.allSatisfy { $0 >= r })
+    }
+
     @Test("a fitted circle settles without a report; its crossings are reported")
     func silentSettling() {
         var os = RegionMonitorEmulation()

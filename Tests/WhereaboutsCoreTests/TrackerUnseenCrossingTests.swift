@@ -47,27 +47,37 @@ struct TrackerUnseenCrossingTests {
         "the OS's first state of a region the fixes left undetermined: inside is taken only from a circle within the region; a fix decides a small one, with no false exit"
     )
     func firstStateNeedsTheRegionsOwnCircle() throws {
-        // The device 20 m outside both regions' boundaries, with a fix too coarse to decide either.
+        // The device 20 m outside the small regions' boundaries and the large one's, with a fix too coarse to decide any.
         var tracker = Tracker(
             configuration: TrackerConfiguration(mode: .manual),
-            regions: [F.region("small", at: F.point(60), radius: 40), F.region("large", at: F.point(-320), radius: 300)])
+            regions: [
+                F.region("small", at: F.point(60), radius: 40), F.region("north", at: F.point(60, bearing: 0), radius: 40),
+                F.region("large", at: F.point(-320), radius: 300),
+            ])
         _ = tracker.handle(.command(.start), now: F.date(0))
         _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 60, at: 1)), now: F.date(1))
-        #expect(tracker.geofences.state(of: "small") == nil && tracker.geofences.state(of: "large") == nil)
-        let handed = try #require(tracker.slotPlan?.regions)
-        #expect(handed.contains { $0.id == "small" } && handed.contains { $0.id == "large" })
+        #expect(["small", "north", "large"].allSatisfy { tracker.geofences.state(of: $0) == nil })
+        let handed = try #require(tracker.slotPlan?.regions).map(\.id)
+        #expect(["small", "north", "large"].allSatisfy(handed.contains))
 
         // iOS judges the 40 m region as a 100 m circle: within it, the device may be outside the region.
         let small = tracker.handle(.regionCrossing(id: "small", state: .inside), now: F.date(2))
         #expect(small.events.isEmpty)
         #expect(small.oneShots == [.best], "a fix is asked for to decide the region")
         #expect(tracker.geofences.state(of: "small") == nil)
-        let decided = tracker.handle(.fix(F.fix(east: 0, at: 3)), now: F.date(3))
+
+        // An "outside" from a circle covering the region is taken, with nothing to report.
+        let outside = tracker.handle(.regionCrossing(id: "north", state: .outside), now: F.date(3))
+        #expect(outside.events.isEmpty && outside.oneShots.isEmpty)
+        #expect(tracker.geofences.state(of: "north") == .outside)
+
+        // A GPS fix decides the small region.
+        let decided = tracker.handle(.fix(F.fix(east: 0, at: 4)), now: F.date(4))
         #expect(decided.events.isEmpty, "the fix finds the device outside, as it always was: no exit to report")
         #expect(tracker.geofences.state(of: "small") == .outside)
 
         // The 300 m region is judged as itself: its first state is taken, as the initial state.
-        let large = tracker.handle(.regionCrossing(id: "large", state: .inside), now: F.date(4))
+        let large = tracker.handle(.regionCrossing(id: "large", state: .inside), now: F.date(5))
         #expect(large.events.map(\.kind) == [.enter] && large.events.allSatisfy(\.initial))
         #expect(tracker.geofences.state(of: "large") == .inside)
     }

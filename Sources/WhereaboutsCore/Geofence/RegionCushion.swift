@@ -71,6 +71,15 @@ public struct RegionCushion: Sendable, Equatable, Codable {
         return max(radius, minimumRadius)
     }
 
+    /// Whether the OS's first report of the device's `state` in a circle of `radius` metres (the state
+    /// found when monitoring starts, judged on the ``effectiveRadius(_:)`` with no cushion) shows that
+    /// state in a region of `regionRadius` metres: "inside" only when that circle lies within the
+    /// region, "outside" only when it covers the region.
+    public func showsFirstState(_ state: RegionState, circle radius: Double, regionRadius: Double) -> Bool {
+        let judged = effectiveRadius(radius)
+        return state == .inside ? judged <= regionRadius : judged >= regionRadius
+    }
+
     /// Whether the OS reporting the device `state` in a circle of `radius` metres proves that the
     /// device crossed into that state in a region of `regionRadius` metres, by the region's hysteresis
     /// band (``TransitionRule/hysteresis(radius:)``): whether the point where the OS flips the circle

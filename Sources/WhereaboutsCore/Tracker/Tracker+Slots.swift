@@ -27,25 +27,23 @@ extension Tracker {
     /// crossed the region's own boundary by the hysteresis band (``RegionCushion/proves(_:circle:regionRadius:)``).
     /// The enclosing circle of a polygon proves nothing.
     func handedCircleProves(_ state: RegionState, of id: String) -> Bool {
-        guard let region = geofences.index[id], case .circle = region.shape,
-            let circle = slotPlan?.regions.first(where: { $0.id == id })
-        else { return false }
+        guard let (region, circle) = handedCircle(of: id), case .circle = region.shape else { return false }
         return configuration.regionCushion.proves(state, circle: circle.radius, regionRadius: region.radius)
     }
 
     /// Whether the OS's first report of the device's state in region `id`, found when monitoring
-    /// started, shows that state in the region itself. The OS judges a circle never smaller than
-    /// ``RegionCushion/minimumRadius``, so "inside" shows the device inside the region only when that
-    /// circle lies within it, and "outside" only when the circle covers it. A polygon's enclosing
-    /// circle shows "outside" alone.
+    /// started, shows that state in the region itself (``RegionCushion/showsFirstState(_:circle:regionRadius:)``).
+    /// A polygon's enclosing circle shows "outside" alone.
     func handedCircleHolds(_ state: RegionState, of id: String) -> Bool {
-        guard let region = geofences.index[id], let circle = slotPlan?.regions.first(where: { $0.id == id }) else { return false }
-        let judged = configuration.regionCushion.effectiveRadius(circle.radius)
-        switch (state, region.shape) {
-        case (.inside, .circle): return judged <= region.radius
-        case (.inside, _): return false
-        case (.outside, _): return judged >= region.radius
-        }
+        guard let (region, circle) = handedCircle(of: id) else { return false }
+        if state == .inside, case .polygons = region.shape { return false }
+        return configuration.regionCushion.showsFirstState(state, circle: circle.radius, regionRadius: region.radius)
+    }
+
+    /// Region `id` and the circle handed to the OS for it, when it is handed.
+    private func handedCircle(of id: String) -> (Region, MonitoredRegion)? {
+        guard let region = geofences.index[id], let circle = slotPlan?.regions.first(where: { $0.id == id }) else { return nil }
+        return (region, circle)
     }
 
     /// Where the device is at `now`: the last fix fine enough to plan on, and how far the device may
