@@ -14,6 +14,10 @@ public enum StoreOpenMode: Sendable, Equatable {
     /// salvages a damaged one into a new store, keeping the damaged file beside it. An empty file,
     /// a file that is not a database and another application's database are refused.
     case readWrite
+    /// Reads and writes a store that must already be there, for a command that sends or changes
+    /// what a store holds (`store flush`, `store requeue`): like ``readWrite``, but a missing file is
+    /// refused rather than created, since a mistyped path would otherwise get a new, empty store.
+    case existing
     /// An app's own store at a path nothing else uses (the default): like ``readWrite``, but a file
     /// left empty by a crash is started afresh, and a file whose first page is destroyed (no longer a
     /// database, or a schema that cannot be read) is kept beside it and a new store started. Another

@@ -37,7 +37,7 @@ struct StoreOpener {
         try probe.connection?.close()
         let dedicated = options.mode == .dedicated
         switch probe.finding {
-        case .missing:
+        case .missing where options.mode != .existing:
             try create()
             report.created = true
         case .empty where dedicated:
@@ -108,14 +108,21 @@ struct StoreOpener {
         }
     }
 
+    /// How a refusal points to a store to open instead.
+    static let giveWritten = "give the path of a store written by `whereabouts simulate --store` or `whereabouts track`"
+
     /// The error for a file this mode does not open.
     private func refusal(_ finding: StoreFileProbe.Finding) -> StoreError {
         let give =
             options.mode == .readOnly
-            ? "give the path of a store written by `whereabouts simulate --store` or `whereabouts track`"
+            ? Self.giveWritten
             : "give the path of a store, or a path where no file is yet to start one"
         let untouched = "not a Whereabouts store; it was left as it was"
         switch finding {
+        case .missing where options.mode == .existing:
+            return StoreError(
+                kind: .io, path: path, problem: "does not exist",
+                fix: "this command works on what a store holds and creates none; \(StoreOpener.giveWritten)")
         case .missing:
             return StoreError(kind: .io, path: path, problem: "does not exist", fix: give)
         case .folder:

@@ -41,7 +41,7 @@ struct StoreCommand: AsyncParsableCommand {
         func run() async throws {
             let noUpload = InputError("store flush needs --upload URL: give the server's base URL")
             guard case .server = try upload.target() else { throw noUpload }
-            let store = try StoreFile.openExisting(file, for: "store flush")
+            let store = try StoreFile.open(file, mode: .existing)
             guard let uploader = try upload.uploader(for: store) else { throw noUpload }
             let report = await uploader.drain(until: Date().addingTimeInterval(upload.drainTimeout), trigger: .manual)
             print(
@@ -68,7 +68,7 @@ extension StoreCommand {
         var file: String
 
         func run() throws {
-            let store = try StoreFile.openExisting(file, for: "store requeue")
+            let store = try StoreFile.open(file, mode: .existing)
             do {
                 let records = try store.requeueRejected()
                 let events = try store.requeueRejectedEvents()
@@ -82,8 +82,8 @@ extension StoreCommand {
 
 /// Opening a store file named on the command line.
 enum StoreFile {
-    /// Opens `path` as `mode` allows (a writing mode creates a missing store and refuses a file that
-    /// is not one), and says on stderr what opening it found: damage, or a salvage and where the
+    /// Opens `path` as `mode` allows (``StoreOpenMode/readWrite`` creates a missing store,
+    /// ``StoreOpenMode/existing`` refuses it; every writing mode refuses a file that is not a store), and says on stderr what opening it found: damage, or a salvage and where the
     /// damaged file is kept.
     static func open(_ path: String, mode: StoreOpenMode = .readWrite) throws -> SQLiteLocationStore {
         do {
@@ -100,18 +100,6 @@ enum StoreFile {
         } catch {
             throw InputError(reading: error)
         }
-    }
-
-    /// Opens the store at `path` for `command`, which works on what a store already holds: a missing
-    /// file is refused rather than created (a mistyped path would otherwise leave a new, empty store
-    /// there and report that nothing was pending).
-    static func openExisting(_ path: String, for command: String) throws -> SQLiteLocationStore {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw InputError(
-                "\(path): does not exist; \(command) works on a store that holds records, so it creates none. Give the path of the app's store, or one written by `whereabouts simulate --store` or `whereabouts track`"
-            )
-        }
-        return try open(path)
     }
 
     private static func say(_ line: String) {

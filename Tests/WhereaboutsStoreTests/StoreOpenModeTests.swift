@@ -50,7 +50,7 @@ struct StoreOpenModeTests {
         }
     }
 
-    @Test("a 0-byte file is refused unless it is an app's own store path; a missing path is created")
+    @Test("a 0-byte file is refused unless it is an app's own store path; a missing path is created, except by the existing mode")
     func emptyAndMissing() throws {
         let path = temporaryFolder().appendingPathComponent("empty.sqlite").path
         FileManager.default.createFile(atPath: path, contents: nil)
@@ -61,9 +61,17 @@ struct StoreOpenModeTests {
         let missing = temporaryFolder().appendingPathComponent("new.sqlite").path
         #expect(throws: StoreError.self) { try SQLiteLocationStore(path: missing, options: StoreOptions(mode: .readOnly)) }
         #expect(!FileManager.default.fileExists(atPath: missing))
+        #expect {
+            try SQLiteLocationStore(path: missing, options: StoreOptions(mode: .existing))
+        } throws: { error in
+            (error as? StoreError).map { $0.kind == .io && $0.description.contains("\(missing): does not exist; this command") } ?? false
+        }
+        #expect(!FileManager.default.fileExists(atPath: missing), "the existing mode created the store it refused")
         let created = try SQLiteLocationStore(path: missing, options: StoreOptions(mode: .readWrite))
         #expect(created.openReport.created)
         #expect(try created.integrityCheck() == "ok")
+        try created.close()
+        #expect(try !SQLiteLocationStore(path: missing, options: StoreOptions(mode: .existing)).openReport.created)
     }
 
     @Test("read-only: a store is read without writing a byte or leaving -wal and -shm files, and a write is refused")
