@@ -92,7 +92,7 @@ struct Simulate: AsyncParsableCommand {
             }
             let loaded = try loadScenarios()
             if folds != nil || plot != nil {
-                try await sweep(loaded.flatMap(\.scenarios), strategies: strategies, folders: loaded)
+                try await sweep(loaded, strategies: strategies)
             } else {
                 try await runFolder(loaded.flatMap(\.scenarios), strategies: strategies)
             }

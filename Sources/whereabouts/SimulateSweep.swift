@@ -6,10 +6,11 @@ extension Simulate {
     /// The parameter sweep behind `--folds` and `--plot`: every strategy, and the adaptive policy at
     /// every point of ``ParameterGrid/standard``, on every scenario at every seed. With `--folds K`, each
     /// preset is tuned on K−1 folds (every seed's runs of them) and scored on the fold left out; only
-    /// those held-out figures are printed for the presets, for each seed and pooled, and, when the
-    /// scenarios come from several `folders`, for each folder's scenarios (the seeds pooled). With
-    /// `--plot FILE`, the picture of the pooled figures is written.
-    func sweep(_ scenarios: [Scenario], strategies: [Strategy], folders: [(folder: String, scenarios: [Scenario])]) async throws {
+    /// those held-out figures are printed for the presets, for each seed and pooled, and, when there
+    /// are several `folders`, for each folder's scenarios (the seeds pooled). With `--plot FILE`, the
+    /// picture of the pooled figures is written.
+    func sweep(_ folders: [(folder: String, scenarios: [Scenario])], strategies: [Strategy]) async throws {
+        let scenarios = folders.flatMap(\.scenarios)
         let candidates = ParameterGrid.standard.candidates
         let swept = candidates.enumerated().map { Strategy.adaptive.with($1, name: "sweep-\($0)") }
         let fixed = strategies.filter { !Self.isPreset($0) }
