@@ -9,6 +9,8 @@ public enum UploadTrigger: String, Sendable, CaseIterable {
     case regionEvent
     /// The device stopped or started moving.
     case motionChange
+    /// The device arrived at a place where it stays, with records waiting (``FlushReason/arrival``).
+    case arrival
     /// The network came back; skips the back-off (not a server's `Retry-After`).
     case connectivity
     /// The app came to the foreground; skips the back-off (not a server's `Retry-After`).
@@ -26,6 +28,7 @@ public enum UploadTrigger: String, Sendable, CaseIterable {
         case .threshold: self = .threshold
         case .regionEvent: self = .regionEvent
         case .motionChange: self = .motionChange
+        case .arrival: self = .arrival
         case .foreground: self = .foreground
         case .stopped: self = .stopped
         }

@@ -50,4 +50,25 @@ struct TrackerVisitTests {
         }
         #expect(effects.locationRequests.last?.standard != nil)
     }
+
+    @Test("an arrival at a device judged still uploads what waits for the coalescing interval, once; a moving device's waits")
+    func arrivalUploadsWhatWaits() {
+        var tracker = Self.started()
+        let stillFor = MotionPolicy.adaptive.stopTimeout + 1
+        _ = tracker.handle(.fix(F.fix(east: 600, accuracy: 5, at: 1)), now: F.date(1))
+        #expect(tracker.handle(.wake, now: F.date(1 + stillFor)).flushes == [.motionChange])
+
+        let departure = Visit(fix: F.fix(east: 600, accuracy: 50, at: 200), arrival: F.date(1), departure: F.date(200))
+        #expect(tracker.handle(.visit(departure), now: F.date(210)).flushes.isEmpty, "coalesced: the last upload was at \(stillFor) s")
+        #expect(tracker.handle(.visit(Self.arrival(east: 600, at: 240)), now: F.date(240)).flushes.isEmpty, "moving: it waits")
+        _ = tracker.handle(.fix(F.fix(east: 620, accuracy: 5, at: 250)), now: F.date(250))
+        #expect(tracker.handle(.wake, now: F.date(250 + stillFor)).flushes.isEmpty, "still, but within the interval")
+        guard case .stationary = tracker.motion else {
+            Issue.record("expected stationary, got \(tracker.motion)")
+            return
+        }
+
+        #expect(tracker.handle(.visit(Self.arrival(east: 620, at: 600)), now: F.date(600)).flushes == [.arrival])
+        #expect(tracker.handle(.visit(Self.arrival(east: 620, at: 700)), now: F.date(700)).flushes.isEmpty, "nothing waits")
+    }
 }

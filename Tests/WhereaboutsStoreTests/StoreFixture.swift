@@ -76,7 +76,10 @@ enum StoreFixture {
     /// The commands carried out before the store was closed.
     static let appliedCommands = ["command-1"]
 
-    static let configuration = TrackerConfiguration(mode: .continuous(accuracy: .hundredMeters, distanceFilter: 25))
+    /// The configuration the committed store holds: the flush interval as its default then was, so
+    /// a later default does not change what the file must read back as.
+    static let configuration = TrackerConfiguration(
+        mode: .continuous(accuracy: .hundredMeters, distanceFilter: 25), minimumFlushInterval: 900)
 
     /// Writes the fixture to a new store at `path`.
     static func write(to path: String) throws {

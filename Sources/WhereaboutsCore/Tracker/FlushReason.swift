@@ -8,6 +8,9 @@ public enum FlushReason: String, Sendable, Codable {
     case regionEvent
     /// The device stopped or started moving.
     case motionChange
+    /// The OS reported a visit arrival while the device was judged still, with an upload waiting for
+    /// the coalescing interval: the OS may not wake the app again for hours.
+    case arrival
     /// The app came to the foreground.
     case foreground
     /// Tracking stopped.

@@ -3,12 +3,12 @@ import Foundation
 extension Tracker {
     /// Asks the shell to upload, after writing the stay at the last record as far as it is known (the
     /// upload then carries it): until now while the device is judged still with positioning off,
-    /// else until the last fix that showed it there. Stopping and coming to the foreground flush at once; the other
-    /// triggers (threshold, region event, motion change) are coalesced so that at most one upload
-    /// starts per ``TrackerConfiguration/minimumFlushInterval``: each upload wakes the radio for
-    /// about 12 J, far more than the bytes cost.
+    /// else until the last fix that showed it there. Stopping, coming to the foreground and an
+    /// arrival flush at once; the other triggers (threshold, region event, motion change) are
+    /// coalesced so that at most one upload starts per ``TrackerConfiguration/minimumFlushInterval``:
+    /// each upload wakes the radio for about 12 J, far more than the bytes cost.
     mutating func flush(_ reason: FlushReason, now: Date, into effects: inout [TrackerEffect]) {
-        let immediate = reason == .stopped || reason == .foreground
+        let immediate = reason == .stopped || reason == .foreground || reason == .arrival
         if !immediate, let last = lastFlush, now.timeIntervalSince(last) < configuration.minimumFlushInterval {
             deferredFlush = deferredFlush ?? reason
             return
@@ -26,5 +26,13 @@ extension Tracker {
             now.timeIntervalSince(last) >= configuration.minimumFlushInterval
         else { return }
         flush(reason, now: now, into: &effects)
+    }
+
+    /// A visit arrival woke the device judged still: what waits for the coalescing interval goes now.
+    /// Positioning is off and nothing wakes a device at rest, so it would otherwise wait for the next
+    /// departure, often hours later. Arrivals come minutes into a stay, so brief stops cost nothing.
+    mutating func flushOnArrival(now: Date, into effects: inout [TrackerEffect]) {
+        guard isStationary, deferredFlush != nil else { return }
+        flush(.arrival, now: now, into: &effects)
     }
 }

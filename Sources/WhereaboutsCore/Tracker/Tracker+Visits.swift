@@ -14,6 +14,7 @@ extension Tracker {
         guard let departure = visit.departure else {
             if isStationary && stay.open {
                 stay.lastThere = max(stay.lastThere, now)
+                flushOnArrival(now: now, into: &effects)
                 return
             }
             guard

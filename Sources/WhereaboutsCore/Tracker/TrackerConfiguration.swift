@@ -17,7 +17,9 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
     /// Request an upload flush once this many records are waiting.
     public var uploadThreshold: Int
     /// Seconds between two uploads started by the threshold, a region event or a motion change
-    /// (stopping and coming to the foreground always upload at once).
+    /// (stopping, coming to the foreground and a visit arrival at a device judged still upload at
+    /// once). Half an hour by default: each upload costs about 12 J of radio whatever its size, and
+    /// the arrival upload brings a trip's end to the server minutes after the device settles.
     public var minimumFlushInterval: TimeInterval
     /// Accuracy of one-shot requests (start, app requests, re-planning).
     public var oneShotAccuracy: LocationAccuracy
@@ -32,7 +34,7 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
     /// Creates a configuration; every parameter has the default a phone app wants.
     public init(
         mode: TrackingMode, slotCount: Int = 20, mergeRadius: Double = 25, maxRecordAccuracy: Double = 200,
-        maxSpeed: Double = 90, uploadThreshold: Int = 50, minimumFlushInterval: TimeInterval = 900,
+        maxSpeed: Double = 90, uploadThreshold: Int = 50, minimumFlushInterval: TimeInterval = 1800,
         oneShotAccuracy: LocationAccuracy = .best,
         minimumRefreshRadius: Double = 150, maximumRefreshRadius: Double = 5000, regionCushion: RegionCushion = .iOS
     ) {
