@@ -95,17 +95,19 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     public static let efficient = preset(name: "efficient", lead: 10, stopTimeout: 60, distanceFilter: 50)
 
     /// The `responsive` preset: ``adaptive`` with positioning kept on for three minutes still instead
-    /// of one, so a device that sets off again soon is followed without waiting for the OS to wake it.
-    public static let responsive = preset(name: "responsive", lead: 10, stopTimeout: 180, distanceFilter: 20, watchDistance: 30)
+    /// of one, so a device that sets off again soon is followed without waiting for the OS to wake it;
+    /// Wi-Fi from 30 s of travel before a boundary, and GPS held 8 s after the last fix that needed it.
+    public static let responsive = preset(
+        name: "responsive", lead: 30, hold: 8, stopTimeout: 180, distanceFilter: 20, watchDistance: 30)
 
-    /// The adaptive family with the parameters its presets differ in. GPS is held 3 s after the last
-    /// fix that needed it in each; there is no fine radius in any.
+    /// The adaptive family with the parameters its presets differ in. There is no fine radius in any.
     private static func preset(
-        name: String, lead: TimeInterval, stopTimeout: TimeInterval, distanceFilter: Double, watchDistance: Double = 0
+        name: String, lead: TimeInterval, hold: TimeInterval = 3, stopTimeout: TimeInterval, distanceFilter: Double,
+        watchDistance: Double = 0
     ) -> MotionPolicy {
         MotionPolicy(
             name: name, stopRadius: 80, stopTimeout: stopTimeout, stationaryRadius: 150,
-            movingAccuracy: .hundredMeters, nearBoundaryAccuracy: .best, raisedAccuracyHold: 3,
+            movingAccuracy: .hundredMeters, nearBoundaryAccuracy: .best, raisedAccuracyHold: hold,
             distanceFilter: distanceFilter,
             elasticityMultiplier: 2, significantChangeWhileStationary: true,
             cruiseAccuracy: .kilometer, lead: lead, maximumCruise: 120, fineRadius: 0, watchDistance: watchDistance,
