@@ -108,8 +108,8 @@ let package = Package(
         .testTarget(
             name: "WhereaboutsEngineTests",
             dependencies: [
-                "Whereabouts", "WhereaboutsCore", "WhereaboutsSimulator", "WhereaboutsStore", "WhereaboutsTestServer",
-                "WhereaboutsTestSupport", .product(name: "Logging", package: "swift-log"),
+                "Whereabouts", "WhereaboutsCore", "WhereaboutsDelivery", "WhereaboutsSimulator", "WhereaboutsStore",
+                "WhereaboutsTestServer", "WhereaboutsTestSupport", .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "WhereaboutsGPSDTests",

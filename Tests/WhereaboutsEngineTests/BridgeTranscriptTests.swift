@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Whereabouts
 import WhereaboutsCore
+import WhereaboutsDelivery
 import WhereaboutsSimulator
 import WhereaboutsStore
 import WhereaboutsTestServer
@@ -15,18 +16,19 @@ private func code(_ reply: [String: Any]) -> String? { (reply["error"] as? [Stri
 
 @Suite("Bridge transcripts: what JavaScript sees, recorded for the TypeScript tests")
 struct BridgeTranscriptTests {
-    @Test("the contract: every method, event and error code")
+    @Test("the contract: every method, event, error code, mode name, upload trigger and upload stop")
     func contract() throws {
-        try Golden.check(
-            [
-                "methods": BridgeMethod.allCases.map(\.rawValue), "events": BridgeEventName.allCases.map(\.rawValue),
-                "errorCodes": BridgeError.codes,
-            ], as: "contract")
+        let contract = [
+            "methods": BridgeMethod.allCases.map(\.rawValue), "events": BridgeEventName.allCases.map(\.rawValue),
+            "errorCodes": BridgeError.codes, "modes": TrackingMode.names, "uploadTriggers": UploadTrigger.allCases.map(\.rawValue),
+            "uploadStops": BridgeUploadStop.allCases.map(\.rawValue),
+        ]
+        try Golden.check(contract, as: "contract")
         let data = try Data(contentsOf: Golden.folder.appendingPathComponent("contract.json"))
         let golden = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String]])
-        #expect(golden["methods"] == BridgeMethod.allCases.map(\.rawValue), "the TypeScript side must learn a new method")
-        #expect(golden["events"] == BridgeEventName.allCases.map(\.rawValue))
-        #expect(golden["errorCodes"] == BridgeError.codes)
+        for (list, names) in contract {
+            #expect(golden[list] == names, "the TypeScript side must learn every one of the \(list) (its test compares them)")
+        }
     }
 
     @Test("tracking, modes, locations and regions with inside state")

@@ -4,6 +4,8 @@
  * the native side does not know is `null`, never left out, unless the type marks it optional.
  */
 
+import type { TrackingModeName, UploadStop, UploadTrigger } from './names.js';
+
 /** Milliseconds since 1970-01-01T00:00:00Z. */
 export type Milliseconds = number;
 
@@ -200,16 +202,6 @@ export interface RegionInfo {
 
 // MARK: Tracking
 
-/** The tracking modes by name. */
-export type TrackingModeName =
-  | 'manual'
-  | 'significant'
-  | 'move'
-  | 'interval'
-  | 'continuous'
-  | 'adaptive'
-  | 'stop-detect';
-
 /** The accuracy levels of continuous mode. */
 export type LocationAccuracy = 'best' | 'tenMeters' | 'hundredMeters' | 'kilometer' | 'threeKilometers';
 
@@ -257,13 +249,13 @@ export interface AuthOptions {
 
 /** A flush's report (`flush`, the `upload` event). */
 export interface UploadResult {
-  trigger: string;
+  trigger: UploadTrigger;
   delivered: number;
   eventsDelivered: number;
   rejected: number;
   requests: number;
   /** Why records are still pending; `null` when the flush emptied the queue. */
-  stoppedBy: 'signedOut' | 'failed' | 'backingOff' | 'storeError' | 'misconfigured' | null;
+  stoppedBy: UploadStop | null;
   message: string | null;
   /** When the next attempt may go out. */
   retryAt: Milliseconds | null;

@@ -5,7 +5,7 @@ const { execFileSync } = require('node:child_process');
 const path = require('node:path');
 const { test } = require('node:test');
 
-const shared = ['api', 'errors', 'index', 'types'].flatMap((name) => [`dist/typescript/src/${name}.d.ts`, `dist/typescript/src/${name}.js`]);
+const shared = ['api', 'errors', 'index', 'names', 'types'].flatMap((name) => [`dist/typescript/src/${name}.d.ts`, `dist/typescript/src/${name}.js`]);
 
 const expected = {
   capacitor: [

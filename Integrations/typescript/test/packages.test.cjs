@@ -53,11 +53,14 @@ function expectKeys(value, expected, what) {
   }
 }
 
-test('the TypeScript side knows every native method, event and error code', () => {
+test('the TypeScript side knows every native method, event, error code, mode name, upload trigger and upload stop', () => {
   assert.deepEqual([...keys.methods].sort(), [...contract.methods].sort());
   assert.deepEqual([...keys.events].sort(), [...contract.events].sort());
-  const { errorCodes } = loadPackage('capacitor', 'ios', null);
+  const { errorCodes, trackingModeNames, uploadTriggers, uploadStops } = loadPackage('capacitor', 'ios', null);
   assert.deepEqual([...errorCodes].sort(), [...contract.errorCodes, 'unsupportedPlatform'].sort());
+  assert.deepEqual([...trackingModeNames].sort(), [...contract.modes].sort());
+  assert.deepEqual([...uploadTriggers].sort(), [...contract.uploadTriggers].sort());
+  assert.deepEqual([...uploadStops].sort(), [...contract.uploadStops].sort());
 });
 
 for (const name of ['capacitor', 'react-native']) {

@@ -29,8 +29,8 @@ struct FlushValue: Encodable {
     let eventsDelivered: Int
     let rejected: Int
     let requests: Int
-    /// `null` when nothing stopped the flush, else `signedOut`, `failed`, `backingOff`, `storeError` or `misconfigured` (the endpoint answered 404/405: a wrong URL; uploads pause).
-    let stoppedBy: String?
+    /// `null` when nothing stopped the flush, else what did (``BridgeUploadStop``).
+    let stoppedBy: BridgeUploadStop?
     let message: String?
     /// When the next attempt may go out, in JavaScript milliseconds.
     let retryAt: Int64?
@@ -43,11 +43,11 @@ struct FlushValue: Encodable {
         requests = report.requests
         switch report.stoppedBy {
         case nil: (stoppedBy, message, retryAt) = (nil, nil, nil)
-        case .signedOut: (stoppedBy, message, retryAt) = ("signedOut", "no credential: call setAuth", nil)
-        case .failed(let why, let at): (stoppedBy, message, retryAt) = ("failed", why, JavaScriptTime.milliseconds(at))
-        case .backingOff(let at): (stoppedBy, message, retryAt) = ("backingOff", nil, JavaScriptTime.milliseconds(at))
-        case .storeError(let why): (stoppedBy, message, retryAt) = ("storeError", why, nil)
-        case .misconfigured(let why): (stoppedBy, message, retryAt) = ("misconfigured", why, nil)
+        case .signedOut: (stoppedBy, message, retryAt) = (.signedOut, "no credential: call setAuth", nil)
+        case .failed(let why, let at): (stoppedBy, message, retryAt) = (.failed, why, JavaScriptTime.milliseconds(at))
+        case .backingOff(let at): (stoppedBy, message, retryAt) = (.backingOff, nil, JavaScriptTime.milliseconds(at))
+        case .storeError(let why): (stoppedBy, message, retryAt) = (.storeError, why, nil)
+        case .misconfigured(let why): (stoppedBy, message, retryAt) = (.misconfigured, why, nil)
         }
     }
 

@@ -1,0 +1,16 @@
+import Foundation
+
+/// What stopped a flush before the queue was empty, as the bridge's `stoppedBy` names it (the
+/// TypeScript `UploadStop`).
+public enum BridgeUploadStop: String, Sendable, CaseIterable, Encodable {
+    /// No credential: the app must call `setAuth`.
+    case signedOut
+    /// A request failed; a retry follows at `retryAt`.
+    case failed
+    /// An earlier failure's back-off runs until `retryAt`.
+    case backingOff
+    /// The store could not be read or written.
+    case storeError
+    /// The endpoint answered 404 or 405 (a wrong URL); uploads pause until the app configures another.
+    case misconfigured
+}
