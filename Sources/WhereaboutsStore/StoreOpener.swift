@@ -109,7 +109,7 @@ struct StoreOpener {
     }
 
     /// How a refusal points to a store to open instead.
-    static let giveWritten = "give the path of a store written by `whereabouts simulate --store` or `whereabouts track`"
+    private static let giveWritten = "give the path of a store written by `whereabouts simulate --store` or `whereabouts track`"
 
     /// The error for a file this mode does not open.
     private func refusal(_ finding: StoreFileProbe.Finding) -> StoreError {
@@ -122,7 +122,7 @@ struct StoreOpener {
         case .missing where options.mode == .existing:
             return StoreError(
                 kind: .io, path: path, problem: "does not exist",
-                fix: "this command works on what a store holds and creates none; \(StoreOpener.giveWritten)")
+                fix: "this command works on what a store holds and creates none; \(Self.giveWritten)")
         case .missing:
             return StoreError(kind: .io, path: path, problem: "does not exist", fix: give)
         case .folder:

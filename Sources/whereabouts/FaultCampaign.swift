@@ -85,8 +85,9 @@ struct FaultCampaign {
         let store = folder.appendingPathComponent("phone.sqlite").path
         var generator = SeededGenerator(seed: seed)
         var tally = CampaignTally()
-        // `--token=…` in one argument: a base64url token starts with "-" one time in 64, and as a separate
-        // argument it would be read as an option (seen once in CI: "Missing value for '--token <token>'").
+        // `--token=…` in one argument: a base64url token may start with "-" (the server's no longer do,
+        // but one in 64 did), and as a separate argument it would be read as an option (seen once in
+        // CI: "Missing value for '--token <token>'").
         let upload = ["--upload", proxy.baseURL.absoluteString, "--device", Self.device, "--token=\(token)"]
 
         let kinds = FaultKind.allCases.filter { $0 != .clockJump || faketime != nil }

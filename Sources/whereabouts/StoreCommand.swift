@@ -83,8 +83,8 @@ extension StoreCommand {
 /// Opening a store file named on the command line.
 enum StoreFile {
     /// Opens `path` as `mode` allows (``StoreOpenMode/readWrite`` creates a missing store,
-    /// ``StoreOpenMode/existing`` refuses it; every writing mode refuses a file that is not a store), and says on stderr what opening it found: damage, or a salvage and where the
-    /// damaged file is kept.
+    /// ``StoreOpenMode/existing`` refuses it; every writing mode refuses a file that is not a store),
+    /// and says on stderr what opening it found: damage, or a salvage and where the damaged file is kept.
     static func open(_ path: String, mode: StoreOpenMode = .readWrite) throws -> SQLiteLocationStore {
         do {
             let store = try SQLiteLocationStore(path: path, options: StoreOptions(mode: mode))
