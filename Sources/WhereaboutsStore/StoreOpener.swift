@@ -111,10 +111,11 @@ struct StoreOpener {
     /// How a refusal points to a store to open instead.
     private static let giveWritten = "give the path of a store written by `whereabouts simulate --store` or `whereabouts track`"
 
-    /// The error for a file this mode does not open.
+    /// The error for a file this mode does not open. Only a mode that creates a missing store may
+    /// point to a free path.
     private func refusal(_ finding: StoreFileProbe.Finding) -> StoreError {
         let give =
-            options.mode == .readOnly
+            options.mode == .readOnly || options.mode == .existing
             ? Self.giveWritten
             : "give the path of a store, or a path where no file is yet to start one"
         let untouched = "not a Whereabouts store; it was left as it was"
