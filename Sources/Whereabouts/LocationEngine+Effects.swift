@@ -78,6 +78,7 @@ extension LocationEngine {
     enum Stored {
         case record(LocationRecord)
         case dwell(TimeInterval)
+        case placed(Fix)
         case event(RegionEvent)
     }
 
@@ -92,6 +93,9 @@ extension LocationEngine {
             case .track(.extendDwell(let dwell, _)):
                 writes.stored.append(.dwell(dwell))
                 writes.all.append(.dwell(dwell))
+            case .track(.placeRecord(let fix)):
+                writes.stored.append(.placed(fix))
+                writes.all.append(.place(fix))
             case .track(.emit(let event)):
                 writes.stored.append(.event(event))
                 writes.all.append(.event(EventRecord(event: event)))
@@ -112,15 +116,21 @@ extension LocationEngine {
                 newestRecord = (record, false)
                 pending.append(record)
                 locationBroadcast.yield(record)
-            case .dwell(let dwell):
-                guard var newest = newestRecord else { continue }
-                newest.record.dwell = dwell
-                newestRecord = newest
-                if !newest.rejected { pending.update(newest: newest.record) }
+            case .dwell(let dwell): updateNewest { $0.dwell = dwell }
+            case .placed(let fix): updateNewest { $0.fix = fix }
             case .event(let event): eventBroadcast.yield(event)
             }
         }
         if !stored.isEmpty { pendingVersion += 1 }
+    }
+
+    /// Changes the newest record as its stored row was changed, in the snapshot and, unless the server
+    /// refused it, among the pending ones.
+    private func updateNewest(_ change: (inout LocationRecord) -> Void) {
+        guard var newest = newestRecord else { return }
+        change(&newest.record)
+        newestRecord = newest
+        if !newest.rejected { pending.update(newest: newest.record) }
     }
 
     /// Performs everything but the store writes, in order, once they are written: the location
@@ -135,7 +145,8 @@ extension LocationEngine {
             case .track(.flushUploads(let reason)):
                 guard let uploader else { continue }
                 _ = clock.spawn { await uploader.flush(UploadTrigger(reason)) }
-            case .track(.record), .track(.extendDwell), .track(.emit), .track(.saveRegionStates), .track(.forgetRegionStates), .store,
+            case .track(.record), .track(.extendDwell), .track(.placeRecord), .track(.emit), .track(.saveRegionStates),
+                .track(.forgetRegionStates), .store,
                 .refuse:
                 break
             case .requestAuthorization(let kind): service.requestAuthorization(kind)

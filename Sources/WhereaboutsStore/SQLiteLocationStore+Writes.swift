@@ -19,7 +19,8 @@ extension SQLiteLocationStore {
     private static func apply(_ change: StoreWrite, _ db: Database, now: Date) throws {
         switch change {
         case .record(let record): try insert([record], db)
-        case .dwell(let dwell): try setNewestDwell(dwell, db)
+        case .dwell(let dwell): try updateNewest("dwell = ?", [dwell], db)
+        case .place(let fix): try placeNewest(fix, db)
         case .event(let record): try insert(record, db)
         case .regionStates(let states):
             let statement = try db.cachedStatement(sql: "UPDATE region SET inside = ?, state_at = ?, dwelt = ? WHERE id = ?")
@@ -64,16 +65,26 @@ extension SQLiteLocationStore {
         }
     }
 
-    /// Sets the newest record's dwell; a delivered record becomes pending again, one in flight is
-    /// marked to be sent again once its upload settles.
-    static func setNewestDwell(_ dwell: TimeInterval, _ db: Database) throws {
+    /// Places the newest record at `fix`, which carries its timestamp (``updateNewest(_:_:_:)``).
+    private static func placeNewest(_ fix: Fix, _ db: Database) throws {
+        try updateNewest(
+            "lat = ?, lon = ?, acc = ?, alt = ?, speed = ?, course = ?, source = ?",
+            [
+                fix.coordinate.latitude, fix.coordinate.longitude, fix.horizontalAccuracy, fix.altitude, fix.speed, fix.course,
+                RecordCodes.code(fix.source),
+            ], db)
+    }
+
+    /// Sets `assignments` on the newest record; a delivered record becomes pending again, one in
+    /// flight is marked to be sent again once its upload settles, so the server learns the change.
+    private static func updateNewest(_ assignments: String, _ arguments: StatementArguments, _ db: Database) throws {
         try db.execute(
             sql: """
-                UPDATE location SET dwell = ?,
+                UPDATE location SET \(assignments),
                     redo = CASE WHEN state = 0 AND lease IS NOT NULL THEN 1 ELSE redo END,
                     state = CASE WHEN state = 1 THEN 0 ELSE state END
                 WHERE seq = (SELECT max(seq) FROM location)
-                """, arguments: [dwell])
+                """, arguments: arguments)
     }
 
     /// Inserts a region event, pending upload.

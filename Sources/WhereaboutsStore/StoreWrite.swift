@@ -10,6 +10,9 @@ public enum StoreWrite: Sendable, Equatable {
     /// The stay at the newest record lasts this many seconds; a delivered record becomes pending
     /// again so the server learns the longer stay (uploads are upserts by id).
     case dwell(TimeInterval)
+    /// The newest record is better placed by this fix, which carries the record's own timestamp; a
+    /// delivered record becomes pending again so the server learns the better position.
+    case place(Fix)
     /// A region event, pending upload.
     case event(EventRecord)
     /// Regions' states, what a relaunched app restores.

@@ -3,7 +3,8 @@ import WhereaboutsCore
 
 /// Everything the test server received and the faults it still has to play.
 public actor TestServerState {
-    /// Locations by id, as stored (a resend replaces the dwell, never adds a copy).
+    /// Locations by id, as stored (a resend replaces what was stored, a longer dwell or a finer
+    /// position, and never adds a copy).
     public private(set) var locations: [String: WireLocation] = [:]
     /// Location ids in the order they arrived, resends included.
     public private(set) var arrivals: [String] = []

@@ -138,7 +138,7 @@ struct TrackerCruiseTests {
         #expect(watching || check.locationRequests.last?.standard == nil, "a device that stopped watching turns positioning off")
     }
 
-    @Test("a policy saved before cruising existed decodes as one that never cruises")
+    @Test("a policy saved before cruising existed decodes as one that never cruises nor places stops")
     func oldPolicyDecodes() throws {
         let saved = """
             {"name":"adaptive","stopRadius":80,"stopTimeout":150,"stationaryRadius":150,"movingAccuracy":"hundredMeters",
@@ -146,7 +146,8 @@ struct TrackerCruiseTests {
              "significantChangeWhileStationary":true}
             """
         let policy = try JSONDecoder().decode(MotionPolicy.self, from: Data(saved.utf8))
-        #expect(policy.cruiseAccuracy == nil && policy.lead == 0 && policy.fineRadius == 0 && !policy.motionSensing)
+        #expect(
+            policy.cruiseAccuracy == nil && policy.lead == 0 && policy.fineRadius == 0 && !policy.motionSensing && !policy.placesStops)
         let again = try JSONDecoder().decode(MotionPolicy.self, from: JSONEncoder().encode(MotionPolicy.adaptive))
         #expect(again == MotionPolicy.adaptive)
     }

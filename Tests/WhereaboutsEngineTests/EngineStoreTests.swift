@@ -54,6 +54,23 @@ struct EngineStoreTests {
         #expect(last.id == record.id.uuidString.lowercased(), "still the record the fix merged into")
     }
 
+    @Test("a stop is placed by one GPS fix: the stored record and the pending list take its position, at the record's time")
+    func stopPlaced() async throws {
+        let app = try EngineHarness(pad: 600)
+        try await app.startTracking(.adaptive())
+        await app.play(to: 20)
+        let first = try #require(try app.store.allRecords().first?.record)
+        #expect(first.fix.source == .wifi, "tracking starts on Wi-Fi")
+        await app.play(to: 300)
+        let stored = try app.store.allRecords().map(\.record)
+        #expect(stored.count == 1, "still at the start: one stay")
+        let placed = try #require(stored.first)
+        #expect(placed.id == first.id && placed.fix.timestamp == first.fix.timestamp)
+        #expect(placed.fix.source == .gps && placed.fix.horizontalAccuracy <= 15, "\(placed.fix)")
+        let item = await app.engine.snapshot().report.items[placed.id.uuidString.lowercased()]
+        #expect(item == LocationData.ReportItem(record: placed), "the snapshot's pending list learnt it too")
+    }
+
     @Test("the snapshot is kept in memory: publishing reads nothing from the store")
     func snapshotWithoutTheStore() async throws {
         let app = try EngineHarness()

@@ -54,30 +54,36 @@ struct StoreTests {
         #expect(stored.allSatisfy { $0.state == .pending })
     }
 
-    @Test("extend dwell updates the newest record and makes a delivered one pending again")
-    func extendDwell() throws {
+    @Test("a longer dwell and a better place change only the newest record, keep its id, time and trigger, and make it pending again")
+    func changeNewest() throws {
         let store = try makeStore()
         let records = sampleRecords(2)
         try store.append(records)
         try store.markDelivered(records.map(\.id))
-        try store.apply([.dwell(120)])
+        let better = try Fix(
+            coordinate: Geodesy.destination(from: records[1].fix.coordinate, distance: 30, bearing: 45), horizontalAccuracy: 4,
+            altitude: 512, speed: 0, course: nil, timestamp: records[1].fix.timestamp, source: .gps)
+        try store.apply([.dwell(60), .place(better)])
         let stored = try store.allRecords()
-        #expect(stored[1].record.dwell == 120)
+        #expect(stored[1].record == LocationRecord(id: records[1].id, fix: better, trigger: records[1].trigger, dwell: 60))
         #expect(stored[1].state == .pending)
+        #expect(stored[0].record == records[0])
         #expect(stored[0].state == .delivered)
     }
 
-    @Test("a dwell change while the record is in flight is sent again after the acknowledgement")
-    func extendDwellInFlight() throws {
+    @Test("a change to the newest record while it is in flight is sent again after the acknowledgement", arguments: [false, true])
+    func changeInFlight(placing: Bool) throws {
         let store = try makeStore()
         let records = sampleRecords(1)
         try store.append(records)
         _ = try store.claim(limit: 10, order: .oldestFirst, now: Date(), lease: 60)
-        try store.apply([.dwell(30)])
+        var better = records[0].fix
+        better.horizontalAccuracy = 3
+        try store.apply([placing ? .place(better) : .dwell(30)])
         try store.markDelivered(records.map(\.id))
         #expect(try store.pendingCount() == 1)
         let again = try store.claim(limit: 10, order: .oldestFirst, now: Date(), lease: 60)
-        #expect(again.first?.dwell == 30)
+        #expect(placing ? again.first?.fix.horizontalAccuracy == 3 : again.first?.dwell == 30)
     }
 
     @Test("retention drops delivered records first and counts every undelivered drop")

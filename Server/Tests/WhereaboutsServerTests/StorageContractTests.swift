@@ -31,7 +31,9 @@ struct StorageContractTests {
         }
     }
 
-    @Test("ingest: a resend is a duplicate, the larger dwell wins, last is newest by timestamp", arguments: StorageKind.available)
+    @Test(
+        "ingest: a resend is a duplicate, the larger dwell and the finer position win, last is newest by timestamp",
+        arguments: StorageKind.available)
     func ingest(_ kind: StorageKind) async throws {
         try await withStorage(kind) { storage in
             let device = uniqueDevice()
@@ -42,9 +44,18 @@ struct StorageContractTests {
             var longer = batch[9]
             longer.dwell = 600
             #expect(try await storage.ingest([longer, batch[9]], device: device, at: Date()) == IngestCounts(accepted: 0, duplicate: 2))
+            var finer = batch[9]
+            finer.fix.coordinate = try Coordinate(latitude: 10.0091, longitude: 20.0002)
+            finer.fix.horizontalAccuracy = 3
+            finer.fix.altitude = 440
+            // The finer copy first, then the first copy again, in one batch and alone: the best stays.
+            #expect(try await storage.ingest([finer, batch[9]], device: device, at: Date()) == IngestCounts(accepted: 0, duplicate: 2))
+            #expect(try await storage.ingest([batch[9]], device: device, at: Date()) == IngestCounts(accepted: 0, duplicate: 1))
             let last = try #require(try await storage.last(device: device))
             #expect(last.id == batch[9].id)
-            #expect(last.dwell == 600)
+            #expect(last.dwell == 600, "the larger dwell, though the finer copy had none")
+            #expect(last.fix.coordinate == finer.fix.coordinate && last.fix.horizontalAccuracy == 3 && last.fix.altitude == 440)
+            #expect(last.fix.timestamp == batch[9].fix.timestamp)
             #expect(try await storage.last(device: uniqueDevice()) == nil)
         }
     }

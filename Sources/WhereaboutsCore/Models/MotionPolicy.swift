@@ -52,16 +52,21 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     /// Whether motion activity (the top speed of the reported class, stillness) and visits (arrivals,
     /// departures) inform the policy.
     public var motionSensing: Bool
+    /// Whether a stop is placed by one GPS fix: once the device has been still for the stop timeout,
+    /// a stay whose record has only a coarse (Wi-Fi or cell) position asks for one fix at the best
+    /// accuracy, which places the record (``TrackerEffect/placeRecord(_:)``) and judges the regions
+    /// around. It costs about what four Wi-Fi scans do, once per stop.
+    public var placesStops: Bool
 
     /// Creates a policy. The parameters after `significantChangeWhileStationary` default to a policy
-    /// that never cruises and uses no motion sensing.
+    /// that never cruises, uses no motion sensing and places no stop.
     public init(
         name: String, stopRadius: Double, stopTimeout: TimeInterval, stationaryRadius: Double,
         movingAccuracy: LocationAccuracy, nearBoundaryAccuracy: LocationAccuracy?,
         raisedAccuracyHold: TimeInterval, distanceFilter: Double,
         elasticityMultiplier: Double, significantChangeWhileStationary: Bool,
         cruiseAccuracy: LocationAccuracy? = nil, lead: TimeInterval = 0, maximumCruise: TimeInterval = 0,
-        fineRadius: Double = 0, watchDistance: Double = 0, motionSensing: Bool = false
+        fineRadius: Double = 0, watchDistance: Double = 0, motionSensing: Bool = false, placesStops: Bool = false
     ) {
         self.name = name
         self.stopRadius = stopRadius
@@ -79,13 +84,15 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
         self.fineRadius = fineRadius
         self.watchDistance = watchDistance
         self.motionSensing = motionSensing
+        self.placesStops = placesStops
     }
 
     /// Whereabouts' flagship, the `balanced` preset: cell positions while every boundary is out of
     /// reach, Wi-Fi from 10 s of travel before one (a fix every 20 m), GPS where Wi-Fi cannot decide
     /// (held 3 s after the last fix that needed it), everything off after a minute still (unless the
-    /// device stopped within 30 m of a boundary: then Wi-Fi stays on to see a step across it), woken by
-    /// the stationary fence, a significant change or a visit departure. Its lead, hold, stop timeout,
+    /// device stopped within 30 m of a boundary: then Wi-Fi stays on to see a step across it), one GPS
+    /// fix to place each stop, woken by the stationary fence, a significant change or a visit
+    /// departure. Its lead, hold, stop timeout,
     /// watch distance and distance filter were picked by `simulate --folds` over three seeds (README,
     /// "Presets").
     public static let adaptive = preset(name: "adaptive", lead: 10, stopTimeout: 60, distanceFilter: 20, watchDistance: 30)
@@ -100,7 +107,8 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     public static let responsive = preset(
         name: "responsive", lead: 30, hold: 8, stopTimeout: 180, distanceFilter: 20, watchDistance: 30)
 
-    /// The adaptive family with the parameters its presets differ in. There is no fine radius in any.
+    /// The adaptive family with the parameters its presets differ in. There is no fine radius in any;
+    /// every one places its stops.
     private static func preset(
         name: String, lead: TimeInterval, hold: TimeInterval = 3, stopTimeout: TimeInterval, distanceFilter: Double,
         watchDistance: Double = 0
@@ -111,7 +119,7 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
             distanceFilter: distanceFilter,
             elasticityMultiplier: 2, significantChangeWhileStationary: true,
             cruiseAccuracy: .kilometer, lead: lead, maximumCruise: 120, fineRadius: 0, watchDistance: watchDistance,
-            motionSensing: true)
+            motionSensing: true, placesStops: true)
     }
 
     /// The commercial SDK's state machine as documented: best accuracy with a 10 m elastic filter
@@ -126,10 +134,11 @@ extension MotionPolicy: Codable {
     private enum CodingKeys: String, CodingKey {
         case name, stopRadius, stopTimeout, stationaryRadius, movingAccuracy, nearBoundaryAccuracy, raisedAccuracyHold
         case distanceFilter, elasticityMultiplier, significantChangeWhileStationary
-        case cruiseAccuracy, lead, maximumCruise, fineRadius, watchDistance, motionSensing
+        case cruiseAccuracy, lead, maximumCruise, fineRadius, watchDistance, motionSensing, placesStops
     }
 
-    /// Decodes a policy; one saved before cruising existed decodes as a policy that never cruises.
+    /// Decodes a policy; one saved before cruising (or stop placing) existed decodes as a policy that
+    /// never cruises (or places stops).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -147,6 +156,7 @@ extension MotionPolicy: Codable {
             maximumCruise: try c.decodeIfPresent(TimeInterval.self, forKey: .maximumCruise) ?? 0,
             fineRadius: try c.decodeIfPresent(Double.self, forKey: .fineRadius) ?? 0,
             watchDistance: try c.decodeIfPresent(Double.self, forKey: .watchDistance) ?? 0,
-            motionSensing: try c.decodeIfPresent(Bool.self, forKey: .motionSensing) ?? false)
+            motionSensing: try c.decodeIfPresent(Bool.self, forKey: .motionSensing) ?? false,
+            placesStops: try c.decodeIfPresent(Bool.self, forKey: .placesStops) ?? false)
     }
 }

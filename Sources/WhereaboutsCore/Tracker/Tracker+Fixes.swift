@@ -65,6 +65,19 @@ extension Tracker {
         effects.append(.extendDwell(dwell: dwell, lastSeen: time))
     }
 
+    /// Places `record` at `fix`, a fix merged into it, when the stay goes on there (``followStay(_:into:)``
+    /// judged the fix still and within the merge radius) and the fix is at least twice as precise as
+    /// the position written: a stay first seen by a coarse Wi-Fi or cell fix is then kept where a
+    /// later GPS fix placed it, and a stay writes only a few such updates. The stay's anchor for
+    /// merging stays the record's first fix, so where a stay ends does not depend on them.
+    private mutating func place(_ record: Fix, at fix: Fix, into effects: inout [TrackerEffect]) {
+        guard stay.open, fix.horizontalAccuracy * 2 <= stay.placedWithin else { return }
+        stay.placedWithin = fix.horizontalAccuracy
+        var placed = fix
+        placed.timestamp = record.timestamp
+        effects.append(.placeRecord(placed))
+    }
+
     /// Whether `fix` is close enough to `record` to count as the same place (``RecordPolicy/mergeRadius(base:_:_:)``).
     private static func merges(_ fix: Fix, into record: Fix, base: Double) -> Bool {
         Geodesy.distance(record.coordinate, fix.coordinate) <= RecordPolicy.mergeRadius(base: base, record, fix)
@@ -86,9 +99,14 @@ extension Tracker {
             return
         }
         lastFixRecorded = true
-        if let last = lastRecord, Self.merges(fix, into: last, base: configuration.mergeRadius) { return }
+        if let last = lastRecord, Self.merges(fix, into: last, base: configuration.mergeRadius) {
+            place(last, at: fix, into: &effects)
+            return
+        }
         lastRecord = fix
-        stay = Stay(lastThere: fix.timestamp, written: 0, open: !RecordPolicy.isMoving(fix) && !activityShowsMotion)
+        stay = Stay(
+            lastThere: fix.timestamp, written: 0, open: !RecordPolicy.isMoving(fix) && !activityShowsMotion,
+            placedWithin: fix.horizontalAccuracy)
         effects.append(.record(fix, trigger: trigger))
         recordsSinceFlush += 1
         if recordsSinceFlush >= configuration.uploadThreshold { flush(.threshold, now: now, into: &effects) }

@@ -144,6 +144,7 @@ extension Tracker {
             timers[.stationaryCheck] = stillSince.addingTimeInterval(policy.stopTimeout)
             return
         }
+        placeStop(policy, into: &effects)
         if policy.watchDistance > 0,
             let nearest = geofences.index.nearestBoundaries(to: (lastFix ?? anchor).coordinate, limit: 1).first,
             nearest.distance < policy.watchDistance
@@ -157,6 +158,15 @@ extension Tracker {
         applyLocationRequest(into: &effects)
         plan(at: (lastFix ?? anchor).coordinate, now: now, into: &effects)
         flush(.motionChange, now: now, into: &effects)
+    }
+
+    /// Asks once per stay for a GPS fix to place the stay's record (``MotionPolicy/placesStops``),
+    /// when the device has been still for the stop timeout and the record's position is coarser than
+    /// a decisive fix: the stay is where the travel log says the device spent its time.
+    private mutating func placeStop(_ policy: MotionPolicy, into effects: inout [TrackerEffect]) {
+        guard policy.placesStops, stay.open, !stay.placementAsked, stay.placedWithin > TransitionRule.decisiveAccuracy else { return }
+        stay.placementAsked = true
+        effects.append(.requestOneShot(.best))
     }
 
     /// Leaves the stationary state: positioning back on. The device was at the stay's place until

@@ -10,7 +10,7 @@ extension Tracker {
         self.lastRecord = lastRecord?.fix
         stay = Stay(
             lastThere: lastRecord.map { $0.fix.timestamp.addingTimeInterval($0.dwell) } ?? .distantPast, written: lastRecord?.dwell ?? 0,
-            open: lastRecord != nil)
+            open: lastRecord != nil, placedWithin: lastRecord?.fix.horizontalAccuracy ?? .infinity)
         geofences.restore(regionStates)
     }
 }

@@ -49,7 +49,7 @@ public struct Tracker: Sendable {
     var clearance: Clearance?
     /// The stay at ``lastRecord``: the last moment something showed the device there, the dwell last
     /// handed to the store, and whether the stay still lasts (nothing has shown the device left).
-    var stay = Stay(lastThere: .distantPast, written: 0, open: false)
+    var stay = Stay(lastThere: .distantPast, written: 0, open: false, placedWithin: .infinity)
     /// The run of fixes that judged regions, which tells whether they could have seen a crossing the OS reports.
     var fixWatch = FixWatch()
 
@@ -256,4 +256,9 @@ struct Stay: Sendable {
     var written: TimeInterval
     /// Whether the stay still lasts: nothing has shown the device left.
     var open: Bool
+    /// The accuracy in metres of the record's written position: its own fix's, or that of the finer
+    /// still fix that placed it since (``TrackerEffect/placeRecord(_:)``).
+    var placedWithin: Double
+    /// Whether a GPS fix was asked for to place the record where the device stopped (``MotionPolicy/placesStops``).
+    var placementAsked = false
 }

@@ -14,6 +14,10 @@ public enum TrackerEffect: Sendable, Equatable {
     /// The stay at the last record lasts `dwell` seconds, until `lastSeen`: a fix showed the device
     /// left then, or it is still there (written before an upload and when tracking stops).
     case extendDwell(dwell: TimeInterval, lastSeen: Date)
+    /// The last record is better placed by a finer still fix taken during its stay: it keeps its
+    /// identity and time, and takes this fix's position, accuracy, altitude, speed, course and source
+    /// (the fix given carries the record's own timestamp).
+    case placeRecord(Fix)
     /// Report a region transition.
     case emit(RegionEvent)
     /// Remember these regions' states (what a relaunched app restores); each is written with the

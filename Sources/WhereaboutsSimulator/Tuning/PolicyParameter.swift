@@ -6,6 +6,8 @@ import WhereaboutsCore
 public enum PolicyParameter: String, CaseIterable, Sendable, Hashable, Comparable {
     case lead, maximumCruise, fineRadius, stopTimeout, stopRadius, stationaryRadius, raisedAccuracyHold, distanceFilter, watchDistance
     case flushInterval
+    /// ``MotionPolicy/placesStops``: 1 places stops, 0 does not.
+    case placesStops
 
     /// The parameter's value in `configuration`.
     public func value(in configuration: TrackerConfiguration) -> Double {
@@ -39,6 +41,7 @@ public enum PolicyParameter: String, CaseIterable, Sendable, Hashable, Comparabl
         case .raisedAccuracyHold: policy.raisedAccuracyHold
         case .distanceFilter: policy.distanceFilter
         case .watchDistance: policy.watchDistance
+        case .placesStops: policy.placesStops ? 1 : 0
         }
     }
 
@@ -54,6 +57,7 @@ public enum PolicyParameter: String, CaseIterable, Sendable, Hashable, Comparabl
         case .raisedAccuracyHold: policy.raisedAccuracyHold = value
         case .distanceFilter: policy.distanceFilter = value
         case .watchDistance: policy.watchDistance = value
+        case .placesStops: policy.placesStops = value != 0
         }
     }
 
@@ -72,6 +76,11 @@ public enum PolicyParameter: String, CaseIterable, Sendable, Hashable, Comparabl
                 fix:
                     "give seconds or metres as a number, e.g. \(parameter.rawValue)=\(Int(parameter.value(in: Strategy.adaptive.configuration)))"
             )
+        }
+        if parameter == .placesStops, value != 0 && value != 1 {
+            throw ValidationError(
+                field: "--set placesStops", value: "\"\(parts[1])\"", problem: "is neither 0 nor 1",
+                fix: "give placesStops=1 to place each stop with a GPS fix, placesStops=0 not to")
         }
         return PolicySetting(parameter: parameter, value: value)
     }

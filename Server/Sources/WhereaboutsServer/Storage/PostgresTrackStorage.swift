@@ -106,7 +106,8 @@ public final class PostgresTrackStorage: TrackStorage {
     }
 
     /// Inserts `records` in `connection`'s transaction; a record already stored (or repeated in the
-    /// batch) is a duplicate, whose dwell grows to the longest sent.
+    /// batch) is a duplicate, whose dwell grows to the longest sent and whose position becomes the
+    /// finest sent (see ``TrackStorage``).
     func insert(_ records: [LocationRecord], device: String, at date: Date, on connection: PostgresConnection) async throws
         -> IngestCounts
     {
@@ -140,18 +141,50 @@ public final class PostgresTrackStorage: TrackStorage {
             """, logger: logger)
         var accepted = 0
         for try await _ in rows { accepted += 1 }
-        if accepted < records.count {
-            var longest: [UUID: Double] = [:]
-            for record in records { longest[record.id] = max(longest[record.id] ?? 0, record.dwell) }
-            try await connection.query(
-                """
-                UPDATE location l SET dwell = u.dwell
-                FROM unnest(\(Array(longest.keys))::uuid[], \(Array(longest.values))::float8[]) AS u(id, dwell)
-                JOIN location_identity i ON i.device_id = \(device) AND i.id = u.id
-                WHERE l.device_id = \(device) AND l.t = i.t AND l.id = u.id AND l.dwell < u.dwell
-                """, logger: logger)
-        }
+        if accepted < records.count { try await improve(records, device: device, on: connection) }
         return IngestCounts(accepted: accepted, duplicate: records.count - accepted)
+    }
+
+    /// Makes each stored row of `records`' ids the best of it and them (``best(_:)``).
+    private func improve(_ records: [LocationRecord], device: String, on connection: PostgresConnection) async throws {
+        let best = Array(Self.best(records).values)
+        let ids = best.map(\.id)
+        let dwell = best.map(\.dwell)
+        let acc = best.map(\.fix.horizontalAccuracy)
+        let lat = best.map(\.fix.coordinate.latitude)
+        let lon = best.map(\.fix.coordinate.longitude)
+        let alt = best.map { $0.fix.altitude ?? .nan }
+        let speed = best.map { $0.fix.speed ?? .nan }
+        let course = best.map { $0.fix.course ?? .nan }
+        try await connection.query(
+            """
+            UPDATE location l SET dwell = GREATEST(l.dwell, u.dwell),
+                lat = CASE WHEN u.acc < l.acc THEN u.lat ELSE l.lat END,
+                lon = CASE WHEN u.acc < l.acc THEN u.lon ELSE l.lon END,
+                alt = CASE WHEN u.acc < l.acc THEN NULLIF(u.alt, 'NaN') ELSE l.alt END,
+                speed = CASE WHEN u.acc < l.acc THEN NULLIF(u.speed, 'NaN') ELSE l.speed END,
+                course = CASE WHEN u.acc < l.acc THEN NULLIF(u.course, 'NaN') ELSE l.course END,
+                acc = LEAST(l.acc, u.acc)
+            FROM unnest(\(ids)::uuid[], \(dwell)::float8[], \(acc)::float8[], \(lat)::float8[], \(lon)::float8[],
+                \(alt)::float8[], \(speed)::float8[], \(course)::float8[]) AS u(id, dwell, acc, lat, lon, alt, speed, course)
+            JOIN location_identity i ON i.device_id = \(device) AND i.id = u.id
+            WHERE l.device_id = \(device) AND l.t = i.t AND l.id = u.id AND (l.dwell < u.dwell OR u.acc < l.acc)
+            """, logger: logger)
+    }
+
+    /// The best of each id's copies in `records`: the longest dwell, at the finest position.
+    private static func best(_ records: [LocationRecord]) -> [UUID: LocationRecord] {
+        var best: [UUID: LocationRecord] = [:]
+        for record in records {
+            guard var kept = best[record.id] else {
+                best[record.id] = record
+                continue
+            }
+            if record.fix.horizontalAccuracy < kept.fix.horizontalAccuracy { kept.fix = record.fix }
+            kept.dwell = max(kept.dwell, record.dwell)
+            best[record.id] = kept
+        }
+        return best
     }
 
     /// Creates the monthly partitions `times` need that this process has not seen, in a transaction

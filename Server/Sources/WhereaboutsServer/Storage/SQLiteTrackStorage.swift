@@ -201,7 +201,8 @@ public final class SQLiteTrackStorage: TrackStorage {
         try await writer.write { db in try Self.insert(records, device: device, at: date, in: db) }
     }
 
-    /// Inserts `records` in the open transaction; a (device, id) already held counts as a duplicate, keeping the larger dwell.
+    /// Inserts `records` in the open transaction; a (device, id) already held counts as a duplicate,
+    /// which keeps the larger dwell and the finer position (see ``TrackStorage``).
     static func insert(_ records: [LocationRecord], device: String, at date: Date, in db: Database) throws -> IngestCounts {
         var counts = IngestCounts()
         let insert = try db.cachedStatement(
@@ -209,7 +210,14 @@ public final class SQLiteTrackStorage: TrackStorage {
                 INSERT INTO location (device_id, id, t, lat, lon, acc, alt, speed, course, trigger, dwell, received_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(device_id, id) DO NOTHING
                 """)
-        let dwell = try db.cachedStatement(sql: "UPDATE location SET dwell = ? WHERE device_id = ? AND id = ? AND dwell < ?")
+        let improve = try db.cachedStatement(
+            sql: """
+                UPDATE location SET dwell = max(dwell, :dwell),
+                    lat = CASE WHEN :acc < acc THEN :lat ELSE lat END, lon = CASE WHEN :acc < acc THEN :lon ELSE lon END,
+                    alt = CASE WHEN :acc < acc THEN :alt ELSE alt END, speed = CASE WHEN :acc < acc THEN :speed ELSE speed END,
+                    course = CASE WHEN :acc < acc THEN :course ELSE course END, acc = min(acc, :acc)
+                WHERE device_id = :device AND id = :id AND (dwell < :dwell OR :acc < acc)
+                """)
         for record in records {
             let fix = record.fix
             try insert.execute(arguments: [
@@ -221,7 +229,11 @@ public final class SQLiteTrackStorage: TrackStorage {
                 counts.accepted += 1
             } else {
                 counts.duplicate += 1
-                try dwell.execute(arguments: [record.dwell, device, record.id, record.dwell])
+                try improve.execute(arguments: [
+                    "dwell": record.dwell, "acc": fix.horizontalAccuracy, "lat": fix.coordinate.latitude,
+                    "lon": fix.coordinate.longitude, "alt": fix.altitude, "speed": fix.speed, "course": fix.course,
+                    "device": device, "id": record.id,
+                ])
             }
         }
         return counts

@@ -43,8 +43,10 @@ public protocol TrackStorage: OwnTracksStorage {
 
     // MARK: Tracks
 
-    /// Stores validated records; a (device, id) already held counts as a duplicate, keeping the
-    /// larger dwell.
+    /// Stores validated records; a (device, id) already held counts as a duplicate. A duplicate keeps
+    /// the larger dwell and the finer position (with its altitude, speed and course): a phone sends a
+    /// record again when its stay grows or a finer fix places it better, and whatever order the copies
+    /// arrive in, the row ends as the best of them.
     func ingest(_ records: [LocationRecord], device: String, at date: Date) async throws -> IngestCounts
     /// Stores region events, duplicates by (device, id) ignored.
     func ingest(_ events: [ReceivedEvent], device: String, at date: Date) async throws -> IngestCounts
@@ -69,7 +71,7 @@ public protocol TrackStorage: OwnTracksStorage {
 
     /// Queues a command, with a new id, for the device's upload answers.
     func queue(_ command: ServerCommand, device: String, at date: Date) async throws -> DeviceCommand
-    /// The batch API's write: stores `records` (a duplicate keeps the larger dwell), forgets the
+    /// The batch API's write: stores `records` (a duplicate keeps the larger dwell and the finer position), forgets the
     /// device's commands it `acknowledged` (carried out), then leases the commands still queued and
     /// not under lease to this answer for `lease` seconds from `date` and returns them oldest first,
     /// provided `tokenHash` is still the device's stored token digest (the one the request was
