@@ -2,8 +2,9 @@ import Foundation
 
 extension Tracker {
     /// Restores what a relaunched app knew before it was killed, before tracking starts again: the
-    /// last stored record (so a fix at the same place continues its stay instead of adding a row)
-    /// and the device's state in each region (so a region left while the app was dead is reported as
+    /// last stored record (so a fix at the same place continues its stay instead of adding a row;
+    /// a placed record's stay is then judged around its placed position, the only one stored) and
+    /// the device's state in each region (so a region left while the app was dead is reported as
     /// an exit, one entered meanwhile as an entry, and a dwell keeps counting from the original
     /// entry, or stays reported). Regions without a state stay undetermined.
     public mutating func restore(lastRecord: LocationRecord?, regionStates: [RegionStateRecord]) {
