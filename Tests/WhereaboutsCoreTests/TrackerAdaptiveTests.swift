@@ -228,14 +228,19 @@ extension TrackerAdaptiveTests {
         #expect(effects.oneShots.isEmpty, "standard updates are on again")
     }
 
-    @Test func aDistantSignificantChangeFixWakesANearbyOneDoesNot() {
+    @Test("a distant significant-change fix wakes a stationary device; a nearby one neither wakes it nor starts a record")
+    func aDistantSignificantChangeFixWakesANearbyOneDoesNot() {
         var (tracker, _) = stationaryTracker()
         let near = tracker.feed(fix(point(home, metres: 60), acc: 100, t: 1_000, source: .significantChange))
         #expect(near.locationRequests.isEmpty)
-        // Like the first position when monitoring starts: 200 m off, but within its own 150 m accuracy.
+        // Like the first position when monitoring starts: 200 m off, but within its own 150 m accuracy,
+        // and beyond the merge radius (25 m and half of both accuracies): the stay goes on all the same.
         let blurred = tracker.feed(fix(point(home, metres: 200), acc: 150, t: 1_500, source: .significantChange))
         #expect(blurred.locationRequests.isEmpty)
+        #expect(blurred.records.isEmpty && blurred.dwellExtensions.isEmpty, "still at the stop's record")
         let far = tracker.feed(fix(point(home, metres: 1_500), acc: 100, t: 2_000, source: .significantChange))
+        #expect(far.records.count == 1)
+        #expect((far.dwellExtensions.last?.lastSeen ?? .distantPast) >= time(1_500), "the stay lasted at least until the blurred fix")
         #expect(far.locationRequests == [movingRequest])
         #expect(far.flushes.contains(.motionChange))
         #expect(tracker.timers[.stationaryCheck] == time(2_150))

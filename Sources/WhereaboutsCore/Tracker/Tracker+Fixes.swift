@@ -34,8 +34,10 @@ extension Tracker {
         if let trigger { store(fix, trigger: trigger, now: now, into: &effects) }
     }
 
-    /// Follows the stay at the last record. A still fix within the merge radius shows the device
-    /// there, and the stay goes on (or resumes). A fix beyond it, or moving (``RecordPolicy/stillSpeed``),
+    /// Follows the stay at the last record. A still fix within the merge radius, or one that leaves a
+    /// stationary device still (``keepsStill(_:)``: a significant-change position arrives as soon as
+    /// the device stops, often farther off than the merge radius allows), shows the device there, and
+    /// the stay goes on (or resumes). A fix beyond it, or moving (``RecordPolicy/stillSpeed``),
     /// shows the device left: the stay lasted until the later of the last moment the device was seen
     /// there and the moment it must have left to reach this fix at its speed (at walking pace,
     /// ``RecordPolicy/walkingSpeed``, when the fix has none), so a distant fix after hours without
@@ -44,7 +46,7 @@ extension Tracker {
         guard let last = lastRecord else { return }
         let distance = Geodesy.distance(last.coordinate, fix.coordinate)
         let radius = RecordPolicy.mergeRadius(base: configuration.mergeRadius, last, fix)
-        if distance <= radius && !RecordPolicy.isMoving(fix) {
+        if (distance <= radius || keepsStill(fix)) && !RecordPolicy.isMoving(fix) {
             stay.lastThere = max(stay.lastThere, fix.timestamp)
             stay.open = true
             return
@@ -90,7 +92,8 @@ extension Tracker {
         return activity.kind != .stationary
     }
 
-    /// Records `fix`, or merges it into the last record when the device has not moved (the stay is
+    /// Records `fix`, or merges it into the last record when the device has not moved (within the merge
+    /// radius, or still at its stop by ``keepsStill(_:)``; the stay is
     /// written when something shows the device left, before an upload and when tracking stops). A
     /// new record starts a stay unless it was taken moving (by its speed or the reported activity).
     private mutating func store(_ fix: Fix, trigger: RecordTrigger, now: Date, into effects: inout [TrackerEffect]) {
@@ -99,7 +102,7 @@ extension Tracker {
             return
         }
         lastFixRecorded = true
-        if let last = lastRecord, Self.merges(fix, into: last, base: configuration.mergeRadius) {
+        if let last = lastRecord, Self.merges(fix, into: last, base: configuration.mergeRadius) || keepsStill(fix) {
             place(last, at: fix, into: &effects)
             return
         }

@@ -60,9 +60,8 @@ extension Tracker {
     mutating func followMotion(_ fix: Fix, now: Date, into effects: inout [TrackerEffect]) {
         guard case .adaptive(let policy) = mode else { return }
         switch motion {
-        case .stationary(let anchor):
-            let moved = Geodesy.distance(anchor.coordinate, fix.coordinate)
-            guard moved > Self.leavingDistance(policy, fix: fix, anchor: anchor) else { return }
+        case .stationary:
+            guard !keepsStill(fix) else { return }
             startMoving(at: now, into: &effects)
             anchorMoving(at: fix, policy)
         case .moving(let anchor):
@@ -106,6 +105,13 @@ extension Tracker {
     /// settling, and the fixes after it judge again.
     func judgesRegions(_ fix: Fix) -> Bool {
         fix.horizontalAccuracy <= TransitionRule.decisiveAccuracy || !isSettled
+    }
+
+    /// Whether the device is judged stationary and `fix` lies too close to its anchor to show it left
+    /// (``leavingDistance(_:fix:anchor:)``): the device is still at its stop.
+    func keepsStill(_ fix: Fix) -> Bool {
+        guard case .adaptive(let policy) = mode, case .stationary(let anchor) = motion else { return false }
+        return Geodesy.distance(anchor.coordinate, fix.coordinate) <= Self.leavingDistance(policy, fix: fix, anchor: anchor)
     }
 
     /// How far from the stationary anchor `fix` must lie to show the device left: the stop radius
