@@ -45,7 +45,7 @@ public struct Strategy: Sendable, Equatable {
         .efficient, summary: "adaptive with a fix every 50 m and without the watch: off after 1 min still, wherever it stopped")
     /// The `responsive` preset of the adaptive mode.
     public static let responsive = preset(
-        .responsive, summary: "adaptive kept on for 3 min still instead of 1, Wi-Fi from 30 s before a boundary, GPS held 8 s")
+        .responsive, summary: "adaptive with GPS held 8 s instead of 3, and Wi-Fi from 10 s before a boundary instead of 30")
 
     /// The adaptive mode with `policy`, named for it.
     public static func preset(_ policy: MotionPolicy, summary: String) -> Strategy {

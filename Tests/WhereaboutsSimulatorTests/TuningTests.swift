@@ -121,7 +121,7 @@ struct TuningTests {
         }
         #expect(policy.lead == 30 && tuned.configuration.minimumFlushInterval == 1800)
         #expect(Strategy.continuous.with([setting]) == Strategy.continuous)
-        for bad in ["lead", "speed=3", "lead=-1", "lead=nan", "lead=x"] {
+        for bad in ["lead", "speed=3", "lead=-1", "lead=nan", "lead=x", "placesStops=2"] {
             #expect(throws: ValidationError.self) { try PolicyParameter.setting(bad) }
         }
     }

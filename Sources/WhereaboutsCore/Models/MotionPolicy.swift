@@ -88,24 +88,24 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     }
 
     /// Whereabouts' flagship, the `balanced` preset: cell positions while every boundary is out of
-    /// reach, Wi-Fi from 10 s of travel before one (a fix every 20 m), GPS where Wi-Fi cannot decide
+    /// reach, Wi-Fi from 30 s of travel before one (a fix every 20 m), GPS where Wi-Fi cannot decide
     /// (held 3 s after the last fix that needed it), everything off after a minute still (unless the
     /// device stopped within 30 m of a boundary: then Wi-Fi stays on to see a step across it), one GPS
     /// fix to place each stop, woken by the stationary fence, a significant change or a visit
     /// departure. Its lead, hold, stop timeout,
     /// watch distance and distance filter were picked by `simulate --folds` over three seeds (README,
     /// "Presets").
-    public static let adaptive = preset(name: "adaptive", lead: 10, stopTimeout: 60, distanceFilter: 20, watchDistance: 30)
+    public static let adaptive = preset(name: "adaptive", lead: 30, stopTimeout: 60, distanceFilter: 20, watchDistance: 30)
 
     /// The `efficient` preset: ``adaptive`` with a fix every 50 m and without its watch, turning
     /// positioning off after a minute still wherever the device stopped.
-    public static let efficient = preset(name: "efficient", lead: 10, stopTimeout: 60, distanceFilter: 50)
+    public static let efficient = preset(name: "efficient", lead: 30, stopTimeout: 60, distanceFilter: 50)
 
-    /// The `responsive` preset: ``adaptive`` with positioning kept on for three minutes still instead
-    /// of one, so a device that sets off again soon is followed without waiting for the OS to wake it;
-    /// Wi-Fi from 30 s of travel before a boundary, and GPS held 8 s after the last fix that needed it.
+    /// The `responsive` preset: ``adaptive`` with GPS held 8 s after the last fix that needed it
+    /// instead of 3, so a region near the device is judged on fine fixes for longer, and Wi-Fi from 10 s
+    /// of travel before a boundary (the GPS it holds pays for the later start).
     public static let responsive = preset(
-        name: "responsive", lead: 30, hold: 8, stopTimeout: 180, distanceFilter: 20, watchDistance: 30)
+        name: "responsive", lead: 10, hold: 8, stopTimeout: 60, distanceFilter: 20, watchDistance: 30)
 
     /// The adaptive family with the parameters its presets differ in. There is no fine radius in any;
     /// every one places its stops.
