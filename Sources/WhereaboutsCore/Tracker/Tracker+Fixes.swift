@@ -68,10 +68,11 @@ extension Tracker {
     }
 
     /// Places `record` at `fix`, a fix merged into it, when the stay goes on there (``followStay(_:into:)``
-    /// judged the fix still and within the merge radius) and the fix is at least twice as precise as
-    /// the position written: a stay first seen by a coarse Wi-Fi or cell fix is then kept where a
-    /// later GPS fix placed it, and a stay writes only a few such updates. The stay's anchor for
-    /// merging stays the record's first fix, so where a stay ends does not depend on them.
+    /// judged the fix still, and within the merge radius or leaving a stationary device still) and the
+    /// fix is at least twice as precise as the position written: a stay first seen by a coarse Wi-Fi
+    /// or cell fix is then kept where a later GPS fix placed it, and a stay writes only a few such
+    /// updates. The stay's anchor for merging stays the record's first fix, so where a stay ends does
+    /// not depend on them.
     private mutating func place(_ record: Fix, at fix: Fix, into effects: inout [TrackerEffect]) {
         guard stay.open, fix.horizontalAccuracy * 2 <= stay.placedWithin else { return }
         stay.placedWithin = fix.horizontalAccuracy
