@@ -49,10 +49,13 @@ let package = Package(
         .target(
             name: "WhereaboutsGPSD",
             dependencies: ["WhereaboutsCore", "Whereabouts", .product(name: "Logging", package: "swift-log")]),
-        // CoreLocation, BGTaskScheduler and background URLSession; empty where CoreLocation is absent.
-        // Its privacy manifest declares the UserDefaults access and the precise location it records.
+        // The iOS adapter: CoreLocation, CoreMotion, BGTaskScheduler, background URLSession and local
+        // notifications. Its logic talks to them through small protocols and compiles (and is tested) on
+        // Linux; only Apple/ adopts the real frameworks, on iOS. Its privacy manifest declares the
+        // required-reason APIs it and the store use and the precise location it records.
         .target(
-            name: "WhereaboutsApple", dependencies: ["WhereaboutsCore", "Whereabouts", "WhereaboutsDelivery"],
+            name: "WhereaboutsApple",
+            dependencies: ["WhereaboutsCore", "Whereabouts", "WhereaboutsDelivery", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
         .executableTarget(
             name: "whereabouts",
@@ -110,6 +113,12 @@ let package = Package(
             dependencies: [
                 "Whereabouts", "WhereaboutsCore", "WhereaboutsDelivery", "WhereaboutsSimulator", "WhereaboutsStore",
                 "WhereaboutsTestServer", "WhereaboutsTestSupport", .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "WhereaboutsAppleTests",
+            dependencies: [
+                "WhereaboutsApple", "Whereabouts", "WhereaboutsCore", "WhereaboutsDelivery", "WhereaboutsStore", "WhereaboutsTestServer",
+                "WhereaboutsTestSupport",
             ]),
         .testTarget(
             name: "WhereaboutsGPSDTests",

@@ -7,19 +7,21 @@ struct SnapshotKey: Equatable {
     var lastLocation: LocationPoint?
     var fence: LocationData.Fence?
     var permissions: Permissions
+    var setupProblems: [SetupProblem]
     var pendingVersion: Int
 }
 
 extension LocationEngine {
     /// The snapshot now, from memory: last try, last location (the newest fix, under the id of the
     /// record it became or was merged into, else ``LocationPoint/unrecordedID``), the refresh fence, the
-    /// pending upload queue (at most `snapshotReportLimit` records, the newest) and both permission
-    /// records.
+    /// pending upload queue (at most `snapshotReportLimit` records, the newest), both permission
+    /// records and what the app's set-up lacks (``LocationService/setupProblems``).
     public func snapshot() -> LocationData {
         let key = snapshotKey
         return LocationData(
             lastTriedAt: key.lastTriedAt, lastLocation: key.lastLocation, fence: key.fence, report: pending.report,
-            foregroundPermission: key.permissions.foreground, backgroundPermission: key.permissions.background)
+            foregroundPermission: key.permissions.foreground, backgroundPermission: key.permissions.background,
+            setupProblems: key.setupProblems)
     }
 
     private var snapshotKey: SnapshotKey {
@@ -34,7 +36,7 @@ extension LocationEngine {
         let fence = tracker.slotPlan.map { LocationData.Fence(plan: $0, plannedAt: tracker.fencePlannedAt ?? clock.now()) }
         return SnapshotKey(
             lastTriedAt: tracker.lastTriedAt, lastLocation: lastLocation, fence: fence, permissions: session.permissions.permissions,
-            pendingVersion: pendingVersion)
+            setupProblems: service.setupProblems, pendingVersion: pendingVersion)
     }
 
     /// Republishes the snapshot when it changed and someone listens.

@@ -25,4 +25,12 @@ public protocol LocationService: AnyObject, Sendable {
     func requestAuthorization(_ kind: PermissionKind)
     /// Opens the app's page in the system settings, the only way back once the OS stops asking.
     func openSettings()
+    /// What the app's set-up lacks, and so what the service leaves off (iOS: the Info.plist keys of
+    /// ``WhereaboutsCore/AppSetup``). Empty by default.
+    var setupProblems: [SetupProblem] { get }
+}
+
+extension LocationService {
+    /// Nothing is missing: services without an app set-up (gpsd, the simulated phone) need none.
+    public var setupProblems: [SetupProblem] { [] }
 }

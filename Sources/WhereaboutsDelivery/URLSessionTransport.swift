@@ -1,6 +1,9 @@
 import Foundation
-import FoundationNetworking
 import WhereaboutsCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// ``HTTPTransport`` on URLSession (FoundationNetworking on Linux). One ephemeral session (no
 /// cookies, no cache) per timeout value, because FoundationNetworking honours only the session's

@@ -79,9 +79,10 @@ struct StoreSalvager {
             })
         else { return nil }
         let suffix = complete.dropFirst(prefix.count)
-        let parts = suffix.split(separator: ".of-", maxSplits: 1).map(String.init)
-        let stamp = parts[0]
-        if parts.count == 2, FileManager.default.fileExists(atPath: path), FileIdentity(path: path)?.name != parts[1] {
+        let marker = suffix.range(of: ".of-")
+        let stamp = String(suffix[..<(marker?.lowerBound ?? suffix.endIndex)])
+        if let marker, FileManager.default.fileExists(atPath: path), FileIdentity(path: path)?.name != String(suffix[marker.upperBound...])
+        {
             let unused = (0...).lazy.map { "\(path).salvage-\(stamp)\($0 == 0 ? "" : "-\($0)").unused" }
                 .first { !FileManager.default.fileExists(atPath: $0) }!
             try FileManager.default.moveItem(atPath: "\(folder)/\(complete)", toPath: unused)

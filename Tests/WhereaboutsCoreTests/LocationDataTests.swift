@@ -52,7 +52,7 @@ struct LocationDataTests {
             + #""latitude":48.1375,"longitude":11.5761,"timestamp":1700000300250},"#
             + #""7c9e6679-7425-40de-944b-e07fc1f90ae7":{"accuracy":5,"dwell":120,"id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","#
             + #""latitude":48.137,"longitude":11.575,"timestamp":1700000000000}},"#
-            + #""order":["7c9e6679-7425-40de-944b-e07fc1f90ae7","16fd2706-8baf-433b-82eb-8c7fada847da"]}}"#
+            + #""order":["7c9e6679-7425-40de-944b-e07fc1f90ae7","16fd2706-8baf-433b-82eb-8c7fada847da"]},"setupProblems":[]}"#
         #expect(try Self.snapshot.jsonString() == expected)
         #expect(try Self.snapshot.jsonData() == Data(expected.utf8))
     }
@@ -61,7 +61,7 @@ struct LocationDataTests {
     func firstLaunch() throws {
         let expected =
             #"{"backgroundPermission":null,"fence":null,"foregroundPermission":null,"lastLocation":null,"lastTriedAt":null,"#
-            + #""report":{"items":{},"order":[]}}"#
+            + #""report":{"items":{},"order":[]},"setupProblems":[]}"#
         #expect(try LocationData.firstLaunch.jsonString() == expected)
         let built = LocationData(lastTriedAt: nil, lastLocation: nil, fence: nil, pending: [], permissions: Permissions())
         #expect(built == .firstLaunch)
@@ -79,7 +79,8 @@ struct LocationDataTests {
     func explicitNulls() throws {
         let object = try JSONSerialization.jsonObject(with: try LocationData.firstLaunch.jsonData()) as? [String: Any]
         let keys = object.map { Set($0.keys) }
-        #expect(keys == ["lastTriedAt", "lastLocation", "fence", "report", "foregroundPermission", "backgroundPermission"])
+        #expect(
+            keys == ["lastTriedAt", "lastLocation", "fence", "report", "foregroundPermission", "backgroundPermission", "setupProblems"])
         #expect(object?["lastTriedAt"] is NSNull)
         #expect(object?["fence"] is NSNull)
     }
@@ -154,5 +155,22 @@ struct LocationDataTests {
         var broken = Self.snapshot
         broken.fence?.distanceToDiscovery = .infinity
         #expect(throws: EncodingError.self) { try broken.jsonData() }
+    }
+
+    @Test("a missing Info.plist key reaches JavaScript as a setup problem with its code and key, and decodes back")
+    func setupProblems() throws {
+        var data = LocationData.firstLaunch
+        data.setupProblems = AppSetup(
+            usageDescriptions: [AppSetup.whenInUseKey, AppSetup.alwaysKey], backgroundModes: ["location"], permittedTaskIdentifiers: []
+        )
+        .problems()
+        let object = try JSONSerialization.jsonObject(with: try data.jsonData()) as? [String: Any]
+        let problems = try #require(object?["setupProblems"] as? [[String: Any]])
+        #expect(problems.map { $0["code"] as? String } == ["motionUsageDescriptionMissing"])
+        #expect(problems.first?["key"] as? String == "NSMotionUsageDescription")
+        #expect((problems.first?["message"] as? String)?.contains("NSMotionUsageDescription") == true)
+        #expect(try JSONDecoder().decode(LocationData.self, from: try data.jsonData()) == data)
+        let older = Data(#"{"report":{"items":{},"order":[]}}"#.utf8)
+        #expect(try JSONDecoder().decode(LocationData.self, from: older).setupProblems.isEmpty, "a snapshot from before the field decodes")
     }
 }

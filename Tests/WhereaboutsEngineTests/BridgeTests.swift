@@ -83,7 +83,11 @@ struct BridgeTests {
     @Test("getLocationData has the story app's shape; requestLocationUpdate sets lastTriedAt")
     func locationData() async throws {
         let first = try #require(await answer(bridge, "getLocationData")["result"] as? [String: Any])
-        #expect(Set(first.keys) == ["lastTriedAt", "lastLocation", "fence", "report", "foregroundPermission", "backgroundPermission"])
+        #expect(
+            Set(first.keys) == [
+                "lastTriedAt", "lastLocation", "fence", "report", "foregroundPermission", "backgroundPermission", "setupProblems",
+            ])
+        #expect(first["setupProblems"] as? [Any] != nil, "an empty list where nothing is missing")
         #expect(first["lastTriedAt"] is NSNull)
         #expect(await bridge.call("requestLocationUpdate", json: "{}") == "{\"result\":null}")
         let data = try #require(await answer(bridge, "getLocationData")["result"] as? [String: Any])

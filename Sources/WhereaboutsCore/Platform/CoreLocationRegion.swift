@@ -17,4 +17,18 @@ public struct CoreLocationRegion: Sendable, Hashable {
     /// Whether to call `requestState(for:)` once monitoring starts
     /// (``MonitoredRegion/reportsState``).
     public let requestsState: Bool
+
+    /// Creates the parameters; a region read back from the OS has no `requestsState`.
+    public init(
+        identifier: String, latitude: Double, longitude: Double, radius: Double, notifyOnEntry: Bool = true, notifyOnExit: Bool = true,
+        requestsState: Bool = false
+    ) {
+        self.identifier = identifier
+        self.latitude = latitude
+        self.longitude = longitude
+        self.radius = radius
+        self.notifyOnEntry = notifyOnEntry
+        self.notifyOnExit = notifyOnExit
+        self.requestsState = requestsState
+    }
 }

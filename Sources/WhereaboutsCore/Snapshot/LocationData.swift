@@ -8,7 +8,8 @@ import Foundation
 ///   "fence": {"location": {"id", "latitude", "longitude", "timestamp"}, "distanceToDiscovery": metres} | null,
 ///   "report": {"order": [id, …], "items": {id: {"id", "latitude", "longitude", "timestamp", "accuracy", "dwell"}}},
 ///   "foregroundPermission": {"isGranted", "updatedAt", "checkedAt", "requestedAt", "canAskAgain"} | null,
-///   "backgroundPermission": {"isGranted", "updatedAt", "checkedAt", "requestedAt"} | null }
+///   "backgroundPermission": {"isGranted", "updatedAt", "checkedAt", "requestedAt"} | null,
+///   "setupProblems": [{"code", "key", "message"}, …] }
 /// ```
 ///
 /// Times are integer JavaScript milliseconds since 1970 (``JavaScriptTime``); a missing optional
@@ -26,11 +27,14 @@ public struct LocationData: Sendable, Equatable, Codable {
     public var foregroundPermission: PermissionRecord?
     /// The background permission record, or `nil` until it was first requested or granted.
     public var backgroundPermission: PermissionRecord?
+    /// What the app's iOS set-up lacks and the features left off because of it (``AppSetup``); empty
+    /// when nothing is missing and on platforms without an Info.plist.
+    public var setupProblems: [SetupProblem]
 
     /// Creates a snapshot from its parts.
     public init(
         lastTriedAt: Date?, lastLocation: LocationPoint?, fence: Fence?, report: Report, foregroundPermission: PermissionRecord?,
-        backgroundPermission: PermissionRecord?
+        backgroundPermission: PermissionRecord?, setupProblems: [SetupProblem] = []
     ) {
         self.lastTriedAt = lastTriedAt
         self.lastLocation = lastLocation
@@ -38,6 +42,7 @@ public struct LocationData: Sendable, Equatable, Codable {
         self.report = report
         self.foregroundPermission = foregroundPermission
         self.backgroundPermission = backgroundPermission
+        self.setupProblems = setupProblems
     }
 
     /// Builds the snapshot from what the engine holds.
@@ -49,10 +54,14 @@ public struct LocationData: Sendable, Equatable, Codable {
     ///   - fence: the refresh region (``Fence/init(plan:plannedAt:)`` for the Tracker's slot plan).
     ///   - pending: the records not yet acknowledged by a server, in upload order.
     ///   - permissions: the coordinator's records.
-    public init(lastTriedAt: Date?, lastLocation: LocationPoint?, fence: Fence?, pending: [LocationRecord], permissions: Permissions) {
+    ///   - setupProblems: what the app's set-up lacks (``AppSetup/problems(refreshTask:)``).
+    public init(
+        lastTriedAt: Date?, lastLocation: LocationPoint?, fence: Fence?, pending: [LocationRecord], permissions: Permissions,
+        setupProblems: [SetupProblem] = []
+    ) {
         self.init(
             lastTriedAt: lastTriedAt, lastLocation: lastLocation, fence: fence, report: Report(pending: pending),
-            foregroundPermission: permissions.foreground, backgroundPermission: permissions.background)
+            foregroundPermission: permissions.foreground, backgroundPermission: permissions.background, setupProblems: setupProblems)
     }
 
     /// The snapshot of a first launch: nothing tried, nothing known, nothing pending, no permission
@@ -181,7 +190,7 @@ public struct LocationData: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case lastTriedAt, lastLocation, fence, report, foregroundPermission, backgroundPermission
+        case lastTriedAt, lastLocation, fence, report, foregroundPermission, backgroundPermission, setupProblems
     }
 
     /// Decodes a snapshot in the story app's shape.
@@ -193,6 +202,7 @@ public struct LocationData: Sendable, Equatable, Codable {
         report = try c.decode(Report.self, forKey: .report)
         foregroundPermission = try c.decodeIfPresent(PermissionRecord.self, forKey: .foregroundPermission)
         backgroundPermission = try c.decodeIfPresent(PermissionRecord.self, forKey: .backgroundPermission)
+        setupProblems = try c.decodeIfPresent([SetupProblem].self, forKey: .setupProblems) ?? []
     }
 
     /// Encodes the snapshot in the story app's shape, with `null` for every missing value; the
@@ -205,6 +215,7 @@ public struct LocationData: Sendable, Equatable, Codable {
         try c.encode(report, forKey: .report)
         try encode(foregroundPermission, canAskAgain: .written, forKey: .foregroundPermission, in: &c)
         try encode(backgroundPermission, canAskAgain: .omitted, forKey: .backgroundPermission, in: &c)
+        try c.encode(setupProblems, forKey: .setupProblems)
     }
 
     private func encode(

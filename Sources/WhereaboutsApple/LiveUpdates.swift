@@ -1,0 +1,49 @@
+import Foundation
+import WhereaboutsCore
+
+/// What the modern path (iOS 17 and later) runs for the engine's standard updates: `CLLocationUpdate`'s
+/// live updates, a `CLBackgroundActivitySession` to keep them running in the background, and on iOS 18
+/// a `CLServiceSession` stating the authorization the app works under.
+///
+/// Live updates take no accuracy and no distance filter, only a kind of activity, so they serve the
+/// engine's fine requests (`best` and `tenMeters`: continuous tracking, active sessions, a watched stop)
+/// and the adapter applies the distance filter itself (``WhereaboutsCore/DistanceFilter``). The engine's
+/// coarse requests (`hundredMeters` and coarser, which let iOS keep GPS off) stay on
+/// `CLLocationManager`, whose `desiredAccuracy` is what makes them cheap.
+public struct LiveUpdatesPlan: Sendable, Equatable {
+    /// The `CLLocationUpdate.LiveConfiguration` to ask for.
+    public enum Kind: String, Sendable {
+        /// `.default`.
+        case standard
+        /// `.otherNavigation`: the most precise positions, for `best`.
+        case navigation
+    }
+
+    /// The live configuration.
+    public let kind: Kind
+    /// The distance filter the adapter applies, in metres; `nil` delivers every position.
+    public let distanceFilter: Double?
+    /// Whether a `CLBackgroundActivitySession` is held (only with the `location` background mode).
+    public let backgroundActivity: Bool
+    /// Whether the iOS 18 `CLServiceSession` asks for Always (else When In Use).
+    public let always: Bool
+
+    /// The plan for `configuration`, or `nil` when the classic path serves it (standard updates off, or
+    /// coarser than ten metres).
+    public init?(_ configuration: CoreLocationConfiguration, setup: AppSetup, authorization: PlatformAuthorization) {
+        guard configuration.standardUpdates, configuration.desiredAccuracy <= CoreLocationConstants.accuracyNearestTenMeters else {
+            return nil
+        }
+        kind = configuration.desiredAccuracy <= CoreLocationConstants.accuracyBest ? .navigation : .standard
+        distanceFilter = configuration.distanceFilter > 0 ? configuration.distanceFilter : nil
+        backgroundActivity = setup.allowsBackgroundUpdates
+        always = authorization.grantsBackground
+    }
+}
+
+/// Runs ``LiveUpdatesPlan``s (`AppleLiveUpdates.swift` on iOS 17 and later).
+@MainActor
+public protocol LiveUpdatesRunning: AnyObject {
+    /// Runs `plan` in place of the running one (`nil` stops everything), handing each position to `deliver`.
+    func run(_ plan: LiveUpdatesPlan?, deliver: @escaping @MainActor (ReportedLocation) -> Void)
+}

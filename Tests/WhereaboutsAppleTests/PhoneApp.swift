@@ -1,0 +1,91 @@
+import Foundation
+import Whereabouts
+import WhereaboutsApple
+import WhereaboutsCore
+import WhereaboutsDelivery
+import WhereaboutsStore
+import WhereaboutsTestSupport
+
+/// One iOS app on the emulated CoreLocation: its store file and settings outlive its processes, as the
+/// OS (``EmulatedCoreLocation``) does; ``launch(uploadTo:)`` starts a process as
+/// `application(_:didFinishLaunchingWithOptions:)` would, ``kill()`` ends it.
+@MainActor
+final class PhoneApp {
+    let os: EmulatedCoreLocation
+    let storePath = temporaryFolder("apple").appendingPathComponent("app.sqlite").path
+    let lines = LogLines()
+    let defaults = UserDefaults(suiteName: "whereabouts.tests.\(UUID().uuidString)")!
+    var setup = AppSetup.complete()
+    var mode = TrackingMode.significant
+    /// What the motion coprocessor does; `nil` for a device without one.
+    var motion: RecordingMotion? = RecordingMotion()
+    /// The modern path's runner; `nil` plays iOS 15 and 16.
+    var liveUpdates: (any LiveUpdatesRunning)?
+    private(set) var settingsOpened = 0
+    private(set) var service: CoreLocationService!
+    private(set) var engine: LocationEngine!
+    private(set) var primary: EmulatedLocationManager!
+    private(set) var oneShot: EmulatedLocationManager!
+
+    init(at position: Coordinate, status: Int32 = CoreLocationConstants.authorizationAlways) {
+        os = EmulatedCoreLocation(position: position)
+        os.status = status
+    }
+
+    /// Starts a process: the service on two new managers, then the engine (not yet launched).
+    func launch(uploadTo server: URL? = nil, transport: (any HTTPTransport)? = nil) throws {
+        let store = try SQLiteLocationStore(path: storePath)
+        primary = os.makeManager()
+        oneShot = os.makeManager()
+        service = CoreLocationService(
+            manager: primary, oneShotManager: oneShot, motion: motion, setup: setup, defaults: defaults, liveUpdates: liveUpdates,
+            openSettings: { [weak self] in self?.settingsOpened += 1 }, log: lines.log)
+        for manager in [primary!, oneShot!] {
+            manager.receiver = service.receiver
+            service.receiver.didChangeAuthorization(manager)
+        }
+        let uploader = server.map {
+            Uploader(
+                queue: store, endpoint: WhereaboutsBatchEndpoint(base: $0, device: "phone-1", maxBatchSize: 100),
+                transport: transport ?? URLSessionTransport(),
+                configuration: UploaderConfiguration(
+                    batchSize: 100, requestTimeout: 10, backoff: Backoff(initial: 0.05, multiplier: 2, maximum: 0.4)))
+        }
+        engine = LocationEngine(store: store, service: service, uploader: uploader, configuration: TrackerConfiguration(mode: mode))
+    }
+
+    /// The OS ends the process: the engine and its managers are gone; the OS keeps its regions.
+    func kill() async {
+        await engine.shutdown()
+        os.killProcess()
+        engine = nil
+        service = nil
+    }
+
+    /// Waits until the main queue has run what the service queued on it.
+    func drainMain() async {
+        for _ in 0..<3 { await MainActor.run {} }
+    }
+}
+
+/// CoreMotion's activity manager: counts starts; reports nothing unless told.
+final class RecordingMotion: MotionActivityManaging, @unchecked Sendable {
+    private let lock = NSLock()
+    private var startCount = 0
+    var isActivityAvailable: Bool { true }
+    var starts: Int { lock.withLock { startCount } }
+
+    func startActivityUpdates(_ handler: @escaping @Sendable (ReportedActivity) -> Void) { lock.withLock { startCount += 1 } }
+    func stopActivityUpdates() {}
+}
+
+/// ``WhereaboutsTestSupport/eventually(within:_:)`` on the main actor, where the emulated OS lives:
+/// polls `condition` every 20 ms, up to `limit` seconds' worth of polls; returns whether it held.
+@MainActor
+func soon(within limit: Double = 20, _ condition: @MainActor () async throws -> Bool) async rethrows -> Bool {
+    for _ in 0..<Int((limit / 0.02).rounded(.up)) {
+        if try await condition() { return true }
+        try? await Task.sleep(nanoseconds: 20_000_000)
+    }
+    return try await condition()
+}

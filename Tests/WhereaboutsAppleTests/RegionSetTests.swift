@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import Whereabouts
+import WhereaboutsApple
+import WhereaboutsCore
+
+@Suite("The OS region set")
+@MainActor
+struct RegionSetTests {
+    /// A region `metres` east of home.
+    func region(_ id: String, metres: Double, radius: Double = 150) throws -> Region {
+        try Region(id: id, center: Geodesy.destination(from: home, distance: metres, bearing: 90), radius: radius)
+    }
+
+    @Test("monitor makes the OS's set exactly the planned one: foreign regions stopped, unchanged ones left running")
+    func exactlyThePlan() async throws {
+        let app = PhoneApp(at: home)
+        app.os.monitored["left-by-an-old-version"] = CoreLocationRegion(
+            identifier: "left-by-an-old-version", latitude: 1, longitude: 1, radius: 200)
+        app.os.foreignBeacons = ["a-beacon"]
+        try app.launch()
+        try await app.engine.launch(.user)
+        try await app.engine.addRegions([try region("a", metres: 300), try region("b", metres: 600)])
+        try await app.engine.start(mode: .significant)
+        await app.drainMain()
+        let planned = Set(["a", "b", MonitoredRegion.refreshRegionID])
+        #expect(await soon { Set(app.os.monitored.keys) == planned })
+        #expect(app.os.foreignBeacons.isEmpty, "a region that is not a circle is stopped too")
+
+        let before = app.os.regionLog.count
+        try await app.engine.addRegions([try region("c", metres: 900)])
+        await app.drainMain()
+        #expect(await soon { app.os.monitored["c"] != nil })
+        let churn = app.os.regionLog[before...]
+        #expect(churn.contains("start c"))
+        #expect(!churn.contains { $0.hasSuffix(" a") || $0.hasSuffix(" b") }, "a and b are left running: \(churn)")
+        await app.kill()
+        #expect(Set(app.os.monitored.keys).isSuperset(of: ["a", "b", "c"]), "the OS keeps the regions after the process ends")
+    }
+
+    @Test("each started region that wants its state gets it as soon as the OS confirms it")
+    func stateAsked() async throws {
+        let app = PhoneApp(at: home)
+        try app.launch()
+        let events = app.service.events
+        try await app.engine.launch(.user)
+        try await app.engine.addRegions([try region("here", metres: 0)])
+        try await app.engine.start(mode: .significant)
+        #expect(try await soon { try await app.engine.insideRegionIDs == ["here"] }, "the OS's answer reached the engine")
+        _ = events
+        await app.kill()
+    }
+
+    @Test("a visit reaches every manager but is reported once")
+    func visitOnce() async throws {
+        let app = PhoneApp(at: home)
+        try app.launch()
+        var iterator = app.service.events.makeAsyncIterator()
+        _ = await iterator.next()  // the authorization at start
+        let arrival = Date(timeIntervalSinceNow: -600)
+        app.os.visit(
+            ReportedVisit(
+                latitude: home.latitude, longitude: home.longitude, horizontalAccuracy: 30, arrivalDate: arrival,
+                departureDate: .distantFuture))
+        app.os.changeAuthorization(to: CoreLocationConstants.authorizationAlways)
+        var seen: [LocationServiceEvent] = []
+        while seen.count < 2, let event = await iterator.next() { seen.append(event) }
+        guard case .visit(let visit) = seen.first else {
+            Issue.record("expected the visit first, got \(seen)")
+            return
+        }
+        #expect(abs(visit.arrival!.timeIntervalSince(arrival)) < 0.001)
+        guard case .authorizationChanged = seen.last else {
+            Issue.record("the second manager's copy of the visit was reported: \(seen)")
+            return
+        }
+    }
+}
