@@ -1,0 +1,3 @@
+require File.join(__dir__, 'cocoapods')
+
+WhereaboutsEngine.pod('Whereabouts')
