@@ -1,3 +1,3 @@
-require File.join(__dir__, 'cocoapods')
+require File.expand_path('cocoapods', __dir__)
 
 WhereaboutsEngine.pod('WhereaboutsCore')
