@@ -161,6 +161,15 @@ for (const name of Object.keys(apps)) {
   });
 }
 
+test('react-native: autolinking finds one podspec at the installed package\'s root, and codegen its TurboModule spec', () => {
+  const folder = path.join(installed['react-native'], 'node_modules', '@whereabouts', 'react-native');
+  assert.deepEqual(fs.readdirSync(folder).filter((file) => file.endsWith('.podspec')), ['WhereaboutsReactNative.podspec']);
+  const { codegenConfig } = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8'));
+  const specs = fs.readdirSync(path.join(folder, codegenConfig.jsSrcsDir)).filter((file) =>
+    /TurboModuleRegistry\.get/.test(fs.readFileSync(path.join(folder, codegenConfig.jsSrcsDir, file), 'utf8')));
+  assert.deepEqual(specs, ['NativeWhereabouts.ts'], 'codegen reads spec files named Native*');
+});
+
 test('react-native: the installed Expo plugin, over the app\'s config plugins, writes what the repository\'s does', async () => {
   const written = inApp(installed['react-native'], `
     const { prebuild } = require(${JSON.stringify(path.join(__dirname, 'prebuild.cjs'))});
