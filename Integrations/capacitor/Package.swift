@@ -1,8 +1,10 @@
-// swift-tools-version: 5.9
+// swift-tools-version: 6.0
 import PackageDescription
 
-// The Capacitor plugin for Swift Package Manager (Capacitor 6+). The Whereabouts engine is this
-// repository's package, two folders up: an app that installs this folder with npm resolves it there.
+// The Capacitor plugin for Swift Package Manager (Capacitor 6+), with the Whereabouts engine's
+// targets: their sources are in engine/Sources/, copied into the npm package when it is packed, so
+// the installed package needs nothing outside it. The targets and their dependencies are those of the
+// repository's Package.swift (engine/targets.json lists them).
 let package = Package(
     name: "WhereaboutsCapacitor",
     platforms: [.iOS(.v15)],
@@ -11,16 +13,36 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/ionic-team/capacitor-swift-pm.git", from: "6.0.0"),
-        .package(name: "Whereabouts", path: "../.."),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
+        .target(name: "CacheHints", path: "engine/Sources/CacheHints"),
+        .target(name: "WhereaboutsCore", dependencies: ["CacheHints"], path: "engine/Sources/WhereaboutsCore"),
+        .target(
+            name: "WhereaboutsStore",
+            dependencies: ["WhereaboutsCore", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "engine/Sources/WhereaboutsStore"),
+        .target(name: "WhereaboutsDelivery", dependencies: ["WhereaboutsCore"], path: "engine/Sources/WhereaboutsDelivery"),
+        .target(
+            name: "Whereabouts",
+            dependencies: [
+                "WhereaboutsCore", "WhereaboutsStore", "WhereaboutsDelivery",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "engine/Sources/Whereabouts"),
+        .target(
+            name: "WhereaboutsApple", dependencies: ["WhereaboutsCore", "Whereabouts", "WhereaboutsDelivery"],
+            path: "engine/Sources/WhereaboutsApple", resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(
             name: "WhereaboutsPlugin",
             dependencies: [
                 .product(name: "Capacitor", package: "capacitor-swift-pm"),
                 .product(name: "Cordova", package: "capacitor-swift-pm"),
-                .product(name: "Whereabouts", package: "Whereabouts"),
+                "Whereabouts", "WhereaboutsApple",
             ],
-            path: "ios/Sources/WhereaboutsPlugin")
-    ]
+            path: "ios/Sources/WhereaboutsPlugin",
+            swiftSettings: [.swiftLanguageMode(.v5)]),
+    ],
+    swiftLanguageModes: [.v6]
 )

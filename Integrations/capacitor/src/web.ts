@@ -1,20 +1,37 @@
 import { WebPlugin } from '@capacitor/core';
 import { WhereaboutsError } from '../../typescript/src/index.js';
-import type { CurrentLocation, PermissionState, PermissionStatus, ReportItem } from '../../typescript/src/index.js';
+import type { ClearLocationsResult, CurrentLocation, GetLocationsOptions, PermissionState, PermissionStatus, ReportItem, StoredLocation } from '../../typescript/src/index.js';
+import { Trail } from './trail.js';
 
 /**
  * Whereabouts in a browser, for developing the web part of a Capacitor app: positions come from
- * `navigator.geolocation`; nothing is stored or uploaded, and every method that needs the native
- * engine (regions, uploads, the stored history) rejects with `unsupportedPlatform`.
+ * `navigator.geolocation` and are kept in memory for `getCurrentLocation` and `getLocations`; nothing
+ * is uploaded, and every method that needs the native engine (regions, uploads, modes) rejects with
+ * `unsupportedPlatform`.
  */
 export class WhereaboutsWeb extends WebPlugin {
   private watch: number | null = null;
+  private readonly trail = new Trail();
 
+  /** Watches positions; resolves at the browser's first answer, rejects with `permissionDenied` if it refuses. */
   async startTracking(): Promise<{ result: null }> {
+    if (this.watch !== null) return { result: null };
     const geolocation = WhereaboutsWeb.geolocation('startTracking');
-    if (this.watch === null) {
-      this.watch = geolocation.watchPosition((position) => this.notifyListeners('location', WhereaboutsWeb.item(position)));
+    let settle: (failure: WhereaboutsError | null) => void = () => {};
+    const firstAnswer = new Promise<WhereaboutsError | null>((resolve) => (settle = resolve));
+    const watch = geolocation.watchPosition(
+      (position) => {
+        this.record(position);
+        settle(null);
+      },
+      (error) => settle(WhereaboutsWeb.failure('startTracking', error)),
+    );
+    const failure = await firstAnswer;
+    if (failure !== null && failure.code === 'permissionDenied') {
+      geolocation.clearWatch(watch);
+      throw failure;
     }
+    this.watch = watch;
     return { result: null };
   }
 
@@ -24,9 +41,18 @@ export class WhereaboutsWeb extends WebPlugin {
     return { result: null };
   }
 
+  /** The newest stored position; before the first, one the browser is asked for, stored. */
   async getCurrentLocation(): Promise<{ result: CurrentLocation | null }> {
-    const position = await WhereaboutsWeb.position('getCurrentLocation');
-    return { result: { lat: position.coords.latitude, lng: position.coords.longitude, timestamp: position.timestamp } };
+    if (this.trail.newest() === null) this.record(await WhereaboutsWeb.position('getCurrentLocation'));
+    return { result: this.trail.newest() };
+  }
+
+  async getLocations(options: GetLocationsOptions = {}): Promise<{ result: StoredLocation[] }> {
+    return { result: this.trail.list(options) };
+  }
+
+  async clearLocations(): Promise<{ result: ClearLocationsResult }> {
+    return { result: this.trail.clear() };
   }
 
   async checkPermissions(): Promise<{ result: PermissionStatus }> {
@@ -53,12 +79,10 @@ export class WhereaboutsWeb extends WebPlugin {
   setAuth = WhereaboutsWeb.unsupported('setAuth');
   signOut = WhereaboutsWeb.unsupported('signOut');
   setMode = WhereaboutsWeb.unsupported('setMode');
-  getLocations = WhereaboutsWeb.unsupported('getLocations');
   getLocationData = WhereaboutsWeb.unsupported('getLocationData');
   requestLocationUpdate = WhereaboutsWeb.unsupported('requestLocationUpdate');
   startActiveTracking = WhereaboutsWeb.unsupported('startActiveTracking');
   flush = WhereaboutsWeb.unsupported('flush');
-  clearLocations = WhereaboutsWeb.unsupported('clearLocations');
   addRegions = WhereaboutsWeb.unsupported('addRegions');
   setRegions = WhereaboutsWeb.unsupported('setRegions');
   removeRegions = WhereaboutsWeb.unsupported('removeRegions');
@@ -80,14 +104,22 @@ export class WhereaboutsWeb extends WebPlugin {
   private static position(method: string): Promise<GeolocationPosition> {
     const geolocation = WhereaboutsWeb.geolocation(method);
     return new Promise((resolve, reject) =>
-      geolocation.getCurrentPosition(resolve, (error) =>
-        reject(
-          error.code === error.PERMISSION_DENIED
-            ? new WhereaboutsError('permissionDenied', `${method}: the browser denies location; allow it in the site settings`)
-            : new WhereaboutsError('internal', `${method}: the browser found no position (${error.message})`),
-        ),
-      ),
+      geolocation.getCurrentPosition(resolve, (error) => reject(WhereaboutsWeb.failure(method, error))),
     );
+  }
+
+  /** The Whereabouts error for the browser's geolocation error. */
+  private static failure(method: string, error: GeolocationPositionError): WhereaboutsError {
+    return error.code === error.PERMISSION_DENIED
+      ? new WhereaboutsError('permissionDenied', `${method}: the browser denies location; allow it in the site settings`)
+      : new WhereaboutsError('internal', `${method}: the browser found no position (${error.message})`);
+  }
+
+  /** Stores a browser position and sends it as a `location` event. */
+  private record(position: GeolocationPosition): void {
+    const item = WhereaboutsWeb.item(position);
+    this.trail.add(item);
+    this.notifyListeners('location', item);
   }
 
   private static item(position: GeolocationPosition): ReportItem {

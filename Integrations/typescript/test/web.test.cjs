@@ -5,18 +5,22 @@ const { test } = require('node:test');
 
 const { WhereaboutsWeb } = require(path.join(__dirname, '..', '..', 'capacitor', 'dist', 'capacitor', 'src', 'web.js'));
 
+/** A navigator.geolocation whose every request gets `answer(success, failure)`; `cleared` lists cleared watches. */
 function geolocation(answer) {
-  return {
+  const stand = {
+    cleared: [],
     getCurrentPosition: (resolve, reject) => answer(resolve, reject),
-    watchPosition: (listener) => {
-      answer(listener, () => {});
+    watchPosition: (listener, failure) => {
+      answer(listener, failure);
       return 7;
     },
-    clearWatch: () => {},
+    clearWatch: (watch) => stand.cleared.push(watch),
   };
+  return stand;
 }
 
 const here = { timestamp: 1700000000000, coords: { latitude: 52.52, longitude: 13.405, accuracy: 12 } };
+const denied = { code: 1, PERMISSION_DENIED: 1, message: 'denied' };
 
 test('web: positions and permissions come from navigator.geolocation; the rest is unsupportedPlatform', async () => {
   globalThis.navigator = { geolocation: geolocation((resolve) => resolve(here)) };
@@ -29,16 +33,38 @@ test('web: positions and permissions come from navigator.geolocation; the rest i
   await web.startTracking();
   assert.equal(stored[0].accuracy, 12);
   await web.stopTracking();
-  for (const method of ['configure', 'flush', 'getLocations', 'addRegions', 'getRegions', 'clearLocations']) {
+  for (const method of ['configure', 'flush', 'addRegions', 'getRegions', 'getLocationData', 'requestLocationUpdate']) {
     await assert.rejects(web[method]({}), { code: 'unsupportedPlatform' });
   }
 });
 
-test('web: a denied browser permission is permissionDenied, and no geolocation is unsupportedPlatform', async () => {
-  globalThis.navigator = { geolocation: geolocation((_, reject) => reject({ code: 1, PERMISSION_DENIED: 1, message: 'denied' })) };
+test('web: getCurrentLocation and getLocations answer from the positions stored, newest last', async () => {
+  let next = 0;
+  const positions = [here, { timestamp: here.timestamp + 1000, coords: { latitude: 48.85, longitude: 2.35, accuracy: 30 } }];
+  globalThis.navigator = { geolocation: geolocation((resolve) => resolve(positions[next++])) };
   const web = new WhereaboutsWeb();
+  assert.deepEqual((await web.getLocations({})).result, []);
+  await web.startTracking();
+  await web.stopTracking();
+  await web.startTracking();
+  globalThis.navigator = { geolocation: geolocation((_, reject) => reject(denied)) };
+  assert.deepEqual((await web.getCurrentLocation()).result, { lat: 48.85, lng: 2.35, timestamp: here.timestamp + 1000 }, 'the newest stored, without asking');
+  const trail = (await web.getLocations({})).result;
+  assert.deepEqual(trail.map((item) => [item.latitude, item.uploaded]), [[52.52, false], [48.85, false]]);
+  assert.deepEqual((await web.getLocations({ limit: 1 })).result.map((item) => item.latitude), [48.85]);
+  assert.deepEqual((await web.clearLocations()).result, { removed: 2 });
+  assert.deepEqual((await web.getLocations({})).result, []);
+});
+
+test('web: a denied browser permission is permissionDenied, and no geolocation is unsupportedPlatform', async () => {
+  const refusing = geolocation((_, reject) => reject(denied));
+  globalThis.navigator = { geolocation: refusing };
+  const web = new WhereaboutsWeb();
+  await assert.rejects(web.startTracking(), { code: 'permissionDenied' });
+  assert.deepEqual(refusing.cleared, [7], 'the refused watch is cleared');
   await assert.rejects(web.getCurrentLocation(), { code: 'permissionDenied' });
   assert.equal((await web.requestPermission()).result.location, 'denied');
   globalThis.navigator = {};
   await assert.rejects(web.getCurrentLocation(), { code: 'unsupportedPlatform' });
+  await assert.rejects(web.startTracking(), { code: 'unsupportedPlatform' });
 });

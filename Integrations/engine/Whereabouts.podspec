@@ -1,0 +1,3 @@
+require File.expand_path('cocoapods', __dir__)
+
+WhereaboutsEngine.pod('Whereabouts')
