@@ -32,7 +32,8 @@ let package = Package(
             ],
             path: "engine/Sources/Whereabouts"),
         .target(
-            name: "WhereaboutsApple", dependencies: ["WhereaboutsCore", "Whereabouts", "WhereaboutsDelivery"],
+            name: "WhereaboutsApple",
+            dependencies: ["WhereaboutsCore", "Whereabouts", "WhereaboutsDelivery", .product(name: "Logging", package: "swift-log")],
             path: "engine/Sources/WhereaboutsApple", resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(
             name: "WhereaboutsPlugin",

@@ -146,6 +146,25 @@ export interface LocationData {
   report: Report;
   foregroundPermission: ForegroundPermissionRecord | null;
   backgroundPermission: PermissionRecord | null;
+  /** What the app's iOS set-up (Info.plist) lacks, and so what the engine left off; empty when nothing is missing. */
+  setupProblems: SetupProblem[];
+}
+
+/** The stable codes of the set-up problems, one per missing Info.plist declaration. */
+export type SetupProblemCode =
+  | 'motionUsageDescriptionMissing'
+  | 'whenInUseUsageDescriptionMissing'
+  | 'alwaysUsageDescriptionMissing'
+  | 'locationBackgroundModeMissing'
+  | 'refreshTaskNotPermitted';
+
+/** A missing Info.plist declaration and the feature left off because of it (never a crash). */
+export interface SetupProblem {
+  code: SetupProblemCode;
+  /** The Info.plist key to add. */
+  key: string;
+  /** What is missing, what was turned off and how to fix it. */
+  message: string;
 }
 
 // MARK: Regions

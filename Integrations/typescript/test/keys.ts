@@ -35,7 +35,7 @@ const permission = keys<PermissionStatus>()(
 );
 const upload = keys<UploadResult>()('trigger', 'delivered', 'eventsDelivered', 'rejected', 'requests', 'stoppedBy', 'message', 'retryAt');
 const locationData = keys<LocationData>()(
-  'lastTriedAt', 'lastLocation', 'fence', 'report', 'foregroundPermission', 'backgroundPermission',
+  'lastTriedAt', 'lastLocation', 'fence', 'report', 'foregroundPermission', 'backgroundPermission', 'setupProblems',
 );
 
 /** The keys of each method's object answer (of each element, for a list). */
