@@ -55,7 +55,10 @@ let package = Package(
         // required-reason APIs it and the store use and the precise location it records.
         .target(
             name: "WhereaboutsApple",
-            dependencies: ["WhereaboutsCore", "Whereabouts", "WhereaboutsDelivery", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "WhereaboutsCore", "Whereabouts", "WhereaboutsDelivery", "WhereaboutsStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
         .executableTarget(
             name: "whereabouts",

@@ -33,14 +33,18 @@ let package = Package(
             path: "engine/Sources/Whereabouts"),
         .target(
             name: "WhereaboutsApple",
-            dependencies: ["WhereaboutsCore", "Whereabouts", "WhereaboutsDelivery", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "WhereaboutsCore", "Whereabouts", "WhereaboutsDelivery", "WhereaboutsStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "engine/Sources/WhereaboutsApple", resources: [.copy("PrivacyInfo.xcprivacy")]),
+        .target(name: "WhereaboutsLaunch", path: "ios/Sources/WhereaboutsLaunch"),
         .target(
             name: "WhereaboutsPlugin",
             dependencies: [
                 .product(name: "Capacitor", package: "capacitor-swift-pm"),
                 .product(name: "Cordova", package: "capacitor-swift-pm"),
-                "Whereabouts", "WhereaboutsApple",
+                "Whereabouts", "WhereaboutsApple", "WhereaboutsLaunch",
             ],
             path: "ios/Sources/WhereaboutsPlugin",
             swiftSettings: [.swiftLanguageMode(.v5)]),

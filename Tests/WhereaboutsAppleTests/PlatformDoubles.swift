@@ -89,3 +89,12 @@ final class RecordingTaskRun: BackgroundTaskRun, @unchecked Sendable {
     /// The system's time for the run is up.
     func expire() { lock.withLock { expiration }?() }
 }
+
+/// The latest value handed over from any thread.
+final class Latest<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value?
+
+    var value: Value? { lock.withLock { stored } }
+    func set(_ value: Value) { lock.withLock { stored = value } }
+}

@@ -12,3 +12,17 @@ RCT_EXTERN_METHOD(call:(NSString *)method
                   rejecter:(RCTPromiseRejectBlock)reject)
 
 @end
+
+// The launch observer: +load runs as the app's binary is loaded, before main, on the main thread.
+@interface WhereaboutsAutoStart : NSObject
++ (void)install;
+@end
+
+@interface WhereaboutsLaunchLoader : NSObject
+@end
+
+@implementation WhereaboutsLaunchLoader
++ (void)load {
+  [WhereaboutsAutoStart install];
+}
+@end

@@ -1,16 +1,19 @@
 import Foundation
 import React
 import Whereabouts
+import WhereaboutsApple
 
 /// Whereabouts for a React Native app, exported to JavaScript as the `Whereabouts` module (see
 /// `WhereaboutsModule.m`; the New Architecture runs it through its interop layer for legacy modules,
 /// behind the TurboModule spec `src/NativeWhereabouts.ts`). Every method sends its options to the
-/// bridge the app installed (`Bridge.install(_:)` in `application(_:didFinishLaunchingWithOptions:)`)
-/// and resolves its promise with `{ result }`, or rejects it with the bridge error's code and
-/// message (`notConfigured` before a bridge is installed). While JavaScript listens, the bridge's
-/// events are sent with `sendEvent(withName:body:)`. Every rule lives in the bridge and the engine.
+/// bridge installed when the app finished launching (by `AutomaticSetup`, see ``WhereaboutsAutoStart``,
+/// or by the app itself) and resolves its promise with `{ result }`, or rejects it with the bridge
+/// error's code and message (`notConfigured` before a bridge is installed). While JavaScript listens,
+/// the bridge's events are sent with `sendEvent(withName:body:)`. Every rule lives in the bridge and the engine.
 @objc(WhereaboutsModule)
 final class WhereaboutsModule: RCTEventEmitter, @unchecked Sendable {
+    private let lock = NSLock()
+    private var listening = false
     private var relay: Task<Void, Never>?
 
     override static func requiresMainQueueSetup() -> Bool { false }
@@ -20,16 +23,29 @@ final class WhereaboutsModule: RCTEventEmitter, @unchecked Sendable {
         BridgeEventName.allCases.map(\.rawValue)
     }
 
-    /// The first JavaScript listener was added: relay the bridge's events.
+    /// The first JavaScript listener was added: relay the bridge's events, from when it is installed.
     override func startObserving() {
-        guard relay == nil else { return }
-        relay = Bridge.installed?.relayEvents { [weak self] name, body in self?.sendEvent(withName: name, body: body) }
+        lock.lock()
+        let first = !listening
+        listening = true
+        lock.unlock()
+        if first { Bridge.whenInstalled { [weak self] bridge in self?.relay(bridge) } }
     }
 
     /// The last JavaScript listener was removed: stop relaying.
     override func stopObserving() {
+        lock.lock()
+        defer { lock.unlock() }
+        listening = false
         relay?.cancel()
         relay = nil
+    }
+
+    private func relay(_ bridge: Bridge) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard listening, relay == nil else { return }
+        relay = bridge.relayEvents { [weak self] name, body in self?.sendEvent(withName: name, body: body) }
     }
 
     /// Every method of `WhereaboutsModule.m` lands here with its name.
@@ -48,4 +64,14 @@ final class WhereaboutsModule: RCTEventEmitter, @unchecked Sendable {
 private struct PendingPromise: @unchecked Sendable {
     let resolve: RCTPromiseResolveBlock
     let reject: RCTPromiseRejectBlock
+}
+
+/// Installs Whereabouts' launch observer before `main` runs (`+load` in `WhereaboutsModule.m`), so the
+/// engine and its bridge exist once the app finishes launching, also when iOS relaunches it in the
+/// background for a location event: the app's code does nothing.
+@objc(WhereaboutsAutoStart)
+final class WhereaboutsAutoStart: NSObject {
+    @objc static func install() {
+        MainActor.assumeIsolated { AutomaticSetup.installObserver() }
+    }
 }

@@ -38,7 +38,8 @@ const shipped = {
     'Package.swift', 'README.md', 'WhereaboutsCapacitor.podspec', 'package.json',
     'dist/capacitor/src/index.d.ts', 'dist/capacitor/src/index.js', 'dist/capacitor/src/trail.d.ts', 'dist/capacitor/src/trail.js',
     'dist/capacitor/src/web.d.ts', 'dist/capacitor/src/web.js',
-    'ios/Sources/WhereaboutsPlugin/WhereaboutsPlugin.swift', ...shared,
+    'ios/Sources/WhereaboutsPlugin/WhereaboutsPlugin.swift', 'ios/Sources/WhereaboutsLaunch/WhereaboutsLaunch.m',
+    'ios/Sources/WhereaboutsLaunch/include/WhereaboutsLaunch.h', ...shared,
   ],
   'react-native': [
     'README.md', 'WhereaboutsReactNative.podspec', 'app.plugin.js', 'package.json', 'src/NativeWhereabouts.ts',
@@ -191,5 +192,6 @@ test('capacitor: Package.swift names only folders in the installed package, and 
   }
   const targets = [...manifest.matchAll(/\.target\(\s*name: "(\w+)"/g)].map((match) => match[1]);
   const { targets: engine } = JSON.parse(fs.readFileSync(path.join(folder, 'engine', 'targets.json'), 'utf8'));
-  assert.deepEqual(targets.filter((target) => target !== 'WhereaboutsPlugin').sort(), Object.keys(engine).sort());
+  const glue = ['WhereaboutsPlugin', 'WhereaboutsLaunch'];
+  assert.deepEqual(targets.filter((target) => !glue.includes(target)).sort(), Object.keys(engine).sort());
 });

@@ -3,14 +3,34 @@ import Foundation
 extension Bridge {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var current: Bridge?
+    nonisolated(unsafe) private static var waiting: [@Sendable (Bridge) -> Void] = []
 
     /// The bridge the JavaScript glue (the Capacitor plugin, the React Native module) forwards to.
-    /// React Native and Capacitor create their module themselves, so the app installs its bridge in
-    /// `application(_:didFinishLaunchingWithOptions:)`: `Bridge.install(Bridge(engine: engine))`.
+    /// React Native and Capacitor create their module themselves, so the bridge is installed when the
+    /// app finishes launching: by the packages' automatic set-up (`AutomaticSetup` in
+    /// `WhereaboutsApple`), or by an app that creates its engine itself with
+    /// `Bridge.install(Bridge(engine: engine))`.
     public static var installed: Bridge? { lock.withLock { current } }
 
-    /// Makes `bridge` the one the glue forwards to.
-    public static func install(_ bridge: Bridge) { lock.withLock { current = bridge } }
+    /// Makes `bridge` the one the glue forwards to, and hands it to every ``whenInstalled(_:)`` waiting.
+    public static func install(_ bridge: Bridge) {
+        let ready = lock.withLock {
+            current = bridge
+            defer { waiting = [] }
+            return waiting
+        }
+        for body in ready { body(bridge) }
+    }
+
+    /// Calls `body` with the installed bridge: at once when there is one, else as soon as one is
+    /// installed. The glue relays events this way, whichever of it and the bridge comes first.
+    public static func whenInstalled(_ body: @escaping @Sendable (Bridge) -> Void) {
+        let bridge: Bridge? = lock.withLock {
+            if current == nil { waiting.append(body) }
+            return current
+        }
+        if let bridge { body(bridge) }
+    }
 
     /// What the glue does with one JavaScript call: sends `method` and the call's options to the
     /// installed bridge, then hands `resolve` the result as Foundation objects (`NSNull` for `null`)

@@ -1,11 +1,16 @@
 import Capacitor
 import Foundation
 import Whereabouts
+import WhereaboutsApple
 
-/// Whereabouts for a Capacitor app: every plugin method sends its call's options to the bridge the
-/// app installed (`Bridge.install(_:)` in `application(_:didFinishLaunchingWithOptions:)`) and
-/// resolves with `{ result }`, or rejects with the bridge error's message and code (`notConfigured`
-/// before a bridge is installed). The bridge's events reach JavaScript listeners through
+#if canImport(WhereaboutsLaunch)
+    import WhereaboutsLaunch
+#endif
+
+/// Whereabouts for a Capacitor app: every plugin method sends its call's options to the bridge
+/// installed when the app finished launching (by `AutomaticSetup`, see ``WhereaboutsAutoStart``, or by
+/// the app itself) and resolves with `{ result }`, or rejects with the bridge error's message and code
+/// (`notConfigured` before a bridge is installed). The bridge's events reach JavaScript listeners through
 /// `notifyListeners`. Capacitor finds the plugin through `CAPBridgedPlugin`; every rule lives in the
 /// bridge and the engine.
 @objc(WhereaboutsPlugin)
@@ -23,10 +28,15 @@ public final class WhereaboutsPlugin: CAPPlugin, CAPBridgedPlugin, @unchecked Se
 
     deinit { relay?.cancel() }
 
-    /// Starts relaying the bridge's events to the plugin's listeners.
+    /// Starts relaying the bridge's events to the plugin's listeners, from when the bridge is installed.
     override public func load() {
-        relay = Bridge.installed?.relayEvents { [weak self] name, body in
-            self?.notifyListeners(name, data: body as? [String: Any] ?? [:])
+        #if canImport(WhereaboutsLaunch)
+            WhereaboutsLaunchLinked()
+        #endif
+        Bridge.whenInstalled { [weak self] bridge in
+            self?.relay = bridge.relayEvents { [weak self] name, body in
+                self?.notifyListeners(name, data: body as? [String: Any] ?? [:])
+            }
         }
     }
 
@@ -63,4 +73,14 @@ public final class WhereaboutsPlugin: CAPPlugin, CAPBridgedPlugin, @unchecked Se
 /// A call waiting for the bridge; Capacitor's `resolve` and `reject` may be called from any thread.
 private struct PendingCall: @unchecked Sendable {
     let call: CAPPluginCall
+}
+
+/// Installs Whereabouts' launch observer before `main` runs (`+load` in the `WhereaboutsLaunch` target,
+/// or in this pod under CocoaPods), so the engine and its bridge exist once the app finishes launching,
+/// also when iOS relaunches it in the background for a location event: the app's code does nothing.
+@objc(WhereaboutsAutoStart)
+public final class WhereaboutsAutoStart: NSObject {
+    @objc public static func install() {
+        MainActor.assumeIsolated { AutomaticSetup.installObserver() }
+    }
 }

@@ -1,0 +1,39 @@
+#if os(iOS)
+    import Foundation
+    import UIKit
+    import Whereabouts
+    import WhereaboutsCore
+
+    extension AutomaticSetup {
+        @MainActor private static var observer: (any NSObjectProtocol)?
+        @MainActor private static var started: Started?
+
+        /// The set-up the main bundle's Info.plist describes.
+        public static var main: AutomaticSetup {
+            AutomaticSetup(
+                bundleIdentifier: Bundle.main.bundleIdentifier, reading: { Bundle.main.object(forInfoDictionaryKey: $0) },
+                applicationSupport: FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0])
+        }
+
+        /// Observes `UIApplication.didFinishLaunchingNotification` (once per process) and, when it comes,
+        /// runs ``start(reason:service:scheduler:log:)`` with the main bundle's set-up, a new
+        /// ``CoreLocationService`` and `BGTaskScheduler`, the reason read from the launch options. The
+        /// React Native and Capacitor packages call it from `+load`, before `main` runs.
+        @MainActor
+        public static func installObserver() {
+            guard observer == nil else { return }
+            observer = NotificationCenter.default.addObserver(
+                forName: UIApplication.didFinishLaunchingNotification, object: nil, queue: .main
+            ) { notification in
+                let keys = (notification.userInfo ?? [:]).keys.compactMap {
+                    ($0 as? UIApplication.LaunchOptionsKey)?.rawValue ?? $0 as? String
+                }
+                MainActor.assumeIsolated {
+                    started = main.start(
+                        reason: RelaunchHandler.reason(launchOptionKeys: keys), service: CoreLocationService(),
+                        scheduler: SystemTaskScheduler())
+                }
+            }
+        }
+    }
+#endif
