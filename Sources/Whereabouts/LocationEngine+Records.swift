@@ -10,7 +10,7 @@ extension LocationEngine {
     }
 
     /// Deletes every stored record, uploaded or not (the user cleared the history); the snapshot's
-    /// report empties. Region events, regions and settings stay.
+    /// report empties and the next fix starts a new record. Region events, regions and settings stay.
     /// - Returns: how many records were deleted.
     @discardableResult
     public func clearLocations() throws(EngineError) -> Int {
@@ -20,6 +20,7 @@ extension LocationEngine {
         pending = PendingWindow(pending: [], limit: snapshotReportLimit)
         pendingVersion += 1
         newestRecord = nil
+        perform(.recordsCleared)
         publish()
         return removed
     }

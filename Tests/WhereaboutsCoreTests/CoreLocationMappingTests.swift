@@ -75,7 +75,8 @@ struct CoreLocationMappingTests {
         _ = coordinator.handle(.authorizationChanged(afterPrompt), now: Self.now.addingTimeInterval(3))
         let later = Self.now.addingTimeInterval(3 * 3600)
         #expect(!coordinator.handle(.becameActive(afterPrompt), now: later).contains(.requestAuthorization(.background)))
-        #expect(coordinator.handle(.request(.background), now: later) == [.openSettings])
+        #expect(coordinator.handle(.request(.background), now: later).last == .openSettings)
+        #expect(coordinator.handle(.request(.background), now: later.addingTimeInterval(60)).isEmpty, "Settings at most once per back-off")
         #expect(coordinator.problem?.code == .backgroundDenied)
     }
 

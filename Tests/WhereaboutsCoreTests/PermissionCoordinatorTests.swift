@@ -123,11 +123,16 @@ private let scenarios: [Scenario] = [
             Step(20, .request(.background), nil),
         ]),
     Scenario(
-        name: "the OS will not prompt for Always again: activation asks nothing, a request opens Settings",
+        name: "the OS will not prompt for Always again: activation asks nothing, a request opens Settings, at most once per back-off",
         steps: [
             Step(0, .becameActive(Auth.whenInUseFinal), nil),
             Step(5 * hour, .becameActive(Auth.whenInUseFinal), nil),
             Step(5 * hour + 1, .request(.background), .openSettings),
+            Step(5 * hour + 60, .request(.background), nil),
+            Step(6 * hour, .becameActive(Auth.whenInUseFinal), nil),
+            Step(7 * hour, .request(.background), nil),
+            Step(7 * hour + 1, .request(.background), .openSettings),
+            Step(7 * hour + 2, .request(.foreground), nil),
         ]),
     Scenario(
         name: "provisional Always: the OS asks by itself, so the coordinator never does",
@@ -320,7 +325,9 @@ struct PermissionCoordinatorTests {
         _ = coordinator.handle(.authorizationChanged(Auth.whenInUseFinal), now: at(hour))
         #expect(coordinator.permissions.background == nil)
         #expect(!coordinator.handle(.becameActive(Auth.whenInUseFinal), now: at(5 * hour)).contains(.requestAuthorization(.background)))
-        #expect(coordinator.handle(.request(.background), now: at(5 * hour)) == [.openSettings])
+        #expect(coordinator.handle(.request(.background), now: at(5 * hour)).last == .openSettings)
+        #expect(coordinator.permissions.background?.requestedAt == at(5 * hour), "opening Settings counts as asking")
+        #expect(coordinator.handle(.request(.background), now: at(6 * hour)) == [], "within the back-off: no Settings again")
     }
 
     @Test(

@@ -40,8 +40,10 @@ import Foundation
 /// the back-off early: a relaunch does not (the records are persisted), and a grant of background makes
 /// it moot. Background is never asked for before foreground is granted, nor while Always is
 /// provisional, nor when the authorization's `canPrompt` is `false` (on iOS after the one Always
-/// prompt Core Location shows); in that last case an explicit request opens Settings instead, even
-/// during the back-off (opening Settings is no OS dialog to pester with), while activation asks nothing.
+/// prompt Core Location shows); in that last case an explicit request (a `start`) opens Settings
+/// instead, while activation asks nothing. Opening Settings for background counts as asking: it sets
+/// `requestedAt` and is subject to the same back-off, so an app that calls `start` on every launch
+/// sends the user to Settings at most once every two hours, not every time.
 ///
 /// ## Asking for foreground
 /// A location action, or an explicit request for either kind while foreground is not granted, asks for
@@ -145,13 +147,22 @@ public struct PermissionCoordinator: Sendable, Equatable {
     private mutating func backgroundAction(now: Date) -> PermissionEffect? {
         let authorization = current
         guard authorization.grantsForeground else { return foregroundAction(now: now) }
-        if Self.grantsBackground(authorization) || authorization.provisional { return nil }
-        if !authorization.canPrompt { return .openSettings }
-        return inBackOff(now: now) ? nil : ask(.background, now: now)
+        if Self.grantsBackground(authorization) || authorization.provisional || inBackOff(now: now) { return nil }
+        guard authorization.canPrompt else {
+            markRequested(.background, now: now)
+            return .openSettings
+        }
+        return ask(.background, now: now)
     }
 
     /// Marks `kind` as requested at `now`, creating its record if needed, and returns the request.
     private mutating func ask(_ kind: PermissionKind, now: Date) -> PermissionEffect {
+        markRequested(kind, now: now)
+        return .requestAuthorization(kind)
+    }
+
+    /// Sets `kind`'s `requestedAt` to `now`, creating its record if needed.
+    private mutating func markRequested(_ kind: PermissionKind, now: Date) {
         let authorization = current
         let checkedAt = authorizationCheckedAt ?? now
         switch kind {
@@ -170,7 +181,6 @@ public struct PermissionCoordinator: Sendable, Equatable {
             record.requestedAt = now
             permissions.background = record
         }
-        return .requestAuthorization(kind)
     }
 
     /// Takes in an authorization read from the OS at `now` and brings the records up to date.

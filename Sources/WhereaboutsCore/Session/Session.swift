@@ -82,6 +82,10 @@ public struct Session: Sendable {
         case .authorizationChanged(let authorization):
             let wasAllowed = permissions.authorization?.grantsForeground ?? false
             permit(.authorizationChanged(authorization), now: now, into: &effects)
+            for problem in permissions.problems where Self.refusals.contains(problem.code) {
+                effects.append(
+                    .notice("location permission refused (\(problem.code.rawValue), \(problem.kind.rawValue)): \(problem.message)"))
+            }
             if authorization.grantsForeground && !wasAllowed && isTracking {
                 track(.lifecycle(.locationAllowed), now: now, into: &effects)
             }
@@ -117,6 +121,8 @@ public struct Session: Sendable {
             }
         case .removeRegions(let ids):
             remove(ids, now: now, into: &effects)
+        case .recordsCleared:
+            track(.command(.forgetRecords), now: now, into: &effects)
         case .setRegions(let regions):
             if let refusal = Self.duplicateRefusal(regions) {
                 effects.append(.refuse(refusal))
@@ -153,6 +159,9 @@ public struct Session: Sendable {
     private mutating func track(_ input: TrackerInput, now: Date, into effects: inout [SessionEffect]) {
         effects += tracker.handle(input, now: now).map(SessionEffect.track)
     }
+
+    /// The problems that are a refusal, logged each time the OS reports an authorization that has one.
+    private static let refusals: Set<PermissionProblem.Code> = [.restricted, .foregroundDenied, .backgroundDenied]
 
     private mutating func permit(_ input: PermissionInput, now: Date, into effects: inout [SessionEffect]) {
         for effect in permissions.handle(input, now: now) {

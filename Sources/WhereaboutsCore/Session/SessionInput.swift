@@ -44,6 +44,8 @@ public enum SessionInput: Sendable, Equatable {
     case addRegions([Region])
     /// The app removes regions by id.
     case removeRegions([String])
+    /// The app deleted every stored record: the Tracker forgets the record it was extending.
+    case recordsCleared
     /// The app makes `regions` the whole set: unchanged regions keep their state.
     case setRegions([Region])
     /// The OS gave the app a background task: with tracking on, one fix now, recorded (the shell then

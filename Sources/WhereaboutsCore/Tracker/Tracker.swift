@@ -49,7 +49,7 @@ public struct Tracker: Sendable {
     var clearance: Clearance?
     /// The stay at ``lastRecord``: the last moment something showed the device there, the dwell last
     /// handed to the store, and whether the stay still lasts (nothing has shown the device left).
-    var stay = Stay(lastThere: .distantPast, written: 0, open: false, placedWithin: .infinity)
+    var stay = Stay.none
     /// The run of fixes that judged regions, which tells whether they could have seen a crossing the OS reports.
     var fixWatch = FixWatch()
 
@@ -160,6 +160,10 @@ public struct Tracker: Sendable {
         case .removeRegions(let ids):
             geofences.remove(ids)
             replanAfterRegionChange(now: now, into: &effects)
+        case .forgetRecords:
+            lastRecord = nil
+            lastFixRecorded = false
+            stay = .none
         }
     }
 
@@ -261,4 +265,7 @@ struct Stay: Sendable {
     var placedWithin: Double
     /// Whether a GPS fix was asked for to place the record where the device stopped (``MotionPolicy/placesStops``).
     var placementAsked = false
+
+    /// No stay: before the first record, and after the records were forgotten.
+    static let none = Stay(lastThere: .distantPast, written: 0, open: false, placedWithin: .infinity)
 }

@@ -16,4 +16,7 @@ public enum TrackerCommand: Sendable, Equatable {
     case addRegions([Region])
     /// Remove regions by id.
     case removeRegions([String])
+    /// The stored records were deleted (the user cleared the history): the next fix starts a new
+    /// record instead of merging into the deleted one.
+    case forgetRecords
 }
