@@ -7,7 +7,8 @@ import WhereaboutsStore
 /// launching (also when iOS relaunches it in the background for a location event), the package's launch
 /// observer (``installObserver()`` on iOS, called from the package's `+load`) opens the store, creates the
 /// engine on a ``CoreLocationService`` with the bridge's uploader, installs the JavaScript ``Whereabouts/Bridge``,
-/// registers the background refresh task and launches the engine.
+/// registers the background refresh task, turns region notifications back on when JavaScript's
+/// `configureNotifications` left them on, and launches the engine.
 ///
 /// What it uses comes from the app's Info.plist:
 /// - ``enabledKey`` (`WhereaboutsAutomaticSetup`) `false` turns it off, for an app that creates its engine
@@ -46,7 +47,7 @@ public struct AutomaticSetup: Sendable, Equatable {
         refreshTaskIdentifier = named.flatMap { $0.isEmpty ? nil : $0 } ?? "\(bundleIdentifier ?? "whereabouts").whereabouts.refresh"
     }
 
-    /// What ``start(reason:service:scheduler:log:)`` created.
+    /// What ``start(reason:service:scheduler:notificationCenter:log:)`` created.
     public struct Started: Sendable {
         /// The engine.
         public let engine: LocationEngine
@@ -54,6 +55,8 @@ public struct AutomaticSetup: Sendable, Equatable {
         public let bridge: Bridge
         /// The refresh task, registered when the Info.plist permits it.
         public let refresh: BackgroundRefreshTask
+        /// The region notifier the bridge drives.
+        public let notifier: RegionNotifier
         /// The engine's launch.
         public let launch: Task<LaunchOutcome?, Never>
     }
@@ -64,9 +67,10 @@ public struct AutomaticSetup: Sendable, Equatable {
     /// - Returns: what was created, or `nil` when the set-up is off, the app installed its own bridge, or
     ///   the store could not be opened (logged; JavaScript's calls then answer `notConfigured`).
     @MainActor
-    public func start(reason: LaunchReason, service: CoreLocationService, scheduler: any TaskScheduling, log: AdapterLog = .system)
-        -> Started?
-    {
+    public func start(
+        reason: LaunchReason, service: CoreLocationService, scheduler: any TaskScheduling, notificationCenter: any NotificationCentering,
+        log: AdapterLog = .system
+    ) -> Started? {
         guard enabled else {
             log(.launch, .notice, "automatic set-up is off (\(Self.enabledKey) is false): the app creates its engine")
             return nil
@@ -75,6 +79,19 @@ public struct AutomaticSetup: Sendable, Equatable {
             log(.launch, .notice, "the app installed its own bridge: the automatic set-up creates nothing")
             return nil
         }
+        guard let started = make(reason: reason, service: service, scheduler: scheduler, notificationCenter: notificationCenter, log: log)
+        else { return nil }
+        Bridge.install(started.bridge)
+        return started
+    }
+
+    /// What ``start(reason:service:scheduler:notificationCenter:log:)`` does but installing the bridge:
+    /// for an app (or a test) that keeps its bridge itself.
+    @MainActor
+    public func make(
+        reason: LaunchReason, service: CoreLocationService, scheduler: any TaskScheduling, notificationCenter: any NotificationCentering,
+        log: AdapterLog = .system
+    ) -> Started? {
         let store: SQLiteLocationStore
         do {
             try FileManager.default.createDirectory(
@@ -85,8 +102,11 @@ public struct AutomaticSetup: Sendable, Equatable {
             return nil
         }
         let engine = LocationEngine(store: store, service: service, uploader: Bridge.uploader(store: store))
-        let bridge = Bridge(engine: engine)
-        Bridge.install(bridge)
+        let notifier = RegionNotifier(engine: engine, center: notificationCenter, log: log)
+        let bridge = Bridge(engine: engine, notifications: notifier)
+        if let notifications = try? store.setting(.regionNotifications), notifications.enabled {
+            Task { _ = await notifier.apply(notifications) }
+        }
         let refresh = BackgroundRefreshTask(
             identifier: refreshTaskIdentifier, engine: engine, scheduler: scheduler, setup: service.setup, log: log)
         let launch = RelaunchHandler(engine: engine, log: log).launch(reason)
@@ -97,6 +117,6 @@ public struct AutomaticSetup: Sendable, Equatable {
                 log(.background, .error, "the first refresh could not be scheduled: \(error)")
             }
         }
-        return Started(engine: engine, bridge: bridge, refresh: refresh, launch: launch)
+        return Started(engine: engine, bridge: bridge, refresh: refresh, notifier: notifier, launch: launch)
     }
 }

@@ -4,7 +4,9 @@ import WhereaboutsCore
 
 /// Optional local notifications on region events: each event of ``Whereabouts/LocationEngine/regionEvents()``
 /// that ``WhereaboutsCore/RegionNotificationText`` finds worth telling is posted at once through the
-/// notification centre. Nothing is asked or posted until the app calls ``enable()``.
+/// notification centre, with the category (and its actions) of the settings in force. Nothing is asked or
+/// posted until the app calls ``enable()`` or JavaScript's `configureNotifications` turns them on
+/// (``apply(_:)``, through the bridge).
 ///
 /// ```swift
 /// let notifier = RegionNotifier(engine: engine, kinds: [.exit]) { id in names[id] }
@@ -13,17 +15,18 @@ import WhereaboutsCore
 ///
 /// A relaunch for a region crossing starts a new process: call ``enable()`` again at every launch on
 /// which the user wants notifications (once the user has answered, it shows no dialog), as early as the
-/// engine exists. ``enable()`` listens to the engine's events before it asks the notification centre,
-/// so the event that relaunched the app, broadcast while that question is still out, is held and posted
-/// once the answer is yes. iOS shows these notifications while the app is in the background; to show
-/// them while it is in the foreground too, the app's `UNUserNotificationCenterDelegate` presents them.
-public final class RegionNotifier: @unchecked Sendable {
+/// engine exists; the automatic set-up does so from the stored settings. ``enable()`` listens to the
+/// engine's events before it asks the notification centre, so the event that relaunched the app,
+/// broadcast while that question is still out, is held and posted once the answer is yes. iOS shows
+/// these notifications while the app is in the background; to show them while it is in the foreground
+/// too, the app's `UNUserNotificationCenterDelegate` presents them.
+public final class RegionNotifier: RegionNotificationControl, @unchecked Sendable {
     private let engine: LocationEngine
     private let center: any NotificationCentering
-    private let kinds: Set<RegionEventKind>
     private let regionName: @Sendable (String) -> String?
     private let log: AdapterLog
     private let lock = NSLock()
+    private var settings: RegionNotificationSettings
     private var relay: Task<Void, Never>?
 
     /// Creates a notifier on any notification centre; it posts nothing until ``enable()``. Apps use the
@@ -40,7 +43,7 @@ public final class RegionNotifier: @unchecked Sendable {
     ) {
         self.engine = engine
         self.center = center
-        self.kinds = kinds
+        self.settings = RegionNotificationSettings(enabled: false, kinds: kinds)
         self.log = log
         self.regionName = regionName
     }
@@ -53,6 +56,11 @@ public final class RegionNotifier: @unchecked Sendable {
     ///   dropping the subscription ends it).
     @discardableResult
     public func enable() async throws -> Bool {
+        let current = lock.withLock {
+            settings.enabled = true
+            return settings
+        }
+        await center.setCategory(current.categoryIdentifier, actions: current.actions)
         if lock.withLock({ relay != nil }) { return true }
         let events = engine.regionEvents()
         let granted = try await center.requestAlertAuthorization()
@@ -67,27 +75,47 @@ public final class RegionNotifier: @unchecked Sendable {
     /// Stops posting notifications (the permission stays as the user set it).
     public func disable() {
         lock.withLock {
+            settings.enabled = false
             defer { relay = nil }
             return relay
         }?.cancel()
     }
 
+    /// Takes JavaScript's settings: their kinds and category from the next event on, and ``enable()`` or
+    /// ``disable()`` as they say.
+    public func apply(_ settings: RegionNotificationSettings) async -> Bool {
+        lock.withLock { self.settings = settings }
+        guard settings.enabled else {
+            disable()
+            return false
+        }
+        do {
+            return try await enable()
+        } catch {
+            log(.notifications, .error, "notifications could not be turned on: \(error)")
+            return false
+        }
+    }
+
     private func startRelay(_ events: AsyncStream<RegionEvent>) {
         lock.withLock {
             guard relay == nil else { return }
-            relay = Task { [kinds, regionName, center, log] in
-                for await event in events {
-                    guard let text = RegionNotificationText(event: event, regionName: regionName(event.regionID), kinds: kinds) else {
-                        continue
-                    }
-                    do {
-                        try await center.post(
-                            identifier: text.identifier, title: text.title, body: text.body, threadIdentifier: text.threadIdentifier)
-                    } catch {
-                        log(.notifications, .error, "the notification \(text.identifier) could not be posted: \(error)")
-                    }
-                }
+            relay = Task { [weak self] in
+                for await event in events { await self?.post(event) }
             }
+        }
+    }
+
+    /// Posts `event` under the settings in force, when they make it news.
+    private func post(_ event: RegionEvent) async {
+        let current = lock.withLock { settings }
+        guard let text = RegionNotificationText(event: event, regionName: regionName(event.regionID), kinds: current.kinds) else { return }
+        do {
+            try await center.post(
+                identifier: text.identifier, title: text.title, body: text.body, threadIdentifier: text.threadIdentifier,
+                categoryIdentifier: current.categoryIdentifier)
+        } catch {
+            log(.notifications, .error, "the notification \(text.identifier) could not be posted: \(error)")
         }
     }
 }

@@ -33,13 +33,19 @@ struct AutomaticSetupTests {
 
         let off = AutomaticSetup(
             bundleIdentifier: "com.example.app", reading: { [AutomaticSetup.enabledKey: false][$0] }, applicationSupport: support)
-        #expect(off.start(reason: .user, service: app.service, scheduler: scheduler, log: app.lines.log) == nil)
+        #expect(
+            off.start(
+                reason: .user, service: app.service, scheduler: scheduler, notificationCenter: RecordingNotificationCenter(),
+                log: app.lines.log) == nil)
         #expect(Bridge.installed == nil && scheduler.registered.isEmpty)
 
         let relayed = Latest<Bridge>()
         Bridge.whenInstalled { relayed.set($0) }
         let setup = AutomaticSetup(bundleIdentifier: "com.example.app", reading: { info[$0] }, applicationSupport: support)
-        let started = try #require(setup.start(reason: .locationEvent, service: app.service, scheduler: scheduler, log: app.lines.log))
+        let started = try #require(
+            setup.start(
+                reason: .locationEvent, service: app.service, scheduler: scheduler, notificationCenter: RecordingNotificationCenter(),
+                log: app.lines.log))
         #expect(Bridge.installed === started.bridge)
         #expect(relayed.value === started.bridge, "a glue waiting for the bridge gets it")
         #expect(FileManager.default.fileExists(atPath: setup.storePath))
@@ -48,7 +54,10 @@ struct AutomaticSetupTests {
         let reply = await started.bridge.call("getLocationData", json: "{}")
         #expect(reply.contains("\"setupProblems\":[]"), "JavaScript is answered: \(reply)")
 
-        #expect(setup.start(reason: .user, service: app.service, scheduler: scheduler, log: app.lines.log) == nil)
+        #expect(
+            setup.start(
+                reason: .user, service: app.service, scheduler: scheduler, notificationCenter: RecordingNotificationCenter(),
+                log: app.lines.log) == nil)
         #expect(app.lines.messages(.launch).contains("the app installed its own bridge: the automatic set-up creates nothing"))
         await started.engine.shutdown()
     }

@@ -14,6 +14,8 @@ final class EmulatedCoreLocation {
     /// What the user answers to the next dialog (a `CLAuthorizationStatus` raw value).
     var userAnswer = CoreLocationConstants.authorizationAlways
     var position: Coordinate
+    /// The accuracy of the fixes one-time requests get, in metres.
+    var oneShotAccuracy = 8.0
     var monitored: [String: CoreLocationRegion] = [:]
     /// A region the app monitors outside Whereabouts that is not a circle (a beacon region).
     var foreignBeacons: Set<String> = []
@@ -104,7 +106,7 @@ final class EmulatedCoreLocation {
     }
 
     func answerOneShot(_ manager: EmulatedLocationManager) {
-        let location = fix(8)
+        let location = fix(oneShotAccuracy)
         Task { @MainActor in manager.receiver?.didUpdateLocations([location], from: manager) }
     }
 

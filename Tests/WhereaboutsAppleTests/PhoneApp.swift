@@ -35,15 +35,7 @@ final class PhoneApp {
     /// Starts a process: the service on two new managers, then the engine (not yet launched).
     func launch(uploadTo server: URL? = nil, transport: (any HTTPTransport)? = nil) throws {
         let store = try SQLiteLocationStore(path: storePath)
-        primary = os.makeManager()
-        oneShot = os.makeManager()
-        service = CoreLocationService(
-            manager: primary, oneShotManager: oneShot, motion: motion, setup: setup, defaults: defaults, liveUpdates: liveUpdates,
-            openSettings: { [weak self] in self?.settingsOpened += 1 }, log: lines.log)
-        for manager in [primary!, oneShot!] {
-            manager.receiver = service.receiver
-            service.receiver.didChangeAuthorization(manager)
-        }
+        service = makeService()
         let uploader = server.map {
             Uploader(
                 queue: store, endpoint: WhereaboutsBatchEndpoint(base: $0, device: "phone-1", maxBatchSize: 100),
@@ -52,6 +44,20 @@ final class PhoneApp {
                     batchSize: 100, requestTimeout: 10, backoff: Backoff(initial: 0.05, multiplier: 2, maximum: 0.4)))
         }
         engine = LocationEngine(store: store, service: service, uploader: uploader, configuration: TrackerConfiguration(mode: mode))
+    }
+
+    /// A process's service on two new managers, their delegate set as the app would set it.
+    func makeService() -> CoreLocationService {
+        primary = os.makeManager()
+        oneShot = os.makeManager()
+        let service = CoreLocationService(
+            manager: primary, oneShotManager: oneShot, motion: motion, setup: setup, defaults: defaults, liveUpdates: liveUpdates,
+            openSettings: { [weak self] in self?.settingsOpened += 1 }, log: lines.log)
+        for manager in [primary!, oneShot!] {
+            manager.receiver = service.receiver
+            service.receiver.didChangeAuthorization(manager)
+        }
+        return service
     }
 
     /// The OS ends the process: the engine and its managers are gone; the OS keeps its regions.

@@ -1,5 +1,6 @@
 import Foundation
 import WhereaboutsApple
+import WhereaboutsCore
 
 /// Every line the adapter logged.
 final class LogLines: @unchecked Sendable {
@@ -18,9 +19,11 @@ actor RecordingNotificationCenter: NotificationCentering {
     struct Posted: Equatable {
         let identifier: String
         let title: String
+        let category: String
     }
 
     private(set) var posted: [Posted] = []
+    private(set) var categories: [String: [RegionNotificationSettings.Action]] = [:]
     private(set) var asked = 0
     private var waiting: [CheckedContinuation<Bool, Never>] = []
     private var answer: Bool?
@@ -40,8 +43,10 @@ actor RecordingNotificationCenter: NotificationCentering {
         waiting = []
     }
 
-    func post(identifier: String, title: String, body: String, threadIdentifier: String) async throws {
-        posted.append(Posted(identifier: identifier, title: title))
+    func setCategory(_ identifier: String, actions: [RegionNotificationSettings.Action]) async { categories[identifier] = actions }
+
+    func post(identifier: String, title: String, body: String, threadIdentifier: String, categoryIdentifier: String) async throws {
+        posted.append(Posted(identifier: identifier, title: title, category: categoryIdentifier))
     }
 }
 

@@ -200,4 +200,28 @@ struct BridgeTests {
         #expect(region?["regionId"] as? String == "home")
         #expect(region?["kind"] as? String == "enter")
     }
+
+    @Test("configureNotifications stores the settings; without a notifier nothing is allowed; bad kinds and actions are refused")
+    func notifications() async throws {
+        #expect(await errorCode(bridge, "configureNotifications", #"{"enabled": true, "kinds": ["wander"]}"#) == "invalidArguments")
+        #expect(
+            await errorCode(
+                bridge, "configureNotifications", #"{"enabled": true, "actions": [{"id": "a", "title": "A"}, {"id": "a", "title": "B"}]}"#)
+                == "invalidArguments")
+        #expect(await errorCode(bridge, "configureNotifications", #"{"kinds": ["exit"]}"#) == "invalidArguments", "enabled is required")
+        let reply = await answer(bridge, "configureNotifications", #"{"enabled": true, "kinds": ["exit"], "category": "LEFT"}"#)
+        #expect(reply["result"] as? [String: Bool] == ["enabled": true, "allowed": false])
+        let stored = try #require(try app.store.setting(.regionNotifications))
+        #expect(stored.kinds == [.exit] && stored.categoryIdentifier == "LEFT" && stored.enabled)
+    }
+
+    @Test("addRegionHere refuses a bad radius, accuracy or timeout before asking for any fix")
+    func regionHereArguments() async throws {
+        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here"}"#) == "invalidArguments")
+        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here", "radius": -5}"#) == "invalidArgument")
+        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "", "radius": 50}"#) == "invalidArgument")
+        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here", "radius": 50, "accuracy": 0}"#) == "invalidArgument")
+        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here", "radius": 50, "timeout": 600}"#) == "invalidArgument")
+        #expect(try await app.engine.regions().isEmpty)
+    }
 }

@@ -87,6 +87,8 @@ export class WhereaboutsWeb extends WebPlugin {
   setRegions = WhereaboutsWeb.unsupported('setRegions');
   removeRegions = WhereaboutsWeb.unsupported('removeRegions');
   getRegions = WhereaboutsWeb.unsupported('getRegions');
+  addRegionHere = WhereaboutsWeb.unsupported('addRegionHere');
+  configureNotifications = WhereaboutsWeb.unsupported('configureNotifications');
 
   private static unsupported(method: string): () => Promise<never> {
     return async () => {

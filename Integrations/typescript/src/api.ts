@@ -77,6 +77,8 @@ export function createWhereabouts(native: NativeSide): Whereabouts {
     setRegions: (options) => call('setRegions', options),
     removeRegions: (options) => done(call('removeRegions', options)),
     getRegions: () => call('getRegions', none),
+    addRegionHere: (options) => call('addRegionHere', options),
+    configureNotifications: (options) => call('configureNotifications', options),
     addListener: async (event, listener) => {
       if ('unavailable' in native) throw new WhereaboutsError(native.unavailable, `addListener: ${native.reason}`);
       const handle = await native.events.addListener(event, listener);

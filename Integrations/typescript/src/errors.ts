@@ -13,6 +13,7 @@ export const errorCodes = [
   'duplicateRegion',
   'invalidArgument',
   'storeFailure',
+  'locationUnavailable',
   'unsupportedPlatform',
 ] as const;
 

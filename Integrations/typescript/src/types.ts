@@ -219,6 +219,52 @@ export interface RegionInfo {
   inside: boolean;
 }
 
+/** `addRegionHere`'s options. */
+export interface AddRegionHereOptions {
+  id: string;
+  /** Metres, greater than 0. */
+  radius: number;
+  /** The largest error in metres the centre may have; 20 by default. */
+  accuracy?: number;
+  /** Seconds to wait for such a fix, 1 to 120; 20 by default. */
+  timeout?: number;
+}
+
+/** `addRegionHere`'s answer: the region saved and the fix it is centred on. */
+export interface RegionHereResult {
+  region: RegionInfo;
+  /** The fix's horizontal accuracy in metres. */
+  accuracy: number;
+  /** When the fix was taken. */
+  timestamp: Milliseconds;
+}
+
+/** A button of the region notifications' category. */
+export interface NotificationAction {
+  /** Handed to the app when the user taps it. */
+  id: string;
+  title: string;
+  /** Whether tapping it opens the app; `false` by default. */
+  opensApp?: boolean;
+}
+
+/** `configureNotifications`' options. */
+export interface NotificationOptions {
+  enabled: boolean;
+  /** The kinds of region event notified; all three by default. */
+  kinds?: RegionEventBody['kind'][];
+  /** The notification category every one carries; `whereabouts.region` by default. */
+  category?: string;
+  actions?: NotificationAction[];
+}
+
+/** `configureNotifications`' answer. */
+export interface NotificationResult {
+  enabled: boolean;
+  /** Whether the user lets the app notify (always `false` where the platform has no notifier). */
+  allowed: boolean;
+}
+
 // MARK: Tracking
 
 /** The accuracy levels of continuous mode. */
@@ -312,6 +358,8 @@ export interface WhereaboutsMethods {
   setRegions: { options: AddRegionsOptions; result: SetRegionsResult };
   removeRegions: { options: RemoveRegionsOptions; result: null };
   getRegions: { options: NoOptions; result: RegionInfo[] };
+  addRegionHere: { options: AddRegionHereOptions; result: RegionHereResult };
+  configureNotifications: { options: NotificationOptions; result: NotificationResult };
 }
 
 /** A native method's name. */
@@ -395,6 +443,10 @@ export interface Whereabouts {
   removeRegions(options: RemoveRegionsOptions): Promise<void>;
   /** Every region, sorted by id, with whether the device is inside. */
   getRegions(): Promise<RegionInfo[]>;
+  /** Saves a region centred on a fresh fix, in one call; rejects (saving nothing) when no fix that precise comes in time. */
+  addRegionHere(options: AddRegionHereOptions): Promise<RegionHereResult>;
+  /** Local notifications on region events, with the app's category and actions; kept across launches. */
+  configureNotifications(options: NotificationOptions): Promise<NotificationResult>;
   /** Listens to a pushed event. */
   addListener<E extends WhereaboutsEventName>(
     event: E,

@@ -7,6 +7,8 @@ import type {
   LocationData,
   PermissionStatus,
   RegionEventBody,
+  NotificationResult,
+  RegionHereResult,
   RegionInfo,
   ReportItem,
   SetRegionsResult,
@@ -27,6 +29,7 @@ export const methods = keys<WhereaboutsMethods>()(
   'configure', 'setAuth', 'signOut', 'startTracking', 'stopTracking', 'setMode', 'getCurrentLocation', 'getLocations',
   'getLocationData', 'requestLocationUpdate', 'startActiveTracking', 'flush', 'clearLocations', 'checkPermissions',
   'requestPermission', 'locationAction', 'addRegions', 'setRegions', 'removeRegions', 'getRegions',
+  'addRegionHere', 'configureNotifications',
 );
 export const events = keys<WhereaboutsEvents>()('locationData', 'location', 'region', 'upload', 'permission');
 
@@ -53,6 +56,8 @@ export const results: { [method: string]: string[] } = {
   getRegions: keys<RegionInfo>()(
     'id', 'latitude', 'longitude', 'radius', 'loiteringDelay', 'notifyOnEntry', 'notifyOnExit', 'shape', 'inside',
   ),
+  addRegionHere: keys<RegionHereResult>()('region', 'accuracy', 'timestamp'),
+  configureNotifications: keys<NotificationResult>()('enabled', 'allowed'),
 };
 
 /** The keys of each event's body. */

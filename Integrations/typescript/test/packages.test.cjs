@@ -43,6 +43,8 @@ const calls = {
   setRegions: (api, a) => api.setRegions(a),
   removeRegions: (api, a) => api.removeRegions(a),
   getRegions: (api) => api.getRegions(),
+  addRegionHere: (api, a) => api.addRegionHere(a),
+  configureNotifications: (api, a) => api.configureNotifications(a),
 };
 
 function expectKeys(value, expected, what) {

@@ -12,9 +12,14 @@ import WhereaboutsCore
 public final class Bridge: Sendable {
     /// The engine the calls go to.
     public let engine: LocationEngine
+    /// What posts region notifications (the iOS adapter's `RegionNotifier`), or `nil` where nothing does.
+    public let notifications: (any RegionNotificationControl)?
 
-    /// Creates a bridge over `engine`.
-    public init(engine: LocationEngine) { self.engine = engine }
+    /// Creates a bridge over `engine`, with `notifications` driven by `configureNotifications`.
+    public init(engine: LocationEngine, notifications: (any RegionNotificationControl)? = nil) {
+        self.engine = engine
+        self.notifications = notifications
+    }
 
     /// Calls `method` with its arguments as a JSON object (`nil` or empty data for none).
     public func call(_ method: String, arguments: Data?) async -> BridgeReply {

@@ -92,6 +92,48 @@ struct RemoveRegionsArguments: Decodable {
     var ids: [String]
 }
 
+/// `configureNotifications`' arguments.
+struct NotificationArguments: Decodable {
+    struct Action: Decodable {
+        var id: String
+        var title: String
+        var opensApp: Bool?
+    }
+
+    var enabled: Bool
+    var kinds: [String]?
+    var category: String?
+    var actions: [Action]?
+
+    func settings() throws(ArgumentProblem) -> RegionNotificationSettings {
+        var kinds = Set<RegionEventKind>()
+        for name in self.kinds ?? RegionEventKind.allCases.map(\.rawValue) {
+            guard let kind = RegionEventKind(rawValue: name) else {
+                throw ArgumentProblem("kinds has \"\(name)\"; give \"enter\", \"exit\" or \"dwell\"")
+            }
+            kinds.insert(kind)
+        }
+        let category = category ?? RegionNotificationSettings.defaultCategory
+        guard !category.trimmingCharacters(in: .whitespaces).isEmpty else { throw ArgumentProblem("category is empty") }
+        let actions = actions ?? []
+        if let blank = actions.first(where: { $0.id.isEmpty || $0.title.isEmpty }) {
+            throw ArgumentProblem("action \"\(blank.id)\" needs a non-empty id and title")
+        }
+        guard Set(actions.map(\.id)).count == actions.count else { throw ArgumentProblem("two actions have the same id") }
+        return RegionNotificationSettings(
+            enabled: enabled, kinds: kinds, categoryIdentifier: category,
+            actions: actions.map { .init(identifier: $0.id, title: $0.title, opensApp: $0.opensApp ?? false) })
+    }
+}
+
+/// `addRegionHere`'s arguments.
+struct AddRegionHereArguments: Decodable {
+    var id: String
+    var radius: Double
+    var accuracy: Double?
+    var timeout: Double?
+}
+
 /// An argument that decoded but makes no sense, in words.
 struct ArgumentProblem: Error, CustomStringConvertible {
     let description: String

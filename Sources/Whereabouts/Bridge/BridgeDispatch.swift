@@ -50,6 +50,16 @@ extension Bridge {
         case .getRegions:
             let inside = Set(await engine.insideRegionIDs)
             return try BridgeJSON.encode(try await engine.regions().map { RegionValue($0, inside: inside.contains($0.id)) })
+        case .configureNotifications:
+            let settings = try BridgeJSON.decode(NotificationArguments.self, from: body).settings()
+            try setting(.regionNotifications, settings, doing: "store the notification settings")
+            let allowed = await notifications?.apply(settings) ?? false
+            return try BridgeJSON.encode(["enabled": settings.enabled, "allowed": allowed])
+        case .addRegionHere:
+            let arguments = try BridgeJSON.decode(AddRegionHereArguments.self, from: body)
+            let saved = try await engine.addRegionHere(
+                id: arguments.id, radius: arguments.radius, accuracy: arguments.accuracy ?? 20, timeout: arguments.timeout ?? 20)
+            return try BridgeJSON.encode(RegionHereValue(saved.region, fix: saved.fix))
         case .configure:
             try setting(.uploadSettings, BridgeJSON.decode(ConfigureArguments.self, from: body).upload, doing: "store the upload settings")
         case .setAuth:

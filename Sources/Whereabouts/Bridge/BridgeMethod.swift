@@ -48,6 +48,14 @@ public enum BridgeMethod: String, Sendable, CaseIterable {
     /// Every region and whether the device is inside:
     /// `{}` → `[{id, latitude, longitude, radius, loiteringDelay, notifyOnEntry, notifyOnExit, shape, inside}]`.
     case getRegions
+    /// Saves a region centred on a fresh fix, in one call: `{id, radius, accuracy?, timeout?}` (metres, seconds;
+    /// 20 m and 20 s by default) → `{region: {as getRegions}, accuracy, timestamp}`; `locationUnavailable` when no
+    /// fix that precise came in time (nothing is saved; no older position is used).
+    case addRegionHere
+    /// Local notifications on region events: `{enabled, kinds?: ["enter" | "exit" | "dwell"], category?,
+    /// actions?: [{id, title, opensApp?}]}` → `{enabled, allowed}` (`allowed`: the user lets the app notify;
+    /// always `false` where the platform has no notifier). Kept across launches.
+    case configureNotifications
 
     /// The arguments the method takes, as an error message shows them.
     var expectedArguments: String {
@@ -62,6 +70,10 @@ public enum BridgeMethod: String, Sendable, CaseIterable {
             "{\"regions\": [{\"id\": string, \"latitude\": degrees, \"longitude\": degrees, \"radius\": metres, "
                 + "\"loiteringDelay\"?: seconds, \"notifyOnEntry\"?: bool, \"notifyOnExit\"?: bool}]} or {\"geojson\": string}"
         case .removeRegions: "{\"ids\": [string]}"
+        case .configureNotifications:
+            "{\"enabled\": bool, \"kinds\"?: [\"enter\" | \"exit\" | \"dwell\"], \"category\"?: string, "
+                + "\"actions\"?: [{\"id\": string, \"title\": string, \"opensApp\"?: bool}]}"
+        case .addRegionHere: "{\"id\": string, \"radius\": metres, \"accuracy\"?: metres, \"timeout\"?: 1 to 120 seconds}"
         case .configure:
             "{\"upload\": {\"kind\": \"whereabouts\", \"url\", \"device\"} | {\"kind\": \"owntracks\", \"url\", \"user\", \"device\", "
                 + "\"password\"?, \"trackerId\"?} | {\"kind\": \"firestore\", \"project\", \"apiKey\", \"collection\"?, \"url\"?, \"tokenUrl\"?} | null}"

@@ -166,3 +166,16 @@ struct RegionEventValue: Encodable {
 
     private enum CodingKeys: String, CodingKey { case regionId, kind, timestamp, initial, latitude, longitude }
 }
+
+/// `addRegionHere`'s answer: the region saved (inside it, by construction) and the fix it is centred on.
+struct RegionHereValue: Encodable {
+    let region: RegionValue
+    let accuracy: Double
+    let timestamp: Int64
+
+    init(_ region: Region, fix: Fix) {
+        self.region = RegionValue(region, inside: true)
+        accuracy = fix.horizontalAccuracy
+        timestamp = JavaScriptTime.milliseconds(fix.timestamp)
+    }
+}

@@ -16,8 +16,9 @@
         }
 
         /// Observes `UIApplication.didFinishLaunchingNotification` (once per process) and, when it comes,
-        /// runs ``start(reason:service:scheduler:log:)`` with the main bundle's set-up, a new
-        /// ``CoreLocationService`` and `BGTaskScheduler`, the reason read from the launch options. The
+        /// runs ``start(reason:service:scheduler:notificationCenter:log:)`` with the main bundle's set-up, a
+        /// new ``CoreLocationService``, `BGTaskScheduler` and the notification centre, the reason read
+        /// from the launch options. The
         /// React Native and Capacitor packages call it from `+load`, before `main` runs.
         @MainActor
         public static func installObserver() {
@@ -31,7 +32,7 @@
                 MainActor.assumeIsolated {
                     started = main.start(
                         reason: RelaunchHandler.reason(launchOptionKeys: keys), service: CoreLocationService(),
-                        scheduler: SystemTaskScheduler())
+                        scheduler: SystemTaskScheduler(), notificationCenter: SystemNotificationCenter())
                 }
             }
         }

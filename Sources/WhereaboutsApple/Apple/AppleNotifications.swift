@@ -10,12 +10,23 @@
             try await UNUserNotificationCenter.current().requestAuthorization(options: [.alert, .sound])
         }
 
-        func post(identifier: String, title: String, body: String, threadIdentifier: String) async throws {
+        func setCategory(_ identifier: String, actions: [RegionNotificationSettings.Action]) async {
+            let center = UNUserNotificationCenter.current()
+            let others = await center.notificationCategories().filter { $0.identifier != identifier }
+            let buttons = actions.map {
+                UNNotificationAction(identifier: $0.identifier, title: $0.title, options: $0.opensApp ? [.foreground] : [])
+            }
+            center.setNotificationCategories(
+                others.union([UNNotificationCategory(identifier: identifier, actions: buttons, intentIdentifiers: [], options: [])]))
+        }
+
+        func post(identifier: String, title: String, body: String, threadIdentifier: String, categoryIdentifier: String) async throws {
             let content = UNMutableNotificationContent()
             content.title = title
             content.body = body
             content.sound = .default
             content.threadIdentifier = threadIdentifier
+            content.categoryIdentifier = categoryIdentifier
             try await UNUserNotificationCenter.current().add(UNNotificationRequest(identifier: identifier, content: content, trigger: nil))
         }
     }

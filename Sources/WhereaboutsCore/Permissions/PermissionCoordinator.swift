@@ -33,8 +33,10 @@ import Foundation
 ///   (`false` on iOS).
 ///
 /// ## Asking for background, and the back-off
-/// *The user refused background* when the background record has a `requestedAt` and is not granted:
-/// the answer to that request (and every report since) lacked Always. Background is then not asked for
+/// *The user refused background* when the background record has a `requestedAt` and is not granted,
+/// and has not changed since: the answer to that request (and every report since) lacked Always. A
+/// background granted after the request and taken away later in Settings is no refusal of the app's
+/// request, so no back-off holds the next one. Background is then not asked for
 /// again, on activation or on request, until `requestedAt + backgroundRetryDelay` (default 2 hours);
 /// at that instant it may be asked again, and the new request starts a new back-off. Nothing else ends
 /// the back-off early: a relaunch does not (the records are persisted), and a grant of background makes
@@ -107,10 +109,13 @@ public struct PermissionCoordinator: Sendable, Equatable {
     /// The most severe problem, or `nil` when nothing is wrong.
     public var problem: PermissionProblem? { problems.first }
 
-    /// When the back-off after a refused background request ends, or `nil` when background is granted
-    /// or was never asked for. Background may be asked for again at and after this instant.
+    /// When the back-off after a refused background request ends, or `nil` when background is granted,
+    /// was never asked for, or was granted after the last request and taken away since (in Settings: the
+    /// user refused nothing the app asked). Background may be asked for again at and after this instant.
     public var backgroundBackOffEnd: Date? {
-        guard let background = permissions.background, !background.isGranted, let requested = background.requestedAt else { return nil }
+        guard let background = permissions.background, !background.isGranted, let requested = background.requestedAt,
+            background.updatedAt <= requested
+        else { return nil }
         return requested.addingTimeInterval(configuration.backgroundRetryDelay)
     }
 

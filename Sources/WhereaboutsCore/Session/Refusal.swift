@@ -19,6 +19,8 @@ public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidArgument
         /// The store could not be read or could not keep the change; nothing was changed.
         case storeFailure
+        /// No position precise enough came in time; nothing was changed.
+        case locationUnavailable
     }
 
     /// Creates a refusal.
