@@ -87,6 +87,7 @@ export class WhereaboutsWeb extends WebPlugin {
   setRegions = WhereaboutsWeb.unsupported('setRegions');
   removeRegions = WhereaboutsWeb.unsupported('removeRegions');
   getRegions = WhereaboutsWeb.unsupported('getRegions');
+  markRegion = WhereaboutsWeb.unsupported('markRegion');
 
   private static unsupported(method: string): () => Promise<never> {
     return async () => {

@@ -77,6 +77,7 @@ export function createWhereabouts(native: NativeSide): Whereabouts {
     setRegions: (options) => call('setRegions', options),
     removeRegions: (options) => done(call('removeRegions', options)),
     getRegions: () => call('getRegions', none),
+    markRegion: (options) => call('markRegion', options),
     addListener: async (event, listener) => {
       if ('unavailable' in native) throw new WhereaboutsError(native.unavailable, `addListener: ${native.reason}`);
       const handle = await native.events.addListener(event, listener);

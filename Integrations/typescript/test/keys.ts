@@ -27,6 +27,7 @@ export const methods = keys<WhereaboutsMethods>()(
   'configure', 'setAuth', 'signOut', 'startTracking', 'stopTracking', 'setMode', 'getCurrentLocation', 'getLocations',
   'getLocationData', 'requestLocationUpdate', 'startActiveTracking', 'flush', 'clearLocations', 'checkPermissions',
   'requestPermission', 'locationAction', 'addRegions', 'setRegions', 'removeRegions', 'getRegions',
+  'markRegion',
 );
 export const events = keys<WhereaboutsEvents>()('locationData', 'location', 'region', 'upload', 'permission');
 
@@ -36,6 +37,10 @@ const permission = keys<PermissionStatus>()(
 const upload = keys<UploadResult>()('trigger', 'delivered', 'eventsDelivered', 'rejected', 'requests', 'stoppedBy', 'message', 'retryAt');
 const locationData = keys<LocationData>()(
   'lastTriedAt', 'lastLocation', 'fence', 'report', 'foregroundPermission', 'backgroundPermission', 'setupProblems',
+);
+
+const region = keys<RegionInfo>()(
+  'id', 'latitude', 'longitude', 'radius', 'loiteringDelay', 'notifyOnEntry', 'notifyOnExit', 'shape', 'inside',
 );
 
 /** The keys of each method's object answer (of each element, for a list). */
@@ -50,9 +55,8 @@ export const results: { [method: string]: string[] } = {
   locationAction: permission,
   addRegions: keys<AddRegionsResult>()('added'),
   setRegions: keys<SetRegionsResult>()('count'),
-  getRegions: keys<RegionInfo>()(
-    'id', 'latitude', 'longitude', 'radius', 'loiteringDelay', 'notifyOnEntry', 'notifyOnExit', 'shape', 'inside',
-  ),
+  getRegions: region,
+  markRegion: region,
 };
 
 /** The keys of each event's body. */

@@ -43,6 +43,7 @@ const calls = {
   setRegions: (api, a) => api.setRegions(a),
   removeRegions: (api, a) => api.removeRegions(a),
   getRegions: (api) => api.getRegions(),
+  markRegion: (api, a) => api.markRegion(a),
 };
 
 function expectKeys(value, expected, what) {

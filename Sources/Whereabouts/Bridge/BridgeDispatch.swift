@@ -50,6 +50,10 @@ extension Bridge {
         case .getRegions:
             let inside = Set(await engine.insideRegionIDs)
             return try BridgeJSON.encode(try await engine.regions().map { RegionValue($0, inside: inside.contains($0.id)) })
+        case .markRegion:
+            let arguments = try BridgeJSON.decode(MarkRegionArguments.self, from: body)
+            guard let region = try await engine.markRegion(at: arguments.locationID(), radius: arguments.radius) else { return Self.null }
+            return try BridgeJSON.encode(RegionValue(region, inside: await engine.insideRegionIDs.contains(region.id)))
         case .configure:
             try setting(.uploadSettings, BridgeJSON.decode(ConfigureArguments.self, from: body).upload, doing: "store the upload settings")
         case .setAuth:
