@@ -29,6 +29,13 @@ extension SQLiteLocationStore {
         }
     }
 
+    /// The record with `id`, whatever its delivery state, or `nil` when none is stored.
+    public func record(id: UUID) throws -> LocationRecord? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM location WHERE uuid = ?", arguments: [id]).map(RecordCodes.record)
+        }
+    }
+
     /// Deletes every record, whatever its delivery state (the user cleared the app's history), and
     /// returns how many there were. Region events and settings stay.
     @discardableResult

@@ -89,6 +89,7 @@ export class WhereaboutsWeb extends WebPlugin {
   getRegions = WhereaboutsWeb.unsupported('getRegions');
   addRegionHere = WhereaboutsWeb.unsupported('addRegionHere');
   configureNotifications = WhereaboutsWeb.unsupported('configureNotifications');
+  markRegion = WhereaboutsWeb.unsupported('markRegion');
 
   private static unsupported(method: string): () => Promise<never> {
     return async () => {

@@ -79,6 +79,7 @@ export function createWhereabouts(native: NativeSide): Whereabouts {
     getRegions: () => call('getRegions', none),
     addRegionHere: (options) => call('addRegionHere', options),
     configureNotifications: (options) => call('configureNotifications', options),
+    markRegion: (options) => call('markRegion', options),
     addListener: async (event, listener) => {
       if ('unavailable' in native) throw new WhereaboutsError(native.unavailable, `addListener: ${native.reason}`);
       const handle = await native.events.addListener(event, listener);

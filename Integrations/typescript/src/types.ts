@@ -205,6 +205,14 @@ export interface RemoveRegionsOptions {
   ids: string[];
 }
 
+/** `markRegion`'s options: a stored location's id and a radius in metres (0 unmarks). */
+export interface MarkRegionOptions {
+  /** The id `getLocations` lists. */
+  id: string;
+  /** Metres, up to 100 000; 0 removes the region. */
+  radius: number;
+}
+
 /** A region as `getRegions` lists it; a polygon gives its enclosing circle. */
 export interface RegionInfo {
   id: string;
@@ -276,15 +284,17 @@ export interface TrackingModeParameters {
   distance?: number | null;
   /** Seconds between records (move, interval). */
   interval?: number | null;
-  /** Metres: interval mode's minimum movement. */
+  /** Metres: interval mode's minimum movement while the app is in the background (500 by default). */
   displacement?: number | null;
+  /** Metres: interval mode's minimum movement while the app is in the foreground (50, or `displacement` if smaller, by default). */
+  foregroundDisplacement?: number | null;
   /** Continuous mode's accuracy. */
   accuracy?: LocationAccuracy | null;
 }
 
 /** `startTracking`'s options: nothing (keep the configured mode), or a mode with its parameters. */
 export type StartTrackingOptions =
-  | { mode?: never; distance?: never; interval?: never; displacement?: never; accuracy?: never }
+  | { mode?: never; distance?: never; interval?: never; displacement?: never; foregroundDisplacement?: never; accuracy?: never }
   | ({ mode: TrackingModeName } & TrackingModeParameters);
 
 /** `startActiveTracking`'s options. */
@@ -360,6 +370,7 @@ export interface WhereaboutsMethods {
   getRegions: { options: NoOptions; result: RegionInfo[] };
   addRegionHere: { options: AddRegionHereOptions; result: RegionHereResult };
   configureNotifications: { options: NotificationOptions; result: NotificationResult };
+  markRegion: { options: MarkRegionOptions; result: RegionInfo | null };
 }
 
 /** A native method's name. */
@@ -447,6 +458,8 @@ export interface Whereabouts {
   addRegionHere(options: AddRegionHereOptions): Promise<RegionHereResult>;
   /** Local notifications on region events, with the app's category and actions; kept across launches. */
   configureNotifications(options: NotificationOptions): Promise<NotificationResult>;
+  /** Marks a stored location as a region centred on it (its id is the location's); radius 0 unmarks it. */
+  markRegion(options: MarkRegionOptions): Promise<RegionInfo | null>;
   /** Listens to a pushed event. */
   addListener<E extends WhereaboutsEventName>(
     event: E,

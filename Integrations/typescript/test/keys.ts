@@ -30,6 +30,7 @@ export const methods = keys<WhereaboutsMethods>()(
   'getLocationData', 'requestLocationUpdate', 'startActiveTracking', 'flush', 'clearLocations', 'checkPermissions',
   'requestPermission', 'locationAction', 'addRegions', 'setRegions', 'removeRegions', 'getRegions',
   'addRegionHere', 'configureNotifications',
+  'markRegion',
 );
 export const events = keys<WhereaboutsEvents>()('locationData', 'location', 'region', 'upload', 'permission');
 
@@ -39,6 +40,10 @@ const permission = keys<PermissionStatus>()(
 const upload = keys<UploadResult>()('trigger', 'delivered', 'eventsDelivered', 'rejected', 'requests', 'stoppedBy', 'message', 'retryAt');
 const locationData = keys<LocationData>()(
   'lastTriedAt', 'lastLocation', 'fence', 'report', 'foregroundPermission', 'backgroundPermission', 'setupProblems',
+);
+
+const region = keys<RegionInfo>()(
+  'id', 'latitude', 'longitude', 'radius', 'loiteringDelay', 'notifyOnEntry', 'notifyOnExit', 'shape', 'inside',
 );
 
 /** The keys of each method's object answer (of each element, for a list). */
@@ -53,9 +58,8 @@ export const results: { [method: string]: string[] } = {
   locationAction: permission,
   addRegions: keys<AddRegionsResult>()('added'),
   setRegions: keys<SetRegionsResult>()('count'),
-  getRegions: keys<RegionInfo>()(
-    'id', 'latitude', 'longitude', 'radius', 'loiteringDelay', 'notifyOnEntry', 'notifyOnExit', 'shape', 'inside',
-  ),
+  getRegions: region,
+  markRegion: region,
   addRegionHere: keys<RegionHereResult>()('region', 'accuracy', 'timestamp'),
   configureNotifications: keys<NotificationResult>()('enabled', 'allowed'),
 };

@@ -45,6 +45,7 @@ const calls = {
   getRegions: (api) => api.getRegions(),
   addRegionHere: (api, a) => api.addRegionHere(a),
   configureNotifications: (api, a) => api.configureNotifications(a),
+  markRegion: (api, a) => api.markRegion(a),
 };
 
 function expectKeys(value, expected, what) {

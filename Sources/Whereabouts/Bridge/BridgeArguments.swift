@@ -7,12 +7,13 @@ struct StartTrackingArguments: Decodable {
     var distance: Double?
     var interval: Double?
     var displacement: Double?
+    var foregroundDisplacement: Double?
     var accuracy: String?
 
     /// The mode asked for, or `nil` to keep the configured one.
     func trackingMode() throws(ValidationError) -> TrackingMode? {
         guard let mode else {
-            if distance != nil || interval != nil || displacement != nil || accuracy != nil {
+            if distance != nil || interval != nil || displacement != nil || foregroundDisplacement != nil || accuracy != nil {
                 throw ValidationError(
                     field: "mode", value: "null", problem: "is missing although mode parameters were given",
                     fix: "name the mode the parameters are for")
@@ -27,7 +28,9 @@ struct StartTrackingArguments: Decodable {
             }
             return level
         }
-        return try TrackingMode.named(mode, distance: distance, interval: interval, displacement: displacement, accuracy: level)
+        return try TrackingMode.named(
+            mode, distance: distance, interval: interval, displacement: displacement, foregroundDisplacement: foregroundDisplacement,
+            accuracy: level)
     }
 }
 
@@ -132,6 +135,20 @@ struct AddRegionHereArguments: Decodable {
     var radius: Double
     var accuracy: Double?
     var timeout: Double?
+}
+
+/// `markRegion`'s arguments.
+struct MarkRegionArguments: Decodable {
+    var id: String
+    var radius: Double
+
+    /// The location's id.
+    func locationID() throws(ArgumentProblem) -> UUID {
+        guard let uuid = UUID(uuidString: id) else {
+            throw ArgumentProblem("id \"\(id)\" is not a location id (the UUID getLocations lists)")
+        }
+        return uuid
+    }
 }
 
 /// An argument that decoded but makes no sense, in words.

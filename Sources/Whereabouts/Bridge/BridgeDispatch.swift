@@ -60,6 +60,10 @@ extension Bridge {
             let saved = try await engine.addRegionHere(
                 id: arguments.id, radius: arguments.radius, accuracy: arguments.accuracy ?? 20, timeout: arguments.timeout ?? 20)
             return try BridgeJSON.encode(RegionHereValue(saved.region, fix: saved.fix))
+        case .markRegion:
+            let arguments = try BridgeJSON.decode(MarkRegionArguments.self, from: body)
+            guard let region = try await engine.markRegion(at: arguments.locationID(), radius: arguments.radius) else { return Self.null }
+            return try BridgeJSON.encode(RegionValue(region, inside: await engine.insideRegionIDs.contains(region.id)))
         case .configure:
             try setting(.uploadSettings, BridgeJSON.decode(ConfigureArguments.self, from: body).upload, doing: "store the upload settings")
         case .setAuth:

@@ -2,7 +2,7 @@ import Foundation
 
 /// Every method the JavaScript side may call, by the name it uses.
 public enum BridgeMethod: String, Sendable, CaseIterable {
-    /// Turns tracking on: `{mode?, distance?, interval?, displacement?, accuracy?}` → `null`.
+    /// Turns tracking on: `{mode?, distance?, interval?, displacement?, foregroundDisplacement?, accuracy?}` → `null`.
     case startTracking
     /// Turns tracking off: `{}` → `null`.
     case stopTracking
@@ -15,7 +15,8 @@ public enum BridgeMethod: String, Sendable, CaseIterable {
     case setAuth
     /// Forgets the credential; records wait on disk until the next `setAuth`: `{}` → `null`.
     case signOut
-    /// Changes the mode, now and for later launches: `{mode, distance?, interval?, displacement?, accuracy?}` → `null`.
+    /// Changes the mode, now and for later launches: `{mode, distance?, interval?, displacement?, foregroundDisplacement?,
+    /// accuracy?}` → `null`.
     case setMode
     /// The newest stored records, oldest first, pending only unless `includeUploaded`:
     /// `{includeUploaded?, limit?}` → `[{id, latitude, longitude, timestamp, accuracy, dwell, uploaded}]`.
@@ -56,13 +57,17 @@ public enum BridgeMethod: String, Sendable, CaseIterable {
     /// actions?: [{id, title, opensApp?}]}` → `{enabled, allowed}` (`allowed`: the user lets the app notify;
     /// always `false` where the platform has no notifier). Kept across launches.
     case configureNotifications
+    /// Marks a stored location as a region centred on it, or unmarks it: `{id, radius}` (metres; 0 unmarks)
+    /// → the region as ``getRegions`` lists it, or `null` once unmarked.
+    case markRegion
 
     /// The arguments the method takes, as an error message shows them.
     var expectedArguments: String {
         switch self {
         case .startTracking, .setMode:
             "{\"mode\"\(self == .setMode ? "" : "?"): \"manual\" | \"significant\" | \"move\" | \"interval\" | \"continuous\" | \"adaptive\" | \"stop-detect\", "
-                + "\"distance\"?: metres, \"interval\"?: seconds, \"displacement\"?: metres, \"accuracy\"?: \"best\" | \"tenMeters\" | "
+                + "\"distance\"?: metres, \"interval\"?: seconds, \"displacement\"?: metres, \"foregroundDisplacement\"?: metres, "
+                + "\"accuracy\"?: \"best\" | \"tenMeters\" | "
                 + "\"hundredMeters\" | \"kilometer\" | \"threeKilometers\"}"
         case .startActiveTracking: "{\"minutes\": a number from 1 to 1440}"
         case .requestPermission: "{\"kind\": \"foreground\" | \"background\"}"
@@ -74,6 +79,7 @@ public enum BridgeMethod: String, Sendable, CaseIterable {
             "{\"enabled\": bool, \"kinds\"?: [\"enter\" | \"exit\" | \"dwell\"], \"category\"?: string, "
                 + "\"actions\"?: [{\"id\": string, \"title\": string, \"opensApp\"?: bool}]}"
         case .addRegionHere: "{\"id\": string, \"radius\": metres, \"accuracy\"?: metres, \"timeout\"?: 1 to 120 seconds}"
+        case .markRegion: "{\"id\": a stored location's id, \"radius\": metres (0 unmarks)}"
         case .configure:
             "{\"upload\": {\"kind\": \"whereabouts\", \"url\", \"device\"} | {\"kind\": \"owntracks\", \"url\", \"user\", \"device\", "
                 + "\"password\"?, \"trackerId\"?} | {\"kind\": \"firestore\", \"project\", \"apiKey\", \"collection\"?, \"url\"?, \"tokenUrl\"?} | null}"

@@ -7,18 +7,24 @@ extension TrackingMode {
     ]
 
     /// The mode called `name`, with optional parameters; a parameter left `nil` takes the mode's default
-    /// (move 100 m / 300 s, interval 60 s / 500 m, continuous best accuracy and no filter).
+    /// (move 100 m / 300 s, interval 60 s / 500 m in the background / 50 m in the foreground, continuous best
+    /// accuracy and no filter).
     /// - Parameters:
     ///   - distance: move mode's metres between records, or continuous mode's distance filter.
     ///   - interval: seconds between records (move, interval).
-    ///   - displacement: interval mode's minimum metres moved.
+    ///   - displacement: interval mode's minimum metres moved (in the background).
+    ///   - foregroundDisplacement: interval mode's minimum metres moved in the foreground.
     ///   - accuracy: continuous mode's accuracy.
     /// - Throws: ``ValidationError`` for an unknown name or a parameter that is not a positive number.
     public static func named(
         _ name: String, distance: Double? = nil, interval: TimeInterval? = nil, displacement: Double? = nil,
-        accuracy: LocationAccuracy? = nil
+        foregroundDisplacement: Double? = nil, accuracy: LocationAccuracy? = nil
     ) throws(ValidationError) -> TrackingMode {
-        for (field, value) in [("distance", distance), ("interval", interval), ("displacement", displacement)] {
+        let parameters = [
+            ("distance", distance), ("interval", interval), ("displacement", displacement),
+            ("foregroundDisplacement", foregroundDisplacement),
+        ]
+        for (field, value) in parameters {
             if let value, !(value.isFinite && value > 0) {
                 throw ValidationError(
                     field: field, value: "\(value)", problem: "is not a positive number",
@@ -29,7 +35,8 @@ extension TrackingMode {
         case "manual": return .manual
         case "significant": return .significant
         case "move": return .move(distance: distance ?? 100, interval: interval ?? 300)
-        case "interval": return .interval(interval: interval ?? 60, displacement: displacement ?? 500)
+        case "interval":
+            return .interval(interval: interval ?? 60, displacement: displacement ?? 500, foregroundDisplacement: foregroundDisplacement)
         case "continuous": return .continuous(accuracy: accuracy ?? .best, distanceFilter: distance)
         case "adaptive", "balanced": return .adaptive(.adaptive)
         case "efficient": return .adaptive(.efficient)

@@ -9,13 +9,18 @@ public enum TrackingMode: Sendable, Equatable, Hashable, Codable {
     /// Standard GPS updates; a record every `distance` metres or every `interval` seconds, whichever
     /// comes first (OwnTracks iOS move mode, defaults 100 m / 300 s).
     case move(distance: Double = 100, interval: TimeInterval = 300)
-    /// A record every `interval` seconds provided the device moved at least `displacement` metres
-    /// (Android's interval plus displacement).
-    case interval(interval: TimeInterval, displacement: Double)
+    /// A record every `interval` seconds provided the device moved at least `displacement` metres while
+    /// the app is in the background, and `foregroundDisplacement` metres while it is in the foreground
+    /// (OwnTracks Android's interval plus displacement: 500 m in the background, "50 m or so" in the
+    /// foreground). `nil` takes ``defaultForegroundDisplacement``, or `displacement` when that is smaller.
+    case interval(interval: TimeInterval, displacement: Double, foregroundDisplacement: Double? = nil)
     /// Standard updates at the given accuracy, recording every fix that passes `distanceFilter` metres.
     case continuous(accuracy: LocationAccuracy = .best, distanceFilter: Double? = nil)
     /// A moving/stationary state machine that turns positioning off while the device stands still.
     case adaptive(MotionPolicy = .adaptive)
+
+    /// Interval mode's metres moved in the foreground when the mode names none: OwnTracks Android's 50 m.
+    public static let defaultForegroundDisplacement: Double = 50
 
     /// The mode's name as used on the command line and in stored settings.
     public var name: String {

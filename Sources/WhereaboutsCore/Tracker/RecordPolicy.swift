@@ -7,9 +7,10 @@ public enum RecordPolicy {
     /// - `manual`: never (only requested fixes are recorded).
     /// - `significant`: the first fix, then at least 500 m and 300 s after the last record.
     /// - `move(x, y)`: at least x metres **or** y seconds after the last record.
-    /// - `interval(y, x)`: at least y seconds **and** x metres after the last record.
+    /// - `interval(y, x, f)`: at least y seconds **and** x metres after the last record (f metres while
+    ///   `inForeground`).
     /// - `continuous` and `adaptive`: every fix (merging keeps still periods to one row).
-    public static func shouldRecord(_ fix: Fix, mode: TrackingMode, lastRecord: Fix?) -> Bool {
+    public static func shouldRecord(_ fix: Fix, mode: TrackingMode, lastRecord: Fix?, inForeground: Bool = false) -> Bool {
         guard let last = lastRecord else { return mode != .manual }
         let distance = Geodesy.distance(last.coordinate, fix.coordinate)
         let elapsed = fix.timestamp.timeIntervalSince(last.timestamp)
@@ -17,7 +18,9 @@ public enum RecordPolicy {
         case .manual: return false
         case .significant: return distance >= 500 && elapsed >= 300
         case .move(let x, let y): return distance >= x || elapsed >= y
-        case .interval(let y, let x): return elapsed >= y && distance >= x
+        case .interval(let y, let x, let foreground):
+            let needed = inForeground ? foreground ?? min(TrackingMode.defaultForegroundDisplacement, x) : x
+            return elapsed >= y && distance >= needed
         case .continuous, .adaptive: return true
         }
     }

@@ -29,7 +29,9 @@ extension Tracker {
             } else {
                 refitSlots(now: now, into: &effects)
             }
-            if trigger == nil, RecordPolicy.shouldRecord(fix, mode: mode, lastRecord: lastRecord) { trigger = .policy }
+            if trigger == nil, RecordPolicy.shouldRecord(fix, mode: mode, lastRecord: lastRecord, inForeground: inForeground) {
+                trigger = .policy
+            }
         }
         if let trigger { store(fix, trigger: trigger, now: now, into: &effects) }
     }
@@ -81,6 +83,18 @@ extension Tracker {
         effects.append(.placeRecord(placed))
     }
 
+    /// Publishes the stay again in move mode, which publishes "as soon as the device moves x meters or
+    /// after y seconds, whatever happens first" (OwnTracks iOS): while the device stays, the stay's
+    /// record is written again (its dwell, ``TrackerEffect/extendDwell(dwell:lastSeen:)``, which makes an
+    /// uploaded record pending again) once y seconds passed since it was last written, so the server
+    /// sees the record updated every y seconds rather than one merged stay when the device leaves.
+    private mutating func republishStay(at fix: Fix, into effects: inout [TrackerEffect]) {
+        guard case .move(_, let interval) = mode, stay.open, let last = lastRecord,
+            fix.timestamp.timeIntervalSince(last.timestamp) - stay.written >= interval
+        else { return }
+        extendStay(until: fix.timestamp, into: &effects)
+    }
+
     /// Whether `fix` is close enough to `record` to count as the same place (``RecordPolicy/mergeRadius(base:_:_:)``).
     private static func merges(_ fix: Fix, into record: Fix, base: Double) -> Bool {
         Geodesy.distance(record.coordinate, fix.coordinate) <= RecordPolicy.mergeRadius(base: base, record, fix)
@@ -105,6 +119,7 @@ extension Tracker {
         lastFixRecorded = true
         if let last = lastRecord, Self.merges(fix, into: last, base: configuration.mergeRadius) || keepsStill(fix) {
             place(last, at: fix, into: &effects)
+            republishStay(at: fix, into: &effects)
             return
         }
         lastRecord = fix

@@ -25,6 +25,9 @@ public struct Tracker: Sendable {
     public internal(set) var motion: MotionState = .moving(anchor: nil)
     /// The motion coprocessor's latest report, if motion activity is on and has reported.
     public internal(set) var activity: MotionActivity?
+    /// Whether the app is in the foreground (``AppLifecycle/foreground`` until ``AppLifecycle/background``
+    /// or a launch by the OS): interval mode asks for its foreground displacement then.
+    public internal(set) var inForeground = false
     /// When the Tracker last asked the platform for positions (a configuration other than off, or a
     /// one-shot), or `nil` if it never did.
     public internal(set) var lastTriedAt: Date?
@@ -176,15 +179,17 @@ public struct Tracker: Sendable {
     private mutating func handleLifecycle(_ lifecycle: AppLifecycle, now: Date, into effects: inout [TrackerEffect]) {
         switch lifecycle {
         case .launchedByOS, .locationAllowed:
+            if lifecycle == .launchedByOS { inForeground = false }
             guard isRunning else { return }
             appliedRequest = nil
             applyLocationRequest(into: &effects)
             if let plan = slotPlan { effects.append(.monitor(plan.regions)) }
             requestPosition(into: &effects)
         case .foreground:
+            inForeground = true
             flush(.foreground, now: now, into: &effects)
         case .background:
-            break
+            inForeground = false
         }
     }
 

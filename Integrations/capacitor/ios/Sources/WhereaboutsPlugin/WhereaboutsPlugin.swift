@@ -62,6 +62,7 @@ public final class WhereaboutsPlugin: CAPPlugin, CAPBridgedPlugin, @unchecked Se
     @objc func getRegions(_ call: CAPPluginCall) { forward(call) }
     @objc func addRegionHere(_ call: CAPPluginCall) { forward(call) }
     @objc func configureNotifications(_ call: CAPPluginCall) { forward(call) }
+    @objc func markRegion(_ call: CAPPluginCall) { forward(call) }
 
     /// Sends the call's options to the bridge and settles the call with its answer.
     private func forward(_ call: CAPPluginCall) {
