@@ -57,6 +57,12 @@ public struct Strategy: Sendable, Equatable {
     /// Every strategy, in report order.
     public static let all: [Strategy] = [continuous, move, significant, regionsOnly, stopDetect, adaptive, efficient, responsive]
 
-    /// The strategy with the given name, if any.
-    public static func named(_ name: String) -> Strategy? { all.first { $0.name == name } }
+    /// The preset names the README, the bridge and TypeScript use for a strategy named otherwise here.
+    public static let aliases = ["balanced": adaptive.name]
+
+    /// The strategy with the given name or alias (`balanced` is ``adaptive``), if any.
+    public static func named(_ name: String) -> Strategy? {
+        let name = aliases[name] ?? name
+        return all.first { $0.name == name }
+    }
 }

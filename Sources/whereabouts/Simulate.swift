@@ -32,7 +32,7 @@ struct Simulate: AsyncParsableCommand {
     @Option(help: "Write an SVG of energy ratio against recall: every strategy, the parameter sweep, the Pareto front.")
     var plot: String?
 
-    @Option(help: "A strategy name, or 'all'. One of: \(Strategy.all.map(\.name).joined(separator: ", ")).")
+    @Option(help: "A strategy name, or 'all'. One of: \(Strategy.all.map(\.name).joined(separator: ", ")); 'balanced' is 'adaptive'.")
     var strategy: String = "all"
 
     @Option(
@@ -146,7 +146,8 @@ struct Simulate: AsyncParsableCommand {
         if strategy == "all" { return Strategy.all.map { $0.with(changes) } }
         guard let chosen = Strategy.named(strategy) else {
             throw InputError(
-                "--strategy \(strategy) is not a strategy; use one of \(Strategy.all.map(\.name).joined(separator: ", ")) or all")
+                "--strategy \(strategy) is not a strategy; use one of "
+                    + "\((Strategy.all.map(\.name) + Strategy.aliases.keys.sorted()).joined(separator: ", ")) or all")
         }
         return [chosen.with(changes)]
     }

@@ -39,6 +39,20 @@ struct SimulateCommandTests {
         #expect(fixesA != fixesC, "seeds 7 and 8 gave the same fixes")
     }
 
+    @Test("the balanced preset runs by the name the README, the bridge and TypeScript give it, as adaptive")
+    func balancedByName() async throws {
+        let (balanced, adaptive) = (temporaryFolder("cli"), temporaryFolder("cli"))
+        defer { for url in [balanced, adaptive] { try? FileManager.default.removeItem(at: url) } }
+        for (folder, name) in [(balanced, "balanced"), (adaptive, "adaptive")] {
+            let result = try await CommandRunner.run(["simulate", "--strategy", name, "--seed", "3", "--out", folder.path])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+        }
+        let file = "events.jsonl"
+        #expect(try Data(contentsOf: balanced.appendingPathComponent(file)) == Data(contentsOf: adaptive.appendingPathComponent(file)))
+        let refused = try await CommandRunner.run(["simulate", "--strategy", "teleport"])
+        #expect(refused.stderr.contains("balanced"), "the refusal lists the preset's name")
+    }
+
     @Test(
         "bad input exits with status 2 and a message naming the problem",
         arguments: [
