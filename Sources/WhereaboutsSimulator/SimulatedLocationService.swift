@@ -3,7 +3,15 @@ import WhereaboutsCore
 
 /// The positioning half of the simulated phone: standard updates by source (GPS, Wi-Fi, cell),
 /// GPS acquisition, one-shot requests and significant-change events, as `evaluation.md` describes.
+///
+/// Restarting standard updates (a new source: turned on, or handing GPS back to Wi-Fi) first delivers
+/// the OS's most recent location when it is under ``cacheAge`` seconds old, with its own time, accuracy
+/// and source, at no cost; Wi-Fi scans then keep their schedule counted from the previous scan (10 s
+/// moving, 60 s still), not from the restart.
 struct SimulatedLocationService {
+    /// How old, in seconds, the OS's most recent location may be to be delivered again on a restart.
+    static let cacheAge = 10.0
+
     /// Which receiver produces a fix.
     enum Source { case gps, wifi, cell }
 
@@ -11,6 +19,10 @@ struct SimulatedLocationService {
     private var oneShot: (source: Source, readyAt: Double)?
     private var gps = GPSReceiver()
     private var nextWifiScan: Double?
+    private var lastWifiScan: Double?
+    /// The newest location the OS produced (any source), and the one a restart delivers first.
+    private var lastLocation: Fix?
+    private var cached: Fix?
     private var cellTravel = 0.0
     private var nextCellChange = 0.0
     private var cellStarted = false
@@ -33,8 +45,9 @@ struct SimulatedLocationService {
         let oldSource = request.standard.map { Self.source(for: $0.accuracy) }
         let newSource = new.standard.map { Self.source(for: $0.accuracy) }
         if newSource != oldSource {
-            nextWifiScan = newSource == .wifi ? t : nil
+            nextWifiScan = nil
             cellStarted = false
+            cached = newSource == nil ? nil : lastLocation.flatMap { t - $0.timestamp.timeIntervalSince1970 < Self.cacheAge ? $0 : nil }
         }
         if newSource != oldSource || new.standard?.distanceFilter != request.standard?.distanceFilter {
             filter.reset(metres: new.standard?.distanceFilter)
@@ -62,13 +75,21 @@ struct SimulatedLocationService {
         let gpsReady = gps.step(wanted: gpsWanted, at: t, timeline: &timeline)
 
         var standardFix: Fix?
+        let scanInterval: Double = speed > 0.5 ? 10 : 60
         switch standardSource {
+        case _ where cached != nil:
+            standardFix = cached
+            cached = nil
+            if standardSource == .wifi { nextWifiScan = max(t + 1, lastWifiScan.map { $0 + scanInterval } ?? t + 1) }
         case .gps? where gpsReady:
             standardFix = Self.fix(.gps, position, speed, t, &random)
         case .wifi?:
-            if let next = nextWifiScan, t >= next {
+            let next = nextWifiScan ?? max(t, lastWifiScan.map { $0 + scanInterval } ?? t)
+            nextWifiScan = next
+            if t >= next {
                 timeline.append(.wifiScan(t: t))
-                nextWifiScan = t + (speed > 0.5 ? 10 : 60)
+                lastWifiScan = t
+                nextWifiScan = t + scanInterval
                 standardFix = Self.fix(.wifi, position, speed, t, &random)
             }
         case .cell?:
@@ -83,17 +104,21 @@ struct SimulatedLocationService {
         default:
             break
         }
+        if let fix = standardFix, fix.timestamp.timeIntervalSince1970 == t { lastLocation = fix }
         if let fix = standardFix, !filter.admits(fix.coordinate) { standardFix = nil }
 
         var oneShotFix: Fix?
         if let pending = oneShot, t >= pending.readyAt, pending.source != .gps || gpsReady {
             oneShot = nil
             switch pending.source {
-            case .wifi: timeline.append(.wifiScan(t: t))
+            case .wifi:
+                timeline.append(.wifiScan(t: t))
+                lastWifiScan = t
             case .cell: timeline.append(.cellFix(t: t))
             case .gps: break
             }
             oneShotFix = Self.fix(pending.source, position, speed, t, &random)
+            lastLocation = oneShotFix
             if standardFix?.source == oneShotFix?.source { standardFix = nil }
         }
 
@@ -102,6 +127,7 @@ struct SimulatedLocationService {
             timeline.append(.cellFix(t: t))
             significantFix = Self.noisyFix(
                 position, sigma: 100, accuracy: random.uniform(100...200), source: .significantChange, speed: nil, t, &random)
+            lastLocation = significantFix
         }
         return (standardFix, oneShotFix, significantFix)
     }

@@ -74,6 +74,36 @@ struct SimulatedPhoneTests {
         #expect(S.run(&still, over: S.path(still: 400, moving: 1), seconds: 300).fixes.count == 5)
     }
 
+    @Test("a restart delivers the OS's location under 10 s old, at no cost, and Wi-Fi keeps its schedule from the previous scan")
+    func restartDeliversTheCachedLocation() {
+        let wifi = LocationRequest(standard: StandardUpdates(accuracy: .hundredMeters, distanceFilter: nil), significantChange: false)
+        let truth = S.path(moving: 400)
+        var service = SimulatedLocationService()
+        service.configure(wifi, at: S.start)
+        let first = S.run(&service, over: truth, seconds: 4)
+        #expect(first.timeline == [.wifiScan(t: S.start)])
+        service.configure(.off, at: S.start + 4)
+        service.configure(wifi, at: S.start + 6)
+        let restarted = S.run(&service, over: truth, from: S.start + 6, seconds: 10)
+        #expect(restarted.fixes.first == first.fixes.first, "the cached location, with its own time, accuracy and source")
+        #expect(restarted.timeline == [.wifiScan(t: S.start + 10)], "no scan for the cached one; the next one 10 s after the last")
+
+        var late = SimulatedLocationService()
+        late.configure(wifi, at: S.start)
+        _ = S.run(&late, over: truth, seconds: 1)
+        late.configure(.off, at: S.start + 1)
+        late.configure(wifi, at: S.start + 30)
+        let stale = S.run(&late, over: truth, from: S.start + 30, seconds: 2)
+        #expect(stale.fixes.map(\.timestamp) == [Date(timeIntervalSince1970: S.start + 30)], "over 10 s old: a new scan at once")
+
+        var handBack = SimulatedLocationService()
+        handBack.configure(LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: nil), significantChange: false), at: S.start)
+        let gps = S.run(&handBack, over: truth, seconds: 20).fixes
+        handBack.configure(wifi, at: S.start + 20)
+        let back = S.run(&handBack, over: truth, from: S.start + 20, seconds: 1)
+        #expect(back.fixes == [gps.last!] && back.timeline.filter { $0 == .wifiScan(t: $0.t) }.isEmpty, "GPS handing back to Wi-Fi")
+    }
+
     @Test("the distance filter holds back fixes closer than it")
     func distanceFilter() {
         var service = SimulatedLocationService()
