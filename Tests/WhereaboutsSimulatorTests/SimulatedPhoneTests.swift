@@ -97,7 +97,8 @@ struct SimulatedPhoneTests {
         #expect(stale.fixes.map(\.timestamp) == [Date(timeIntervalSince1970: S.start + 30)], "over 10 s old: a new scan at once")
 
         var handBack = SimulatedLocationService()
-        handBack.configure(LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: nil), significantChange: false), at: S.start)
+        handBack.configure(
+            LocationRequest(standard: StandardUpdates(accuracy: .best, distanceFilter: nil), significantChange: false), at: S.start)
         let gps = S.run(&handBack, over: truth, seconds: 20).fixes
         handBack.configure(wifi, at: S.start + 20)
         let back = S.run(&handBack, over: truth, from: S.start + 20, seconds: 1)
