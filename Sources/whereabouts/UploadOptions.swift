@@ -48,6 +48,9 @@ struct UploadOptions: ParsableArguments {
         guard drainTimeout.isFinite, drainTimeout >= 0 else {
             throw InputError("--drain-timeout \(drainTimeout) is not a non-negative number of seconds")
         }
+        if let problem = DeviceID.problem(with: device) {
+            throw InputError("--device: \(DeviceID.message(for: device, problem: problem)); the server would refuse every upload to it")
+        }
         let token = token ?? ProcessInfo.processInfo.environment["WHEREABOUTS_TOKEN"]
         return .server(base: url, device: device, token: token, batchSize: batchSize, requestTimeout: timeout)
     }

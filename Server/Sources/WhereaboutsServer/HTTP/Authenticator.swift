@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import WhereaboutsCore
 
 /// Resolves a request's token to a ``Principal``. Tokens are compared as SHA-256 digests in
 /// constant time; only digests are stored.
