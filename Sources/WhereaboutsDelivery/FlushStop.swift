@@ -15,4 +15,13 @@ public enum FlushStop: Sendable, Equatable {
     /// refused the device id): the records stay pending and uploads pause until a manual flush or an
     /// uploader with the right URL and device; the text names the URL and the fix.
     case misconfigured(String)
+
+    /// Whether the records wait for the user, not for time: signed out, or the request is wrong.
+    /// Retrying later changes nothing until the credential, URL or device id is fixed.
+    public var strands: Bool {
+        switch self {
+        case .signedOut, .misconfigured: true
+        case .failed, .backingOff, .storeError: false
+        }
+    }
 }

@@ -121,9 +121,9 @@ struct Simulate: AsyncParsableCommand {
             if let uploader = try upload.uploader(for: file) {
                 let report = await uploader.drain(until: Date().addingTimeInterval(upload.drainTimeout), trigger: .manual)
                 var line = "final flush delivered \(report.delivered), rejected \(report.rejected), pending \(try file.pendingCount())"
-                if let stop = report.stoppedBy { line += ", stopped: \(stop)" }
+                if let stop = report.stoppedBy { line += ", stopped: \(upload.explain(stop))" }
                 print(line)
-                if case .misconfigured(let problem) = report.stoppedBy { stranded = problem }
+                if let stop = report.stoppedBy, stop.strands { stranded = upload.explain(stop) }
             }
             print(StoreReport.text(try file.summary(), path: store, integrity: try file.integrityCheck()))
             if let stranded { throw InputError("\(stranded); the records stay pending in \(store)") }
