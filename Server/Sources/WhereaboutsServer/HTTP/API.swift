@@ -89,7 +89,8 @@ public struct API: Sendable {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch {
-            throw APIError.badRequest("malformed_json", "the body: \(DecodeProblem(error).reason); send \(shape)")
+            let problem = DecodeProblem(error, in: data)
+            throw APIError.badRequest(problem.isSyntax ? "malformed_json" : "invalid_body", "the body: \(problem.reason); send \(shape)")
         }
     }
 }
