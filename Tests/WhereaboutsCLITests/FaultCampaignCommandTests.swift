@@ -11,7 +11,7 @@ private let serverExecutable: String =
 @Suite("whereabouts bench faults")
 struct FaultCampaignCommandTests {
     @Test(
-        "a small campaign against the real CLI and server: every fault injected, nothing lost, nothing duplicated",
+        "a small campaign against the real CLI and server: every fault injected, nothing lost, duplicated or stranded, no run silently failed",
         .enabled(
             if: FileManager.default.isExecutableFile(atPath: serverExecutable),
             "whereabouts-server is not built; run `cd Server && swift build --product whereabouts-server` or set WHEREABOUTS_SERVER"))
@@ -29,6 +29,11 @@ struct FaultCampaignCommandTests {
         #expect(object["duplicated"] as? Int == 0)
         #expect(object["unknown"] as? Int == 0)
         #expect(object["failedRuns"] as? Int == 0, "\(result.stderr)")
+        for invariant in ["stranded", "silentFailures", "leftovers", "lockouts"] {
+            #expect(object[invariant] as? Int == 0, "\(invariant): \(result.stdout)")
+        }
+        let newKinds = ["fullDiskCreating", "badDevice", "throttledNeighbour"].map { object[$0] as? Int ?? 0 }
+        #expect(newKinds.reduce(0, +) > 0, "the kinds issue 47 added are among the faults: \(result.stdout)")
     }
 
     @Test("bench faults refuses a count below 1 and a server path that is not a program, before starting anything")
