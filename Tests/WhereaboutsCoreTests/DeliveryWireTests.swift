@@ -136,6 +136,8 @@ struct DeliveryWireTests {
         #expect(verdict(410) == .reject(Rejection(status: 410, reason: "nope")))
         let badDevice = HTTPReply(status: 400, body: Data(#"{"error":"bad_device_id","message":"device id \"a b\" contains \" \""}"#.utf8))
         #expect(UploadVerdict.classify(badDevice, now: now) == .badDevice(reason: #"device id "a b" contains " ""#))
+        let unreadable = HTTPReply(status: 400, body: Data(#"{"error":"unreadable_body","message":"framing"}"#.utf8))
+        #expect(UploadVerdict.classify(unreadable, now: now) == .retry(after: nil))
         let badRecords = HTTPReply(status: 400, body: Data(#"{"error":"malformed_json","message":"no"}"#.utf8))
         #expect(
             UploadVerdict.classify(badRecords, now: now)

@@ -77,6 +77,22 @@ struct ConnectionLimitsTests {
         }
     }
 
+    @Test("a malformed chunk size is 400 unreadable_body, not 413; an unknown route is 404 with the JSON error body")
+    func unreadableBody() async throws {
+        try await withLiveServer(.sqlite, settings: Self.quick) { server in
+            let reply = try await RawSession.with(port: server.port) { session in
+                await session.send(server.uploadHead([("Transfer-Encoding", "chunked")]) + Array("zz\r\n{}\r\n0\r\n\r\n".utf8))
+                return await session.readResponse(timeout: 10)
+            }
+            #expect(reply?.status == 400, "\(reply?.text ?? "no answer")")
+            #expect(reply?.json["error"] as? String == "unreadable_body", "\(reply?.text ?? "")")
+            let missing = try await server.raw("GET", "/v2/nothing")
+            #expect(missing.status == 404)
+            #expect(missing.json["error"] as? String == "not_found", "\(missing.text)")
+            #expect((missing.json["message"] as? String)?.contains("GET /v2/nothing") == true, "\(missing.text)")
+        }
+    }
+
     @Test("a body announced larger than the limit is answered 413 before it is sent, and the connection closes")
     func oversizedBody() async throws {
         try await withLiveServer(.sqlite, settings: Self.quick) { server in

@@ -8,7 +8,7 @@ public enum UploadVerdict: Sendable, Equatable {
     case refreshCredential
     /// 413: the batch is too large; send it in halves.
     case split
-    /// 408, 429, 5xx or no answer: keep the records and try later, no sooner than `after` seconds
+    /// 408, 429, 5xx, 400 `unreadable_body` or no answer: keep the records and try later, no sooner than `after` seconds
     /// when the server said so.
     case retry(after: TimeInterval?)
     /// 404 or 405: the URL names no upload endpoint (a wrong URL, a proxy in the way, a server of
@@ -30,6 +30,8 @@ public enum UploadVerdict: Sendable, Equatable {
         case 408, 425, 429, 500...599:
             return .retry(after: reply.headers["retry-after"].flatMap { retryAfter($0, now: now) })
         case 404, 405: return .misconfigured(status: reply.status)
+        // A body the server could not read whole (its framing broke on the way) is sent again.
+        case 400 where errorCode(reply.body) == "unreadable_body": return .retry(after: nil)
         case 400 where errorCode(reply.body) == "bad_device_id":
             return .badDevice(reason: errorMessage(reply.body) ?? reply.bodyPrefix)
         case 400..<500: return .reject(Rejection(status: reply.status, reason: reply.bodyPrefix))

@@ -43,6 +43,7 @@ public struct API: Sendable {
         let router = Router(context: ServerRequestContext.self)
         router.add(middleware: AccessLogMiddleware(metrics: metrics, logger: logger))
         router.add(middleware: MethodGuardMiddleware())
+        router.add(middleware: NotFoundMiddleware())
         router.add(middleware: LoginThrottleMiddleware(settings: settings))
         addIngestRoutes(to: router)
         addOwnTracksRoutes(to: router)
@@ -79,8 +80,13 @@ public struct API: Sendable {
         do {
             let buffer = try await request.body.collect(upTo: settings.maxBodyBytes)
             return Data(buffer.readableBytesView)
-        } catch {
+        } catch is NIOTooManyBytesError {
             throw tooLarge
+        } catch {
+            throw APIError.badRequest(
+                "unreadable_body",
+                "the body could not be read: its framing is broken (a chunk size or Content-Length that does not match what was sent); send it again"
+            )
         }
     }
 
