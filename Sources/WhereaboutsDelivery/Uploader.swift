@@ -247,15 +247,13 @@ public actor Uploader {
             case .misconfigured(let status):
                 try delivery.release(ids)
                 return pause(
-                    "\(endpoint.name) answered \(status) at \(request.url.absoluteString): no upload endpoint there, so the upload URL is wrong; "
-                        + "nothing was rejected, the records stay pending and uploads are paused. "
-                        + "Fix the upload URL (the server's base URL, e.g. http://127.0.0.1:8080), then flush again")
+                    "\(endpoint.name) answered \(status) at \(request.url.absoluteString): no upload endpoint there, so the upload URL is wrong",
+                    fix: "Fix the upload URL (the server's base URL, e.g. http://127.0.0.1:8080)")
             case .badDevice(let reason):
                 try delivery.release(ids)
                 return pause(
-                    "\(endpoint.name) refused the device id of \(request.url.absoluteString) (400 bad_device_id: \(reason)); "
-                        + "nothing was rejected, the records stay pending and uploads are paused. "
-                        + "Fix the device id (the name given to `whereabouts-server device add`), then flush again")
+                    "\(endpoint.name) refused the device id of \(request.url.absoluteString) (400 bad_device_id: \(reason))",
+                    fix: "Fix the device id (the name given to `whereabouts-server device add`)")
             case .reject(let rejection):
                 let rejected = Dictionary(uniqueKeysWithValues: ids.map { ($0, rejection) })
                 try delivery.rejected(rejected, clock.now())
@@ -266,11 +264,12 @@ public actor Uploader {
     }
 
     /// Pauses uploads after a fault of the request itself (its URL answered 404 or 405, or the server
-    /// refused its device id), `message` saying which and how to fix it: no retry is scheduled, and
-    /// only a manual flush tries again.
-    private func pause(_ message: String) -> FlushStop {
+    /// refused its device id), `problem` saying which and `fix` how to mend it: no retry is
+    /// scheduled, and only a manual flush tries again.
+    private func pause(_ problem: String, fix: String) -> FlushStop {
         retryTask?.cancel()
         retryTask = nil
+        let message = "\(problem); nothing was rejected, the records stay pending and uploads are paused. \(fix), then flush again"
         misconfiguration = message
         return .misconfigured(message)
     }
