@@ -44,6 +44,7 @@ public struct API: Sendable {
         router.add(middleware: AccessLogMiddleware(metrics: metrics, logger: logger))
         router.add(middleware: MethodGuardMiddleware())
         router.add(middleware: NotFoundMiddleware())
+        router.add(middleware: HeaderGuardMiddleware())
         router.add(middleware: LoginThrottleMiddleware(settings: settings))
         addIngestRoutes(to: router)
         addOwnTracksRoutes(to: router)
