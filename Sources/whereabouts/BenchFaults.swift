@@ -66,7 +66,8 @@ struct BenchFaults: AsyncParsableCommand {
         lines += [
             "records recorded   \(tally.recorded)", "on the server      \(tally.onServer)", "lost               \(tally.lost)",
             "duplicated         \(tally.duplicated)", "unknown to store   \(tally.unknown)", "salvage lost       \(tally.salvageLost)",
-            "requeued at end    \(tally.requeued)", "stranded           \(tally.stranded)",
+            "requeued at end    \(tally.requeued) (\(tally.rejectedTooLarge) by an injected 413 on a batch of one)",
+            "stranded           \(tally.stranded)",
             "silent failures    \(tally.silentFailures)", "creation leftovers \(tally.leftovers)",
             "neighbour lockouts \(tally.lockouts)",
         ]
@@ -79,7 +80,8 @@ struct BenchFaults: AsyncParsableCommand {
         members += [
             ("recorded", .integer(tally.recorded)), ("onServer", .integer(tally.onServer)), ("lost", .integer(tally.lost)),
             ("duplicated", .integer(tally.duplicated)), ("unknown", .integer(tally.unknown)), ("salvageLost", .integer(tally.salvageLost)),
-            ("requeued", .integer(tally.requeued)), ("stranded", .integer(tally.stranded)),
+            ("requeued", .integer(tally.requeued)), ("rejectedTooLarge", .integer(tally.rejectedTooLarge)),
+            ("stranded", .integer(tally.stranded)),
             ("silentFailures", .integer(tally.silentFailures)), ("leftovers", .integer(tally.leftovers)),
             ("lockouts", .integer(tally.lockouts)), ("runs", .integer(tally.runs)), ("failedRuns", .integer(tally.failedRuns)),
             ("salvages", .integer(tally.salvages)),

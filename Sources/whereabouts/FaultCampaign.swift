@@ -43,9 +43,12 @@ struct CampaignTally {
     var salvageLost = 0
     /// Records rejected during the faults and put back to pending before the last flush.
     var requeued = 0
-    /// Records stranded: rejected (every record the campaign makes is valid, so a rejection is
-    /// never the record's fault) or still pending after the last flush.
+    /// Records stranded: rejected though valid (every record the campaign makes is, so only an
+    /// injected 413 on a batch of one, which says the record itself is too large, may reject one), or
+    /// still pending after the last flush.
     var stranded = 0
+    /// Records rejected by an injected 413 on a batch of one.
+    var rejectedTooLarge = 0
     /// Runs that exited 0 although they lost writes or were given an invalid device id.
     var silentFailures = 0
     /// Files a store that could not be created left at its path or beside it.
@@ -218,6 +221,7 @@ struct FaultCampaign {
         }
 
         let direct = ["--upload", server.base.absoluteString, "--device", Self.device, "--token=\(token)"]
+        tally.rejectedTooLarge = Self.rejectedTooLarge(store)
         let requeue = try await ChildProcess.run(whereabouts, ["store", "requeue", store], folder: folder)
         tally.requeued = Int(requeue.text.split(separator: " ").dropFirst().first ?? "") ?? 0
         let flush = try await ChildProcess.run(whereabouts, ["store", "flush", store, "--drain-timeout", "60"] + direct, folder: folder)
@@ -226,7 +230,7 @@ struct FaultCampaign {
         await server.child.kill()
         let reader = try SQLiteLocationStore(path: store, options: StoreOptions(mode: .readOnly))
         let recorded = Set(try reader.allRecords().map { $0.record.id.uuidString.lowercased() })
-        tally.stranded = tally.requeued + (try reader.pendingCount())
+        tally.stranded = max(0, tally.requeued - tally.rejectedTooLarge) + (try reader.pendingCount())
         try reader.close()
         let unique = Set(held)
         tally.recorded = recorded.count + tally.salvageLost
@@ -253,6 +257,14 @@ struct FaultCampaign {
         handle.write(Data(count: 3))
         try handle.close()
         return true
+    }
+
+    /// The store's records rejected with 413, as far as its summary lists them; 0 when it cannot be
+    /// read as it is (a damaged store, salvaged by the requeue that follows).
+    private static func rejectedTooLarge(_ path: String) -> Int {
+        guard let reader = try? SQLiteLocationStore(path: path, options: StoreOptions(mode: .readOnly)) else { return 0 }
+        defer { try? reader.close() }
+        return ((try? reader.summary())?.rejected ?? []).filter { $0.rejection.status == 413 }.count
     }
 
     /// The rows a salvage reported lost in a run's output.
