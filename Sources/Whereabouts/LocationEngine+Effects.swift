@@ -36,12 +36,15 @@ extension LocationEngine {
         let effects = session.handle(input, now: now)
         let writes = Self.storeWrites(effects)
         let lost = writer.overflowed
+        let waiting = writer.backlogCount
         switch writer.write(writes.all) {
         case .written:
+            if waiting > 0 { logger.notice("the store has room again: stored the \(waiting) writes that waited") }
             announce(unannounced + writes.stored)
             unannounced = []
         case .deferred(let error):
-            logger.error("\(error)")
+            // Said once as the store starts refusing, not at every write while it refuses.
+            if waiting == 0 { logger.error("\(error); writes wait in memory until it has room") }
             if writer.overflowed == lost { unannounced += writes.stored }
         }
         noteBacklog()

@@ -11,7 +11,17 @@ public enum FlushStop: Sendable, Equatable {
     case backingOff(until: Date)
     /// The store could not be read or written.
     case storeError(String)
-    /// The endpoint's URL is wrong (it answered 404 or 405): the records stay pending and uploads
-    /// pause until a manual flush or an uploader with the right URL; the text names the URL and the fix.
+    /// The request is wrong, not its records (the endpoint's URL answered 404 or 405, or the server
+    /// refused the device id): the records stay pending and uploads pause until a manual flush or an
+    /// uploader with the right URL and device; the text names the URL and the fix.
     case misconfigured(String)
+
+    /// Whether the records wait for the user, not for time: signed out, or the request is wrong.
+    /// Retrying later changes nothing until the credential, URL or device id is fixed.
+    public var strands: Bool {
+        switch self {
+        case .signedOut, .misconfigured: true
+        case .failed, .backingOff, .storeError: false
+        }
+    }
 }

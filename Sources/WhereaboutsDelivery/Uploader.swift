@@ -21,7 +21,7 @@ public actor Uploader {
     private var failures = 0
     private var notBefore: Date?
     private var serverNotBefore: Date?
-    /// Why uploads are paused: the endpoint's URL answered 404 or 405.
+    /// Why uploads are paused: the endpoint's URL answered 404 or 405, or the server refused the device id.
     private var misconfiguration: String?
     private var flushing = false
     private var rerun: UploadTrigger?
@@ -246,7 +246,14 @@ public actor Uploader {
                 return failed("\(endpoint.name) answered \(reply.status)", retryAfter: after)
             case .misconfigured(let status):
                 try delivery.release(ids)
-                return pause(status: status, url: request.url)
+                return pause(
+                    "\(endpoint.name) answered \(status) at \(request.url.absoluteString): no upload endpoint there, so the upload URL is wrong",
+                    fix: "Fix the upload URL (the server's base URL, e.g. http://127.0.0.1:8080)")
+            case .badDevice(let reason):
+                try delivery.release(ids)
+                return pause(
+                    "\(endpoint.name) refused the device id of \(request.url.absoluteString) (400 bad_device_id: \(reason))",
+                    fix: "Fix the device id (the name given to `whereabouts-server device add`)")
             case .reject(let rejection):
                 let rejected = Dictionary(uniqueKeysWithValues: ids.map { ($0, rejection) })
                 try delivery.rejected(rejected, clock.now())
@@ -256,15 +263,13 @@ public actor Uploader {
         }
     }
 
-    /// Pauses uploads after the endpoint's URL answered `status` (404 or 405): no retry is
+    /// Pauses uploads after a fault of the request itself (its URL answered 404 or 405, or the server
+    /// refused its device id), `problem` saying which and `fix` how to mend it: no retry is
     /// scheduled, and only a manual flush tries again.
-    private func pause(status: Int, url: URL) -> FlushStop {
+    private func pause(_ problem: String, fix: String) -> FlushStop {
         retryTask?.cancel()
         retryTask = nil
-        let message =
-            "\(endpoint.name) answered \(status) at \(url.absoluteString): no upload endpoint there, so the upload URL is wrong; "
-            + "nothing was rejected, the records stay pending and uploads are paused. "
-            + "Fix the upload URL (the server's base URL, e.g. http://127.0.0.1:8080), then flush again"
+        let message = "\(problem); nothing was rejected, the records stay pending and uploads are paused. \(fix), then flush again"
         misconfiguration = message
         return .misconfigured(message)
     }

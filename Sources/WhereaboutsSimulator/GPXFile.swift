@@ -3,31 +3,15 @@ import WhereaboutsCore
 
 /// Reads GPX traces from disk in chunks, for use as ground truth.
 public enum GPXFile {
-    /// Bytes read per chunk.
-    static let chunkSize = 64 * 1024
     /// Timestamps before this are a logger without a clock fix (often 1970).
     public static let earliestPlausible = Date(timeIntervalSince1970: 946_684_800)
-
-    /// Opens `url` for reading, or says which file could not be opened.
-    static func open(_ url: URL) throws -> FileHandle {
-        guard let handle = try? FileHandle(forReadingFrom: url) else {
-            throw FormatError(
-                source: url.path, location: "", problem: "cannot be opened for reading",
-                fix: "check the path and that the file is readable")
-        }
-        return handle
-    }
 
     /// Every point of the file, in file order, streamed through ``GPXParser``.
     /// - Throws: ``FormatError`` naming the file, line, problem and fix.
     public static func readPoints(at url: URL) throws -> [GPXPoint] {
-        let handle = try GPXFile.open(url)
-        defer { try? handle.close() }
         var parser = GPXParser(sourceName: url.lastPathComponent)
         var points: [GPXPoint] = []
-        while let chunk = try handle.read(upToCount: chunkSize), !chunk.isEmpty {
-            points += try parser.feed(chunk)
-        }
+        try TextFileChunks.read(url, expecting: "a GPX file") { points += try parser.feed($0) }
         points += try parser.finish()
         return points
     }

@@ -39,7 +39,8 @@ public struct Simulation: Sendable {
     }
 
     /// Plays the whole path and returns what the engine did.
-    /// - Throws: ``StoreError`` when the store cannot be opened or read, ``EngineError`` when the
+    /// - Throws: ``StoreError`` when the store cannot be opened or read or refused writes of the run
+    ///   (a full disk), ``EngineError`` when the
     ///   engine refuses the run's regions or the start.
     public func run() async throws -> SimulationOutcome {
         let folder = storePath == nil ? Self.temporaryFolder() : nil
@@ -61,6 +62,7 @@ public struct Simulation: Sendable {
         try await engine.appDidEnterBackground()
         await phone.advance(to: truth.end)
         await phone.idle()
+        let storeDiagnostics = await engine.diagnostics
         await engine.shutdown()
         phone.kill()
         await phone.idle()
@@ -70,6 +72,15 @@ public struct Simulation: Sendable {
             fixes: try store.allRecords().map(\.record),
             timeline: phone.timeline)
         try store.close()
+        let unstored = storeDiagnostics.storeBacklog + storeDiagnostics.storeOverflowed
+        guard unstored == 0 else {
+            throw StoreError(
+                kind: .diskFull, path: path,
+                problem:
+                    "refused \(unstored) of the run's writes (records, stays, region events), which were never stored, as the disk "
+                    + "or a file-size limit was full (the error above says which); the \(run.fixes.count) records it holds are intact",
+                fix: "free disk space or raise the file-size limit, then run again")
+        }
         return SimulationOutcome(run: run, diagnostics: phone.diagnostics)
     }
 

@@ -47,11 +47,14 @@ public final class SQLiteLocationStore: DeliveryQueue, EventQueue, SettingStore,
 
     static func storeError(_ error: any Error, path: String) -> any Error {
         guard let error = error as? DatabaseError else { return error }
+        // A full disk is SQLITE_FULL; a file-size limit reached is a plain I/O error.
+        let shortage = [.SQLITE_FULL, .SQLITE_IOERR].contains(error.resultCode) ? SpaceShortage.describe(at: path) : nil
         switch error.resultCode {
-        case .SQLITE_FULL:
+        case _ where error.resultCode == .SQLITE_FULL || shortage != nil:
             return StoreError(
-                kind: .diskFull, path: path, problem: "is full (the disk or its size cap); the write was not made",
-                fix: "free disk space or raise the cap; every record written before is intact and recording resumes")
+                kind: .diskFull, path: path,
+                problem: "cannot grow (\(shortage ?? "the disk or its size cap is full")); the write was not made",
+                fix: "free disk space or raise the cap or file-size limit; every record written before is intact and recording resumes")
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             return StoreError(
                 kind: .corrupt, path: path, problem: "is damaged (\(error.message ?? "corrupt"))",

@@ -61,14 +61,30 @@ struct StoreOpener {
         return (pool, report)
     }
 
-    /// Creates a store beside the path and moves it there whole, so a crash never leaves a file at
-    /// the path that is half a store.
+    /// Creates a store beside the path and moves it there whole, so neither a crash nor a full disk
+    /// ever leaves a file at the path that is half a store. It is built with a rollback journal, not
+    /// a write-ahead log: once built, everything is in the one file that moves, and a build that
+    /// fails leaves nothing behind (its file and journal are removed).
     private func create() throws {
         let building = "\(path).creating-\(UUID().uuidString.prefix(8))"
-        let pool = try Self.pool(at: building, maxPageCount: nil)
-        try StoreSchema.migrator.migrate(pool)
-        try pool.close()
-        defer { unlink(building) }
+        defer { for suffix in ["", "-journal", "-wal", "-shm"] { unlink(building + suffix) } }
+        do {
+            let queue = try DatabaseQueue(path: building)
+            try StoreSchema.migrator.migrate(queue)
+            try queue.close()
+        } catch {
+            guard let cause = SQLiteLocationStore.storeError(error, path: building) as? StoreError else { throw error }
+            guard cause.kind == .diskFull else {
+                throw StoreError(
+                    kind: cause.kind, path: path, problem: "could not be created (\(cause.problem)); no file was left there", fix: cause.fix
+                )
+            }
+            throw StoreError(
+                kind: .diskFull, path: path,
+                problem:
+                    "could not be created: \(SpaceShortage.describe(at: building) ?? "the disk or its size cap is full"); no file was left there",
+                fix: "free disk space or raise the file-size limit, then run again")
+        }
         guard link(building, path) == 0 || rename(building, path) == 0 else {
             throw StoreError(
                 kind: .io, path: path, problem: "could not be created (\(String(cString: strerror(errno))))",

@@ -19,7 +19,10 @@ enum FaultKind: String, CaseIterable {
     case tooMany = "429"
     case clockJump = "clock jump"
     case damagedPage = "damaged page"
-    case fullDisk = "full disk"
+    case fullDisk = "full disk mid-run"
+    case fullDiskCreating = "full disk creating"
+    case badDevice = "invalid device id"
+    case throttledNeighbour = "throttled neighbour"
 }
 
 /// What a campaign did and found.
@@ -40,6 +43,20 @@ struct CampaignTally {
     var salvageLost = 0
     /// Records rejected during the faults and put back to pending before the last flush.
     var requeued = 0
+    /// Records stranded: rejected though valid (every record the campaign makes is, so only an
+    /// injected 413 on a batch of one, which says the record itself is too large, may reject one), or
+    /// still pending after the last flush.
+    var stranded = 0
+    /// Records rejected by an injected 413 on a batch of one.
+    var rejectedTooLarge = 0
+    /// Runs that exited 0 although they lost writes or were given an invalid device id.
+    var silentFailures = 0
+    /// Files a store that could not be created left at its path or beside it.
+    var leftovers = 0
+    /// Valid requests answered 429 after another client failed from the same address.
+    var lockouts = 0
+    /// Fault kinds that cannot be injected here, and why.
+    var uninjectable: [FaultKind: String] = [:]
     /// CLI runs.
     var runs = 0
     /// Runs that salvaged a damaged store.
@@ -49,6 +66,21 @@ struct CampaignTally {
     var lastFailure: String?
 
     var injected: Int { faults.values.reduce(0, +) }
+
+    /// What went wrong, in a user's words; empty when the campaign passed.
+    var problems: [String] {
+        var problems = uninjectable.sorted { $0.key.rawValue < $1.key.rawValue }.map { "could not inject \($0.key.rawValue): \($0.value)" }
+        for (count, what) in [
+            (lost, "records lost"), (duplicated, "records duplicated"), (unknown, "server records unknown to the store"),
+            (stranded, "records stranded (rejected or left pending though valid)"),
+            (silentFailures, "runs exited 0 after losing writes or with an invalid device id"),
+            (leftovers, "files left by a store that could not be created"),
+            (lockouts, "valid requests throttled for a neighbour's failures"),
+        ] where count > 0 {
+            problems.append("\(count) \(what)")
+        }
+        return problems
+    }
 }
 
 /// Drives the real `whereabouts` CLI and the real `whereabouts-server`, through a ``FaultProxy``,
@@ -90,13 +122,24 @@ struct FaultCampaign {
         // CI: "Missing value for '--token <token>'").
         let upload = ["--upload", proxy.baseURL.absoluteString, "--device", Self.device, "--token=\(token)"]
 
-        let kinds = FaultKind.allCases.filter { $0 != .clockJump || faketime != nil }
+        if faketime == nil { tally.uninjectable[.clockJump] = "faketime is not installed (apt-get install faketime)" }
+        let kinds = FaultKind.allCases.filter { tally.uninjectable[$0] == nil }
         while tally.injected < count {
             let kind = kinds[Int(generator.next() % UInt64(kinds.count))]
             var executable = whereabouts
+            var runStore = store
+            var runUpload = upload
+            // A run given an invalid device id must fail before it records or sends anything.
+            var mustFail = false
+            if kind == .badDevice, generator.next() % 2 == 0 {
+                let invalid = ["my phone", String(repeating: "d", count: 65), "dev%2FA", ".."][Int(generator.next() % 4)]
+                runUpload = ["--upload", proxy.baseURL.absoluteString, "--device", invalid, "--token=\(token)"]
+                mustFail = true
+            }
+            if kind == .fullDiskCreating { runStore = folder.appendingPathComponent("new-\(tally.runs).sqlite").path }
             var arguments =
-                ["simulate", "--strategy", "move", "--seed", "\(generator.next() % 1_000_000)", "--store", store]
-                + upload + ["--batch-size", "20", "--timeout", "1", "--drain-timeout", "1"]
+                ["simulate", "--strategy", "move", "--seed", "\(generator.next() % 1_000_000)", "--store", runStore]
+                + runUpload + ["--batch-size", "20", "--timeout", "1", "--drain-timeout", "1"]
             var injected = true
             switch kind {
             case .serverError: await proxy.script.add([.status([500, 502, 503][Int(generator.next() % 3)])])
@@ -111,12 +154,22 @@ struct FaultCampaign {
                     ["FAKETIME_DONT_FAKE_MONOTONIC=1", faketime ?? "faketime", "-f", "\(days < 0 ? "" : "+")\(days)d", whereabouts]
                     + arguments
             case .damagedPage: injected = try Self.damageIndexPage(store, using: &generator)
-            case .fullDisk:
-                // The run may grow no file beyond 32–255 KiB (RLIMIT_FSIZE, with SIGXFSZ ignored so a
-                // write past it fails instead of killing): the write-ahead log fills as a full disk would.
-                let kilobytes = 32 + Int(generator.next() % 224)
+            case .fullDisk, .fullDiskCreating:
+                // The run may grow no file beyond a limit (RLIMIT_FSIZE, in 512-byte blocks, with SIGXFSZ
+                // ignored so a write past it fails instead of killing): 16–127 KiB, which the write-ahead
+                // log runs into as into a full disk, or 4–36 KiB, which a new store does not fit in.
+                let blocks = kind == .fullDisk ? 32 + Int(generator.next() % 224) : 8 + Int(generator.next() % 64)
                 executable = "/bin/sh"
-                arguments = ["-c", "trap '' XFSZ; ulimit -f \(kilobytes); exec \"$0\" \"$@\"", whereabouts] + arguments
+                arguments = ["-c", "trap '' XFSZ; ulimit -f \(blocks); exec \"$0\" \"$@\"", whereabouts] + arguments
+                mustFail = kind == .fullDiskCreating
+            case .badDevice:
+                if !mustFail {
+                    await proxy.script.add([
+                        .status(400, body: #"{"error":"bad_device_id","message":"device id \"bench\" is refused by this server"}"#)
+                    ])
+                }
+            case .throttledNeighbour:
+                injected = try await Self.throttleNeighbour(server.base)
             case .clientKill, .serverKill: break
             }
             let child = try ChildProcess.launch(executable, arguments, folder: folder)
@@ -132,17 +185,32 @@ struct FaultCampaign {
             let status = await child.wait()
             client = nil
             tally.runs += 1
-            if kind != .clientKill, kind != .fullDisk, status != 0 {
+            let text = child.text
+            if kind != .clientKill, kind != .fullDisk, !mustFail, status != 0 {
                 tally.failedRuns += 1
-                tally.lastFailure = child.text
+                tally.lastFailure = text
             }
-            if child.text.contains("was damaged: salvaged") {
+            let refused = text.contains("cannot grow") || text.contains("could not be created")
+            let lostWrites = refused && !text.contains("has room again")
+            if status == 0, mustFail || (kind == .fullDisk && lostWrites) {
+                tally.silentFailures += 1
+                tally.lastFailure = text
+            }
+            if kind == .fullDiskCreating {
+                let name = URL(fileURLWithPath: runStore).lastPathComponent
+                tally.leftovers += try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(name) }.count
+            }
+            if kind == .throttledNeighbour, try await Self.status(server.base, device: Self.device, token: token) == 429 {
+                tally.lockouts += 1
+            }
+            if text.contains("was damaged: salvaged") {
                 tally.salvages += 1
             } else if kind == .damagedPage {
                 injected = false
             }
-            if kind == .fullDisk, !child.text.contains("disk I/O error"), !child.text.contains("disk is full") { injected = false }
-            tally.salvageLost += Self.salvageLost(in: child.text)
+            if kind == .fullDisk || kind == .fullDiskCreating, !refused { injected = false }
+            if kind == .badDevice, mustFail, !text.contains("--device: device id") { injected = false }
+            tally.salvageLost += Self.salvageLost(in: text)
             let unplayed = await proxy.script.clear()
             if unplayed > 0 { injected = false }
             if injected {
@@ -153,6 +221,7 @@ struct FaultCampaign {
         }
 
         let direct = ["--upload", server.base.absoluteString, "--device", Self.device, "--token=\(token)"]
+        tally.rejectedTooLarge = Self.rejectedTooLarge(store)
         let requeue = try await ChildProcess.run(whereabouts, ["store", "requeue", store], folder: folder)
         tally.requeued = Int(requeue.text.split(separator: " ").dropFirst().first ?? "") ?? 0
         let flush = try await ChildProcess.run(whereabouts, ["store", "flush", store, "--drain-timeout", "60"] + direct, folder: folder)
@@ -161,6 +230,7 @@ struct FaultCampaign {
         await server.child.kill()
         let reader = try SQLiteLocationStore(path: store, options: StoreOptions(mode: .readOnly))
         let recorded = Set(try reader.allRecords().map { $0.record.id.uuidString.lowercased() })
+        tally.stranded = max(0, tally.requeued - tally.rejectedTooLarge) + (try reader.pendingCount())
         try reader.close()
         let unique = Set(held)
         tally.recorded = recorded.count + tally.salvageLost
@@ -189,10 +259,35 @@ struct FaultCampaign {
         return true
     }
 
+    /// The store's records rejected with 413, as far as its summary lists them; 0 when it cannot be
+    /// read as it is (a damaged store, salvaged by the requeue that follows).
+    private static func rejectedTooLarge(_ path: String) -> Int {
+        guard let reader = try? SQLiteLocationStore(path: path, options: StoreOptions(mode: .readOnly)) else { return 0 }
+        defer { try? reader.close() }
+        return ((try? reader.summary())?.rejected ?? []).filter { $0.rejection.status == 413 }.count
+    }
+
     /// The rows a salvage reported lost in a run's output.
     private static func salvageLost(in text: String) -> Int {
         guard let range = text.range(of: #"salvaged \d+ rows into a new store, lost \d+"#, options: .regularExpression) else { return 0 }
         return Int(text[range].split(separator: " ").last ?? "") ?? 0
+    }
+
+    /// Plays a neighbour behind the same address retrying a stale token until the server throttles
+    /// it; `true` once it got 429.
+    private static func throttleNeighbour(_ base: URL) async throws -> Bool {
+        for _ in 0..<20 {
+            if try await status(base, device: device, token: "a-stale-token-of-a-neighbour") == 429 { return true }
+        }
+        return false
+    }
+
+    /// The status of a read of the device's last location with `token`.
+    private static func status(_ base: URL, device: String, token: String) async throws -> Int {
+        var request = URLRequest(url: base.appendingPathComponent("v1/devices/\(device)/last"), timeoutInterval: 30)
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        let (_, response) = try await URLSession.shared.data(for: request)
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
     }
 
     /// The ids of every location the server holds for the device, repeats kept.

@@ -117,13 +117,16 @@ struct Simulate: AsyncParsableCommand {
         print(SummaryTable.render(reports.map { StrategyAggregate(reports: [$0]) }))
         if let store {
             let file = try StoreFile.open(store)
+            var stranded: String?
             if let uploader = try upload.uploader(for: file) {
                 let report = await uploader.drain(until: Date().addingTimeInterval(upload.drainTimeout), trigger: .manual)
                 var line = "final flush delivered \(report.delivered), rejected \(report.rejected), pending \(try file.pendingCount())"
-                if let stop = report.stoppedBy { line += ", stopped: \(stop)" }
+                if let stop = report.stoppedBy { line += ", stopped: \(upload.explain(stop))" }
                 print(line)
+                if let stop = report.stoppedBy, stop.strands { stranded = upload.explain(stop) }
             }
             print(StoreReport.text(try file.summary(), path: store, integrity: try file.integrityCheck()))
+            if let stranded { throw InputError("\(stranded); the records stay pending in \(store)") }
         }
         if let out { print("wrote \(out)") }
     }

@@ -47,12 +47,7 @@ struct StoreCommand: AsyncParsableCommand {
             print(
                 "delivered \(report.delivered), rejected \(report.rejected), requests \(report.requests), pending \(try store.pendingCount())"
             )
-            if case .misconfigured(let problem) = report.stoppedBy {
-                throw InputError("--upload \(upload.upload ?? ""): \(problem); the records stay pending in \(file)")
-            }
-            if let stop = report.stoppedBy {
-                throw InputError("upload stopped: \(stop); the records stay pending in \(file)")
-            }
+            if let stop = report.stoppedBy { throw InputError("\(upload.explain(stop)); the records stay pending in \(file)") }
         }
     }
 }

@@ -37,6 +37,25 @@ struct UploadOptions: ParsableArguments {
                 batchSize: batchSize, requestTimeout: requestTimeout, backoff: Backoff(initial: 0.5, maximum: 10)))
     }
 
+    /// Why an upload stopped, in a user's words: what was refused or failed, and what to do.
+    func explain(_ stop: FlushStop) -> String {
+        switch stop {
+        case .signedOut where givenToken != nil:
+            return "the server refused the token (401): it is not device \(device)'s current token; give the one "
+                + "`whereabouts-server device add \(device)` or `device rotate-token \(device)` printed last"
+        case .signedOut:
+            return "the server asks for a token (401): give --token=TOKEN or set WHEREABOUTS_TOKEN to device \(device)'s token"
+        case .misconfigured(let problem):
+            return problem
+        case .failed(let problem, _):
+            return "upload failed: \(problem); it still failed when --drain-timeout (\(drainTimeout) s) ran out; flush again later"
+        case .backingOff:
+            return "the server asked to wait past --drain-timeout (\(drainTimeout) s); flush again later"
+        case .storeError(let problem):
+            return "the store could not be read or written: \(problem)"
+        }
+    }
+
     /// Where a simulated run uploads: the server of `--upload`, else the receiver inside the process.
     func target() throws -> UploadTarget {
         guard let upload else { return .loopback }
@@ -48,7 +67,12 @@ struct UploadOptions: ParsableArguments {
         guard drainTimeout.isFinite, drainTimeout >= 0 else {
             throw InputError("--drain-timeout \(drainTimeout) is not a non-negative number of seconds")
         }
-        let token = token ?? ProcessInfo.processInfo.environment["WHEREABOUTS_TOKEN"]
-        return .server(base: url, device: device, token: token, batchSize: batchSize, requestTimeout: timeout)
+        if let problem = DeviceID.problem(with: device) {
+            throw InputError("--device: \(DeviceID.message(for: device, problem: problem)); the server would refuse every upload to it")
+        }
+        return .server(base: url, device: device, token: givenToken, batchSize: batchSize, requestTimeout: timeout)
     }
+
+    /// `--token`, else `WHEREABOUTS_TOKEN`.
+    private var givenToken: String? { token ?? ProcessInfo.processInfo.environment["WHEREABOUTS_TOKEN"] }
 }

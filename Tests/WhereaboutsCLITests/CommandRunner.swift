@@ -20,7 +20,10 @@ struct CommandRunner {
     /// fails with EINTR when a signal reaches the test process, and Foundation's pipe reads turn
     /// that into a crash. The wait happens on a thread of its own, off Swift's cooperative threads,
     /// which the other tests of the process (and any in-process server) need.
-    static func run(_ arguments: [String]) async throws -> Output {
+    ///
+    /// With `fileSizeLimit`, the executable runs under `ulimit -f` of that many 512-byte blocks, with
+    /// `SIGXFSZ` ignored: a write past the limit fails as on a full disk instead of killing it.
+    static func run(_ arguments: [String], fileSizeLimit: Int? = nil) async throws -> Output {
         let folder = temporaryFolder("cli-run")
         defer { try? FileManager.default.removeItem(at: folder) }
         let stdout = folder.appendingPathComponent("stdout")
@@ -28,8 +31,13 @@ struct CommandRunner {
         FileManager.default.createFile(atPath: stdout.path, contents: nil)
         FileManager.default.createFile(atPath: stderr.path, contents: nil)
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let fileSizeLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "trap '' XFSZ; ulimit -f \(fileSizeLimit); exec \"$0\" \"$@\"", executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         process.standardOutput = try FileHandle(forWritingTo: stdout)
         process.standardError = try FileHandle(forWritingTo: stderr)
         try process.run()

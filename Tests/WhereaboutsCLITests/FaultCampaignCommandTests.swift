@@ -11,7 +11,7 @@ private let serverExecutable: String =
 @Suite("whereabouts bench faults")
 struct FaultCampaignCommandTests {
     @Test(
-        "a small campaign against the real CLI and server: every fault injected, nothing lost, nothing duplicated",
+        "a small campaign against the real CLI and server: every fault injected, nothing lost, duplicated or stranded, no run silently failed",
         .enabled(
             if: FileManager.default.isExecutableFile(atPath: serverExecutable),
             "whereabouts-server is not built; run `cd Server && swift build --product whereabouts-server` or set WHEREABOUTS_SERVER"))
@@ -22,13 +22,19 @@ struct FaultCampaignCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
         #expect(object["faults"] as? Int == 24)
-        #expect((object["fullDisk"] as? Int ?? 0) > 0, "a full disk is among the faults: \(result.stdout)")
+        let fullDisks = ["fullDisk", "fullDiskCreating"].map { object[$0] as? Int ?? 0 }.reduce(0, +)
+        #expect(fullDisks > 0, "a full disk is among the faults: \(result.stdout)")
         #expect((object["recorded"] as? Int ?? 0) > 0)
         #expect(object["onServer"] as? Int == object["recorded"] as? Int)
         #expect(object["lost"] as? Int == 0)
         #expect(object["duplicated"] as? Int == 0)
         #expect(object["unknown"] as? Int == 0)
         #expect(object["failedRuns"] as? Int == 0, "\(result.stderr)")
+        for invariant in ["stranded", "silentFailures", "leftovers", "lockouts"] {
+            #expect(object[invariant] as? Int == 0, "\(invariant): \(result.stdout)")
+        }
+        let newKinds = ["fullDiskCreating", "badDevice", "throttledNeighbour"].map { object[$0] as? Int ?? 0 }
+        #expect(newKinds.reduce(0, +) > 0, "the kinds issue 47 added are among the faults: \(result.stdout)")
     }
 
     @Test("bench faults refuses a count below 1 and a server path that is not a program, before starting anything")

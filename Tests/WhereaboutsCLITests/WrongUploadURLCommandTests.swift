@@ -6,7 +6,7 @@ import WhereaboutsTestSupport
 
 @Suite("A wrong upload URL and store requeue on the command line")
 struct WrongUploadURLCommandTests {
-    @Test("a run uploading to a wrong URL keeps every record pending; store flush names the URL; the right URL delivers them all")
+    @Test("a run uploading to a wrong URL keeps every record pending and fails; store flush names the URL; the right URL delivers them all")
     func wrongURL() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
@@ -14,7 +14,8 @@ struct WrongUploadURLCommandTests {
         let path = folder.appendingPathComponent("run.sqlite").path
         let typo = server.baseURL.appendingPathComponent("typo").absoluteString
         let run = try await CommandRunner.run(["simulate", "--strategy", "move", "--store", path, "--upload", typo, "--drain-timeout", "1"])
-        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.status == 2, "a run that strands its records fails: \(run.stderr)")
+        #expect(run.stderr.contains("URL is wrong") && run.stderr.contains("stay pending in \(path)"), "\(run.stderr)")
         let store = try SQLiteLocationStore(path: path, options: StoreOptions(mode: .readOnly))
         let records = try store.summary().records
         #expect(records > 0)

@@ -134,6 +134,14 @@ struct DeliveryWireTests {
         #expect(verdict(404) == .misconfigured(status: 404))
         #expect(verdict(405) == .misconfigured(status: 405))
         #expect(verdict(410) == .reject(Rejection(status: 410, reason: "nope")))
+        let badDevice = HTTPReply(status: 400, body: Data(#"{"error":"bad_device_id","message":"device id \"a b\" contains \" \""}"#.utf8))
+        #expect(UploadVerdict.classify(badDevice, now: now) == .badDevice(reason: #"device id "a b" contains " ""#))
+        let unreadable = HTTPReply(status: 400, body: Data(#"{"error":"unreadable_body","message":"framing"}"#.utf8))
+        #expect(UploadVerdict.classify(unreadable, now: now) == .retry(after: nil))
+        let badRecords = HTTPReply(status: 400, body: Data(#"{"error":"malformed_json","message":"no"}"#.utf8))
+        #expect(
+            UploadVerdict.classify(badRecords, now: now)
+                == .reject(Rejection(status: 400, reason: #"{"error":"malformed_json","message":"no"}"#)))
         #expect(verdict(302) == .retry(after: nil))
     }
 

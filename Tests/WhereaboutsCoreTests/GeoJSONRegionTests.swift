@@ -59,6 +59,19 @@ struct GeoJSONRegionTests {
         }
     }
 
+    @Test("regions the server would refuse are refused here, by the server's limits: a radius of 1e308, an id of 100,000 characters")
+    func serverLimits() throws {
+        #expect { try read([feature("far", radius: "1e308")]) } throws: { error in
+            "\(error)".contains("properties.radius 1e+308 is not within 1 to 1000000 m")
+        }
+        let long = String(repeating: "x", count: 100_000)
+        #expect { try read([feature(long)]) } throws: { error in
+            let text = "\(error)"
+            return text.contains("properties.id") && text.contains("200") && text.count < 1000
+        }
+        #expect(try read([feature(String(repeating: "x", count: 200), radius: "1000000")]).count == 1)
+    }
+
     @Test("malformed JSON and wrong documents are clear errors")
     func malformed() {
         for text in ["{not json", #"{"type":"Feature"}"#, "[]"] {

@@ -56,4 +56,27 @@ struct MisconfiguredEndpointTests {
         #expect(await uploader.flush(.manual).delivered == 30)
         #expect(try await exactlyOnce(store, server.state))
     }
+
+    @Test("400 bad_device_id refuses the request, not its records: nothing is rejected, uploads pause naming the device id")
+    func badDevice() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let body = #"{"error":"bad_device_id","message":"device id \"my phone\" contains \" \", which a device id cannot hold"}"#
+        await server.state.script([.status(400, body: body)])
+        let store = try makeStore()
+        try store.append(sampleRecords(30))
+        let uploader = batchUploader(store, url: server.baseURL)
+        let report = await uploader.flush(.threshold)
+        guard case .misconfigured(let message) = report.stoppedBy else {
+            Issue.record("400 bad_device_id did not pause uploads: \(report)")
+            return
+        }
+        #expect(message.contains("refused the device id") && message.contains("Fix the device id"), "\(message)")
+        #expect(message.contains(#"device id "my phone" contains " ""#), "\(message)")
+        #expect(report.rejected == 0)
+        #expect(try store.pendingCount() == 30)
+        #expect(await uploader.flush(.threshold).requests == 0, "paused: automatic flushes send nothing")
+        #expect(await uploader.flush(.manual).delivered == 30)
+        #expect(try await exactlyOnce(store, server.state))
+    }
 }

@@ -32,7 +32,16 @@ struct DeviceCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (name, token) = (device.name, Tokens.generate())
-            try await database.withStorage { try await $0.addDevice(id: name, tokenHash: Tokens.hash(token), at: Date()) }
+            try await database.withStorage { storage in
+                // A removed device's locations stay; a new device of that name would be handed them.
+                if try await storage.tokenHash(device: name) == nil, try await storage.last(device: name) != nil {
+                    throw ValidationError(
+                        "device \(name) was removed, but its locations and events are kept, and a new device \(name) would be handed them; "
+                            + "erase them with `whereabouts-server device delete \(name) --yes` (after `device export \(name)` if they are wanted), "
+                            + "or add the new device under another name")
+                }
+                try await storage.addDevice(id: name, tokenHash: Tokens.hash(token), at: Date())
+            }
             print("device \(name) added; its token is shown only now:")
             print(token)
         }

@@ -77,6 +77,39 @@ struct ConnectionLimitsTests {
         }
     }
 
+    @Test("a malformed chunk size is 400 unreadable_body, not 413; an unknown route is 404 with the JSON error body")
+    func unreadableBody() async throws {
+        try await withLiveServer(.sqlite, settings: Self.quick) { server in
+            let reply = try await RawSession.with(port: server.port) { session in
+                await session.send(server.uploadHead([("Transfer-Encoding", "chunked")]) + Array("zz\r\n{}\r\n0\r\n\r\n".utf8))
+                return await session.readResponse(timeout: 10)
+            }
+            #expect(reply?.status == 400, "\(reply?.text ?? "no answer")")
+            #expect(reply?.json["error"] as? String == "unreadable_body", "\(reply?.text ?? "")")
+            let missing = try await server.raw("GET", "/v2/nothing")
+            #expect(missing.status == 404)
+            #expect(missing.json["error"] as? String == "not_found", "\(missing.text)")
+            #expect((missing.json["message"] as? String)?.contains("GET /v2/nothing") == true, "\(missing.text)")
+        }
+    }
+
+    @Test("Expect other than 100-continue is 417; a transfer coding other than chunked is 501, never read as plain text")
+    func unmetHeaders() async throws {
+        try await withLiveServer(.sqlite, settings: Self.quick) { server in
+            let auth = ("Authorization", "Bearer \(server.token)")
+            let expect = try await server.raw("GET", "/v1/devices/\(server.device)/last", headers: [auth, ("Expect", "42-sure")])
+            #expect(expect.status == 417 && expect.json["error"] as? String == "expectation_failed", "\(expect.status) \(expect.text)")
+            let gzip = try await RawSession.with(port: server.port) { session in
+                await session.send(
+                    server.uploadHead([("Transfer-Encoding", "gzip, chunked")]) + Array("2\r\n{}\r\n0\r\n\r\n".utf8))
+                return await session.readResponse(timeout: 10)
+            }
+            #expect(gzip?.status == 501, "\(gzip?.text ?? "no answer")")
+            #expect(gzip?.json["error"] as? String == "unsupported_transfer_encoding", "\(gzip?.text ?? "")")
+            #expect(try await server.raw("GET", "/health", headers: [("Expect", "100-continue")]).status == 200)
+        }
+    }
+
     @Test("a body announced larger than the limit is answered 413 before it is sent, and the connection closes")
     func oversizedBody() async throws {
         try await withLiveServer(.sqlite, settings: Self.quick) { server in
@@ -200,19 +233,63 @@ struct ConnectionLimitsTests {
         }
     }
 
-    @Test("failed logins from one address are throttled with 429 and Retry-After, even with the right token next")
+    @Test("different tokens failing from one address throttle it with 429 and Retry-After; a token that worked before still gets in")
     func loginThrottling() async throws {
         let settings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, loginFailuresPerMinute: 3)
         try await withLiveServer(.sqlite, settings: settings) { server in
             let path = "/v1/devices/\(server.device)/last"
+            #expect(try await server.send("GET", path, token: server.token).status == 404, "no location yet, but the token works")
             var statuses: [Int] = []
-            for _ in 0..<3 { statuses.append(try await server.send("GET", path, token: "guess").status) }
-            let throttled = try await server.send("GET", path, token: server.token)
+            for guess in 0..<3 { statuses.append(try await server.send("GET", path, token: "guess-\(guess)").status) }
             #expect(statuses == [401, 401, 401])
+            let throttled = try await server.send("GET", path, token: "guess-3")
             #expect(throttled.status == 429)
             #expect(Int(throttled.headers["retry-after"] ?? "").map { (1...60).contains($0) } == true, "\(throttled.headers)")
-            #expect((server.json(throttled)["message"] as? String)?.contains("failed logins") == true)
+            #expect((server.json(throttled)["message"] as? String)?.contains("failed logins with different tokens") == true)
+            #expect(try await server.send("GET", path, token: server.token).status == 404, "a token that worked is never locked out")
             #expect(try await server.send("GET", "/health", token: nil).status == 200)
+        }
+    }
+
+    @Test("one client retrying a stale token slows only itself: other devices on its address upload and log in")
+    func staleTokenNeighbour() async throws {
+        let settings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, loginFailuresPerMinute: 3)
+        try await withLiveServer(.sqlite, settings: settings) { server in
+            let neighbour = uniqueDevice()
+            let neighbourToken = Tokens.generate()
+            try await server.storage.addDevice(id: neighbour, tokenHash: Tokens.hash(neighbourToken), at: Date())
+            let stale = "a-rotated-token"
+            let upload = "/v1/devices/\(server.device)/locations"
+            var statuses: [Int] = []
+            for _ in 0..<10 {
+                statuses.append(try await server.send("POST", upload, token: stale, body: batchBody(wireLocations(1))).status)
+            }
+            #expect(statuses == [401, 401, 401] + Array(repeating: 429, count: 7), "the stale token itself is throttled")
+            let other = try await server.send(
+                "POST", "/v1/devices/\(neighbour)/locations", token: neighbourToken, body: batchBody(wireLocations(2)))
+            #expect(other.status == 200, "\(String(decoding: other.body, as: UTF8.self))")
+            #expect(try await server.send("POST", upload, token: server.token, body: batchBody(wireLocations(2))).status == 200)
+            let login = try await server.login(device: neighbour, token: neighbourToken)
+            #expect(login.status == 303, "\(login.status) \(login.text)")
+        }
+    }
+
+    @Test("guessing the admin token is throttled too: 403 answers count as failures, on admin routes and /metrics")
+    func adminGuesses() async throws {
+        let settings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, loginFailuresPerMinute: 3)
+        try await withLiveServer(.sqlite, settings: settings) { server in
+            var statuses: [Int] = []
+            for guess in 0..<3 { statuses.append(try await server.send("GET", "/metrics", token: "admin-guess-\(guess)").status) }
+            statuses.append(try await server.send("GET", "/v1/devices", token: "admin-guess-3").status)
+            statuses.append(try await server.send("GET", "/v1/devices", token: "admin-guess-0").status)
+            #expect(statuses == [403, 403, 403, 429, 429])
+            #expect(try await server.send("GET", "/v1/devices", token: LiveServer.adminToken).status == 429, "not yet known to work")
+        }
+        try await withLiveServer(.sqlite, settings: settings) { server in
+            #expect(try await server.send("GET", "/v1/devices", token: LiveServer.adminToken).status == 200)
+            for guess in 0..<2 { _ = try await server.send("GET", "/v1/devices", token: "admin-guess-\(guess)") }
+            #expect(try await server.send("GET", "/v1/devices", token: LiveServer.adminToken).status == 200, "it worked before")
+            #expect(try await server.send("GET", "/metrics", token: server.token).status == 403, "a device token proved nothing here yet")
         }
     }
 

@@ -53,6 +53,13 @@ struct DeviceCommandTests {
         #expect(
             again.status != 0 && again.errors.contains("device phone does not exist") && again.errors.contains("device list"),
             "\(again.errors)")
+        let readd = try await ServerProcess.run(["device", "add", "phone", "--database", database])
+        #expect(
+            readd.status != 0 && readd.errors.contains("was removed, but its locations")
+                && readd.errors.contains("device delete phone --yes"),
+            "a new device is not handed the removed one's history: \(readd.errors)")
+        #expect(try await ServerProcess.run(["device", "delete", "phone", "--yes", "--database", database]).status == 0)
+        #expect(try await ServerProcess.run(["device", "add", "phone", "--database", database]).status == 0)
         let ghost = try await ServerProcess.run(["device", "rotate-token", "ghost", "--database", database])
         #expect(
             ghost.status != 0 && ghost.errors.contains("device ghost does not exist") && ghost.errors.contains("device add ghost"),

@@ -86,6 +86,9 @@ struct IngestAPITests {
             let cases: [(String, Int, String)] = [
                 ("{\"locations\": [", 400, "not valid JSON"),
                 ("{\"locations\": [{\"id\": \"\(valid[0].id)\", \"latitude\": NaN}]}", 400, "NaN"),
+                ("", 400, "the body: is empty; it should be JSON text"),
+                (String(repeating: "[", count: 600) + String(repeating: "]", count: 600), 400, "nested"),
+                ("{\"locations\": [\(item { $0.accuracy = 12345.5 }.replacingOccurrences(of: "12345.5", with: "1e400"))]}", 422, "1e400"),
                 ("{\"points\": []}", 400, "locations"),
                 ("[1, 2]", 400, "send {\"locations\""),
                 (

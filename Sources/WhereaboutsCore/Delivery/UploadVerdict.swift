@@ -8,12 +8,16 @@ public enum UploadVerdict: Sendable, Equatable {
     case refreshCredential
     /// 413: the batch is too large; send it in halves.
     case split
-    /// 408, 429, 5xx or no answer: keep the records and try later, no sooner than `after` seconds
+    /// 408, 429, 5xx, 400 `unreadable_body` or no answer: keep the records and try later, no sooner than `after` seconds
     /// when the server said so.
     case retry(after: TimeInterval?)
     /// 404 or 405: the URL names no upload endpoint (a wrong URL, a proxy in the way, a server of
     /// another kind). The records are not at fault: keep them pending and pause until the URL is fixed.
     case misconfigured(status: Int)
+    /// 400 `bad_device_id`: the server refused the device id in the request's path. The request is at
+    /// fault, not its records: keep them pending and pause until the id is fixed. `reason` is the
+    /// server's message.
+    case badDevice(reason: String)
     /// Any other 4xx: the server will never take these records; keep them as rejected.
     case reject(Rejection)
 
@@ -26,10 +30,24 @@ public enum UploadVerdict: Sendable, Equatable {
         case 408, 425, 429, 500...599:
             return .retry(after: reply.headers["retry-after"].flatMap { retryAfter($0, now: now) })
         case 404, 405: return .misconfigured(status: reply.status)
+        // A body the server could not read whole (its framing broke on the way) is sent again.
+        case 400 where errorCode(reply.body) == "unreadable_body": return .retry(after: nil)
+        case 400 where errorCode(reply.body) == "bad_device_id":
+            return .badDevice(reason: errorMessage(reply.body) ?? reply.bodyPrefix)
         case 400..<500: return .reject(Rejection(status: reply.status, reason: reply.bodyPrefix))
         default:
             return .retry(after: nil)
         }
+    }
+
+    /// The `error` member of a JSON error body, if it has one.
+    static func errorCode(_ body: Data) -> String? { errorMember("error", of: body) }
+
+    /// The `message` member of a JSON error body, if it has one.
+    static func errorMessage(_ body: Data) -> String? { errorMember("message", of: body) }
+
+    private static func errorMember(_ name: String, of body: Data) -> String? {
+        (try? JSONSerialization.jsonObject(with: body.prefix(4096)) as? [String: Any])?[name] as? String
     }
 
     /// Parses `Retry-After`: delay seconds or an HTTP-date; `nil` when unreadable.

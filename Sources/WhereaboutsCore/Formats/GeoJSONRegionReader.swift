@@ -75,7 +75,7 @@ public struct GeoJSONRegionReader {
         guard let id = Self.identifier(properties["id"]) ?? Self.identifier(feature["id"]) else {
             throw fail(location, "has no properties.id", "give every region a string id")
         }
-        location += " (id \"\(id)\")"
+        location += " (id \(String(reflecting: String(id.prefix(80))))\(id.count > 80 ? "…" : ""))"
         if let earlier = firstIndex[id] {
             throw fail(location, "repeats the id of feature \(earlier)", "give every region a unique id")
         }
@@ -87,6 +87,8 @@ public struct GeoJSONRegionReader {
         let delay = (properties["loiteringDelay"] as? NSNumber)?.doubleValue
         let region: Region
         do {
+            // The limits a server holds regions to, so a file the engine takes is one the server takes.
+            try WireLimits.checkRegionID(id, field: "properties.id")
             switch type {
             case "Point":
                 guard let position = Self.position(geometry["coordinates"]) else {
@@ -95,6 +97,7 @@ public struct GeoJSONRegionReader {
                 guard let radius = (properties["radius"] as? NSNumber)?.doubleValue else {
                     throw fail(location, "has no numeric properties.radius", "give the radius in metres")
                 }
+                try WireLimits.check(radius, field: "properties.radius", in: WireLimits.radius, unit: "m", fix: "give the radius in metres")
                 region = try Region(
                     id: id, center: Coordinate(latitude: position.lat, longitude: position.lon), radius: radius,
                     notifyOnEntry: entry, notifyOnExit: exit, loiteringDelay: delay)

@@ -13,6 +13,7 @@ extension API {
         read: (String) async throws -> Credential?
     ) async throws -> (Credential, cached: Bool) {
         if useCache, let token, let known = cache[device], Tokens.equal(Tokens.hash(token), tokenHash(known)) {
+            AuthenticationMark.credentialProved()
             return (known, true)
         }
         var found: Credential?

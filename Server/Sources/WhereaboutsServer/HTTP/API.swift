@@ -43,6 +43,8 @@ public struct API: Sendable {
         let router = Router(context: ServerRequestContext.self)
         router.add(middleware: AccessLogMiddleware(metrics: metrics, logger: logger))
         router.add(middleware: MethodGuardMiddleware())
+        router.add(middleware: NotFoundMiddleware())
+        router.add(middleware: HeaderGuardMiddleware())
         router.add(middleware: LoginThrottleMiddleware(settings: settings))
         addIngestRoutes(to: router)
         addOwnTracksRoutes(to: router)
@@ -79,8 +81,13 @@ public struct API: Sendable {
         do {
             let buffer = try await request.body.collect(upTo: settings.maxBodyBytes)
             return Data(buffer.readableBytesView)
-        } catch {
+        } catch is NIOTooManyBytesError {
             throw tooLarge
+        } catch {
+            throw APIError.badRequest(
+                "unreadable_body",
+                "the body could not be read: its framing is broken (a chunk size or Content-Length that does not match what was sent); send it again"
+            )
         }
     }
 
@@ -89,7 +96,8 @@ public struct API: Sendable {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch {
-            throw APIError.badRequest("malformed_json", "the body: \(DecodeProblem(error).reason); send \(shape)")
+            let problem = DecodeProblem(error, in: data)
+            throw APIError.badRequest(problem.isSyntax ? "malformed_json" : "invalid_body", "the body: \(problem.reason); send \(shape)")
         }
     }
 }

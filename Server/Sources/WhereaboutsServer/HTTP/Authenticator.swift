@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import WhereaboutsCore
 
 /// Resolves a request's token to a ``Principal``. Tokens are compared as SHA-256 digests in
 /// constant time; only digests are stored.
@@ -22,10 +23,14 @@ struct Authenticator: Sendable {
                 "send Authorization: Bearer <token> (a device token from `whereabouts-server device add`, or the admin token)")
         }
         let digest = Tokens.hash(token)
-        if let adminTokenHash, Tokens.equal(digest, adminTokenHash) { return .admin }
+        if let adminTokenHash, Tokens.equal(digest, adminTokenHash) {
+            AuthenticationMark.credentialProved()
+            return .admin
+        }
         if let claimedDevice, DeviceID.isValid(claimedDevice), let stored = try await storedHash(claimedDevice),
             Tokens.equal(digest, stored)
         {
+            AuthenticationMark.credentialProved()
             return .device(claimedDevice)
         }
         throw APIError.unauthorized(
@@ -51,6 +56,7 @@ struct Authenticator: Sendable {
         guard let adminTokenHash, Tokens.equal(Tokens.hash(token), adminTokenHash) else {
             throw APIError.forbidden("\(purpose) needs the admin token; this token is not it")
         }
+        AuthenticationMark.credentialProved()
     }
 
     /// Who is looking at an HTML page: the Bearer token when there is one, else the login session of

@@ -2,40 +2,89 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Slows token guessing down: each 401 answer to a request that carries a token (an `Authorization`
-/// header, or the login form) costs the client address a token of a bucket refilled at
-/// ``ServerSettings/loginFailuresPerMinute``; while it has none left, its requests that carry a token
-/// get 429 with `Retry-After` before they are looked at. Requests without one, such as `/health`,
-/// are never throttled.
+/// Slows token guessing down without locking out anyone whose token works. A request that carries
+/// a credential (an `Authorization` header, or the login form) and is refused with 401 or 403 costs
+/// two buckets refilled at ``ServerSettings/loginFailuresPerMinute``: that credential's from that
+/// client address, and, the first time that credential fails there lately, the address's own, which
+/// counts the different credentials failing from it. While either is empty, the address's requests
+/// with that credential (or, for the address's bucket, with any credential not known to work) get 429
+/// with `Retry-After` before they are looked at. A credential that proved valid is never held back,
+/// until it is refused with 401: one phone retrying a rotated token from behind a carrier's NAT slows
+/// only itself. Requests without a credential, such as `/health`, are never throttled.
 struct LoginThrottleMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
+    /// Failures by client address and credential.
     let failures: RateLimiter
+    /// Different credentials failing, by client address.
+    let guesses: RateLimiter
+    let proven = ProvenCredentials()
     let trustForwardedFor: Bool
 
     init(settings: ServerSettings) {
         let perMinute = Double(settings.loginFailuresPerMinute)
         failures = RateLimiter(rate: perMinute / 60, burst: perMinute)
+        guesses = RateLimiter(rate: perMinute / 60, burst: perMinute)
         trustForwardedFor = settings.trustForwardedFor
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.headers[.authorization] != nil || (request.method == .post && request.uri.path == "/login"),
-            let client = clientAddress(request, context: context)
-        else { return try await next(request, context) }
-        if let wait = await failures.wait(client) {
+        var request = request
+        guard let client = clientAddress(request, context: context), let credential = try await credential(of: &request) else {
+            return try await next(request, context)
+        }
+        let digest = Tokens.hash(credential)
+        let key = "\(client) \(digest.base64EncodedString())"
+        let known = await proven.contains(digest)
+        if !known, let wait = await failures.wait(key) {
             throw APIError(
-                .tooManyRequests, "login_throttled", "too many failed logins from \(client); retry after \(wait) s with a valid token",
+                .tooManyRequests, "login_throttled",
+                "too many failed logins with this token from \(client); retry after \(wait) s, or use the current token (a rotated one no longer works)",
                 retryAfter: wait)
         }
+        if !known, let wait = await guesses.wait(client) {
+            throw APIError(
+                .tooManyRequests, "login_throttled",
+                "too many failed logins with different tokens from \(client); retry after \(wait) s (a token that worked before still gets in)",
+                retryAfter: wait)
+        }
+        let mark = AuthenticationMark()
         do {
-            let response = try await next(request, context)
-            if response.status == .unauthorized { _ = await failures.admit(client) }
+            let response = try await AuthenticationMark.$current.withValue(mark) { try await next(request, context) }
+            await settle(response.status, mark: mark, known: known, digest: digest, key: key, client: client)
             return response
-        } catch let error as any HTTPResponseError where error.status == .unauthorized {
-            _ = await failures.admit(client)
+        } catch let error as any HTTPResponseError {
+            await settle(error.status, mark: mark, known: known, digest: digest, key: key, client: client)
             throw error
         }
     }
+
+    /// Counts a refusal against the credential and the address, or remembers a credential that proved valid.
+    private func settle(_ status: HTTPResponse.Status, mark: AuthenticationMark, known: Bool, digest: Data, key: String, client: String)
+        async
+    {
+        switch status {
+        case .unauthorized:
+            await proven.remove(digest)
+        case .forbidden where !known && !mark.credentialWasProved:
+            break
+        default:
+            if mark.credentialWasProved { await proven.insert(digest) }
+            return
+        }
+        if await failures.isFull(key) { _ = await guesses.admit(client) }
+        _ = await failures.admit(key)
+    }
+
+    /// What the request authenticates with: its `Authorization` header, or the body of a login form
+    /// (collected here, and handed on to the route); `nil` when it carries none.
+    private func credential(of request: inout Request) async throws -> String? {
+        if let authorization = request.headers[.authorization] { return authorization }
+        guard request.method == .post, request.uri.path == "/login" else { return nil }
+        return String(buffer: try await request.collectBody(upTo: Self.maxLoginForm))
+    }
+
+    /// The largest login form read.
+    static let maxLoginForm = 64 * 1024
 
     /// The peer's IP address, or the last `X-Forwarded-For` entry when the peer is a trusted proxy.
     private func clientAddress(_ request: Request, context: Context) -> String? {

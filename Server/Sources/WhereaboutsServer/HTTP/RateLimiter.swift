@@ -35,6 +35,9 @@ actor RateLimiter {
         return tokens >= 1 ? nil : wait(tokens)
     }
 
+    /// Whether `key`'s bucket is full: it took no token lately (or has had time to refill).
+    func isFull(_ key: String, now: Date = Date()) -> Bool { tokens(key, now: now) >= burst }
+
     private func tokens(_ key: String, now: Date) -> Double {
         guard let bucket = buckets[key] else { return burst }
         return min(burst, bucket.tokens + now.timeIntervalSince(bucket.at) * rate)
