@@ -22,15 +22,22 @@ struct Seed003TravelAppTests {
         try await js.call("setAuth", #"{"refreshToken": "refresh-1", "userId": "user-1"}"#)
     }
 
-    @Test("1 foreground, 2 background, 3 the toggle: pending entries with wait_time, Firestore documents, uploaded flags, the skipped run")
-    func plan() async throws {
+    /// The local server answering as Firestore and its token endpoint (the ID token it accepts is the one
+    /// the refresh token gets), and the app launched with the bridge's uploader.
+    func launched() async throws -> (TestServer, EngineHarness, SeedJavaScript) {
         let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
         await server.state.setValidTokens(["id-token-1"])
         await server.state.setRefreshTokens(["refresh-1"])
         let app = try EngineHarness(uploader: { store, clock in Bridge.uploader(store: store, clock: clock) })
         let js = SeedJavaScript(Bridge(engine: app.engine))
         try await app.engine.launch(.user)
+        return (server, app, js)
+    }
+
+    @Test("1 foreground, 2 background, 3 the toggle: pending entries with wait_time, Firestore documents, uploaded flags, the skipped run")
+    func plan() async throws {
+        let (server, app, js) = try await launched()
+        defer { Task { await server.stop() } }
         try await signedIn(js, server)
 
         // 1. iOS foreground tracking.
@@ -94,13 +101,8 @@ struct Seed003TravelAppTests {
         await denied.settle()
         #expect(denied.log.messages.contains { $0.contains("location permission refused (foregroundDenied") })
 
-        let server = try await TestServer.start()
+        let (server, app, js) = try await launched()
         defer { Task { await server.stop() } }
-        await server.state.setValidTokens(["id-token-1"])
-        await server.state.setRefreshTokens(["refresh-1"])
-        let app = try EngineHarness(uploader: { store, clock in Bridge.uploader(store: store, clock: clock) })
-        let js = SeedJavaScript(Bridge(engine: app.engine))
-        try await app.engine.launch(.user)
         let offline = try await TestServer.freePort()
         try await js.call(
             "configure",
