@@ -65,7 +65,7 @@ struct BenchGeofence: ParsableCommand {
                 watch.time {
                     _ = SlotPlanner.plan(
                         engine.index, at: fix.coordinate, slots: 20, minimumRefresh: 150, maximumRefresh: 5000,
-                        state: { engine.state(of: $0) }, device: (fix.coordinate, fix.horizontalAccuracy))
+                        state: { [engine] in engine.state(of: $0) }, device: (fix.coordinate, fix.horizontalAccuracy))
                 })
         }
         let refits = refitAlong(track, &engine, watch)
@@ -153,12 +153,13 @@ struct BenchGeofence: ParsableCommand {
             if let current = plan, !current.isStale(at: fix.coordinate) {
                 times.append(
                     watch.time {
-                        plan = SlotPlanner.refit(current, engine.index, cushion: .iOS, state: { engine.state(of: $0) }, device: device)
+                        plan = SlotPlanner.refit(
+                            current, engine.index, cushion: .iOS, state: { [engine] in engine.state(of: $0) }, device: device)
                     })
             } else {
                 plan = SlotPlanner.plan(
                     engine.index, at: fix.coordinate, slots: 20, minimumRefresh: 150, maximumRefresh: 5000,
-                    state: { engine.state(of: $0) }, device: device, handed: plan)
+                    state: { [engine] in engine.state(of: $0) }, device: device, handed: plan)
             }
         }
         return times

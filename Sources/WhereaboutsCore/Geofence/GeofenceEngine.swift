@@ -64,7 +64,7 @@ public struct GeofenceEngine: Sendable {
     private var latestFix: Fix?
     /// When fixes last reported each kind of crossing of a region, kept ``GeofenceRule/fixPrecedence``
     /// seconds: the OS's late report of the same crossing must not repeat it.
-    private var fixCrossings: [Int32: GeofenceRule.FixCrossings] = [:]
+    private var fixCrossings = FixCrossingLog()
     /// The slots whose determined state (inside since, outside, dwell reported) changed since
     /// ``takeStateChanges(at:)`` last ran, with repeats: what a store must learn so that a relaunched
     /// app restores the states, outside ones included.
@@ -150,7 +150,7 @@ public struct GeofenceEngine: Sendable {
             engine.setStatus(.undetermined, ofSlot: slot, since: .distantPast, states)
             states[slot].remove(.judged)
         }
-        fixCrossings[Int32(slot)] = nil
+        fixCrossings.forget(Int32(slot))
     }
 
     /// The slot states as one buffer: judging many slots then checks the array's uniqueness once
@@ -221,10 +221,8 @@ public struct GeofenceEngine: Sendable {
     /// Keeps the crossings among `changes` in ``fixCrossings``, dropping those too old to matter.
     private mutating func noteCrossings(_ changes: [Change], at time: Date) {
         guard changes.contains(where: { !$0.initial }) else { return }
-        if fixCrossings.count >= 64 {
-            fixCrossings = fixCrossings.filter { time.timeIntervalSince($0.value.latest) <= GeofenceRule.fixPrecedence }
-        }
-        for change in changes where !change.initial { fixCrossings[change.slot, default: .init()][change.kind] = time }
+        if fixCrossings.count >= 64 { fixCrossings.dropExpired(at: time) }
+        for change in changes where !change.initial { fixCrossings.note(change.kind, ofSlot: change.slot, at: time) }
     }
 
     /// Judges `fix` against the regions the device is inside and those within its reach, and

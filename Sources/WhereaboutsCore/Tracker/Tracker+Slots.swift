@@ -9,7 +9,8 @@ extension Tracker {
         let plan = SlotPlanner.plan(
             geofences.index, at: position, slots: configuration.slotCount,
             minimumRefresh: min(configuration.minimumRefreshRadius, maximum), maximumRefresh: maximum,
-            cushion: configuration.regionCushion, state: { geofences.state(of: $0) }, device: device(at: now), handed: slotPlan)
+            cushion: configuration.regionCushion, state: { [geofences] in geofences.state(of: $0) }, device: device(at: now),
+            handed: slotPlan)
         hand(plan, into: &effects)
     }
 
@@ -18,7 +19,7 @@ extension Tracker {
     mutating func refitSlots(now: Date, into effects: inout [TrackerEffect]) {
         guard let slotPlan else { return }
         let refitted = SlotPlanner.refit(
-            slotPlan, geofences.index, cushion: configuration.regionCushion, state: { geofences.state(of: $0) },
+            slotPlan, geofences.index, cushion: configuration.regionCushion, state: { [geofences] in geofences.state(of: $0) },
             device: device(at: now))
         hand(refitted, into: &effects)
     }
