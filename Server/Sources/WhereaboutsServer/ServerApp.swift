@@ -56,7 +56,9 @@ public enum ServerApp {
         let app = Application(
             router: api.router(),
             server: HTTPServerBuilder { responder in
-                GuardedHTTP1Channel(responder: responder, settings: settings, connections: connections, metrics: api.metrics)
+                GuardedHTTP1Channel(responder: responder, settings: settings, connections: connections, metrics: api.metrics) {
+                    try await api.shouldUpgrade($0, channel: $1, logger: $2)
+                }
             },
             configuration: .init(address: .hostname(host, port: port), serverName: "whereabouts-server"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
