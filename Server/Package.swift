@@ -30,10 +30,19 @@ let package = Package(
     targets: [
         // Debian's libsodium (libsodium-dev): OwnTracks encrypts payloads with crypto_secretbox.
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        // A small MQTT 3.1.1 subscriber on SwiftNIO: QoS 1, persistent sessions, PUBACK after the handler.
+        .target(
+            name: "WhereaboutsMQTT",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .target(
             name: "WhereaboutsServer",
             dependencies: [
                 "CSodium",
+                "WhereaboutsMQTT",
                 .product(name: "WhereaboutsCore", package: "Whereabouts"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -56,6 +65,7 @@ let package = Package(
             name: "whereabouts-server",
             dependencies: [
                 "WhereaboutsServer",
+                "WhereaboutsMQTT",
                 .product(name: "WhereaboutsCore", package: "Whereabouts"),
                 .product(name: "WhereaboutsDelivery", package: "Whereabouts"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -64,6 +74,7 @@ let package = Package(
             name: "WhereaboutsServerTests",
             dependencies: [
                 "WhereaboutsServer",
+                "WhereaboutsMQTT",
                 "CSodium",
                 .product(name: "WhereaboutsCore", package: "Whereabouts"),
                 .product(name: "WhereaboutsStore", package: "Whereabouts"),
