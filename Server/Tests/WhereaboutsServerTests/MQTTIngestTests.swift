@@ -56,7 +56,7 @@ struct MQTTIngestTests {
     private static func awaitSubscription(_ broker: MosquittoBroker, _ storage: any TrackStorage) async throws {
         let (probe, topic) = try await addDevice(storage)
         var index = 0
-        let subscribed = try await eventually(within: 20) {
+        let subscribed = try await eventually(within: 60) {
             index += 1
             try await broker.publish([location(index, base: 10)], topic: topic)
             return try await !latitudes(storage, probe).isEmpty
@@ -130,7 +130,7 @@ struct MQTTIngestTests {
         var server = try await ServerProcess(database: database, arguments: arguments)
         do {
             try await ServerApp.withStorage(.sqlite(path: path), readOnly: true, logger: quietLogger) { storage in
-                let subscribed = try await Self.eventually(within: 20) {
+                let subscribed = try await Self.eventually(within: 60) {
                     try await broker.publish([Self.location(0)], topic: "owntracks/jane/phone")
                     return try await !Self.latitudes(storage, "phone").isEmpty
                 }

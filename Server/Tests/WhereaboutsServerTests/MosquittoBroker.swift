@@ -24,7 +24,7 @@ final class MosquittoBroker: @unchecked Sendable {
     /// waits until it accepts connections.
     static func start(folder: URL = temporaryFolder("mosquitto"), port: Int? = nil) async throws -> MosquittoBroker {
         for _ in 0..<20 {
-            let broker = try MosquittoBroker(folder: folder, port: port ?? Int.random(in: 20_000..<40_000))
+            let broker = try MosquittoBroker(folder: folder, port: port ?? Int.random(in: 10_000..<30_000))
             if try await broker.accepting() { return broker }
             await broker.stop()
             guard port == nil else { break }
@@ -63,6 +63,8 @@ final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// Whether the broker accepts a connection within 5 s (`false`: it exited, the port being taken).
+    /// Ports below Linux's ephemeral range (32768 on) are picked, and the broker's log must say it
+    /// listens, so another process's listener is never taken for it.
     private func accepting() async throws -> Bool {
         for _ in 0..<250 {
             guard process.isRunning else { return false }
@@ -70,7 +72,8 @@ final class MosquittoBroker: @unchecked Sendable {
                 .get()
             {
                 try? await channel.close()
-                return true
+                let log = String(decoding: (try? Data(contentsOf: folder.appendingPathComponent("log"))) ?? Data(), as: UTF8.self)
+                return process.isRunning && log.contains("listen socket on port \(port)") && !log.contains("Error")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
