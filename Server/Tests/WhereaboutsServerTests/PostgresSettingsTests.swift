@@ -36,9 +36,7 @@ struct PostgresSettingsTests {
         }
     }
 
-    @Test(
-        "TLS: require and verify-full connect encrypted; no TLS, an unknown authority or a wrong host name get no connection",
-        .enabled(if: TLSPostgres.installed != nil, "\(TLSPostgres.missing)"))
+    @Test("TLS: require and verify-full connect encrypted; no TLS, an unknown authority or a wrong host name get no connection")
     func tls() async throws {
         try await withTLSPostgres { cluster in
             let authority = "sslrootcert=\(cluster.authority)"
@@ -56,9 +54,7 @@ struct PostgresSettingsTests {
         }
     }
 
-    @Test(
-        "pool_size bounds the connections in use; statement_timeout cancels a statement that runs longer",
-        .enabled(if: TLSPostgres.installed != nil, "\(TLSPostgres.missing)"))
+    @Test("pool_size bounds the connections in use; statement_timeout cancels a statement that runs longer")
     func poolAndTimeout() async throws {
         try await withTLSPostgres { cluster in
             let url = cluster.url("sslmode=require&pool_size=2&statement_timeout=300ms")

@@ -23,8 +23,6 @@ public struct API: Sendable {
     let deviceTokens = DeviceCache<Data>()
     /// `storage`'s ``OwnTracksStorage/ownTracksLegacyIDsBefore()``, read once.
     let ownTracksLegacyIDsBefore: Date?
-    /// Every location stored through this API, for `/ws/last`.
-    let feed = LocationFeed()
 
     /// Creates the API over `storage`, whose ``OwnTracksStorage/ownTracksLegacyIDsBefore()`` is
     /// `ownTracksLegacyIDsBefore`.
@@ -51,7 +49,6 @@ public struct API: Sendable {
         addIngestRoutes(to: router)
         addOwnTracksRoutes(to: router)
         addRecorderRoutes(to: router)
-        addLiveLocationsRoute(to: router)
         addReadRoutes(to: router)
         addPageRoutes(to: router)
         return router
