@@ -34,12 +34,24 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         urlRequest.httpMethod = request.method
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         urlRequest.httpBody = request.body
-        let (data, response) = try await session(timeout: timeout).data(for: urlRequest)
+        let (data, response) = try await Self.exchange(urlRequest, on: session(timeout: timeout))
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         var headers: [String: String] = [:]
         for (name, value) in http.allHeaderFields {
             if let name = name as? String, let value = value as? String { headers[name] = value }
         }
         return HTTPReply(status: http.statusCode, headers: headers, body: data)
+    }
+
+    /// Sends `request` on `session`. On Linux a cancelled caller does not cancel the request: it ends on
+    /// its own within the session's timeout. FoundationNetworking crashes when a task is cancelled while
+    /// it completes ("Trying to access a behaviour for a task that in not in the registry", from
+    /// `URLSessionTask.cancel()`), which an app's expired background run or a killed engine would do.
+    private static func exchange(_ request: URLRequest, on session: URLSession) async throws -> (Data, URLResponse) {
+        #if canImport(FoundationNetworking)
+            try await Task.detached { try await session.data(for: request) }.value
+        #else
+            try await session.data(for: request)
+        #endif
     }
 }
