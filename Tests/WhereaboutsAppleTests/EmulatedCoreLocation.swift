@@ -24,6 +24,8 @@ final class EmulatedCoreLocation {
     private(set) var heldCrossings: [(id: String, state: Int)] = []
     /// Every region started and stopped, in order, for tests that count churn.
     private(set) var regionLog: [String] = []
+    /// Every circle started, as the app handed it (with whether it wanted its state).
+    private(set) var started: [CoreLocationRegion] = []
     private var lastState: [String: Int] = [:]
 
     init(position: Coordinate) { self.position = position }
@@ -87,6 +89,7 @@ final class EmulatedCoreLocation {
     }
 
     func start(_ circle: CoreLocationRegion, by manager: EmulatedLocationManager) {
+        started.append(circle)
         monitored[circle.identifier] = circle
         lastState[circle.identifier] = state(of: circle)
         regionLog.append("start \(circle.identifier)")
@@ -140,6 +143,7 @@ final class EmulatedLocationManager: LocationManaging {
     private(set) var visits = false
     private(set) var dialogs: [String] = []
     private(set) var oneShots = 0
+    private(set) var statesAsked: [String] = []
 
     init(os: EmulatedCoreLocation) { self.os = os }
 
@@ -160,7 +164,10 @@ final class EmulatedLocationManager: LocationManaging {
     func stopMonitoringVisits() { visits = false }
     func startMonitoring(circle: CoreLocationRegion) { os.start(circle, by: self) }
     func stopMonitoring(identifier: String) { os.stop(identifier) }
-    func requestState(identifier: String) { os.answerState(identifier, to: self) }
+    func requestState(identifier: String) {
+        statesAsked.append(identifier)
+        os.answerState(identifier, to: self)
+    }
 
     func requestLocation() {
         oneShots += 1

@@ -38,16 +38,16 @@ struct RegionSetTests {
         #expect(Set(app.os.monitored.keys).isSuperset(of: ["a", "b", "c"]), "the OS keeps the regions after the process ends")
     }
 
-    @Test("each started region that wants its state gets it as soon as the OS confirms it")
+    @Test("each started region that wants its state, and only those, gets it asked as soon as the OS confirms it")
     func stateAsked() async throws {
         let app = PhoneApp(at: home)
         try app.launch()
-        let events = app.service.events
         try await app.engine.launch(.user)
         try await app.engine.addRegions([try region("here", metres: 0)])
         try await app.engine.start(mode: .significant)
         #expect(try await soon { try await app.engine.insideRegionIDs == ["here"] }, "the OS's answer reached the engine")
-        _ = events
+        let wanted = Set(app.os.started.filter(\.requestsState).map(\.identifier))
+        #expect(!wanted.isEmpty && Set(app.primary.statesAsked) == wanted, "exactly the planned regions that want it are asked of the OS")
         await app.kill()
     }
 

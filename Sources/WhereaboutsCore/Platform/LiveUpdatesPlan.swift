@@ -1,5 +1,4 @@
 import Foundation
-import WhereaboutsCore
 
 /// What the modern path (iOS 17 and later) runs for the engine's standard updates: `CLLocationUpdate`'s
 /// live updates, a `CLBackgroundActivitySession` to keep them running in the background, and on iOS 18
@@ -7,7 +6,7 @@ import WhereaboutsCore
 ///
 /// Live updates take no accuracy and no distance filter, only a kind of activity, so they serve the
 /// engine's fine requests (`best` and `tenMeters`: continuous tracking, active sessions, a watched stop)
-/// and the adapter applies the distance filter itself (``WhereaboutsCore/DistanceFilter``). The engine's
+/// and the adapter applies the distance filter itself (``DistanceFilter``). The engine's
 /// coarse requests (`hundredMeters` and coarser, which let iOS keep GPS off) stay on
 /// `CLLocationManager`, whose `desiredAccuracy` is what makes them cheap.
 public struct LiveUpdatesPlan: Sendable, Equatable {
@@ -39,11 +38,4 @@ public struct LiveUpdatesPlan: Sendable, Equatable {
         backgroundActivity = setup.allowsBackgroundUpdates
         always = authorization.grantsBackground
     }
-}
-
-/// Runs ``LiveUpdatesPlan``s (`AppleLiveUpdates.swift` on iOS 17 and later).
-@MainActor
-public protocol LiveUpdatesRunning: AnyObject {
-    /// Runs `plan` in place of the running one (`nil` stops everything), handing each position to `deliver`.
-    func run(_ plan: LiveUpdatesPlan?, deliver: @escaping @MainActor (ReportedLocation) -> Void)
 }
