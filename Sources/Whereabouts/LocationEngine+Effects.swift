@@ -155,6 +155,9 @@ extension LocationEngine {
             case .requestAuthorization(let kind): service.requestAuthorization(kind)
             case .openSettings: service.openSettings()
             case .notice(let message): logger.notice("\(message)")
+            case .retryUploads:
+                guard let uploader else { continue }
+                _ = clock.spawn { await uploader.flush(.retry) }
             }
         }
         publish()
@@ -187,8 +190,9 @@ extension LocationEngine {
         perform(.wake)
     }
 
-    /// Acts on what an upload did: settled records leave the snapshot's report, and commands the
-    /// server sent are carried out (the store keeps them until then, so a crash loses none).
+    /// Acts on what an upload did: settled records leave the snapshot's report, commands the server
+    /// sent are carried out (the store keeps them until then, so a crash loses none), and the session
+    /// learns when to retry.
     func uploaded(_ report: FlushReport) {
         let settled = Set(report.deliveredIDs + report.rejectedIDs)
         if !settled.isEmpty {
@@ -204,6 +208,6 @@ extension LocationEngine {
                 logger.error("could not read the server's commands: \(error)")
             }
         }
-        publish()
+        perform(.uploadFinished(report.stoppedBy))
     }
 }

@@ -62,7 +62,8 @@ struct UploaderFaultTests {
             Issue.record("expected a failure, got \(first)")
             return
         }
-        #expect(try await eventually { try store.pendingCount() == 0 })
+        _ = await uploader.drain(until: Date().addingTimeInterval(20), trigger: .retry)
+        #expect(try store.pendingCount() == 0)
         #expect(try await exactlyOnce(store, server.state))
     }
 
@@ -81,7 +82,8 @@ struct UploaderFaultTests {
         }
         #expect(reason.contains("not a batch answer") && reason.contains("Sign in to the Wi-Fi"), "\(reason)")
         #expect(first.delivered == 0)
-        #expect(try await eventually { try store.pendingCount() == 0 })
+        _ = await uploader.drain(until: Date().addingTimeInterval(20), trigger: .retry)
+        #expect(try store.pendingCount() == 0)
         #expect(try await exactlyOnce(store, server.state))
     }
 
@@ -100,7 +102,8 @@ struct UploaderFaultTests {
             Issue.record("a flush inside Retry-After went out: \(early)")
             return
         }
-        #expect(try await eventually { try store.pendingCount() == 0 })
+        _ = await uploader.drain(until: Date().addingTimeInterval(20), trigger: .retry)
+        #expect(try store.pendingCount() == 0)
         #expect(Date().timeIntervalSince(started) >= 1)
         #expect(await server.state.requests == 3)
         #expect(try await exactlyOnce(store, server.state))
@@ -141,7 +144,8 @@ struct UploaderFaultTests {
         try store.append(sampleRecords(250))
         let uploader = batchUploader(store, url: server.baseURL)
         _ = await uploader.flush(.threshold)
-        #expect(try await eventually { try store.pendingCount() == 0 })
+        _ = await uploader.drain(until: Date().addingTimeInterval(20), trigger: .retry)
+        #expect(try store.pendingCount() == 0)
         #expect(try await exactlyOnce(store, server.state))
         #expect(await server.state.receipts.values.contains { $0 > 1 })
     }
@@ -299,7 +303,8 @@ struct UploaderFaultTests {
             return
         }
         #expect(try store.summary().leased == 0)
-        #expect(try await eventually { try store.pendingCount() == 0 })
+        _ = await uploader.drain(until: Date().addingTimeInterval(20), trigger: .retry)
+        #expect(try store.pendingCount() == 0)
         #expect(try await exactlyOnce(store, server.state))
     }
 
@@ -322,7 +327,8 @@ struct UploaderFaultTests {
         }
         let uploader = batchUploader(store, url: server.baseURL)
         _ = await uploader.flush(.regionEvent)
-        #expect(try await eventually { try store.allEvents().allSatisfy { $0.state == .delivered } })
+        _ = await uploader.drain(until: Date().addingTimeInterval(20), trigger: .retry)
+        #expect(try store.allEvents().allSatisfy { $0.state == .delivered })
         let held = await server.state.events
         #expect(Set(held.keys) == Set(try store.allEvents().map { $0.record.id.uuidString.lowercased() }))
         #expect(held.values.map(\.kind).sorted() == ["dwell", "enter", "exit"])

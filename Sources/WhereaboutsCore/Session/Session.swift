@@ -21,6 +21,8 @@ public struct Session: Sendable {
     public private(set) var isLaunched = false
     /// Whether tracking was on when the saved session was written; it restarts at launch.
     private var resumeTracking: Bool
+    /// When to flush again after an upload failed (its back-off), if one did.
+    public private(set) var uploadRetry: Date?
 
     /// The longest active session, in seconds.
     public static let maximumActiveTracking: TimeInterval = 86_400
@@ -39,8 +41,11 @@ public struct Session: Sendable {
     /// Whether tracking is on (it stays on across relaunches until stopped).
     public var isTracking: Bool { tracker.isRunning }
 
-    /// When the session must be woken with ``SessionInput/wake`` (its next timer), if ever.
-    public var nextDeadline: Date? { tracker.nextDeadline }
+    /// When the session must be woken with ``SessionInput/wake`` (its next timer or upload retry), if ever.
+    public var nextDeadline: Date? {
+        guard let uploadRetry else { return tracker.nextDeadline }
+        return min(uploadRetry, tracker.nextDeadline ?? uploadRetry)
+    }
 
     /// The configuration the app set: the one in force, with the configured mode during an active session.
     public var configuration: TrackerConfiguration {
@@ -98,7 +103,17 @@ public struct Session: Sendable {
         case .regionCrossing(let id, let state):
             track(.regionCrossing(id: id, state: state), now: now, into: &effects)
         case .wake:
+            if let uploadRetry, uploadRetry <= now {
+                self.uploadRetry = nil
+                effects.append(.retryUploads)
+            }
             track(.wake, now: now, into: &effects)
+        case .uploadFinished(let stop):
+            switch stop {
+            case nil, .misconfigured: uploadRetry = nil
+            case .failed(_, let retryAt): uploadRetry = retryAt
+            case .backingOff, .signedOut, .storeError: break
+            }
         case .requestFix:
             track(.command(.requestFix), now: now, into: &effects)
         case .backgroundRefresh:

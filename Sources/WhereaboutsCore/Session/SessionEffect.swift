@@ -15,4 +15,6 @@ public enum SessionEffect: Sendable, Equatable {
     case notice(String)
     /// Refuse the app's request: the shell throws this after performing the other effects.
     case refuse(Refusal)
+    /// Flush the uploads again: the back-off after a failed one has run out.
+    case retryUploads
 }

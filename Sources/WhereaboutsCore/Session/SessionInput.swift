@@ -53,4 +53,8 @@ public enum SessionInput: Sendable, Equatable {
     case backgroundRefresh
     /// Commands a server sent, not yet carried out, oldest first.
     case serverCommands([DeviceCommand])
+    /// A flush ended, stopped by this (or emptied the queue): after a failure the session wakes at its
+    /// retry time and asks for a flush (``SessionEffect/retryUploads``); a flush that emptied the
+    /// queue, or paused it for a wrong URL or device, forgets the retry.
+    case uploadFinished(FlushStop?)
 }

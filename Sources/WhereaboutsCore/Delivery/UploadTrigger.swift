@@ -1,5 +1,4 @@
 import Foundation
-import WhereaboutsCore
 
 /// Why a flush started.
 public enum UploadTrigger: String, Sendable, CaseIterable {

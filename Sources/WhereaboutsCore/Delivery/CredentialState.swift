@@ -1,5 +1,4 @@
 import Foundation
-import WhereaboutsCore
 
 /// Whether an upload can go out, and with what.
 public enum CredentialState: Sendable, Equatable {

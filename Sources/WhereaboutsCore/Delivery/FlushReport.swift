@@ -1,5 +1,4 @@
 import Foundation
-import WhereaboutsCore
 
 /// What one flush did.
 public struct FlushReport: Sendable, Equatable {
@@ -26,7 +25,7 @@ public struct FlushReport: Sendable, Equatable {
     public init(trigger: UploadTrigger) { self.trigger = trigger }
 
     /// Adds what a later flush did; its stop, if any, is the one that counts.
-    mutating func add(_ other: FlushReport) {
+    public mutating func add(_ other: FlushReport) {
         delivered += other.delivered
         eventsDelivered += other.eventsDelivered
         rejected += other.rejected
@@ -37,12 +36,12 @@ public struct FlushReport: Sendable, Equatable {
         stoppedBy = other.stoppedBy
     }
 
-    /// Counts what an answer settled for the items of one kind (`record` or `event`).
-    mutating func settle(_ outcome: DeliveryOutcome, kind: String, listingIDs: Bool) {
-        if kind == "record" { delivered += outcome.delivered.count } else { eventsDelivered += outcome.delivered.count }
+    /// Counts what an answer settled for the items of one kind; the ids listed are the records'.
+    mutating func settle(_ outcome: DeliveryOutcome, kind: DeliveryItemKind) {
+        if kind == .record { delivered += outcome.delivered.count } else { eventsDelivered += outcome.delivered.count }
         rejected += outcome.rejected.count
         commands += outcome.commands
-        guard listingIDs else { return }
+        guard kind == .record else { return }
         deliveredIDs += outcome.delivered
         rejectedIDs += outcome.rejected.keys.sorted { $0.uuidString < $1.uuidString }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import WhereaboutsCore
 
 /// Why a flush ended with records still pending.
 public enum FlushStop: Sendable, Equatable {

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+
+/// The heart of the engine on its own: each test hands the pure ``Session`` inputs with their times
+/// and reads the effects it returns, as the engine would perform them.
+@Suite("Session: the app's calls, permissions, regions, server commands and the upload retry")
+struct SessionTests {
+    private static let allowed = PlatformAuthorization(status: .always)
+    private static let denied = PlatformAuthorization(status: .denied)
+
+    private static func launched(_ saved: SavedSession = .empty, authorization: PlatformAuthorization = allowed) -> Session {
+        var session = Session(restoring: saved, defaults: TrackerConfiguration(mode: .adaptive()))
+        _ = session.handle(.launch(.user, authorization), now: time(0))
+        return session
+    }
+
+    private static func stores(_ effects: [SessionEffect]) -> [SessionWrite] {
+        effects.compactMap { if case .store(let write) = $0 { write } else { nil } }
+    }
+
+    private static func refusal(_ effects: [SessionEffect]) -> Refusal.Code? {
+        effects.lazy.compactMap { if case .refuse(let refusal) = $0 { refusal.code } else { nil } }.first
+    }
+
+    @Test("start remembers the mode and that tracking is on, and starts the location service")
+    func start() {
+        var session = Self.launched()
+        let effects = session.handle(.start(.continuous(), Self.allowed), now: time(1))
+        #expect(Self.refusal(effects) == nil)
+        #expect(Self.stores(effects).contains(.trackingEnabled(true)))
+        #expect(Self.stores(effects).contains { if case .configuration(let c) = $0 { c.mode == .continuous() } else { false } })
+        #expect(effects.contains { if case .track(.configureLocation) = $0 { true } else { false } })
+        #expect(session.isTracking)
+    }
+
+    @Test("start is refused, with nothing stored, when only Settings can allow location")
+    func startRefused() {
+        var session = Self.launched(authorization: Self.denied)
+        let effects = session.handle(.start(nil, Self.denied), now: time(1))
+        #expect(Self.refusal(effects) == .permissionDenied)
+        #expect(!Self.stores(effects).contains(.trackingEnabled(true)))
+        #expect(!session.isTracking)
+    }
+
+    @Test("stop remembers that tracking is off")
+    func stop() {
+        var session = Self.launched()
+        _ = session.handle(.start(nil, Self.allowed), now: time(1))
+        let effects = session.handle(.stop, now: time(2))
+        #expect(Self.stores(effects).first == .trackingEnabled(false))
+        #expect(!session.isTracking)
+    }
+
+    @Test("a launch with tracking saved on restarts it; one with tracking off starts nothing")
+    func launchRestores() {
+        let on = Self.launched(SavedSession(trackingEnabled: true))
+        #expect(on.isTracking)
+        let off = Self.launched(SavedSession(trackingEnabled: false))
+        #expect(!off.isTracking)
+    }
+
+    @Test("regions with a repeated id are refused and nothing changes")
+    func duplicateRegions() {
+        var session = Self.launched()
+        let effects = session.handle(
+            .setRegions([region("a", coord(48, 11), radius: 100), region("a", coord(49, 11), radius: 100)]), now: time(1))
+        #expect(Self.refusal(effects) == .duplicateRegion)
+        #expect(Self.stores(effects).isEmpty)
+        #expect(session.tracker.geofences.index.regions.isEmpty)
+    }
+
+    @Test("set regions removes the missing ones and adds only the new or changed ones")
+    func setRegions() {
+        var session = Self.launched()
+        let a = region("a", coord(48, 11), radius: 100)
+        let b = region("b", coord(48.1, 11), radius: 100)
+        _ = session.handle(.addRegions([a, b]), now: time(1))
+        let c = region("c", coord(48.2, 11), radius: 100)
+        let effects = session.handle(.setRegions([a, c]), now: time(2))
+        #expect(Self.stores(effects) == [.removeRegions(["b"]), .saveRegions([c])])
+    }
+
+    @Test("active tracking takes 1 s to 24 h, and only with tracking on")
+    func activeTracking() {
+        var session = Self.launched()
+        #expect(Self.refusal(session.handle(.startActiveTracking(duration: 60), now: time(1))) == .trackingDisabled)
+        _ = session.handle(.start(nil, Self.allowed), now: time(1))
+        #expect(Self.refusal(session.handle(.startActiveTracking(duration: 0.5), now: time(2))) == .invalidArgument)
+        #expect(Self.refusal(session.handle(.startActiveTracking(duration: .nan), now: time(2))) == .invalidArgument)
+        #expect(Self.refusal(session.handle(.startActiveTracking(duration: 86_401), now: time(2))) == .invalidArgument)
+        #expect(Self.refusal(session.handle(.startActiveTracking(duration: 600), now: time(2))) == nil)
+    }
+
+    @Test("a background refresh with tracking off is refused")
+    func backgroundRefresh() {
+        var session = Self.launched()
+        #expect(Self.refusal(session.handle(.backgroundRefresh, now: time(1))) == .trackingDisabled)
+    }
+
+    @Test("server commands are carried out and stored as applied; one that cannot apply says why")
+    func serverCommands() {
+        var session = Self.launched()
+        let commands = [
+            DeviceCommand(id: "1", command: .startActiveTracking(minutes: 5)), DeviceCommand(id: "2", command: .reportLocation),
+        ]
+        let effects = session.handle(.serverCommands(commands), now: time(1))
+        #expect(Self.stores(effects).last == .commandsApplied(["1", "2"]))
+        #expect(effects.contains { if case .notice(let text) = $0 { text.contains("server command 1") } else { false } })
+    }
+
+    @Test("a failed upload makes its retry time a deadline; the wake at it asks for a flush once")
+    func uploadRetry() {
+        var session = Self.launched()
+        #expect(session.nextDeadline == nil)
+        let retryAt = time(30)
+        _ = session.handle(.uploadFinished(.failed("server answered 503", retryAt: retryAt)), now: time(1))
+        #expect(session.nextDeadline == retryAt)
+        _ = session.handle(.uploadFinished(.backingOff(until: retryAt)), now: time(2))
+        #expect(session.nextDeadline == retryAt, "a flush turned away by the back-off keeps the retry")
+        #expect(!session.handle(.wake, now: time(29)).contains(.retryUploads))
+        #expect(session.handle(.wake, now: retryAt).contains(.retryUploads))
+        #expect(session.nextDeadline == nil)
+        #expect(!session.handle(.wake, now: time(31)).contains(.retryUploads))
+    }
+
+    @Test("a flush that emptied the queue, or paused it for a wrong URL, forgets the retry")
+    func uploadRetryForgotten() {
+        for stop: FlushStop? in [nil, .misconfigured("wrong URL")] {
+            var session = Self.launched()
+            _ = session.handle(.uploadFinished(.failed("offline", retryAt: time(30))), now: time(1))
+            _ = session.handle(.uploadFinished(stop), now: time(2))
+            #expect(session.nextDeadline == nil)
+        }
+    }
+
+    @Test("with tracking on, the retry and the tracker's timers share one deadline: the earlier")
+    func sharedDeadline() {
+        var session = Self.launched()
+        _ = session.handle(.start(.continuous(), Self.allowed), now: time(0))
+        let tracker = session.nextDeadline
+        _ = session.handle(.uploadFinished(.failed("offline", retryAt: time(1))), now: time(0))
+        #expect(session.nextDeadline == time(1))
+        _ = session.handle(.wake, now: time(1))
+        #expect(session.nextDeadline == tracker)
+    }
+}
