@@ -33,7 +33,7 @@ struct OwnTracksSideBySideTests {
         "the same messages to ot-recorder and to us: the /pub answers, /api/0/list, /last and /locations agree member by member",
         .enabled(
             if: RecorderPeer.tools != nil,
-            "ot-recorder and ocat are not on the PATH: build the OwnTracks Recorder (README, OwnTracks) to compare side by side"))
+            "ot-recorder and ocat are not on the PATH: build the OwnTracks Recorder (Server article, OwnTracks) to compare side by side"))
     func sideBySide() async throws {
         let recorder = try await RecorderPeer.start(
             friends: ["jane-nokia": ["john/android"], "john-android": ["jane/nokia"]], keys: ["john-android": Self.passphrase])

@@ -93,8 +93,8 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     /// device stopped within 30 m of a boundary: then Wi-Fi stays on to see a step across it), one GPS
     /// fix to place each stop, woken by the stationary fence, a significant change or a visit
     /// departure. Its lead, hold, stop timeout,
-    /// watch distance and distance filter were picked by `simulate --folds` over three seeds (README,
-    /// "Presets").
+    /// watch distance and distance filter were picked by `simulate --folds` over three seeds (the
+    /// Evaluation article, `Sources/Whereabouts/Whereabouts.docc/Evaluation.md`, "Presets").
     public static let adaptive = preset(name: "adaptive", lead: 30, stopTimeout: 60, distanceFilter: 20, watchDistance: 30)
 
     /// The `efficient` preset: ``adaptive`` with a fix every 50 m and without its watch, turning

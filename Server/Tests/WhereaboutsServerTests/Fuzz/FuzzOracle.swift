@@ -148,7 +148,7 @@ struct FuzzOracle {
         return queued.last?.command == sent ? [] : ["command \(sent) acknowledged but \(queued) queued"]
     }
 
-    /// Everything the device has stored lies within the ranges the README documents. The ranges are
+    /// Everything the device has stored lies within the ranges the server article documents. The ranges are
     /// written out here rather than taken from `WireLimits`, so a bound lost there is caught.
     private func invalidStored() async throws -> [String] {
         let latest = Date().addingTimeInterval(86_400)
