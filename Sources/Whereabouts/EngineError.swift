@@ -1,6 +1,6 @@
 import WhereaboutsCore
 
-/// Why the engine refused a call: the session's ``WhereaboutsCore/Refusal``, with a stable code an
+/// Why the engine refused a call: the session's `Refusal`, with a stable code an
 /// app (or JavaScript) can switch on and a message naming the input, the problem and the fix.
 public typealias EngineError = Refusal
 

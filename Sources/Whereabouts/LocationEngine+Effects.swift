@@ -35,17 +35,15 @@ extension LocationEngine {
         let now = clock.now()
         let effects = session.handle(input, now: now)
         let writes = Self.storeWrites(effects)
-        let lost = writer.overflowed
-        let waiting = writer.backlogCount
-        switch writer.write(writes.all) {
-        case .written:
-            if waiting > 0 { logger.notice("the store has room again: stored the \(waiting) writes that waited") }
+        switch writer.write(writes.all, at: now) {
+        case .written(let waited):
+            if waited > 0 { logger.notice("the store has room again: stored the \(waited) writes that waited") }
             announce(unannounced + writes.stored)
             unannounced = []
-        case .deferred(let error):
+        case .deferred(let error, let kept, let firstRefusal):
             // Said once as the store starts refusing, not at every write while it refuses.
-            if waiting == 0 { logger.error("\(error); writes wait in memory until it has room") }
-            if writer.overflowed == lost { unannounced += writes.stored }
+            if firstRefusal { logger.error("\(error); writes wait in memory until it has room") }
+            if kept { unannounced += writes.stored }
         }
         noteBacklog()
         carryOut(effects)
@@ -53,13 +51,14 @@ extension LocationEngine {
 
     /// Hands an app's request to the session and performs what it asks, its store effects written
     /// through: when the store refuses, nothing changes and the request fails.
-    /// - Throws: the session's refusal, or ``WhereaboutsCore/Refusal/Code/storeFailure`` naming what could not be done.
+    /// - Throws: the session's refusal, or `Refusal/Code/storeFailure` naming what could not be done.
     func request(_ input: SessionInput, doing action: String) throws(EngineError) {
         let before = session
-        let effects = session.handle(input, now: clock.now())
+        let now = clock.now()
+        let effects = session.handle(input, now: now)
         let writes = Self.storeWrites(effects)
         do {
-            try writer.writeNow(writes.all)
+            try writer.writeNow(writes.all, at: now)
         } catch {
             session = before
             throw .store(error, doing: action)

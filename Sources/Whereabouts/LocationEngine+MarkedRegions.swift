@@ -4,15 +4,15 @@ import WhereaboutsCore
 extension LocationEngine {
     /// Marks a recorded location as a region centred on it with a monitoring radius, or unmarks it
     /// with a radius of 0 (OwnTracks' regions on published locations). The region's id is the
-    /// location's (``WhereaboutsCore/MarkedRegion/id(of:)``): marking again changes the radius, and
+    /// location's (`MarkedRegion/id(of:)`): marking again changes the radius, and
     /// entering and leaving it are region events like any other region's.
     /// - Parameters:
     ///   - locationID: the id of a stored location (``recordedLocationStates(limit:)``, the snapshot's report).
-    ///   - radius: metres, up to ``WhereaboutsCore/MarkedRegion/maximumRadius``; 0 removes the region
+    ///   - radius: metres, up to `MarkedRegion/maximumRadius`; 0 removes the region
     ///     (the location need not be stored any more).
     /// - Returns: the region now watched, or `nil` after unmarking.
-    /// - Throws: ``WhereaboutsCore/Refusal/Code/invalidArgument`` for a negative, infinite, NaN or too
-    ///   large radius, or an id that is not a stored location; ``WhereaboutsCore/Refusal/Code/storeFailure``
+    /// - Throws: `Refusal/Code/invalidArgument` for a negative, infinite, NaN or too
+    ///   large radius, or an id that is not a stored location; `Refusal/Code/storeFailure`
     ///   when the store cannot be read or keep the change. Nothing changes then.
     @discardableResult
     public func markRegion(at locationID: UUID, radius: Double) throws(EngineError) -> Region? {

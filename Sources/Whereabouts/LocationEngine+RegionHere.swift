@@ -13,11 +13,11 @@ extension LocationEngine {
     ///   - accuracy: the largest horizontal accuracy in metres the centre may have; 20 m by default.
     ///   - timeout: how long to wait for such a fix, in seconds (1 to 120); 20 by default.
     /// - Returns: the region saved and the fix it is centred on.
-    /// - Throws: ``WhereaboutsCore/Refusal/Code/invalidArgument`` for a bad id, radius, accuracy or timeout;
-    ///   ``WhereaboutsCore/Refusal/Code/locationUnavailable`` when no fix that precise came in time (nothing is
-    ///   saved: move to open sky, or allow a larger accuracy); ``WhereaboutsCore/Refusal/Code/permissionDenied``
+    /// - Throws: `Refusal/Code/invalidArgument` for a bad id, radius, accuracy or timeout;
+    ///   `Refusal/Code/locationUnavailable` when no fix that precise came in time (nothing is
+    ///   saved: move to open sky, or allow a larger accuracy); `Refusal/Code/permissionDenied`
     ///   when location is not allowed;
-    ///   ``WhereaboutsCore/Refusal/Code/storeFailure`` when the region cannot be stored.
+    ///   `Refusal/Code/storeFailure` when the region cannot be stored.
     public func addRegionHere(id: String, radius: Double, accuracy: Double = 20, timeout: TimeInterval = 20) async throws(EngineError)
         -> (region: Region, fix: Fix)
     {

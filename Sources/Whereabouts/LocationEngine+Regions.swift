@@ -4,8 +4,8 @@ import WhereaboutsCore
 extension LocationEngine {
     /// Adds regions (any number: only the nearest are handed to the OS), replacing stored regions
     /// with the same id, whose state is forgotten without an exit.
-    /// - Throws: ``WhereaboutsCore/Refusal/Code/duplicateRegion`` when an id appears twice in `regions` (nothing
-    ///   is added), ``WhereaboutsCore/Refusal/Code/storeFailure`` when they cannot be stored (nothing is added).
+    /// - Throws: `Refusal/Code/duplicateRegion` when an id appears twice in `regions` (nothing
+    ///   is added), `Refusal/Code/storeFailure` when they cannot be stored (nothing is added).
     public func addRegions(_ regions: [Region]) throws(EngineError) {
         try launch(.user)
         try request(.addRegions(regions), doing: "store \(regions.count) regions")

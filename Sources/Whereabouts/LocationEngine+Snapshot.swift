@@ -13,7 +13,7 @@ struct SnapshotKey: Equatable {
 
 extension LocationEngine {
     /// The snapshot now, from memory: last try, last location (the newest fix, under the id of the
-    /// record it became or was merged into, else ``LocationPoint/unrecordedID``), the refresh fence, the
+    /// record it became or was merged into, else `LocationPoint/unrecordedID`), the refresh fence, the
     /// pending upload queue (at most `snapshotReportLimit` records, the newest), both permission
     /// records and what the app's set-up lacks (``LocationService/setupProblems``).
     public func snapshot() -> LocationData {

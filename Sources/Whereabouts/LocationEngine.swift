@@ -4,8 +4,8 @@ import WhereaboutsCore
 import WhereaboutsDelivery
 import WhereaboutsStore
 
-/// The one runtime: wires the pure ``Session`` to a ``LocationService`` (the platform's positions),
-/// the SQLite store (the single source of truth) and the ``Uploader``. Apps run it, `whereabouts
+/// The one runtime: wires the pure `Session` to a ``LocationService`` (the platform's positions),
+/// the SQLite store (the single source of truth) and the `Uploader`. Apps run it, `whereabouts
 /// track` runs it on gpsd, and `whereabouts simulate` runs it on the simulated phone.
 ///
 /// The engine decides nothing. It hands each call, each report of the service and each wake-up to
@@ -90,7 +90,7 @@ public actor LocationEngine {
     public nonisolated func locations() -> AsyncStream<LocationRecord> { locationBroadcast.subscribe() }
     /// Every region event (enter, exit, dwell), once it is stored.
     public nonisolated func regionEvents() -> AsyncStream<RegionEvent> { eventBroadcast.subscribe() }
-    /// The ``LocationData`` snapshot, each time it changes.
+    /// The `LocationData` snapshot, each time it changes.
     public nonisolated func snapshots() -> AsyncStream<LocationData> { snapshotBroadcast.subscribe() }
     /// The report of every flush the uploader finishes, once the engine has acted on it.
     public nonisolated func uploads() -> AsyncStream<FlushReport> { uploadBroadcast.subscribe() }
@@ -103,7 +103,7 @@ public actor LocationEngine {
     ///
     /// With tracking on, tracking restarts in the stored mode and a fresh fix is asked for; commands
     /// a server sent that were not carried out before the process ended are carried out now. A launch
-    /// by the OS (``LaunchReason/locationEvent`` or ``LaunchReason/backgroundTask``) while tracking is
+    /// by the OS (`LaunchReason/locationEvent` or `LaunchReason/backgroundTask`) while tracking is
     /// off starts nothing, logs a line and returns ``LaunchOutcome/trackingDisabled``.
     @discardableResult
     public func launch(_ reason: LaunchReason) throws(EngineError) -> LaunchOutcome {
@@ -148,8 +148,8 @@ public actor LocationEngine {
 
     /// Turns tracking on (in `mode`, or the configured one) and remembers that it is on, across
     /// relaunches.
-    /// - Throws: ``WhereaboutsCore/Refusal/Code/permissionDenied`` when the OS denies location and will not ask
-    ///   again (the app should offer Settings); tracking stays off. ``WhereaboutsCore/Refusal/Code/storeFailure``
+    /// - Throws: `Refusal/Code/permissionDenied` when the OS denies location and will not ask
+    ///   again (the app should offer Settings); tracking stays off. `Refusal/Code/storeFailure`
     ///   when the store cannot remember it; nothing changes.
     public func start(mode: TrackingMode? = nil) throws(EngineError) {
         try launch(.user)
@@ -206,7 +206,7 @@ public actor LocationEngine {
     /// The ids of the regions the device is inside, sorted.
     public var insideRegionIDs: [String] { session.tracker.geofences.insideIDs }
 
-    /// The tracking mode in force: during an active session, continuous at best accuracy (the
+    /// The tracking mode in force: during active tracking, continuous at best accuracy (the
     /// configured mode returns when it ends).
     public var mode: TrackingMode { session.tracker.mode }
 
@@ -220,7 +220,7 @@ public actor LocationEngine {
     }
 
     /// The newest `limit` region events, oldest first (initial states found when monitoring started
-    /// included: see ``RegionEvent/initial``).
+    /// included: see `RegionEvent/initial`).
     public func recordedRegionEvents(limit: Int = 1000) throws(EngineError) -> [RegionEvent] {
         do { return try store.recentEvents(limit: max(0, limit)) } catch { throw .store(error, doing: "read region events") }
     }
@@ -239,8 +239,8 @@ public actor LocationEngine {
     }
 
     /// Tracks at full accuracy for `duration` seconds, then returns to the configured mode.
-    /// - Throws: ``WhereaboutsCore/Refusal/Code/trackingDisabled`` while tracking is off, and
-    ///   ``WhereaboutsCore/Refusal/Code/invalidArgument`` for a duration outside 1 s ... 24 h.
+    /// - Throws: `Refusal/Code/trackingDisabled` while tracking is off, and
+    ///   `Refusal/Code/invalidArgument` for a duration outside 1 s ... 24 h.
     public func startActiveTracking(for duration: TimeInterval) throws(EngineError) {
         try launch(.user)
         try request(.startActiveTracking(duration: duration), doing: "start active tracking")

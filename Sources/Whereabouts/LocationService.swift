@@ -15,7 +15,7 @@ public protocol LocationService: AnyObject, Sendable {
     /// The current authorization.
     func authorization() -> PlatformAuthorization
     /// Applies a configuration: standard updates at an accuracy and distance filter, significant
-    /// changes, or everything off (``LocationRequest/off``).
+    /// changes, or everything off (`LocationRequest/off`).
     func configure(_ request: LocationRequest)
     /// Takes one position at the given accuracy and reports it as a ``LocationServiceEvent/fix(_:)``.
     func requestOneShot(_ accuracy: LocationAccuracy)
@@ -26,7 +26,7 @@ public protocol LocationService: AnyObject, Sendable {
     /// Opens the app's page in the system settings, the only way back once the OS stops asking.
     func openSettings()
     /// What the app's set-up lacks, and so what the service leaves off (iOS: the Info.plist keys of
-    /// ``WhereaboutsCore/AppSetup``). Empty by default.
+    /// `AppSetup`). Empty by default.
     var setupProblems: [SetupProblem] { get }
 }
 

@@ -28,7 +28,7 @@ public final class GPSDLocationService: LocationService {
     public let events: AsyncStream<LocationServiceEvent>
     /// Where gpsd is expected.
     public let endpoint: GPSDEndpoint
-    private let session: GPSDSession
+    private let connection: GPSDConnection
 
     /// Creates the service; it connects as soon as something asks for positions.
     /// - Parameters:
@@ -37,28 +37,29 @@ public final class GPSDLocationService: LocationService {
     ///   - backoff: the delays between reconnection attempts, 0.5 s growing to 30 s by default.
     ///   - connectTimeout: how long one connection attempt may take, in seconds.
     ///   - logger: where skipped lines, connections and reconnections are logged.
+    ///   - clock: the engine's clock: region monitoring starts at its time.
     public init(
         host: String = "127.0.0.1", port: UInt16 = GPSDEndpoint.standardPort, backoff: GPSDBackoff = .standard,
-        connectTimeout: Double = 5, logger: Logger = Logger(label: "whereabouts.gpsd")
+        connectTimeout: Double = 5, logger: Logger = Logger(label: "whereabouts.gpsd"), clock: EngineClock = .system
     ) {
         let endpoint = GPSDEndpoint(host: host, port: port)
         let (events, continuation) = AsyncStream.makeStream(of: LocationServiceEvent.self)
         self.endpoint = endpoint
         self.events = events
         continuation.yield(.authorizationChanged(.unrestricted))
-        session = GPSDSession(
+        connection = GPSDConnection(
             endpoint: endpoint, backoff: backoff, connectTimeout: connectTimeout.isFinite ? max(0.1, connectTimeout) : 5,
-            logger: logger, continuation: continuation)
-        session.start()
+            logger: logger, now: clock.now, continuation: continuation)
+        connection.start()
     }
 
-    deinit { session.requestStop() }
+    deinit { connection.requestStop() }
 
     /// What has been read and delivered so far, and how often the connection failed.
-    public var statistics: GPSDStatistics { session.statistics }
+    public var statistics: GPSDStatistics { connection.statistics }
 
     /// Whether the service is connected to gpsd and watching its reports now.
-    public var isWatching: Bool { session.isWatching }
+    public var isWatching: Bool { connection.isWatching }
 
     /// Always ``WhereaboutsCore/PlatformAuthorization/unrestricted``: gpsd has no permission model.
     public func authorization() -> PlatformAuthorization { .unrestricted }
@@ -79,18 +80,18 @@ public final class GPSDLocationService: LocationService {
     /// ``WhereaboutsCore/LocationRequest/off`` is applied, no fix is yielded to ``events`` unless a
     /// one-shot asks for it. Fixes yielded before the call are not withdrawn; a consumer that is
     /// behind still receives them after the call returns.
-    public func configure(_ request: LocationRequest) { session.configure(request) }
+    public func configure(_ request: LocationRequest) { connection.configure(request) }
 
     /// Delivers the next fix gpsd reports, exactly one, even when updates are off (connecting for it
     /// if needed). The accuracy is not applied: gpsd reports what its receiver measures.
-    public func requestOneShot(_ accuracy: LocationAccuracy) { session.requestOneShot() }
+    public func requestOneShot(_ accuracy: LocationAccuracy) { connection.requestOneShot() }
 
     /// Monitors exactly these circles, replacing the previous set, and reports
     /// ``Whereabouts/LocationServiceEvent/regionCrossing(id:state:)`` as the phone's OS would
     /// (``WhereaboutsCore/RegionMonitorEmulation``): the next fix reports the state in a new region,
     /// later fixes report a crossing once they lie beyond the boundary by max(radius/10, 50 m). Keeps
     /// gpsd watched while any region is monitored, even when updates are off.
-    public func monitor(_ regions: [MonitoredRegion]) { session.monitor(regions) }
+    public func monitor(_ regions: [MonitoredRegion]) { connection.monitor(regions) }
 
     /// Does nothing: gpsd has no permission dialog.
     public func requestAuthorization(_ kind: PermissionKind) {}
@@ -100,5 +101,5 @@ public final class GPSDLocationService: LocationService {
 
     /// Stops watching, closes the connection, finishes ``events`` and returns when all of that is
     /// done. Later calls return at once; the service then delivers nothing more.
-    public func shutdown() async { await session.shutdown() }
+    public func shutdown() async { await connection.shutdown() }
 }

@@ -3,12 +3,11 @@ import GRDB
 import WhereaboutsCore
 
 extension SQLiteLocationStore {
-    /// Writes `writes` in order in one transaction: all of them or, when the store refuses (a full
-    /// disk), none.
+    /// Writes `writes` in order in one transaction, at `now` (the time commands are marked carried out
+    /// and retention counts from): all of them or, when the store refuses (a full disk), none.
     /// - Throws: ``StoreError``; nothing of `writes` is then stored.
-    public func apply(_ writes: [StoreWrite]) throws {
+    public func apply(_ writes: [StoreWrite], at now: Date) throws {
         guard !writes.isEmpty else { return }
-        let now = Date()
         try write { db in
             for change in writes { try Self.apply(change, db, now: now) }
         }

@@ -3,17 +3,19 @@ import WhereaboutsCore
 
 /// The engine's one write path to the store: each input's writes go in one transaction, in order.
 ///
-/// When the store refuses (a full disk), ``write(_:)`` keeps the writes in a bounded backlog, and the
+/// When the store refuses (a full disk), ``write(_:at:)`` keeps the writes in a bounded backlog, and the
 /// next write that succeeds stores the backlog first, in the same transaction: recording resumes
 /// where it stopped once space returns, and records, events and region states never disagree.
-/// ``writeNow(_:)`` is for the app's own requests, which fail whole instead.
+/// ``writeNow(_:at:)`` is for the app's own requests, which fail whole instead.
 public final class StoreWriter {
-    /// What a write did.
+    /// What a write did with the writes it was given.
     public enum Outcome: Equatable, Sendable {
-        /// Stored, together with any backlog.
-        case written
-        /// Kept in the backlog because the store refused it.
-        case deferred(StoreError)
+        /// Stored, after the `backlog` writes that waited (stored in the same transaction).
+        case written(backlog: Int)
+        /// The store refused: the writes wait in the backlog when `kept`, else they are lost (the
+        /// backlog is full) and counted in ``overflowed``. `firstRefusal` is true when nothing waited
+        /// before: the store has just started refusing.
+        case deferred(StoreError, kept: Bool, firstRefusal: Bool)
     }
 
     private let store: SQLiteLocationStore
@@ -32,39 +34,41 @@ public final class StoreWriter {
     /// Writes waiting for the store.
     public var backlogCount: Int { backlog.count }
 
-    /// Stores `writes` after the backlog, or keeps them in the backlog when the store refuses (all of
-    /// them, or none when the backlog is full).
+    /// Stores `writes` after the backlog at `now`, or keeps them in the backlog when the store refuses
+    /// (all of them, or none when the backlog is full).
     @discardableResult
-    public func write(_ writes: [StoreWrite]) -> Outcome {
-        guard !writes.isEmpty || !backlog.isEmpty else { return .written }
+    public func write(_ writes: [StoreWrite], at now: Date) -> Outcome {
+        guard !writes.isEmpty || !backlog.isEmpty else { return .written(backlog: 0) }
+        let waited = backlog.count
         do {
-            try store.apply(backlog + writes)
+            try store.apply(backlog + writes, at: now)
             backlog = []
-            return .written
+            return .written(backlog: waited)
         } catch {
-            if backlog.count + writes.count <= backlogLimit {
+            let kept = backlog.count + writes.count <= backlogLimit
+            if kept {
                 backlog += writes
             } else {
                 overflowed += writes.count
             }
-            return .deferred(Self.storeError(error, path: store.path))
+            return .deferred(Self.storeError(error, path: store.path), kept: kept, firstRefusal: waited == 0)
         }
     }
 
-    /// Stores the backlog and `writes` now, or nothing of `writes`.
+    /// Stores the backlog and `writes` at once (at `now`), or nothing of `writes`.
     /// - Throws: ``StoreError`` when the store refuses; the backlog stays, `writes` are dropped.
-    public func writeNow(_ writes: [StoreWrite]) throws(StoreError) {
+    public func writeNow(_ writes: [StoreWrite], at now: Date) throws(StoreError) {
         do {
-            try store.apply(backlog + writes)
+            try store.apply(backlog + writes, at: now)
             backlog = []
         } catch {
             throw Self.storeError(error, path: store.path)
         }
     }
 
-    /// Tries the backlog again (for instance when space may have returned).
+    /// Tries the backlog again at `now` (for instance when space may have returned).
     @discardableResult
-    public func retry() -> Outcome { write([]) }
+    public func retry(at now: Date) -> Outcome { write([], at: now) }
 
     private static func storeError(_ error: any Error, path: String) -> StoreError {
         error as? StoreError ?? StoreError(kind: .io, path: path, problem: "refused a write (\(error))", fix: "check the store file")

@@ -7,11 +7,11 @@ import Testing
 struct TrackerCommandTests {
     // MARK: Active sessions and mode changes
 
-    @Test func activeSessionSwitchesToContinuousBestAndRevertsAtItsEnd() {
+    @Test func activeTrackingSwitchesToContinuousBestAndRevertsAtItsEnd() {
         var (tracker, _) = startedTracker(.significant)
-        let effects = tracker.send(.startActiveSession(duration: 600), at: 10)
+        let effects = tracker.send(.startActiveTracking(duration: 600), at: 10)
         #expect(effects == [.configureLocation(standard(.best))])
-        #expect(tracker.timers[.activeSessionEnd] == time(610))
+        #expect(tracker.timers[.activeTrackingEnd] == time(610))
         #expect(tracker.mode == .continuous(accuracy: .best, distanceFilter: nil))
         #expect(tracker.wake(at: 610) == [.configureLocation(significantOnly)])
         #expect(tracker.mode == .significant)
@@ -19,9 +19,9 @@ struct TrackerCommandTests {
 
     @Test func startingASessionAgainExtendsIt() {
         var (tracker, _) = startedTracker(.significant)
-        _ = tracker.send(.startActiveSession(duration: 600), at: 10)
-        #expect(tracker.send(.startActiveSession(duration: 900), at: 100).isEmpty)
-        #expect(tracker.timers[.activeSessionEnd] == time(1_000))
+        _ = tracker.send(.startActiveTracking(duration: 600), at: 10)
+        #expect(tracker.send(.startActiveTracking(duration: 900), at: 100).isEmpty)
+        #expect(tracker.timers[.activeTrackingEnd] == time(1_000))
         #expect(tracker.wake(at: 610).isEmpty, "the first end no longer ends the longer session")
         #expect(tracker.mode == .continuous())
         #expect(tracker.wake(at: 1_000) == [.configureLocation(significantOnly)])
@@ -30,16 +30,16 @@ struct TrackerCommandTests {
 
     @Test func aShorterSecondSessionDoesNotShortenTheFirst() {
         var (tracker, _) = startedTracker(.manual)
-        _ = tracker.send(.startActiveSession(duration: 600), at: 10)
-        #expect(tracker.send(.startActiveSession(duration: 60), at: 100).isEmpty)
-        #expect(tracker.timers[.activeSessionEnd] == time(610))
+        _ = tracker.send(.startActiveTracking(duration: 600), at: 10)
+        #expect(tracker.send(.startActiveTracking(duration: 60), at: 100).isEmpty)
+        #expect(tracker.timers[.activeTrackingEnd] == time(610))
         #expect(tracker.wake(at: 160).isEmpty)
         #expect(tracker.wake(at: 610) == [.configureLocation(.off)])
     }
 
     @Test func setModeDuringASessionChangesTheModeRestoredAfterwards() {
         var (tracker, _) = startedTracker(.significant)
-        _ = tracker.send(.startActiveSession(duration: 600), at: 10)
+        _ = tracker.send(.startActiveTracking(duration: 600), at: 10)
         #expect(tracker.send(.setMode(.interval(interval: 60, displacement: 50)), at: 20).isEmpty)
         #expect(tracker.mode == .continuous(), "the session goes on")
         #expect(tracker.wake(at: 610) == [.configureLocation(standard(.tenMeters))])

@@ -56,7 +56,7 @@ struct TrackerModeTests {
     @Test func stopTurnsEverythingOff() {
         var (tracker, _) = startedTracker(.adaptive(), regions: [region("home", home, radius: 100, loiteringDelay: 600)])
         _ = tracker.feed(fix(home, acc: 40, t: 5))
-        _ = tracker.send(.startActiveSession(duration: 600), at: 10)
+        _ = tracker.send(.startActiveTracking(duration: 600), at: 10)
         let effects = tracker.send(.stop, at: 20)
         #expect(effects.first == .configureLocation(.off))
         #expect(effects.monitors == [[]])

@@ -63,14 +63,14 @@ struct TrackerTests {
         #expect(tracker.handle(.fix(F.fix(east: 500, at: 10)), now: F.date(10)).records.isEmpty)
     }
 
-    @Test("an active session runs continuous best and reverts at its end")
-    func activeSession() {
+    @Test("active tracking runs continuous best and reverts at its end")
+    func activeTracking() {
         var (tracker, _) = started(.significant)
-        let effects = tracker.handle(.command(.startActiveSession(duration: 600)), now: F.date(10))
-        #expect(tracker.timers[.activeSessionEnd] == F.date(610))
+        let effects = tracker.handle(.command(.startActiveTracking(duration: 600)), now: F.date(10))
+        #expect(tracker.timers[.activeTrackingEnd] == F.date(610))
         #expect(effects.locationRequests.last?.standard?.accuracy == .best)
-        _ = tracker.handle(.command(.startActiveSession(duration: 900)), now: F.date(20))
-        #expect(tracker.timers[.activeSessionEnd] == F.date(920))
+        _ = tracker.handle(.command(.startActiveTracking(duration: 900)), now: F.date(20))
+        #expect(tracker.timers[.activeTrackingEnd] == F.date(920))
         _ = tracker.handle(.command(.setMode(.manual)), now: F.date(30))
         #expect(tracker.mode == .continuous(accuracy: .best, distanceFilter: nil))
         #expect(tracker.handle(.wake, now: F.date(610)).locationRequests.isEmpty)

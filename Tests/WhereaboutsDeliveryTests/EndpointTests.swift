@@ -48,13 +48,13 @@ struct EndpointTests {
         let arrival = sampleRecords(1)[0]
         let event = EventRecord(
             event: RegionEvent(regionID: "office", kind: .exit, timestamp: arrival.fix.timestamp, initial: false, fix: arrival.fix))
-        try store.apply([.record(arrival), .event(event)])
+        try store.apply([.record(arrival), .event(event)], at: Date())
         let endpoint = OwnTracksEndpoint(url: server.baseURL.appendingPathComponent("pub"), user: "alice", device: "phone")
         let uploader = uploader(store, endpoint, FixedCredential.none)
         #expect(await uploader.flush(.manual).requests == 2)
-        try store.apply([.dwell(90)])
+        try store.apply([.dwell(90)], at: Date())
         #expect(await uploader.flush(.manual).requests == 1)
-        try store.apply([.dwell(240)])
+        try store.apply([.dwell(240)], at: Date())
         #expect(await uploader.flush(.manual).requests == 1)
         #expect(await uploader.flush(.manual).requests == 0)
         #expect(try store.pendingCount() == 0)

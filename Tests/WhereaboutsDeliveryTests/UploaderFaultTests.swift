@@ -252,7 +252,7 @@ struct UploaderFaultTests {
         #expect(await uploader.flush(.manual).commands.count == 2, "not acknowledged yet: the server sends them again")
         #expect(try store.unappliedCommands().count == 2, "a command sent again is kept once")
 
-        try store.apply([.session(.commandsApplied(["command-1", "command-2"]))])
+        try store.apply([.session(.commandsApplied(["command-1", "command-2"]))], at: Date())
         #expect(try store.unappliedCommands().isEmpty)
         #expect(try store.commandAcknowledgements() == ["command-1", "command-2"])
         let acknowledging = await uploader.flush(.manual)
@@ -317,13 +317,14 @@ struct UploaderFaultTests {
         let store = try makeStore()
         try store.append(sampleRecords(10))
         for (i, kind) in [RegionEventKind.enter, .dwell, .exit].enumerated() {
-            try store.apply([
-                .event(
-                    EventRecord(
-                        event: RegionEvent(
-                            regionID: "cafe", kind: kind, timestamp: Date(timeIntervalSinceNow: Double(i * 60 - 3600)), initial: false,
-                            fix: nil)))
-            ])
+            try store.apply(
+                [
+                    .event(
+                        EventRecord(
+                            event: RegionEvent(
+                                regionID: "cafe", kind: kind, timestamp: Date(timeIntervalSinceNow: Double(i * 60 - 3600)), initial: false,
+                                fix: nil)))
+                ], at: Date())
         }
         let uploader = batchUploader(store, url: server.baseURL)
         _ = await uploader.flush(.regionEvent)
@@ -340,9 +341,10 @@ struct UploaderFaultTests {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let store = try makeStore()
-        try store.apply([
-            .event(EventRecord(event: RegionEvent(regionID: "cafe", kind: .enter, timestamp: Date(), initial: false, fix: nil)))
-        ])
+        try store.apply(
+            [
+                .event(EventRecord(event: RegionEvent(regionID: "cafe", kind: .enter, timestamp: Date(), initial: false, fix: nil)))
+            ], at: Date())
         let uploader = Uploader(
             queue: store, endpoint: FirestoreEndpoint(base: server.baseURL, project: "p", userID: nil),
             configuration: UploaderConfiguration())

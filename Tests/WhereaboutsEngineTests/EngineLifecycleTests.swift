@@ -159,9 +159,12 @@ struct EngineLifecycleTests {
             #expect(error.message.contains("\"a\""))
         }
         try await app.engine.addRegions([a, b])
-        try app.store.apply([
-            .regionStates([RegionStateRecord(regionID: "a", inside: true, since: Date(timeIntervalSince1970: 1_714_980_600), dwelt: false)])
-        ])
+        try app.store.apply(
+            [
+                .regionStates([
+                    RegionStateRecord(regionID: "a", inside: true, since: Date(timeIntervalSince1970: 1_714_980_600), dwelt: false)
+                ])
+            ], at: Date())
         try await app.engine.addRegions([a])
         #expect(try app.store.regionStates().allSatisfy { $0.regionID != "a" })
         try await app.engine.removeRegions(["b", "unknown"])

@@ -61,7 +61,7 @@ struct EngineRestartTests {
         #expect(try app.store.unappliedCommands().isEmpty, "sent again before the acknowledgement: recognised by its id")
     }
 
-    @Test("start without a mode during an active session remembers the configured mode, not the session's")
+    @Test("start without a mode during active tracking remembers the configured mode, not the session's")
     func startDuringActiveSession() async throws {
         let app = try EngineHarness()
         try await app.engine.launch(.user)

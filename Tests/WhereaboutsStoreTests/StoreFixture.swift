@@ -92,17 +92,18 @@ enum StoreFixture {
                     ($0.record.id, Rejection(status: 422, reason: "refused"))
                 }),
             at: date(3000))
-        try store.apply(events.map { .event($0.record) })
+        try store.apply(events.map { .event($0.record) }, at: Date())
         try store.markEventsDelivered(events.filter { $0.state == .delivered }.map(\.record.id))
         try store.markEventsRejected(
             Dictionary(
                 uniqueKeysWithValues: events.filter { $0.state == .rejected }.map { ($0.record.id, Rejection(status: 400, reason: "bad")) }),
             at: date(3000))
-        try store.apply([.session(.saveRegions(regions)), .regionStates(regionStates)])
+        try store.apply([.session(.saveRegions(regions)), .regionStates(regionStates)], at: Date())
         try store.enqueueCommands(commands, at: date(4000))
-        try store.apply([
-            .session(.commandsApplied(appliedCommands)), .session(.configuration(configuration)), .session(.trackingEnabled(true)),
-        ])
+        try store.apply(
+            [
+                .session(.commandsApplied(appliedCommands)), .session(.configuration(configuration)), .session(.trackingEnabled(true)),
+            ], at: Date())
         try store.close()
     }
 }

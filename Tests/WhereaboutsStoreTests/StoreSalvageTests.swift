@@ -17,7 +17,7 @@ func writeClosedStore(records: Int, events: Int) throws -> String {
                 EventRecord(
                     event: RegionEvent(
                         regionID: "r\(i % 7)", kind: i % 2 == 0 ? .enter : .exit, timestamp: start + Double(i), initial: false, fix: nil)))
-        })
+        }, at: Date())
     try store.close()
     return store.path
 }

@@ -20,7 +20,7 @@ public struct BridgeError: Error, Sendable, Hashable, Codable, CustomStringConve
 
     /// Every code a call can fail with: `unknownMethod`, `invalidArguments`, `notConfigured` (a
     /// method that needs `configure` first, or glue without a bridge), `internal` (an answer that
-    /// could not be encoded), and ``WhereaboutsCore/Refusal/Code``'s raw values.
+    /// could not be encoded), and `Refusal/Code`'s raw values.
     public static let codes: [String] =
         ["unknownMethod", "invalidArguments", "notConfigured", "internal"] + Refusal.Code.allCases.map(\.rawValue)
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// The events pushed to JavaScript, by name.
 public enum BridgeEventName: String, Sendable, CaseIterable {
-    /// The ``LocationData`` snapshot changed; the body is the whole snapshot.
+    /// The `LocationData` snapshot changed; the body is the whole snapshot.
     case locationData
     /// A record was stored; the body is `{id, latitude, longitude, timestamp, accuracy, …}`.
     case location

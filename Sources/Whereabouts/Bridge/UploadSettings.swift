@@ -2,17 +2,17 @@ import Foundation
 import WhereaboutsCore
 
 /// Where uploads go, as JavaScript's `configure` sets them: our server, an OwnTracks HTTP endpoint or
-/// Firestore. Kept in the store (``WhereaboutsCore/SettingKey/uploadSettings``), so an app relaunched
+/// Firestore. Kept in the store (`SettingKey/uploadSettings`), so an app relaunched
 /// by the OS uploads to the same place; an uploader made by ``Bridge/uploader(store:transport:clock:)``
 /// reads it before every request.
 public struct UploadSettings: Sendable, Hashable, Codable {
     /// The kinds of server.
     public enum Kind: String, Sendable, Codable, CaseIterable {
-        /// Our batch API (``WhereaboutsCore/WhereaboutsBatchEndpoint``); `url` and `device`, a bearer token from `setAuth`.
+        /// Our batch API (`WhereaboutsBatchEndpoint`); `url` and `device`, a bearer token from `setAuth`.
         case whereabouts
-        /// OwnTracks HTTP mode (``WhereaboutsCore/OwnTracksEndpoint``); `url`, `user`, `device`, optional `password`, `trackerId`.
+        /// OwnTracks HTTP mode (`OwnTracksEndpoint`); `url`, `user`, `device`, optional `password`, `trackerId`.
         case owntracks
-        /// Firestore REST (``WhereaboutsCore/FirestoreEndpoint``); `project`, `apiKey`, optional `collection`, `url`,
+        /// Firestore REST (`FirestoreEndpoint`); `project`, `apiKey`, optional `collection`, `url`,
         /// `tokenUrl`, and Firebase tokens from `setAuth`.
         case firestore
     }

@@ -5,7 +5,7 @@ import Foundation
 /// a `CLServiceSession` stating the authorization the app works under.
 ///
 /// Live updates take no accuracy and no distance filter, only a kind of activity, so they serve the
-/// engine's fine requests (`best` and `tenMeters`: continuous tracking, active sessions, a watched stop)
+/// engine's fine requests (`best` and `tenMeters`: continuous tracking, active tracking, a watched stop)
 /// and the adapter applies the distance filter itself (``DistanceFilter``). The engine's
 /// coarse requests (`hundredMeters` and coarser, which let iOS keep GPS off) stay on
 /// `CLLocationManager`, whose `desiredAccuracy` is what makes them cheap.

@@ -6,7 +6,7 @@ import Foundation
 /// timers, records and flushes) and the ``PermissionCoordinator``, and makes every decision the app's
 /// calls need: when permission blocks a start, which configuration is remembered, when a newly
 /// allowed location restarts the services, which server commands apply, how a new set of regions
-/// differs from the current one, which durations an active session accepts. What must outlive the
+/// differs from the current one, which durations active tracking accepts. What must outlive the
 /// process comes out as ``SessionEffect/store(_:)`` effects; a ``SavedSession`` read at launch brings
 /// it back.
 ///
@@ -24,7 +24,7 @@ public struct Session: Sendable {
     /// When to flush again after an upload failed (its back-off), if one did.
     public private(set) var uploadRetry: Date?
 
-    /// The longest active session, in seconds.
+    /// The longest active tracking, in seconds.
     public static let maximumActiveTracking: TimeInterval = 86_400
 
     /// Restores a session from what the store kept (``SavedSession/empty`` on first launch), before
@@ -47,7 +47,7 @@ public struct Session: Sendable {
         return min(uploadRetry, tracker.nextDeadline ?? uploadRetry)
     }
 
-    /// The configuration the app set: the one in force, with the configured mode during an active session.
+    /// The configuration the app set: the one in force, with the configured mode during active tracking.
     public var configuration: TrackerConfiguration {
         var configuration = tracker.configuration
         configuration.mode = tracker.configuredMode
@@ -126,7 +126,7 @@ public struct Session: Sendable {
             if let refusal = Self.activeTrackingRefusal(duration: duration, tracking: isTracking) {
                 effects.append(.refuse(refusal))
             } else {
-                track(.command(.startActiveSession(duration: duration)), now: now, into: &effects)
+                track(.command(.startActiveTracking(duration: duration)), now: now, into: &effects)
             }
         case .addRegions(let regions):
             if let refusal = Self.duplicateRefusal(regions) {
@@ -235,7 +235,7 @@ public struct Session: Sendable {
     // MARK: Server commands
 
     /// Carries out one server command, or says why not. Every command is idempotent: a report
-    /// takes one more fix, an active session ends at the later of the two ends, a region set is the
+    /// takes one more fix, active tracking ends at the later of the two ends, a region set is the
     /// same set.
     private mutating func apply(_ command: DeviceCommand, now: Date, into effects: inout [SessionEffect]) {
         switch command.command {
@@ -245,7 +245,7 @@ public struct Session: Sendable {
             if let refusal = Self.activeTrackingRefusal(duration: Double(minutes) * 60, tracking: isTracking) {
                 effects.append(.notice("server command \(command.id) (startActiveTracking) was not carried out: \(refusal.message)"))
             } else {
-                track(.command(.startActiveSession(duration: Double(minutes) * 60)), now: now, into: &effects)
+                track(.command(.startActiveTracking(duration: Double(minutes) * 60)), now: now, into: &effects)
             }
         case .setRegions(let wire):
             do {

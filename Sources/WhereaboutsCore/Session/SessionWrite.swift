@@ -1,6 +1,6 @@
 /// A session value the store keeps, so that a relaunched app restores it (``SavedSession``).
 public enum SessionWrite: Sendable, Equatable {
-    /// The configuration, with the mode the app configured (never an active session's).
+    /// The configuration, with the mode the app configured (never active tracking's).
     case configuration(TrackerConfiguration)
     /// Whether tracking is on.
     case trackingEnabled(Bool)

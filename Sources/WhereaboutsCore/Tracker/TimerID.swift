@@ -2,8 +2,8 @@
 public enum TimerID: String, Sendable, Hashable, CaseIterable {
     /// The moving/stationary decision of the stop-detecting modes.
     case stationaryCheck
-    /// The end of an active session.
-    case activeSessionEnd
+    /// The end of active tracking.
+    case activeTrackingEnd
     /// A region's loitering delay ends.
     case dwell
     /// The device may be within reach of a region boundary: time for a fine fix (adaptive's cruise).

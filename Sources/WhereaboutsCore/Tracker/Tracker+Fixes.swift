@@ -33,7 +33,7 @@ extension Tracker {
                 trigger = .policy
             }
         }
-        if let trigger { store(fix, trigger: trigger, now: now, into: &effects) }
+        if let trigger { recordOrMerge(fix, trigger: trigger, now: now, into: &effects) }
     }
 
     /// Follows the stay at the last record. A still fix within the merge radius, or one that leaves a
@@ -107,11 +107,11 @@ extension Tracker {
         return activity.kind != .stationary
     }
 
-    /// Records `fix`, or merges it into the last record when the device has not moved (within the merge
+    /// Asks for `fix` to be recorded, or merges it into the last record when the device has not moved (within the merge
     /// radius, or still at its stop by ``keepsStill(_:)``; the stay is
     /// written when something shows the device left, before an upload and when tracking stops). A
     /// new record starts a stay unless it was taken moving (by its speed or the reported activity).
-    private mutating func store(_ fix: Fix, trigger: RecordTrigger, now: Date, into effects: inout [TrackerEffect]) {
+    private mutating func recordOrMerge(_ fix: Fix, trigger: RecordTrigger, now: Date, into effects: inout [TrackerEffect]) {
         guard fix.horizontalAccuracy <= configuration.maxRecordAccuracy else {
             statistics.tooCoarseToRecord += 1
             return

@@ -39,7 +39,7 @@ public struct Tracker: Sendable {
     /// first input after it resumes.
     public internal(set) var timers: [TimerID: Date] = [:]
 
-    var activeSession: (previous: TrackingMode, end: Date)?
+    var activeTracking: (previous: TrackingMode, end: Date)?
     var appliedRequest: LocationRequest?
     var recordNextFix: RecordTrigger?
     var recordsSinceFlush = 0
@@ -62,11 +62,11 @@ public struct Tracker: Sendable {
         self.geofences = GeofenceEngine(regions: regions)
     }
 
-    /// The mode in force, which differs from the configured one during an active session.
+    /// The mode in force, which differs from the configured one during active tracking.
     public var mode: TrackingMode { configuration.mode }
 
-    /// The mode the app configured: the one in force, or during an active session the one it returns to.
-    public var configuredMode: TrackingMode { activeSession?.previous ?? configuration.mode }
+    /// The mode the app configured: the one in force, or during active tracking the one it returns to.
+    public var configuredMode: TrackingMode { activeTracking?.previous ?? configuration.mode }
 
     /// Whether the device is judged still with positioning off (the stop-detecting modes).
     var isStationary: Bool {
@@ -129,16 +129,16 @@ public struct Tracker: Sendable {
             isRunning = false
             resetMotion(at: now)
             geofences.forgetStates()
-            activeSession.map { configuration.mode = $0.previous }
-            activeSession = nil
+            activeTracking.map { configuration.mode = $0.previous }
+            activeTracking = nil
             appliedRequest = nil
             slotPlan = nil
             effects += [.configureLocation(.off), .monitor([]), .forgetRegionStates]
             timers = [:]
             flush(.stopped, now: now, into: &effects)
         case .setMode(let newMode):
-            if activeSession != nil {
-                activeSession!.previous = newMode
+            if activeTracking != nil {
+                activeTracking!.previous = newMode
             } else {
                 configuration.mode = newMode
                 resetMotion(at: now)
@@ -147,15 +147,15 @@ public struct Tracker: Sendable {
         case .requestFix:
             recordNextFix = .request
             effects.append(.requestOneShot(configuration.oneShotAccuracy))
-        case .startActiveSession(let duration):
+        case .startActiveTracking(let duration):
             let end = now.addingTimeInterval(max(0, duration))
-            if let session = activeSession {
-                activeSession = (session.previous, max(session.end, end))
+            if let running = activeTracking {
+                activeTracking = (running.previous, max(running.end, end))
             } else {
-                activeSession = (configuration.mode, end)
+                activeTracking = (configuration.mode, end)
                 configuration.mode = .continuous(accuracy: .best, distanceFilter: nil)
             }
-            timers[.activeSessionEnd] = activeSession!.end
+            timers[.activeTrackingEnd] = activeTracking!.end
             if isRunning { applyLocationRequest(into: &effects) }
         case .addRegions(let regions):
             geofences.add(regions)
@@ -195,10 +195,10 @@ public struct Tracker: Sendable {
 
     private mutating func handleTimer(_ timer: TimerID, now: Date, into effects: inout [TrackerEffect]) {
         switch timer {
-        case .activeSessionEnd:
-            guard let session = activeSession, now >= session.end else { return }
-            activeSession = nil
-            configuration.mode = session.previous
+        case .activeTrackingEnd:
+            guard let ending = activeTracking, now >= ending.end else { return }
+            activeTracking = nil
+            configuration.mode = ending.previous
             resetMotion(at: now)
             if isRunning { applyLocationRequest(into: &effects) }
         case .stationaryCheck:

@@ -11,7 +11,7 @@ public enum TrackerCommand: Sendable, Equatable {
     /// Take one fix now and record it.
     case requestFix
     /// Track continuously for the given number of seconds, then return to the previous mode.
-    case startActiveSession(duration: TimeInterval)
+    case startActiveTracking(duration: TimeInterval)
     /// Add regions (replacing any with the same id).
     case addRegions([Region])
     /// Remove regions by id.

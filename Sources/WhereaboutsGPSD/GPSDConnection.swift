@@ -9,11 +9,13 @@ import WhereaboutsCore
 /// therefore never occupy Swift's cooperative pool. Everything the thread and the service's methods
 /// share is guarded by `condition`, which is why the class is `@unchecked Sendable`. Events are
 /// yielded while the lock is held, so they keep the order of the lines they come from.
-final class GPSDSession: @unchecked Sendable {
+final class GPSDConnection: @unchecked Sendable {
     let endpoint: GPSDEndpoint
     private let backoff: GPSDBackoff
     private let connectTimeout: Double
     private let logger: Logger
+    /// The time regions are monitored from: the engine's clock.
+    private let now: @Sendable () -> Date
     private let continuation: AsyncStream<LocationServiceEvent>.Continuation
     private let wake = GPSDWakePipe()
     private let condition = NSCondition()
@@ -37,13 +39,14 @@ final class GPSDSession: @unchecked Sendable {
     }
 
     init(
-        endpoint: GPSDEndpoint, backoff: GPSDBackoff, connectTimeout: Double, logger: Logger,
+        endpoint: GPSDEndpoint, backoff: GPSDBackoff, connectTimeout: Double, logger: Logger, now: @escaping @Sendable () -> Date,
         continuation: AsyncStream<LocationServiceEvent>.Continuation
     ) {
         self.endpoint = endpoint
         self.backoff = backoff
         self.connectTimeout = connectTimeout
         self.logger = logger
+        self.now = now
         self.continuation = continuation
     }
 
@@ -60,7 +63,10 @@ final class GPSDSession: @unchecked Sendable {
 
     func requestOneShot() { change { $0.requestOneShot() } }
 
-    func monitor(_ regions: [MonitoredRegion]) { change { $0.monitor(regions, at: Date()) } }
+    func monitor(_ regions: [MonitoredRegion]) {
+        let start = now()
+        change { $0.monitor(regions, at: start) }
+    }
 
     var statistics: GPSDStatistics { locked { decoder.statistics } }
 
