@@ -34,7 +34,7 @@ extension LocationEngine {
     func perform(_ input: SessionInput) {
         let now = clock.now()
         let effects = session.handle(input, now: now)
-        let writes = Self.storeWrites(effects)
+        let writes = storeWrites(effects)
         switch writer.write(writes.all, at: now) {
         case .written(let waited):
             if waited > 0 { logger.notice("the store has room again: stored the \(waited) writes that waited") }
@@ -56,7 +56,7 @@ extension LocationEngine {
         let before = session
         let now = clock.now()
         let effects = session.handle(input, now: now)
-        let writes = Self.storeWrites(effects)
+        let writes = storeWrites(effects)
         do {
             try writer.writeNow(writes.all, at: now)
         } catch {
@@ -84,12 +84,12 @@ extension LocationEngine {
         case event(RegionEvent)
     }
 
-    private static func storeWrites(_ effects: [SessionEffect]) -> Writes {
+    private func storeWrites(_ effects: [SessionEffect]) -> Writes {
         var writes = Writes()
         for effect in effects {
             switch effect {
             case .track(.record(let fix, let trigger)):
-                let record = LocationRecord(fix: fix, trigger: trigger)
+                let record = LocationRecord(id: recordID(fix.timestamp), fix: fix, trigger: trigger)
                 writes.stored.append(.record(record))
                 writes.all.append(.record(record))
             case .track(.extendDwell(let dwell, _)):
@@ -100,7 +100,7 @@ extension LocationEngine {
                 writes.all.append(.place(fix))
             case .track(.emit(let event)):
                 writes.stored.append(.event(event))
-                writes.all.append(.event(EventRecord(event: event)))
+                writes.all.append(.event(EventRecord(id: recordID(event.timestamp), event: event)))
             case .track(.saveRegionStates(let states)): writes.all.append(.regionStates(states))
             case .track(.forgetRegionStates): writes.all.append(.forgetRegionStates)
             case .store(let value): writes.all.append(.session(value))

@@ -31,6 +31,8 @@ public actor LocationEngine {
     let permissionRules: PermissionCoordinator.Configuration
     let snapshotReportLimit: Int
     let writer: StoreWriter
+    /// Mints the id of each new record and region event, for the time it happened.
+    let recordID: @Sendable (Date) -> UUID
     var session: Session
     var launched = false
     /// The newest record (read at launch, then kept by effects), and whether a server refused it.
@@ -64,12 +66,15 @@ public actor LocationEngine {
     ///   - permissions: the permission rules' tunables (the retry delay after a refused background request).
     ///   - snapshotReportLimit: at most this many pending records appear in ``snapshot()``'s report.
     ///   - clock: the time source and task starter (the system clock in an app).
+    ///   - recordIDs: mints the id of each new record and region event for its time (time-ordered
+    ///     random ids in an app; seeded ones in a replayable simulation).
     ///   - logger: where the engine logs.
     public init(
         store: SQLiteLocationStore, service: any LocationService, uploader: Uploader? = nil,
         configuration: TrackerConfiguration = TrackerConfiguration(mode: .adaptive()),
         permissions: PermissionCoordinator.Configuration = .init(), snapshotReportLimit: Int = 1000,
-        clock: EngineClock = .system, logger: Logger = Logger(label: "whereabouts.engine")
+        clock: EngineClock = .system, recordIDs: @escaping @Sendable (Date) -> UUID = { RecordID.make(at: $0) },
+        logger: Logger = Logger(label: "whereabouts.engine")
     ) {
         self.store = store
         self.service = service
@@ -78,6 +83,7 @@ public actor LocationEngine {
         self.permissionRules = permissions
         self.snapshotReportLimit = snapshotReportLimit
         self.clock = clock
+        self.recordID = recordIDs
         self.logger = logger
         self.writer = StoreWriter(store: store)
         self.session = Session(restoring: .empty, defaults: configuration, permissionRules: permissions)

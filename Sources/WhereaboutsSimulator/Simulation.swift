@@ -50,7 +50,7 @@ public struct Simulation: Sendable {
         let phone = SimulatedPhone(truth: truth, seed: seed)
         let engine = LocationEngine(
             store: store, service: phone, uploader: uploader(store: store, phone: phone), configuration: configuration,
-            clock: phone.clock, logger: Self.logger)
+            clock: phone.clock, recordIDs: recordIDs, logger: Self.logger)
 
         phone.setForeground(true)
         try await engine.launch(.user)
@@ -84,8 +84,15 @@ public struct Simulation: Sendable {
         return SimulationOutcome(run: run, diagnostics: phone.diagnostics)
     }
 
+    /// Record ids drawn from the seed, so a run's store is the same every time; random ones when a
+    /// real server receives the run, which would take a second run's records for the first's.
+    private var recordIDs: @Sendable (Date) -> UUID {
+        guard case .loopback = upload else { return { RecordID.make(at: $0) } }
+        return SeededDraws(seed: seed ^ 0x2545_F491_4F6C_DD1D).recordID
+    }
+
     private func uploader(store: SQLiteLocationStore, phone: SimulatedPhone) -> Uploader {
-        let draws = JitterSource(seed: seed ^ 0x9E37_79B9_7F4A_7C15)
+        let draws = SeededDraws(seed: seed ^ 0x9E37_79B9_7F4A_7C15)
         switch upload {
         case .loopback:
             return Uploader(
@@ -114,8 +121,8 @@ public struct Simulation: Sendable {
     }
 }
 
-/// The back-off jitter of a simulated run's uploader: seeded draws, the same for the same seed.
-private final class JitterSource: @unchecked Sendable {
+/// Seeded draws of a simulated run (the uploader's back-off jitter, record ids), the same for the same seed.
+private final class SeededDraws: @unchecked Sendable {
     private let lock = NSLock()
     private var generator: SeededGenerator
 
@@ -123,4 +130,7 @@ private final class JitterSource: @unchecked Sendable {
 
     /// A draw in [0, 1).
     @Sendable func next() -> Double { lock.withLock { Double.random(in: 0..<1, using: &generator) } }
+
+    /// A time-ordered record id for `date`, its random bits drawn from the seed.
+    @Sendable func recordID(_ date: Date) -> UUID { lock.withLock { RecordID.make(at: date, using: &generator) } }
 }

@@ -28,6 +28,20 @@ struct SimulationRunTests {
         #expect(first[2].contains("\"event\":\"upload\""), "the real uploader's requests are on the timeline")
     }
 
+    @Test("the same seed gives a store with the same record and event ids: the engine mints them from the seed it is given")
+    func replayableIDs() async throws {
+        let folder = temporaryFolder("simulation-ids")
+        let ids = { (name: String) async throws -> [UUID] in
+            let path = folder.appendingPathComponent(name).path
+            _ = try await ScenarioRunner.run(Self.scenario, strategy: .adaptive, pad: 600, seed: 4, storePath: path)
+            let store = try SQLiteLocationStore(path: path)
+            return try store.allRecords().map(\.record.id) + store.allEvents().map(\.record.id)
+        }
+        let first = try await ids("a.sqlite")
+        #expect(!first.isEmpty)
+        #expect(try await ids("b.sqlite") == first)
+    }
+
     @Test("a run recorded into a store leaves what a relaunched app restores")
     func storeForARelaunch() async throws {
         let folder = temporaryFolder("simulation")
