@@ -30,20 +30,20 @@ extension LocationEngine {
     }
 
     /// Hands `input` to the session now and performs what it asks. The store effects are written
-    /// behind: when the store refuses (a full disk) they wait in the writer's backlog, in order.
+    /// behind: when the store refuses (a full disk) they wait in the writer's backlog, in order, and
+    /// are announced once the writer reports them stored.
     func perform(_ input: SessionInput) {
         let now = clock.now()
         let effects = session.handle(input, now: now)
         let writes = storeWrites(effects)
-        switch writer.write(writes.all, at: now) {
-        case .written(let waited):
+        switch writer.write(writes, at: now) {
+        case .written(let committed):
+            let waited = committed.count - writes.count
             if waited > 0 { logger.notice("the store has room again: stored the \(waited) writes that waited") }
-            announce(unannounced + writes.stored)
-            unannounced = []
-        case .deferred(let error, let kept, let firstRefusal):
+            announce(committed)
+        case .deferred(let error, _, let firstRefusal):
             // Said once as the store starts refusing, not at every write while it refuses.
             if firstRefusal { logger.error("\(error); writes wait in memory until it has room") }
-            if kept { unannounced += writes.stored }
         }
         noteBacklog()
         carryOut(effects)
@@ -56,74 +56,52 @@ extension LocationEngine {
         let before = session
         let now = clock.now()
         let effects = session.handle(input, now: now)
-        let writes = storeWrites(effects)
+        let committed: [StoreWrite]
         do {
-            try writer.writeNow(writes.all, at: now)
+            committed = try writer.writeNow(storeWrites(effects), at: now)
         } catch {
             session = before
             throw .store(error, doing: action)
         }
-        announce(unannounced + writes.stored)
-        unannounced = []
+        announce(committed)
         noteBacklog()
         carryOut(effects)
         for case .refuse(let refusal) in effects { throw refusal }
     }
 
-    /// The store writes of one input, in order, and what the engine announces once they are stored.
-    struct Writes {
-        var all: [StoreWrite] = []
-        var stored: [Stored] = []
-    }
-
-    /// Something the streams and the snapshot learn only once it is stored.
-    enum Stored {
-        case record(LocationRecord)
-        case dwell(TimeInterval)
-        case placed(Fix)
-        case event(RegionEvent)
-    }
-
-    private func storeWrites(_ effects: [SessionEffect]) -> Writes {
-        var writes = Writes()
-        for effect in effects {
+    /// The store writes of one input, in order; new records and events get their ids here.
+    private func storeWrites(_ effects: [SessionEffect]) -> [StoreWrite] {
+        effects.compactMap { effect in
             switch effect {
-            case .track(.record(let fix, let trigger)):
-                let record = LocationRecord(id: recordID(fix.timestamp), fix: fix, trigger: trigger)
-                writes.stored.append(.record(record))
-                writes.all.append(.record(record))
-            case .track(.extendDwell(let dwell, _)):
-                writes.stored.append(.dwell(dwell))
-                writes.all.append(.dwell(dwell))
-            case .track(.placeRecord(let fix)):
-                writes.stored.append(.placed(fix))
-                writes.all.append(.place(fix))
-            case .track(.emit(let event)):
-                writes.stored.append(.event(event))
-                writes.all.append(.event(EventRecord(id: recordID(event.timestamp), event: event)))
-            case .track(.saveRegionStates(let states)): writes.all.append(.regionStates(states))
-            case .track(.forgetRegionStates): writes.all.append(.forgetRegionStates)
-            case .store(let value): writes.all.append(.session(value))
-            default: break
+            case .track(.record(let fix, let trigger)): .record(LocationRecord(id: recordID(fix.timestamp), fix: fix, trigger: trigger))
+            case .track(.extendDwell(let dwell, _)): .dwell(dwell)
+            case .track(.placeRecord(let fix)): .place(fix)
+            case .track(.emit(let event)): .event(EventRecord(id: recordID(event.timestamp), event: event))
+            case .track(.saveRegionStates(let states)): .regionStates(states)
+            case .track(.forgetRegionStates): .forgetRegionStates
+            case .store(let value): .session(value)
+            default: nil
             }
         }
-        return writes
     }
 
-    /// Tells the streams and the snapshot what is now stored, in order.
-    private func announce(_ stored: [Stored]) {
-        for item in stored {
-            switch item {
+    /// Tells the streams and the snapshot what the writer reports stored, in order.
+    private func announce(_ committed: [StoreWrite]) {
+        var changed = false
+        for write in committed {
+            switch write {
             case .record(let record):
                 newestRecord = (record, false)
                 pending.append(record)
                 locationBroadcast.yield(record)
             case .dwell(let dwell): updateNewest { $0.dwell = dwell }
-            case .placed(let fix): updateNewest { $0.fix = fix }
-            case .event(let event): eventBroadcast.yield(event)
+            case .place(let fix): updateNewest { $0.fix = fix }
+            case .event(let record): eventBroadcast.yield(record.event)
+            case .regionStates, .forgetRegionStates, .session: continue
             }
+            changed = true
         }
-        if !stored.isEmpty { pendingVersion += 1 }
+        if changed { pendingVersion += 1 }
     }
 
     /// Changes the newest record as its stored row was changed, in the snapshot and, unless the server

@@ -41,9 +41,6 @@ public actor LocationEngine {
     var pending: PendingWindow
     /// Bumped whenever ``pending`` changes, so an unchanged report is not rebuilt.
     var pendingVersion = 0
-    /// Records, stays and events waiting in the writer's backlog (a full disk): streamed and listed
-    /// once they are stored.
-    var unannounced: [Stored] = []
     var publishedKey: SnapshotKey?
     var wake: (due: Date, task: Task<Void, Never>)?
     var listener: Task<Void, Never>?

@@ -10,8 +10,9 @@ import WhereaboutsCore
 public final class StoreWriter {
     /// What a write did with the writes it was given.
     public enum Outcome: Equatable, Sendable {
-        /// Stored, after the `backlog` writes that waited (stored in the same transaction).
-        case written(backlog: Int)
+        /// Stored: these writes, the backlog that waited first (in the same transaction), then the
+        /// ones given.
+        case written([StoreWrite])
         /// The store refused: the writes wait in the backlog when `kept`, else they are lost (the
         /// backlog is full) and counted in ``overflowed``. `firstRefusal` is true when nothing waited
         /// before: the store has just started refusing.
@@ -38,12 +39,13 @@ public final class StoreWriter {
     /// (all of them, or none when the backlog is full).
     @discardableResult
     public func write(_ writes: [StoreWrite], at now: Date) -> Outcome {
-        guard !writes.isEmpty || !backlog.isEmpty else { return .written(backlog: 0) }
+        guard !writes.isEmpty || !backlog.isEmpty else { return .written([]) }
         let waited = backlog.count
         do {
-            try store.apply(backlog + writes, at: now)
+            let committed = backlog + writes
+            try store.apply(committed, at: now)
             backlog = []
-            return .written(backlog: waited)
+            return .written(committed)
         } catch {
             let kept = backlog.count + writes.count <= backlogLimit
             if kept {
@@ -55,12 +57,16 @@ public final class StoreWriter {
         }
     }
 
-    /// Stores the backlog and `writes` at once (at `now`), or nothing of `writes`.
+    /// Stores the backlog and `writes` at once (at `now`), or nothing of `writes`, and returns what
+    /// it stored: the backlog, then `writes`.
     /// - Throws: ``StoreError`` when the store refuses; the backlog stays, `writes` are dropped.
-    public func writeNow(_ writes: [StoreWrite], at now: Date) throws(StoreError) {
+    @discardableResult
+    public func writeNow(_ writes: [StoreWrite], at now: Date) throws(StoreError) -> [StoreWrite] {
         do {
-            try store.apply(backlog + writes, at: now)
+            let committed = backlog + writes
+            try store.apply(committed, at: now)
             backlog = []
+            return committed
         } catch {
             throw Self.storeError(error, path: store.path)
         }

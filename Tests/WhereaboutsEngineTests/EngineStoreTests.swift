@@ -7,19 +7,31 @@ import WhereaboutsStore
 
 @Suite("LocationEngine and its store: one write path, the snapshot in memory")
 struct EngineStoreTests {
-    @Test("on a full disk, a region's event and its state wait together: a kill meanwhile loses neither transition")
-    func fullDiskKeepsEventsAndStatesTogether() async throws {
-        let app = try EngineHarness(scenario: walkOutScenario(stay: 300, walk: 400), pad: 0)
-        try await app.engine.launch(.user)
-        let streamed = app.engine.regionEvents()
+    /// Tracks inside home until 200 s, fills the disk with records of its own (their ids returned),
+    /// then walks out by 600 s: the exit and what follows wait in the writer's backlog.
+    private static func walkOutOnAFullDisk(_ app: EngineHarness) async throws -> Set<UUID> {
         try await app.engine.addRegions(app.scenario.regions)
         try await app.engine.start(mode: .continuous())
         await app.play(to: 200)
         try app.store.setMaxPageCount(1)
         let filler = try #require(await app.engine.currentLocation())
-        while (try? app.store.append([LocationRecord(fix: filler, trigger: .request)])) != nil {}
+        var fillers: Set<UUID> = []
+        while true {
+            let record = LocationRecord(fix: filler, trigger: .request)
+            guard (try? app.store.append([record])) != nil else { break }
+            fillers.insert(record.id)
+        }
         await app.play(to: 600)
         #expect(await app.engine.diagnostics.storeBacklog > 0, "the exit waits for space")
+        return fillers
+    }
+
+    @Test("on a full disk, a region's event and its state wait together: a kill meanwhile loses neither transition")
+    func fullDiskKeepsEventsAndStatesTogether() async throws {
+        let app = try EngineHarness(scenario: walkOutScenario(stay: 300, walk: 400), pad: 0)
+        try await app.engine.launch(.user)
+        let streamed = app.engine.regionEvents()
+        _ = try await Self.walkOutOnAFullDisk(app)
         #expect(try app.store.allEvents().map(\.record.event.kind) == [.enter, .dwell])
         #expect(try app.store.regionStates().first { $0.regionID == "home" }?.inside == true, "and so does the state it changes")
 
@@ -34,6 +46,27 @@ struct EngineStoreTests {
         #expect(events.map(\.kind) == [.enter, .dwell, .exit], "the exit is found again after the relaunch")
         #expect(events.last?.initial == false)
         #expect(try app.store.regionStates().first { $0.regionID == "home" }?.inside == false)
+    }
+
+    @Test("writes that waited for space are streamed once the writer reports them stored, each once")
+    func backlogAnnouncedWhenStored() async throws {
+        let app = try EngineHarness(scenario: walkOutScenario(stay: 300, walk: 400), pad: 0)
+        try await app.engine.launch(.user)
+        let events = app.engine.regionEvents()
+        let locations = app.engine.locations()
+        let fillers = try await Self.walkOutOnAFullDisk(app)
+
+        try app.store.setMaxPageCount(nil)
+        await app.play(to: 640)
+        #expect(await app.engine.diagnostics.storeBacklog == 0)
+        await app.kill()
+        var announced: [RegionEventKind] = []
+        for await event in events { announced.append(event.kind) }
+        #expect(announced == [.enter, .dwell, .exit], "the waiting exit is streamed once it is stored, and only once")
+        var streamed: [UUID] = []
+        for await record in locations { streamed.append(record.id) }
+        let stored = try app.store.allRecords().map(\.record.id).filter { !fillers.contains($0) }
+        #expect(streamed == stored, "every record the engine stored is streamed once, in order, the waiting ones included")
     }
 
     @Test("the newest location is the newest fix: a fix at the same place moves its time on")
