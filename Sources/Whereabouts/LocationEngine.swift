@@ -122,6 +122,7 @@ public actor LocationEngine {
             throw .store(error, doing: "restore the engine from \(store.path)")
         }
         session = Session(restoring: saved, defaults: defaults, permissionRules: permissionRules)
+        uploader?.account?.update { $0 = saved.uploads }
         newestRecord = saved.lastRecord.map { ($0, false) }
         pending = PendingWindow(pending: waiting, limit: snapshotReportLimit)
         pendingVersion += 1

@@ -23,6 +23,9 @@ public actor Uploader {
     private var claimed: [UUID: ClaimedItem] = [:]
     private var waiters: [CheckedContinuation<FlushReport, Never>] = []
     private let reportHandler = ReportHandler()
+    /// Where uploads go and the credential, when the endpoint and credentials read them from memory
+    /// (the bridge's uploader): the engine keeps it equal to its session's.
+    public nonisolated let account: UploadAccountBox?
 
     /// An item leased for the flush under way.
     private enum ClaimedItem {
@@ -37,11 +40,13 @@ public actor Uploader {
         }
     }
 
-    /// Creates an uploader. `jitter` draws the random share of each back-off delay, in [0, 1).
+    /// Creates an uploader. `jitter` draws the random share of each back-off delay, in [0, 1); `account`
+    /// is the place `endpoint` and `credentials` read the app's upload settings from, if they do.
     public init(
         queue: any DeliveryQueue, endpoint: any UploadEndpoint, transport: any HTTPTransport = URLSessionTransport(),
         credentials: any CredentialProvider = FixedCredential.none, configuration: UploaderConfiguration = .init(),
-        clock: EngineClock = .system, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        clock: EngineClock = .system, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        account: UploadAccountBox? = nil
     ) {
         self.queue = queue
         self.endpoint = endpoint
@@ -50,6 +55,7 @@ public actor Uploader {
         self.configuration = configuration
         self.clock = clock
         self.jitter = jitter
+        self.account = account
         self.machine = DeliveryMachine(configuration: Self.machineConfiguration(endpoint, queue: queue, configuration))
     }
 

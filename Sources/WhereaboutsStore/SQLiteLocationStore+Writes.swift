@@ -44,6 +44,8 @@ extension SQLiteLocationStore {
         case .commandsApplied(let ids):
             let statement = try db.cachedStatement(sql: "UPDATE command SET applied_at = ? WHERE id = ? AND applied_at IS NULL")
             for id in ids { try statement.execute(arguments: [now.timeIntervalSince1970, id]) }
+        case .uploadSettings(let settings): try setSetting(.uploadSettings, settings, db)
+        case .authTokens(let tokens): try setSetting(.authTokens, tokens, db)
         }
     }
 

@@ -109,6 +109,22 @@ struct SessionTests {
         #expect(effects.contains { if case .notice(let text) = $0 { text.contains("server command 1") } else { false } })
     }
 
+    @Test("upload settings and the credential are session values: kept in memory, stored on the one write path, restored")
+    func uploadAccount() throws {
+        var session = Self.launched()
+        let settings = UploadSettings(kind: .whereabouts, url: URL(string: "http://127.0.0.1:8080"), device: "phone")
+        let tokens = AuthTokens(idToken: "t", expiresAt: nil, refreshToken: nil, userID: "u")
+        #expect(Self.stores(session.handle(.configureUploads(settings), now: time(1))) == [.uploadSettings(settings)])
+        #expect(Self.stores(session.handle(.setAuthTokens(tokens), now: time(2))) == [.authTokens(tokens)])
+        #expect(session.uploads == UploadAccount(settings: settings, tokens: tokens))
+        #expect(
+            session.uploads.endpoint?.name == WhereaboutsBatchEndpoint(base: URL(string: "http://127.0.0.1:8080")!, device: "phone").name)
+        #expect(Self.stores(session.handle(.setAuthTokens(nil), now: time(3))) == [.authTokens(nil)])
+        #expect(session.uploads.tokens == nil)
+        let restored = Self.launched(SavedSession(uploads: UploadAccount(settings: settings, tokens: tokens)))
+        #expect(restored.uploads.settings == settings)
+    }
+
     @Test("a failed upload makes its retry time a deadline; the wake at it asks for a flush once")
     func uploadRetry() {
         var session = Self.launched()

@@ -189,6 +189,18 @@ struct StoreTests {
         #expect(try reopened.setting(.trackingEnabled) == nil)
     }
 
+    @Test("upload settings and the credential written by the session come back in the saved session; nil removes them")
+    func uploadAccountPersists() throws {
+        let store = try makeStore()
+        let settings = UploadSettings(kind: .owntracks, url: URL(string: "https://example.org/pub"), device: "phone", user: "ann")
+        let tokens = AuthTokens(idToken: "a", expiresAt: nil, refreshToken: "r", userID: "u")
+        try store.apply([.session(.uploadSettings(settings)), .session(.authTokens(tokens))], at: Date())
+        let reopened = try SQLiteLocationStore(path: store.path)
+        #expect(try reopened.savedSession().uploads == UploadAccount(settings: settings, tokens: tokens))
+        try reopened.apply([.session(.authTokens(nil))], at: Date())
+        #expect(try reopened.savedSession().uploads == UploadAccount(settings: settings, tokens: nil))
+    }
+
     @Test("a store in a folder that does not exist gives a clear error")
     func missingFolder() throws {
         #expect {

@@ -65,11 +65,11 @@ extension Bridge {
             guard let region = try await engine.markRegion(at: arguments.locationID(), radius: arguments.radius) else { return Self.null }
             return try BridgeJSON.encode(RegionValue(region, inside: await engine.insideRegionIDs.contains(region.id)))
         case .configure:
-            try setting(.uploadSettings, BridgeJSON.decode(ConfigureArguments.self, from: body).upload, doing: "store the upload settings")
+            try await engine.configureUploads(BridgeJSON.decode(ConfigureArguments.self, from: body).upload)
         case .setAuth:
-            try setting(.authTokens, BridgeJSON.decode(SetAuthArguments.self, from: body).tokens(), doing: "store the credential")
+            try await engine.setAuthTokens(BridgeJSON.decode(SetAuthArguments.self, from: body).tokens())
         case .signOut:
-            try setting(.authTokens, nil, doing: "forget the credential")
+            try await engine.setAuthTokens(nil)
         case .flush:
             return try BridgeJSON.encode(FlushValue(try await flush()))
         case .clearLocations:
@@ -98,7 +98,7 @@ extension Bridge {
     }
 
     private func flush() async throws -> FlushReport {
-        guard try engine.store.setting(.uploadSettings) != nil else {
+        guard await engine.uploadAccount.settings != nil else {
             throw BridgeError.notConfigured(.flush, "uploads are not configured; call configure({upload}) first")
         }
         guard let report = await engine.flush() else {

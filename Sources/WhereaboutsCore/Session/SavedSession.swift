@@ -12,11 +12,14 @@ public struct SavedSession: Sendable, Equatable {
     public var lastRecord: LocationRecord?
     /// The permission records; `nil` on first launch.
     public var permissions: Permissions?
+    /// Where uploads go and the credential, as the app last set them.
+    public var uploads: UploadAccount
 
     /// Creates a saved session.
     public init(
         configuration: TrackerConfiguration? = nil, trackingEnabled: Bool = false, regions: [Region] = [],
-        regionStates: [RegionStateRecord] = [], lastRecord: LocationRecord? = nil, permissions: Permissions? = nil
+        regionStates: [RegionStateRecord] = [], lastRecord: LocationRecord? = nil, permissions: Permissions? = nil,
+        uploads: UploadAccount = UploadAccount()
     ) {
         self.configuration = configuration
         self.trackingEnabled = trackingEnabled
@@ -24,6 +27,7 @@ public struct SavedSession: Sendable, Equatable {
         self.regionStates = regionStates
         self.lastRecord = lastRecord
         self.permissions = permissions
+        self.uploads = uploads
     }
 
     /// A first launch: nothing saved.

@@ -21,6 +21,8 @@ public struct Session: Sendable {
     public private(set) var isLaunched = false
     /// Whether tracking was on when the saved session was written; it restarts at launch.
     private var resumeTracking: Bool
+    /// Where uploads go and the credential they present, as the app last set them.
+    public private(set) var uploads: UploadAccount
     /// When to flush again after an upload failed (its back-off), if one did.
     public private(set) var uploadRetry: Date?
 
@@ -36,6 +38,7 @@ public struct Session: Sendable {
         tracker.restore(lastRecord: saved.lastRecord, regionStates: saved.trackingEnabled ? saved.regionStates : [])
         permissions = PermissionCoordinator(permissions: saved.permissions ?? Permissions(), configuration: permissionRules)
         resumeTracking = saved.trackingEnabled
+        uploads = saved.uploads
     }
 
     /// Whether tracking is on (it stays on across relaunches until stopped).
@@ -144,6 +147,12 @@ public struct Session: Sendable {
             } else {
                 replaceRegions(with: regions, now: now, into: &effects)
             }
+        case .configureUploads(let settings):
+            uploads.settings = settings
+            effects.append(.store(.uploadSettings(settings)))
+        case .setAuthTokens(let tokens):
+            uploads.tokens = tokens
+            effects.append(.store(.authTokens(tokens)))
         case .serverCommands(let commands):
             for command in commands { apply(command, now: now, into: &effects) }
             if !commands.isEmpty { effects.append(.store(.commandsApplied(commands.map(\.id)))) }

@@ -51,6 +51,10 @@ public enum SessionInput: Sendable, Equatable {
     /// The OS gave the app a background task: with tracking on, one fix now, recorded (the shell then
     /// uploads); refused with ``Refusal/Code/trackingDisabled`` otherwise.
     case backgroundRefresh
+    /// The app says where uploads go (`nil` forgets it).
+    case configureUploads(UploadSettings?)
+    /// The app gives the upload credential (`nil` signs out).
+    case setAuthTokens(AuthTokens?)
     /// Commands a server sent, not yet carried out, oldest first.
     case serverCommands([DeviceCommand])
     /// A flush ended, stopped by this (or emptied the queue): after a failure the session wakes at its

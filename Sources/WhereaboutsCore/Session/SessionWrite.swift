@@ -13,4 +13,8 @@ public enum SessionWrite: Sendable, Equatable {
     /// Server commands carried out (or refused) by id: never carried out again, and acknowledged to
     /// the server with the next upload.
     case commandsApplied([String])
+    /// Where uploads go (`nil` forgets it).
+    case uploadSettings(UploadSettings?)
+    /// The upload credential (`nil` signs out).
+    case authTokens(AuthTokens?)
 }

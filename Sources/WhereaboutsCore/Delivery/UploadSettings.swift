@@ -1,10 +1,8 @@
 import Foundation
-import WhereaboutsCore
 
 /// Where uploads go, as JavaScript's `configure` sets them: our server, an OwnTracks HTTP endpoint or
-/// Firestore. Kept in the store (`SettingKey/uploadSettings`), so an app relaunched
-/// by the OS uploads to the same place; an uploader made by ``Bridge/uploader(store:transport:clock:)``
-/// reads it before every request.
+/// Firestore. A ``Session`` input (``SessionInput/configureUploads(_:)``) kept in memory and in the
+/// store (``SettingKey/uploadSettings``), so an app relaunched by the OS uploads to the same place.
 public struct UploadSettings: Sendable, Hashable, Codable {
     /// The kinds of server.
     public enum Kind: String, Sendable, Codable, CaseIterable {
@@ -38,27 +36,26 @@ public struct UploadSettings: Sendable, Hashable, Codable {
     /// The Firebase token service's base URL; Google's when `nil`.
     public var tokenUrl: URL?
 
-    /// The settings when every field `kind` needs is there and every URL is http or https.
-    func validated() throws(ArgumentProblem) -> UploadSettings {
-        for (name, value) in [("url", url), ("tokenUrl", tokenUrl)] {
-            if let value, !["http", "https"].contains(value.scheme?.lowercased() ?? "") {
-                throw ArgumentProblem("upload.\(name) \"\(value.absoluteString)\" is not an http or https URL")
-            }
-        }
-        let required: [(String, Any?)] =
-            switch kind {
-            case .whereabouts: [("url", url), ("device", device)]
-            case .owntracks: [("url", url), ("user", user), ("device", device)]
-            case .firestore: [("project", project), ("apiKey", apiKey)]
-            }
-        if let missing = required.first(where: { $0.1 == nil }) {
-            throw ArgumentProblem("upload.\(missing.0) is missing, and \(kind.rawValue) uploads need it")
-        }
-        return self
+    /// Creates settings for `kind`; the fields it needs are checked where the app's call is read.
+    public init(
+        kind: Kind, url: URL? = nil, device: String? = nil, user: String? = nil, password: String? = nil, trackerId: String? = nil,
+        project: String? = nil, collection: String? = nil, apiKey: String? = nil, tokenUrl: URL? = nil
+    ) {
+        self.kind = kind
+        self.url = url
+        self.device = device
+        self.user = user
+        self.password = password
+        self.trackerId = trackerId
+        self.project = project
+        self.collection = collection
+        self.apiKey = apiKey
+        self.tokenUrl = tokenUrl
     }
 
     /// The endpoint these settings describe; `userID` is the signed-in user Firestore documents name.
-    func endpoint(userID: String?) -> any UploadEndpoint {
+    /// Call it only on settings whose fields `kind` needs are present.
+    public func endpoint(userID: String?) -> any UploadEndpoint {
         switch kind {
         case .whereabouts: WhereaboutsBatchEndpoint(base: url!, device: device!)
         case .owntracks: OwnTracksEndpoint(url: url!, user: user!, device: device!, trackerID: trackerId)
