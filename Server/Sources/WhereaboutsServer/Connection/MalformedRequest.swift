@@ -4,7 +4,7 @@ import NIOHTTPTypesHTTP1
 
 /// A request the HTTP parser could not read, with what to tell its sender: the part of the request
 /// at fault, what is wrong with it and how to send it instead.
-struct MalformedRequest: Error, Equatable {
+struct MalformedRequest: Error {
     /// 400, or 431 for a header too large.
     let status: HTTPResponse.Status
     /// The error code of the JSON answer.
