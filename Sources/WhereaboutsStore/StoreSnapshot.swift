@@ -25,23 +25,27 @@ struct StoreSnapshot {
         let files = FileManager.default
         let folder = files.temporaryDirectory.appendingPathComponent("whereabouts-snapshot-\(UUID().uuidString)")
         let path = folder.appendingPathComponent("store.sqlite").path
-        do {
-            try files.createDirectory(at: folder, withIntermediateDirectories: true)
-            for _ in 0..<attempts {
-                for suffix in ["", "-wal"] { try? files.removeItem(atPath: path + suffix) }
-                let header = logHeader(store)
+        var failure: (any Error)?
+        for _ in 0..<attempts {
+            let header = logHeader(store)
+            do {
+                try? files.removeItem(at: folder)
+                try files.createDirectory(at: folder, withIntermediateDirectories: true)
                 try files.copyItem(atPath: store, toPath: path)
                 if files.fileExists(atPath: store + "-wal") { try files.copyItem(atPath: store + "-wal", toPath: path + "-wal") }
-                if logHeader(store) == header, logHeader(path) == header { return StoreSnapshot(path: path, folder: folder) }
+            } catch {
+                failure = error
+                continue
             }
-        } catch {
-            try? files.removeItem(at: folder)
-            throw StoreError(
-                kind: .io, path: store,
-                problem: "could not be copied to \(folder.path) to be read without changing it (\(error.localizedDescription))",
-                fix: "free space in the temporary folder (TMPDIR) and run again")
+            if logHeader(store) == header, logHeader(path) == header { return StoreSnapshot(path: path, folder: folder) }
         }
         try? files.removeItem(at: folder)
+        if let failure {
+            throw StoreError(
+                kind: .io, path: store,
+                problem: "could not be copied to \(folder.path) to be read without changing it (\(failure.localizedDescription))",
+                fix: "check the temporary folder (TMPDIR) is writable and has room for a copy of the store, then run again")
+        }
         throw StoreError(
             kind: .io, path: store,
             problem: "is being written so fast that its write-ahead log restarted during each of \(attempts) copies",
