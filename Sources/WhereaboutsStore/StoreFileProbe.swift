@@ -94,11 +94,17 @@ struct StoreFileProbe {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
+        let location =
+            isAtRest(path) ? "file:\(path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)?immutable=1" : path
+        return try DatabaseQueue(path: location, configuration: configuration)
+    }
+
+    /// Whether the store at `path` can be read without touching its folder: no content in a
+    /// write-ahead log, no `-shm` file, and a SQLite that opens a file immutable.
+    static func isAtRest(_ path: String) -> Bool {
         let files = FileManager.default
         let logSize = (try? files.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-        let immutable = logSize == 0 && !files.fileExists(atPath: path + "-shm") && uriFilenames
-        let location = immutable ? "file:\(path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)?immutable=1" : path
-        return try DatabaseQueue(path: location, configuration: configuration)
+        return logSize == 0 && !files.fileExists(atPath: path + "-shm") && uriFilenames
     }
 
     /// Whether this SQLite reads `file:` names as URIs (Debian's does; where it does not, a read-only

@@ -10,6 +10,13 @@ public enum StoreOpenMode: Sendable, Equatable {
     /// so is a store from a newer version, or one older than the reading code reads. A damaged store
     /// opens with ``StoreOpenReport/damage`` set, for what can still be read.
     case readOnly
+    /// Reads only, changing no byte of the store, its `-wal` or its `-shm` file, even when a killed
+    /// writer left a log the first reader would recover: a store with a log or a `-shm` file is read
+    /// from a private copy of the file and its log, taken as the store opens, so later commits are
+    /// not seen. Refuses what ``readOnly`` refuses. For a command run on a store another process may
+    /// have open; not for a store this process has open (copying its file closes descriptors, which
+    /// drops this process's locks on it).
+    case snapshot
     /// Reads and writes a file a person named: creates a missing file, upgrades an older store, and
     /// salvages a damaged one into a new store, keeping the damaged file beside it. An empty file,
     /// a file that is not a database and another application's database are refused.

@@ -11,11 +11,25 @@ struct StoreOpener {
 
     /// The opened database and what opening it did.
     func open() throws -> (any DatabaseWriter, StoreOpenReport) {
-        options.mode == .readOnly ? try openReadOnly() : try openForWriting()
+        switch options.mode {
+        case .readOnly: try openReadOnly(path)
+        case .snapshot where !StoreFileProbe.isAtRest(path): try openSnapshot()
+        case .snapshot: try openReadOnly(path)
+        case .readWrite, .existing, .dedicated: try openForWriting()
+        }
     }
 
-    private func openReadOnly() throws -> (any DatabaseWriter, StoreOpenReport) {
-        let probe = StoreFileProbe.look(at: path)
+    /// Opens a private copy of the store; its files are removed once the connection holds them open.
+    private func openSnapshot() throws -> (any DatabaseWriter, StoreOpenReport) {
+        guard FileManager.default.fileExists(atPath: path) else { throw refusal(.missing) }
+        let snapshot = try StoreSnapshot.take(of: path)
+        defer { try? FileManager.default.removeItem(at: snapshot.folder) }
+        return try openReadOnly(snapshot.path)
+    }
+
+    /// Opens the store at `file` (``path``, or a copy of it) read-only; errors name ``path``.
+    private func openReadOnly(_ file: String) throws -> (any DatabaseWriter, StoreOpenReport) {
+        let probe = StoreFileProbe.look(at: file)
         guard case .store(let facts) = probe.finding, let connection = probe.connection else {
             try? probe.connection?.close()
             throw refusal(probe.finding)
@@ -114,7 +128,7 @@ struct StoreOpener {
                     "was written by a newer version of Whereabouts (its schema has \(unknown.joined(separator: ", "))); it was left as it was",
                 fix: "open it with that version")
         }
-        guard options.mode != .readOnly || migrations.contains(StoreSchema.readableFrom) else {
+        guard options.mode != .readOnly && options.mode != .snapshot || migrations.contains(StoreSchema.readableFrom) else {
             throw StoreError(
                 kind: .incompatible, path: path,
                 problem: "was written by an older version of Whereabouts (schema \(migrations.last ?? "none")) and cannot be read as it is",
@@ -131,7 +145,7 @@ struct StoreOpener {
     /// point to a free path.
     private func refusal(_ finding: StoreFileProbe.Finding) -> StoreError {
         let give =
-            options.mode == .readOnly || options.mode == .existing
+            options.mode == .readOnly || options.mode == .snapshot || options.mode == .existing
             ? Self.giveWritten
             : "give the path of a store, or a path where no file is yet to start one"
         let untouched = "not a Whereabouts store; it was left as it was"

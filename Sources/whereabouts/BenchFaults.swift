@@ -37,7 +37,7 @@ struct BenchFaults: AsyncParsableCommand {
     func run() async throws {
         guard count >= 1 else { throw InputError("--count \(count) is not a positive number of faults") }
         let serverExecutable = try RealServer.locate(server)
-        let faketime = ["/usr/bin/faketime", "/usr/local/bin/faketime"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let faketime = Self.onPath("faketime")
         let whereabouts = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
         let bar = json ? nil : ProgressBar(total: count)
         let tally = try await FaultCampaign(
@@ -54,6 +54,13 @@ struct BenchFaults: AsyncParsableCommand {
             FileHandle.standardError.write(Data("whereabouts: the fault campaign failed: \(problems.joined(separator: "; "))\n".utf8))
             throw ExitCode.failure
         }
+    }
+
+    /// The first executable file named `name` in the folders of `PATH` (where Debian, Homebrew and
+    /// a user's own installs all put `faketime`); `nil` when there is none.
+    static func onPath(_ name: String) -> String? {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+        return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     static func table(_ tally: CampaignTally) -> String {

@@ -122,7 +122,10 @@ struct FaultCampaign {
         // CI: "Missing value for '--token <token>'").
         let upload = ["--upload", proxy.baseURL.absoluteString, "--device", Self.device, "--token=\(token)"]
 
-        if faketime == nil { tally.uninjectable[.clockJump] = "faketime is not installed (apt-get install faketime)" }
+        if faketime == nil {
+            tally.uninjectable[.clockJump] =
+                "faketime is not in any folder of PATH; install it (apt-get install faketime, or brew install libfaketime) or add its folder to PATH"
+        }
         let kinds = FaultKind.allCases.filter { tally.uninjectable[$0] == nil }
         while tally.injected < count {
             let kind = kinds[Int(generator.next() % UInt64(kinds.count))]

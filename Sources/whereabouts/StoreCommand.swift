@@ -13,7 +13,11 @@ struct StoreCommand: AsyncParsableCommand {
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show records by state, rejected records with their reasons, and every drop.",
-            discussion: "Opens the file read-only: nothing is written to it or beside it.")
+            discussion: """
+                Changes no byte of the file, its -wal or its -shm: a store with a write-ahead log (an app has it open, or a writer \
+                was killed) is read from a private copy of the file and its log, so every commit is seen; a store closed \
+                cleanly is read in place, read-only.
+                """)
 
         @Argument(help: "The store file.")
         var file: String
@@ -22,7 +26,7 @@ struct StoreCommand: AsyncParsableCommand {
         var json = false
 
         func run() throws {
-            let store = try StoreFile.open(file, mode: .readOnly)
+            let store = try StoreFile.open(file, mode: .snapshot)
             let summary = try store.summary()
             print(
                 json ? StoreReport.json(summary, path: file) : StoreReport.text(summary, path: file, integrity: try store.integrityCheck()))

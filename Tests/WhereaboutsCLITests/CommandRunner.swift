@@ -23,7 +23,9 @@ struct CommandRunner {
     ///
     /// With `fileSizeLimit`, the executable runs under `ulimit -f` of that many 512-byte blocks, with
     /// `SIGXFSZ` ignored: a write past the limit fails as on a full disk instead of killing it.
-    static func run(_ arguments: [String], fileSizeLimit: Int? = nil) async throws -> Output {
+    ///
+    /// `environment` replaces the variables it names in the executable's environment.
+    static func run(_ arguments: [String], fileSizeLimit: Int? = nil, environment: [String: String] = [:]) async throws -> Output {
         let folder = temporaryFolder("cli-run")
         defer { try? FileManager.default.removeItem(at: folder) }
         let stdout = folder.appendingPathComponent("stdout")
@@ -37,6 +39,9 @@ struct CommandRunner {
         } else {
             process.executableURL = executable
             process.arguments = arguments
+        }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         process.standardOutput = try FileHandle(forWritingTo: stdout)
         process.standardError = try FileHandle(forWritingTo: stderr)

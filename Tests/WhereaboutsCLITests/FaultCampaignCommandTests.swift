@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WhereaboutsTestSupport
 
 /// The server executable the campaign drives: `WHEREABOUTS_SERVER`, else the Server/ package's debug
 /// build in this checkout (`.ci/run` builds it before these tests).
@@ -35,6 +36,18 @@ struct FaultCampaignCommandTests {
         }
         let newKinds = ["fullDiskCreating", "badDevice", "throttledNeighbour"].map { object[$0] as? Int ?? 0 }
         #expect(newKinds.reduce(0, +) > 0, "the kinds issue 47 added are among the faults: \(result.stdout)")
+    }
+
+    @Test(
+        "a campaign that cannot inject clock jumps (no faketime on PATH) says so and fails",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: serverExecutable), "whereabouts-server is not built"))
+    func withoutFaketime() async throws {
+        let empty = temporaryFolder("cli-path")
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let result = try await CommandRunner.run(
+            ["bench", "faults", "--count", "1", "--json", "--server", serverExecutable], environment: ["PATH": empty.path])
+        #expect(result.status == 1, "\(result.stdout)")
+        #expect(result.stderr.contains("could not inject clock jump: faketime is not in any folder of PATH"), "\(result.stderr)")
     }
 
     @Test("bench faults refuses a count below 1 and a server path that is not a program, before starting anything")

@@ -2,7 +2,8 @@ import HummingbirdCore
 import Logging
 import NIOCore
 
-/// HTTP/1.1 with the server's connection limits: ``RequestDeadlines`` (header and body timeouts),
+/// HTTP/1.1 with JSON answers to requests the parser cannot read (``MalformedRequestHandler``) and
+/// the server's connection limits: ``RequestDeadlines`` (header and body timeouts),
 /// Hummingbird's idle timeout, and at most ``ServerSettings/maxConnections`` connections in all and
 /// ``ServerSettings/maxConnectionsPerAddress`` from one address (none behind a trusted proxy), one
 /// more being answered 503 and closed at once.
@@ -23,7 +24,7 @@ struct GuardedHTTP1Channel: ServerChildChannel {
         http1 = HTTP1Channel(
             responder: responder,
             configuration: .init(
-                additionalChannelHandlers: [RequestDeadlineHandler(deadlines: deadlines, metrics: metrics)],
+                additionalChannelHandlers: [MalformedRequestHandler(), RequestDeadlineHandler(deadlines: deadlines, metrics: metrics)],
                 idleTimeout: TimeAmount(seconds: settings.idleTimeout)))
         self.connections = connections
         self.metrics = metrics

@@ -83,6 +83,8 @@ public struct API: Sendable {
             return Data(buffer.readableBytesView)
         } catch is NIOTooManyBytesError {
             throw tooLarge
+        } catch let malformed as MalformedRequest {
+            throw APIError(malformed.status, "unreadable_body", "the body could not be read: \(malformed.message)")
         } catch {
             throw APIError.badRequest(
                 "unreadable_body",

@@ -32,11 +32,16 @@ public struct APIError: HTTPResponseError, Sendable {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = JSONResponse.make(status, Body(error: code, message: message, items: items.isEmpty ? nil : items))
+        var response = JSONResponse.make(status, body)
         if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
         if let allow { response.headers[.allow] = allow }
         return response
     }
+
+    /// The JSON body of the answer.
+    var json: Data { JSONResponse.encode(body) }
+
+    private var body: Body { Body(error: code, message: message, items: items.isEmpty ? nil : items) }
 
     private struct Body: Encodable {
         let error: String
@@ -53,14 +58,19 @@ public struct APIError: HTTPResponseError, Sendable {
 /// JSON answers.
 enum JSONResponse {
     static func make(_ status: HTTPResponse.Status, _ value: some Encodable) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: encode(value))))
+    }
+
+    /// `value` as sorted-key JSON, with times as ``Timestamp`` strings.
+    static func encode(_ value: some Encodable) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(Timestamp.format(date))
         }
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        return Response(
-            status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return (try? encoder.encode(value)) ?? Data("{}".utf8)
     }
 }
