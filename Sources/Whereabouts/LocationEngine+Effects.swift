@@ -167,9 +167,9 @@ extension LocationEngine {
         perform(.wake)
     }
 
-    /// Acts on what an upload did: settled records leave the snapshot's report, commands the server
-    /// sent are carried out (the store keeps them until then, so a crash loses none), and the session
-    /// learns when to retry.
+    /// Acts on what an upload did: settled records leave the snapshot's report, and the report goes to
+    /// the session, which carries out the commands the server sent (the store kept them first, so a
+    /// crash loses none), settles the acknowledged ones and learns when to retry.
     func uploaded(_ report: FlushReport) {
         let settled = Set(report.deliveredIDs + report.rejectedIDs)
         if !settled.isEmpty {
@@ -177,14 +177,6 @@ extension LocationEngine {
             pendingVersion += 1
             if let newest = newestRecord, report.rejectedIDs.contains(newest.record.id) { newestRecord?.rejected = true }
         }
-        if !report.commands.isEmpty {
-            do {
-                let commands = try store.unappliedCommands()
-                if !commands.isEmpty { perform(.serverCommands(commands)) }
-            } catch {
-                logger.error("could not read the server's commands: \(error)")
-            }
-        }
-        perform(.uploadFinished(report.stoppedBy))
+        perform(.uploaded(report))
     }
 }

@@ -100,7 +100,11 @@ extension SQLiteLocationStore {
     }
 
     public func commandAcknowledgements() throws -> [String] {
-        try read { db in try String.fetchAll(db, sql: "SELECT id FROM command WHERE applied_at IS NOT NULL ORDER BY seq") }
+        try read { db in try Self.commandAcknowledgements(db) }
+    }
+
+    static func commandAcknowledgements(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT id FROM command WHERE applied_at IS NOT NULL ORDER BY seq")
     }
 
     public func confirmAcknowledged(_ ids: [String]) throws {

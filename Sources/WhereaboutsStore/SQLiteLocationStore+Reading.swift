@@ -77,7 +77,8 @@ extension SQLiteLocationStore {
                 regions: try Self.regions(db), regionStates: try Self.regionStates(db),
                 lastRecord: try Row.fetchOne(db, sql: "SELECT * FROM location ORDER BY seq DESC LIMIT 1").map(RecordCodes.record),
                 permissions: try Self.setting(.permissions, db),
-                uploads: UploadAccount(settings: try Self.setting(.uploadSettings, db), tokens: try Self.setting(.authTokens, db)))
+                uploads: UploadAccount(settings: try Self.setting(.uploadSettings, db), tokens: try Self.setting(.authTokens, db)),
+                unacknowledgedCommands: try Self.commandAcknowledgements(db))
         }
     }
 }

@@ -19,6 +19,14 @@ struct SessionTests {
         effects.compactMap { if case .store(let write) = $0 { write } else { nil } }
     }
 
+    private static func report(stoppedBy stop: FlushStop?, commands: [DeviceCommand] = [], acknowledged: [String] = []) -> FlushReport {
+        var report = FlushReport(trigger: .threshold)
+        report.stoppedBy = stop
+        report.commands = commands
+        report.acknowledged = acknowledged
+        return report
+    }
+
     private static func refusal(_ effects: [SessionEffect]) -> Refusal.Code? {
         effects.lazy.compactMap { if case .refuse(let refusal) = $0 { refusal.code } else { nil } }.first
     }
@@ -125,14 +133,31 @@ struct SessionTests {
         #expect(restored.uploads.settings == settings)
     }
 
+    @Test("commands an upload brings are carried out once: one sent again before its acknowledgement is not carried out twice")
+    func commandsOnce() {
+        var session = Self.launched()
+        _ = session.handle(.start(nil, Self.allowed), now: time(0))
+        let report = DeviceCommand(id: "r1", command: .reportLocation)
+        let first = session.handle(.uploaded(Self.report(stoppedBy: nil, commands: [report, report])), now: time(1))
+        #expect(Self.stores(first) == [.commandsApplied(["r1"])])
+        #expect(first.filter { if case .track(.requestOneShot) = $0 { true } else { false } }.count == 1)
+        #expect(session.unacknowledgedCommands == ["r1"])
+        let again = session.handle(.uploaded(Self.report(stoppedBy: nil, commands: [report])), now: time(2))
+        #expect(Self.stores(again).isEmpty, "sent again before the acknowledgement reached the server: not carried out twice")
+        _ = session.handle(.uploaded(Self.report(stoppedBy: nil, acknowledged: ["r1"])), now: time(3))
+        #expect(session.unacknowledgedCommands.isEmpty)
+        let restored = Self.launched(SavedSession(unacknowledgedCommands: ["r1"]))
+        #expect(restored.unacknowledgedCommands == ["r1"], "a relaunch remembers what waits for its acknowledgement")
+    }
+
     @Test("a failed upload makes its retry time a deadline; the wake at it asks for a flush once")
     func uploadRetry() {
         var session = Self.launched()
         #expect(session.nextDeadline == nil)
         let retryAt = time(30)
-        _ = session.handle(.uploadFinished(.failed("server answered 503", retryAt: retryAt)), now: time(1))
+        _ = session.handle(.uploaded(Self.report(stoppedBy: .failed("server answered 503", retryAt: retryAt))), now: time(1))
         #expect(session.nextDeadline == retryAt)
-        _ = session.handle(.uploadFinished(.backingOff(until: retryAt)), now: time(2))
+        _ = session.handle(.uploaded(Self.report(stoppedBy: .backingOff(until: retryAt))), now: time(2))
         #expect(session.nextDeadline == retryAt, "a flush turned away by the back-off keeps the retry")
         #expect(!session.handle(.wake, now: time(29)).contains(.retryUploads))
         #expect(session.handle(.wake, now: retryAt).contains(.retryUploads))
@@ -144,8 +169,8 @@ struct SessionTests {
     func uploadRetryForgotten() {
         for stop: FlushStop? in [nil, .misconfigured("wrong URL")] {
             var session = Self.launched()
-            _ = session.handle(.uploadFinished(.failed("offline", retryAt: time(30))), now: time(1))
-            _ = session.handle(.uploadFinished(stop), now: time(2))
+            _ = session.handle(.uploaded(Self.report(stoppedBy: .failed("offline", retryAt: time(30)))), now: time(1))
+            _ = session.handle(.uploaded(Self.report(stoppedBy: stop)), now: time(2))
             #expect(session.nextDeadline == nil)
         }
     }
@@ -155,7 +180,7 @@ struct SessionTests {
         var session = Self.launched()
         _ = session.handle(.start(.continuous(), Self.allowed), now: time(0))
         let tracker = session.nextDeadline
-        _ = session.handle(.uploadFinished(.failed("offline", retryAt: time(1))), now: time(0))
+        _ = session.handle(.uploaded(Self.report(stoppedBy: .failed("offline", retryAt: time(1)))), now: time(0))
         #expect(session.nextDeadline == time(1))
         _ = session.handle(.wake, now: time(1))
         #expect(session.nextDeadline == tracker)

@@ -148,6 +148,7 @@ public struct DeliveryMachine: Sendable, Equatable {
                 flush.acknowledgements = ids
             } else if !ids.isEmpty {
                 writes.append(.confirmAcknowledged(ids))
+                flush.report.acknowledged += ids
             }
             return .fetchCredential
         case .credential(let state):
@@ -170,7 +171,10 @@ public struct DeliveryMachine: Sendable, Equatable {
             }
             if !outcome.delivered.isEmpty { writes.append(.delivered(flush.kind, outcome.delivered)) }
             if !outcome.rejected.isEmpty { writes.append(.rejected(flush.kind, outcome.rejected, at: now)) }
-            if !flush.acknowledgements.isEmpty { writes.append(.confirmAcknowledged(flush.acknowledgements)) }
+            if !flush.acknowledgements.isEmpty {
+                writes.append(.confirmAcknowledged(flush.acknowledgements))
+                flush.report.acknowledged += flush.acknowledgements
+            }
             if !outcome.commands.isEmpty { writes.append(.keepCommands(outcome.commands, at: now)) }
             return settled(&flush, outcome)
         case .refreshed(let state):

@@ -18,6 +18,9 @@ public struct FlushReport: Sendable, Equatable {
     public var rejectedIDs: [UUID] = []
     /// Commands received.
     public var commands: [DeviceCommand] = []
+    /// The ids of carried-out commands whose acknowledgement the server took (or that an endpoint
+    /// without acknowledgements forgot): they are settled.
+    public var acknowledged: [String] = []
     /// Why the flush stopped before the queue was empty, if it did.
     public var stoppedBy: FlushStop?
 
@@ -33,6 +36,7 @@ public struct FlushReport: Sendable, Equatable {
         deliveredIDs += other.deliveredIDs
         rejectedIDs += other.rejectedIDs
         commands += other.commands
+        acknowledged += other.acknowledged
         stoppedBy = other.stoppedBy
     }
 

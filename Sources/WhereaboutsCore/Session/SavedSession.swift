@@ -14,12 +14,14 @@ public struct SavedSession: Sendable, Equatable {
     public var permissions: Permissions?
     /// Where uploads go and the credential, as the app last set them.
     public var uploads: UploadAccount
+    /// The ids of the server commands carried out whose acknowledgement the server has not taken yet.
+    public var unacknowledgedCommands: [String]
 
     /// Creates a saved session.
     public init(
         configuration: TrackerConfiguration? = nil, trackingEnabled: Bool = false, regions: [Region] = [],
         regionStates: [RegionStateRecord] = [], lastRecord: LocationRecord? = nil, permissions: Permissions? = nil,
-        uploads: UploadAccount = UploadAccount()
+        uploads: UploadAccount = UploadAccount(), unacknowledgedCommands: [String] = []
     ) {
         self.configuration = configuration
         self.trackingEnabled = trackingEnabled
@@ -28,6 +30,7 @@ public struct SavedSession: Sendable, Equatable {
         self.lastRecord = lastRecord
         self.permissions = permissions
         self.uploads = uploads
+        self.unacknowledgedCommands = unacknowledgedCommands
     }
 
     /// A first launch: nothing saved.

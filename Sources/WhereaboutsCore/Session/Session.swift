@@ -23,6 +23,9 @@ public struct Session: Sendable {
     private var resumeTracking: Bool
     /// Where uploads go and the credential they present, as the app last set them.
     public private(set) var uploads: UploadAccount
+    /// The ids of the server commands carried out and not yet acknowledged to the server: a command
+    /// the server sends again meanwhile is not carried out twice.
+    public private(set) var unacknowledgedCommands: [String]
     /// When to flush again after an upload failed (its back-off), if one did.
     public private(set) var uploadRetry: Date?
 
@@ -39,6 +42,7 @@ public struct Session: Sendable {
         permissions = PermissionCoordinator(permissions: saved.permissions ?? Permissions(), configuration: permissionRules)
         resumeTracking = saved.trackingEnabled
         uploads = saved.uploads
+        unacknowledgedCommands = saved.unacknowledgedCommands
     }
 
     /// Whether tracking is on (it stays on across relaunches until stopped).
@@ -111,8 +115,11 @@ public struct Session: Sendable {
                 effects.append(.retryUploads)
             }
             track(.wake, now: now, into: &effects)
-        case .uploadFinished(let stop):
-            switch stop {
+        case .uploaded(let report):
+            receive(report.commands, now: now, into: &effects)
+            let settled = Set(report.acknowledged)
+            unacknowledgedCommands.removeAll { settled.contains($0) }
+            switch report.stoppedBy {
             case nil, .misconfigured: uploadRetry = nil
             case .failed(_, let retryAt): uploadRetry = retryAt
             case .backingOff, .signedOut, .storeError: break
@@ -154,8 +161,7 @@ public struct Session: Sendable {
             uploads.tokens = tokens
             effects.append(.store(.authTokens(tokens)))
         case .serverCommands(let commands):
-            for command in commands { apply(command, now: now, into: &effects) }
-            if !commands.isEmpty { effects.append(.store(.commandsApplied(commands.map(\.id)))) }
+            receive(commands, now: now, into: &effects)
         }
         return effects
     }
@@ -242,6 +248,16 @@ public struct Session: Sendable {
     }
 
     // MARK: Server commands
+
+    /// Carries out the commands not carried out yet, once each, and remembers them until acknowledged.
+    private mutating func receive(_ commands: [DeviceCommand], now: Date, into effects: inout [SessionEffect]) {
+        var seen = Set(unacknowledgedCommands)
+        let fresh = commands.filter { seen.insert($0.id).inserted }
+        for command in fresh { apply(command, now: now, into: &effects) }
+        guard !fresh.isEmpty else { return }
+        unacknowledgedCommands += fresh.map(\.id)
+        effects.append(.store(.commandsApplied(fresh.map(\.id))))
+    }
 
     /// Carries out one server command, or says why not. Every command is idempotent: a report
     /// takes one more fix, active tracking ends at the later of the two ends, a region set is the

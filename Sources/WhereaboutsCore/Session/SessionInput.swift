@@ -57,8 +57,10 @@ public enum SessionInput: Sendable, Equatable {
     case setAuthTokens(AuthTokens?)
     /// Commands a server sent, not yet carried out, oldest first.
     case serverCommands([DeviceCommand])
-    /// A flush ended, stopped by this (or emptied the queue): after a failure the session wakes at its
-    /// retry time and asks for a flush (``SessionEffect/retryUploads``); a flush that emptied the
-    /// queue, or paused it for a wrong URL or device, forgets the retry.
-    case uploadFinished(FlushStop?)
+    /// A flush ended with this report. The commands it brought are carried out (each once: one still
+    /// waiting for its acknowledgement is not carried out again), the acknowledged ones are settled,
+    /// and after a failure the session wakes at the retry time and asks for a flush
+    /// (``SessionEffect/retryUploads``); a flush that emptied the queue, or paused it for a wrong URL
+    /// or device, forgets the retry.
+    case uploaded(FlushReport)
 }
