@@ -19,6 +19,7 @@ final class MosquittoBroker: @unchecked Sendable {
     let folder: URL
     let port: Int
     private let process = Process()
+    private let ended: ProcessExit
 
     /// Starts a broker in `folder` (a new one by default) on `port` (a free one by default) and
     /// waits until it accepts connections.
@@ -59,6 +60,7 @@ final class MosquittoBroker: @unchecked Sendable {
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        ended = ProcessExit(process)
         try process.run()
     }
 
@@ -83,12 +85,7 @@ final class MosquittoBroker: @unchecked Sendable {
     /// Stops the broker with SIGTERM (it saves its sessions) and waits for it to end.
     func stop() async {
         if process.isRunning { process.terminate() }
-        await withCheckedContinuation { [process] done in
-            Thread {
-                process.waitUntilExit()
-                done.resume()
-            }.start()
-        }
+        await ended.wait()
     }
 
     /// Publishes `messages`, one per line, to `topic` with QoS 1 through Debian's `mosquitto_pub`,
