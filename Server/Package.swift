@@ -13,6 +13,7 @@ let package = Package(
     dependencies: [
         .package(name: "Whereabouts", path: ".."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
@@ -29,13 +30,23 @@ let package = Package(
     targets: [
         // Debian's libsodium (libsodium-dev): OwnTracks encrypts payloads with crypto_secretbox.
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        // A small MQTT 3.1.1 subscriber on SwiftNIO: QoS 1, persistent sessions, PUBACK after the handler.
+        .target(
+            name: "WhereaboutsMQTT",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .target(
             name: "WhereaboutsServer",
             dependencies: [
                 "CSodium",
+                "WhereaboutsMQTT",
                 .product(name: "WhereaboutsCore", package: "Whereabouts"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -55,6 +66,7 @@ let package = Package(
             name: "whereabouts-server",
             dependencies: [
                 "WhereaboutsServer",
+                "WhereaboutsMQTT",
                 .product(name: "WhereaboutsCore", package: "Whereabouts"),
                 .product(name: "WhereaboutsDelivery", package: "Whereabouts"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -63,6 +75,7 @@ let package = Package(
             name: "WhereaboutsServerTests",
             dependencies: [
                 "WhereaboutsServer",
+                "WhereaboutsMQTT",
                 "CSodium",
                 .product(name: "WhereaboutsCore", package: "Whereabouts"),
                 .product(name: "WhereaboutsStore", package: "Whereabouts"),
@@ -72,6 +85,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
     ],

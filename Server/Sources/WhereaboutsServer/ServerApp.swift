@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import WhereaboutsMQTT
 
 /// Opens storage and runs the HTTP server.
 public enum ServerApp {
@@ -43,10 +44,11 @@ public enum ServerApp {
     }
 
     /// Serves the API on `host:port` (0 picks a free port) until SIGTERM or SIGINT, then finishes the
-    /// requests in flight and returns. `onRunning` receives the bound port.
+    /// requests in flight and returns. `onRunning` receives the bound port. With `mqtt`, it also
+    /// stores the messages of that subscription as `/pub` does, for as long as it serves.
     /// - Throws: ``ServerError/usage(_:)`` for unusable settings.
     public static func serve(
-        storage: any TrackStorage, host: String, port: Int, settings: ServerSettings, logger: Logger,
+        storage: any TrackStorage, host: String, port: Int, settings: ServerSettings, mqtt: MQTTSubscription? = nil, logger: Logger,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         let settings = try settings.validated()
@@ -56,11 +58,17 @@ public enum ServerApp {
         let app = Application(
             router: api.router(),
             server: HTTPServerBuilder { responder in
-                GuardedHTTP1Channel(responder: responder, settings: settings, connections: connections, metrics: api.metrics)
+                GuardedHTTP1Channel(responder: responder, settings: settings, connections: connections, metrics: api.metrics) {
+                    try await api.shouldUpgrade($0, channel: $1, logger: $2)
+                }
             },
             configuration: .init(address: .hostname(host, port: port), serverName: "whereabouts-server"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)
-        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            if let mqtt { group.addTask { await MQTTSubscriber(mqtt, logger: logger).run(handle: api.ingest) } }
+            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+            group.cancelAll()
+        }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import WhereaboutsMQTT
 import WhereaboutsServer
 
 /// `whereabouts-server serve`. Every option falls back to an environment variable, then to the
@@ -52,6 +53,10 @@ struct Serve: AsyncParsableCommand {
     ) var leafletDir: String?
     @Option(
         help:
+            "Also store the OwnTracks messages of an MQTT broker: mqtt://[user[:password]@]host[:port][?client_id=ID&topics=FILTER,…]; topics by default owntracks/+/+ and its /event, /info and /cmd subtopics (env WHEREABOUTS_MQTT)."
+    ) var mqtt: String?
+    @Option(
+        help:
             "trace, debug, info (an access-log line per request), notice, warning, error or critical (env WHEREABOUTS_LOG_LEVEL; default info)."
     ) var logLevel: String?
 
@@ -93,9 +98,16 @@ struct Serve: AsyncParsableCommand {
         }
         var logger = Logger(label: "whereabouts-server")
         logger.logLevel = level
+        let subscription: MQTTSubscription?
+        do {
+            subscription = try (mqtt ?? Self.environment["WHEREABOUTS_MQTT"]).map(MQTTSettings.parse)
+        } catch let error as ServerError {
+            throw ValidationError("\(error)")
+        }
         let url = try database.url()
         try await ServerApp.withStorage(url, logger: logger) { [logger] storage in
-            try await ServerApp.serve(storage: storage, host: host, port: port, settings: settings, logger: logger) { bound in
+            try await ServerApp.serve(storage: storage, host: host, port: port, settings: settings, mqtt: subscription, logger: logger) {
+                bound in
                 FileHandle.standardOutput.write(
                     Data("whereabouts-server listening on http://\(host):\(bound) with \(storage.kind) storage\n".utf8))
             }

@@ -16,14 +16,16 @@ final class HeadlessChromium: @unchecked Sendable {
     private var session = ""
     private var nextID = 0
 
+    /// Where Chromium is installed, if it is (`.ci/run` installs it).
+    static let path = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile)
+    /// Why a browser test is skipped: the condition of its `.enabled(if:)` trait.
+    static let missing = "chromium is not installed (apt-get install chromium; .ci/run installs it): the browser tests are skipped"
+
     /// Starts Chromium and attaches to its page, in front (a page in the background gets no image
-    /// load events); `nil`, with a note, where it is not installed (`.ci/run`
-    /// installs it).
-    static func start() async throws -> HeadlessChromium? {
-        guard let path = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile) else {
-            print("note: chromium is not installed; the browser tests are skipped (.ci/run installs it)")
-            return nil
-        }
+    /// load events).
+    /// - Throws: where Chromium is not installed; tests check ``path`` in their `.enabled(if:)` trait first.
+    static func start() async throws -> HeadlessChromium {
+        guard let path else { throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: missing]) }
         let browser = try await HeadlessChromium(path: path)
         let targets = try await browser.send("Target.getTargets")["targetInfos"] as? [[String: Any]] ?? []
         let page = targets.first { $0["type"] as? String == "page" }?["targetId"] ?? ""

@@ -5,7 +5,7 @@ import WhereaboutsDelivery
 import WhereaboutsServer
 
 /// Two `whereabouts-server` processes on one PostgreSQL (over TLS, verify-full) behave as one.
-@Suite("many instances on one PostgreSQL")
+@Suite("many instances on one PostgreSQL", .enabled(if: TLSPostgres.installed != nil, "\(TLSPostgres.missing)"))
 struct MultiInstanceTests {
     private static let admin = "multi-instance-admin"
 

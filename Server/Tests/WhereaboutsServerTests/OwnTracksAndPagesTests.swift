@@ -181,27 +181,20 @@ struct OwnTracksAndPagesTests {
     }
 }
 
-/// Runs a program off the cooperative threads and returns its exit status; its standard output and
-/// error go to `standardOutput` and `standardError` when given.
+/// Runs a program to its end and returns its exit status; its standard output and error go to
+/// `standardOutput` and `standardError` when given.
 func runProcess(
     _ path: String, _ arguments: [String], environment: [String: String]? = nil, standardOutput: FileHandle = .nullDevice,
     standardError: FileHandle = .nullDevice
 ) async throws -> Int32 {
-    try await withCheckedThrowingContinuation { done in
-        Thread {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = arguments
-            if let environment { process.environment = environment }
-            process.standardOutput = standardOutput
-            process.standardError = standardError
-            do {
-                try process.run()
-                process.waitUntilExit()
-                done.resume(returning: process.terminationStatus)
-            } catch {
-                done.resume(throwing: error)
-            }
-        }.start()
-    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    process.standardOutput = standardOutput
+    process.standardError = standardError
+    let exit = ProcessExit(process)
+    try process.run()
+    await exit.wait()
+    return process.terminationStatus
 }

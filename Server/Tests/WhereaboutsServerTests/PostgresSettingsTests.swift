@@ -36,7 +36,9 @@ struct PostgresSettingsTests {
         }
     }
 
-    @Test("TLS: require and verify-full connect encrypted; no TLS, an unknown authority or a wrong host name get no connection")
+    @Test(
+        "TLS: require and verify-full connect encrypted; no TLS, an unknown authority or a wrong host name get no connection",
+        .enabled(if: TLSPostgres.installed != nil, "\(TLSPostgres.missing)"))
     func tls() async throws {
         try await withTLSPostgres { cluster in
             let authority = "sslrootcert=\(cluster.authority)"
@@ -54,7 +56,9 @@ struct PostgresSettingsTests {
         }
     }
 
-    @Test("pool_size bounds the connections in use; statement_timeout cancels a statement that runs longer")
+    @Test(
+        "pool_size bounds the connections in use; statement_timeout cancels a statement that runs longer",
+        .enabled(if: TLSPostgres.installed != nil, "\(TLSPostgres.missing)"))
     func poolAndTimeout() async throws {
         try await withTLSPostgres { cluster in
             let url = cluster.url("sslmode=require&pool_size=2&statement_timeout=300ms")

@@ -21,6 +21,8 @@ final class RawSession {
     private let channel: any Channel
     private var buffer: [UInt8] = []
     private var ended = false
+    /// How many bytes of the current answer's chunked body are whole chunks already walked.
+    private var chunksWalked = 0
 
     private init(
         _ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, channel: any Channel
@@ -121,44 +123,60 @@ final class RawSession {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        var rest = Array(buffer[split.upperBound...])
+        let start = split.upperBound
         let body: [UInt8]
+        let end: Int
         if head || status == 204 || status == 304 {
-            body = []
+            (body, end) = ([], start)
         } else if let length = headers["content-length"].flatMap(Int.init) {
-            guard rest.count >= length else { return nil }
-            body = Array(rest[..<length])
-            rest.removeFirst(length)
+            guard buffer.count - start >= length else { return nil }
+            (body, end) = (Array(buffer[start..<start + length]), start + length)
         } else if headers["transfer-encoding"]?.lowercased() == "chunked" {
-            guard let (decoded, used) = Self.dechunk(rest) else { return nil }
-            body = decoded
-            rest.removeFirst(used)
+            guard let bodyEnd = chunkedEnd(from: start) else { return nil }
+            (body, end) = (Self.dechunk(buffer[start..<bodyEnd]), bodyEnd)
         } else {
             guard atEnd else { return nil }
-            body = rest
-            rest = []
+            (body, end) = (Array(buffer[start...]), buffer.count)
         }
-        buffer = rest
+        buffer.removeFirst(end)
+        chunksWalked = 0
         return RawResponse(status: status, headers: headers, body: Data(body))
     }
 
-    /// A whole chunked body and the bytes it took, or `nil` when more must arrive.
-    private static func dechunk(_ bytes: [UInt8]) -> ([UInt8], Int)? {
-        var body: [UInt8] = []
-        var index = 0
+    /// Where the chunked body that starts at `start` ends (after its last chunk's line), or `nil`
+    /// while more must arrive. Each call walks on from the chunks earlier calls walked
+    /// (``chunksWalked``), so a long answer read in thousands of pieces is walked once, not once a piece.
+    private func chunkedEnd(from start: Int) -> Int? {
+        var index = start + chunksWalked
         while true {
-            guard let lineEnd = bytes[index...].firstRange(of: Array("\r\n".utf8)) else { return nil }
-            let sizeText = String(decoding: bytes[index..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
-            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else { return nil }
-            let start = lineEnd.upperBound
-            if size == 0 {
-                guard bytes.count >= start + 2 else { return nil }
-                return (body, start + 2)
-            }
-            guard bytes.count >= start + size + 2 else { return nil }
-            body += bytes[start..<start + size]
-            index = start + size + 2
+            guard let lineEnd = buffer[index...].firstRange(of: Array("\r\n".utf8)),
+                let size = Self.chunkSize(buffer[index..<lineEnd.lowerBound])
+            else { return nil }
+            let next = lineEnd.upperBound + size + 2
+            guard buffer.count >= next else { return nil }
+            if size == 0 { return next }
+            index = next
+            chunksWalked = index - start
         }
+    }
+
+    /// A chunk's size from its size line (hexadecimal, extensions after `;` ignored).
+    private static func chunkSize(_ line: ArraySlice<UInt8>) -> Int? {
+        let text = String(decoding: line, as: UTF8.self).split(separator: ";").first ?? ""
+        return Int(text.trimmingCharacters(in: .whitespaces), radix: 16)
+    }
+
+    /// The data of a whole chunked body (``chunkedEnd(from:)`` found its end).
+    private static func dechunk(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var body: [UInt8] = []
+        var index = bytes.startIndex
+        while let lineEnd = bytes[index...].firstRange(of: Array("\r\n".utf8)), let size = chunkSize(bytes[index..<lineEnd.lowerBound]),
+            size > 0
+        {
+            body += bytes[lineEnd.upperBound..<lineEnd.upperBound + size]
+            index = lineEnd.upperBound + size + 2
+        }
+        return body
     }
 }
 

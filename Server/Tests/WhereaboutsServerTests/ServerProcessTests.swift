@@ -13,6 +13,7 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     let process = Process()
+    private let ended: ProcessExit
     let port: Int
     /// Where the process's standard error (its log) goes.
     let errors: URL
@@ -29,6 +30,7 @@ final class ServerProcess: @unchecked Sendable {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)
+        ended = ProcessExit(process)
         try process.run()
         for _ in 0..<3000 {
             let text = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
@@ -67,15 +69,8 @@ final class ServerProcess: @unchecked Sendable {
         kill(process.processIdentifier, number)
     }
 
-    /// Waits for the process to end, on a thread of its own, off the cooperative threads.
-    func exit() async {
-        await withCheckedContinuation { [process] done in
-            Thread {
-                process.waitUntilExit()
-                done.resume()
-            }.start()
-        }
-    }
+    /// Waits for the process to end.
+    func exit() async { await ended.wait() }
 
     /// What a run of the executable left: its exit status, standard output and standard error.
     struct Ran {

@@ -24,18 +24,26 @@ final class TLSPostgres: Sendable {
         "postgres://whereabouts@\(host):\(port)/\(database)?\(query)"
     }
 
-    /// Makes the certificates, initialises and starts the cluster; `nil`, with a note, where
-    /// PostgreSQL's server or openssl is not installed (`.ci/run` installs both).
-    static func start() async throws -> TLSPostgres? {
+    /// The folder of the newest installed PostgreSQL's programs, when its server and openssl are
+    /// installed (`.ci/run` installs both).
+    static let installed: String? = {
         let binaries = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?.sorted {
             $0.compare($1, options: .numeric) == .orderedAscending
         }.last.map { "/usr/lib/postgresql/\($0)/bin" }
         guard let binaries, FileManager.default.isExecutableFile(atPath: binaries + "/initdb"),
             FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
-        else {
-            print("note: PostgreSQL's server or openssl is not installed; the TLS PostgreSQL tests are skipped (.ci/run installs them)")
-            return nil
-        }
+        else { return nil }
+        return binaries
+    }()
+    /// Why a TLS PostgreSQL test is skipped: the condition of its `.enabled(if:)` trait.
+    static let missing =
+        "PostgreSQL's server or openssl is not installed (apt-get install postgresql openssl; .ci/run installs them): the TLS PostgreSQL tests are skipped"
+
+    /// Makes the certificates, initialises and starts the cluster.
+    /// - Throws: where PostgreSQL's server or openssl is not installed (tests check ``installed`` in
+    ///   their `.enabled(if:)` trait first), or when the cluster does not start.
+    static func start() async throws -> TLSPostgres {
+        guard let binaries = installed else { throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: missing]) }
         let folder = temporaryFolder("tls-pg")
         let output = folder.appendingPathComponent("start.out")
         FileManager.default.createFile(atPath: output.path, contents: nil)
@@ -91,10 +99,10 @@ final class TLSPostgres: Sendable {
         """
 }
 
-/// Runs `body` with a TLS PostgreSQL cluster of its own, stopped afterwards; skips (with a note)
-/// where PostgreSQL's server or openssl is missing.
+/// Runs `body` with a TLS PostgreSQL cluster of its own, stopped afterwards; its tests are enabled
+/// only where ``TLSPostgres/installed``.
 func withTLSPostgres(_ body: (TLSPostgres) async throws -> Void) async throws {
-    guard let cluster = try await TLSPostgres.start() else { return }
+    let cluster = try await TLSPostgres.start()
     do {
         try await body(cluster)
     } catch {

@@ -1,33 +1,48 @@
+import HTTPTypes
 import HummingbirdCore
+import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOHTTP1
 
-/// HTTP/1.1 with JSON answers to requests the parser cannot read (``MalformedRequestHandler``) and
-/// the server's connection limits: ``RequestDeadlines`` (header and body timeouts),
-/// Hummingbird's idle timeout, and at most ``ServerSettings/maxConnections`` connections in all and
-/// ``ServerSettings/maxConnectionsPerAddress`` from one address (none behind a trusted proxy), one
-/// more being answered 503 and closed at once.
+/// HTTP/1.1, with WebSocket upgrades where `shouldUpgrade` allows them, JSON answers to requests the
+/// parser cannot read (``MalformedRequestHandler``) and the server's connection limits:
+/// ``RequestDeadlines`` (header and body timeouts; ``FirstRequestGuard`` for the first request, read
+/// before the upgrade is decided), Hummingbird's idle timeout, and at most
+/// ``ServerSettings/maxConnections`` connections in all and ``ServerSettings/maxConnectionsPerAddress``
+/// from one address (none behind a trusted proxy), one more being answered 503 and closed at once.
 struct GuardedHTTP1Channel: ServerChildChannel {
-    typealias Value = HTTP1Channel.Value
+    typealias Value = HTTP1WebSocketUpgradeChannel.Value
+    /// Decides a WebSocket upgrade from the request's head: `.dontUpgrade` answers it as HTTP.
+    typealias ShouldUpgrade =
+        @Sendable (HTTPRequest, any Channel, Logger) async throws -> ShouldUpgradeResult<
+            WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>
+        >
 
-    private let http1: HTTP1Channel
+    private let http1: HTTP1WebSocketUpgradeChannel
     private let connections: ConnectionCounter
     private let metrics: ServerMetrics
+    private let settings: ServerSettings
     /// The peer is a reverse proxy, so its address says nothing of the client's.
     private let trustForwardedFor: Bool
 
     init(
-        responder: @escaping HTTPChannelHandler.Responder, settings: ServerSettings, connections: ConnectionCounter, metrics: ServerMetrics
+        responder: @escaping HTTPChannelHandler.Responder, settings: ServerSettings, connections: ConnectionCounter, metrics: ServerMetrics,
+        shouldUpgrade: @escaping ShouldUpgrade
     ) {
         let deadlines = RequestDeadlines(
             headerTimeout: TimeAmount(seconds: settings.headerTimeout), bodyTimeout: TimeAmount(seconds: settings.bodyTimeout))
-        http1 = HTTP1Channel(
+        http1 = HTTP1WebSocketUpgradeChannel(
             responder: responder,
             configuration: .init(
-                additionalChannelHandlers: [MalformedRequestHandler(), RequestDeadlineHandler(deadlines: deadlines, metrics: metrics)],
-                idleTimeout: TimeAmount(seconds: settings.idleTimeout)))
+                http1: .init(
+                    additionalChannelHandlers: [MalformedRequestHandler(), RequestDeadlineHandler(deadlines: deadlines, metrics: metrics)],
+                    idleTimeout: TimeAmount(seconds: settings.idleTimeout)),
+                ws: .init(autoPing: .enabled(timePeriod: .seconds(30)))),
+            shouldUpgrade: shouldUpgrade)
         self.connections = connections
         self.metrics = metrics
+        self.settings = settings
         trustForwardedFor = settings.trustForwardedFor
     }
 
@@ -44,7 +59,14 @@ struct GuardedHTTP1Channel: ServerChildChannel {
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
-        return http1.setup(channel: channel, logger: logger)
+        let guardFirst = FirstRequestGuard(
+            headerTimeout: TimeAmount(seconds: settings.headerTimeout), idleTimeout: TimeAmount(seconds: settings.idleTimeout),
+            metrics: metrics)
+        return http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let decoder = try channel.pipeline.syncOperations.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try channel.pipeline.syncOperations.addHandler(guardFirst, position: .after(decoder.handler))
+            return value
+        }
     }
 
     func handle(value: Value, logger: Logger) async {

@@ -15,6 +15,10 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     private var timer: Scheduled<Void>?
     private var closing = false
 
+    /// The body of the 408 answer to a request not read in time.
+    static let timeoutAnswer =
+        #"{"error":"request_timeout","message":"the request was not sent in time; send the header and the body without pausing"}"#
+
     init(deadlines: RequestDeadlines, metrics: ServerMetrics) {
         self.deadlines = deadlines
         self.metrics = metrics
@@ -80,10 +84,7 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
         case .answerTimeoutAndClose:
             closing = true
             metrics.countTimeout()
-            let body = ByteBuffer(
-                string:
-                    #"{"error":"request_timeout","message":"the request was not sent in time; send the header and the body without pausing"}"#
-            )
+            let body = ByteBuffer(string: Self.timeoutAnswer)
             let head = HTTPResponse(
                 status: .requestTimeout,
                 headerFields: [.connection: "close", .contentType: "application/json", .contentLength: String(body.readableBytes)])

@@ -58,6 +58,7 @@ extension API {
         let (counts, commands) = try await storage.ingest(
             valid, device: device, tokenHash: tokenHash, acknowledging: acknowledged, at: now, lease: settings.commandLease)
         metrics.countIngest(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected.count)
+        feed.publish(device: device, valid.map { OwnTracksLocation(record: $0, fields: nil, receivedAt: now) })
         return JSONResponse.make(
             .ok, BatchReply(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected, commands: commands))
     }

@@ -49,17 +49,7 @@ extension API {
         var answer = try await friends(of: profile)
         var commands: [ServerCommand]?
         if !data.allSatisfy(OwnTracksParser.isSpace) {
-            guard var message = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-                throw APIError.badRequest(
-                    "malformed_json", "the body is not a JSON object; send one OwnTracks message such as {\"_type\":\"location\",…}")
-            }
-            var text: String
-            if message["_type"] as? String == "encrypted" {
-                (message, text) = try OwnTracksParser.decrypted(message, profile: profile)
-            } else {
-                text = OwnTracksParser.asReceived(data, message: message)
-            }
-            let kind = try OwnTracksParser.kind(of: message)
+            let (message, text, kind) = try Self.open(data, profile: profile)
             try await OwnTracksParser.checkTopic(of: message, profile: profile, owner: storage.ownTracksProfile(topic:))
             if cached, kind != .location { try await confirm(account) }
             commands = try await store(message, text: text, kind: kind, account: account)
@@ -73,6 +63,23 @@ extension API {
         guard let key = profile.key else { return RecorderObjects.response(answer) }
         let plaintext = try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys, .withoutEscapingSlashes])
         return RecorderObjects.response(["_type": "encrypted", "data": OwnTracksSecretBox(passphrase: key).seal(plaintext)])
+    }
+
+    /// One OwnTracks message of `profile`'s device as it came (over `/pub` or MQTT): the message,
+    /// opened with the device's key when it is `encrypted`, the JSON text it is kept as, and its kind.
+    /// - Throws: ``APIError`` for a message that is no JSON object, cannot be opened or is of a type not stored.
+    static func open(_ data: Data, profile: OwnTracksProfile) throws -> (message: [String: Any], text: String, kind: OwnTracksParser.Kind) {
+        guard var message = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw APIError.badRequest(
+                "malformed_json", "the body is not a JSON object; send one OwnTracks message such as {\"_type\":\"location\",…}")
+        }
+        var text: String
+        if message["_type"] as? String == "encrypted" {
+            (message, text) = try OwnTracksParser.decrypted(message, profile: profile)
+        } else {
+            text = OwnTracksParser.asReceived(data, message: message)
+        }
+        return (message, text, try OwnTracksParser.kind(of: message))
     }
 
     /// Whether `account` is still its device's stored account (read again).
@@ -89,7 +96,7 @@ extension API {
     /// Stores one (decrypted) message of `kind`, kept as `text`, the JSON it came as. A location's OwnTracks fields go in before the
     /// location, so the location is never readable without them; a location's write also takes the
     /// device's due commands, which it returns (`nil`: they are still to be taken).
-    private func store(_ message: [String: Any], text: String, kind: OwnTracksParser.Kind, account: OwnTracksAccount) async throws
+    func store(_ message: [String: Any], text: String, kind: OwnTracksParser.Kind, account: OwnTracksAccount) async throws
         -> [ServerCommand]?
     {
         let device = account.profile.device
@@ -97,9 +104,10 @@ extension API {
         switch kind {
         case .location:
             let record = try OwnTracksParser.location(message, device: device, now: now, legacyIDsBefore: ownTracksLegacyIDsBefore)
-            let (counts, commands) = try await storage.ingestOwnTracksTakingCommands(
-                record, fields: OwnTracksParser.fields(message, text: text), account: account, at: now)
+            let fields = OwnTracksParser.fields(message, text: text)
+            let (counts, commands) = try await storage.ingestOwnTracksTakingCommands(record, fields: fields, account: account, at: now)
             metrics.countIngest(accepted: counts.accepted, duplicate: counts.duplicate, rejected: 0)
+            feed.publish(device: device, [OwnTracksLocation(record: record, fields: fields, receivedAt: now)])
             return commands
         case .transition:
             let event = try OwnTracksParser.transition(message, device: device, now: now)

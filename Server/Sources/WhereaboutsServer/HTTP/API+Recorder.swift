@@ -38,10 +38,7 @@ extension API {
                             device: profile.device, from: .distantPast, to: .distantFuture, limit: 1
                         ).first
                     else { continue }
-                    let object = RecorderObjects.location(last, profile: profile, history: false)
-                    objects.append(
-                        parameters.selecting(
-                            RecorderObjects.merging(card: try await storage.lastMessage("card", device: profile.device), into: object)))
+                    objects.append(parameters.selecting(try await lastObject(last, profile: profile)))
                 }
                 return RecorderObjects.response(objects)
             }
@@ -88,15 +85,27 @@ extension API {
         let parameters = try RecorderParameters { name, header in
             request.uri.queryParameters.get(name) ?? form[name] ?? request.headers[HTTPField.Name(header)!]
         }
+        return (parameters, try await visibleProfiles(principal))
+    }
+
+    /// `location` as `/api/0/last` shows it: the Recorder's location object with the device's last card merged in.
+    func lastObject(_ location: OwnTracksLocation, profile: OwnTracksProfile) async throws -> [String: Any] {
+        RecorderObjects.merging(
+            card: try await storage.lastMessage("card", device: profile.device),
+            into: RecorderObjects.location(location, profile: profile, history: false))
+    }
+
+    /// The profiles `principal` may read through the Recorder API.
+    func visibleProfiles(_ principal: Principal) async throws -> [OwnTracksProfile] {
         let profiles = try await storage.ownTracksProfiles()
         switch principal {
-        case .admin: return (parameters, profiles)
+        case .admin: return profiles
         case .device(let id):
             // A device sees the devices its OwnTracks user was explicitly given to (`device set-user`).
             // A user that is only a device id by default shares nothing: naming a device after another
             // device's id must not open either's history to the other.
             let user = profiles.first { $0.device == id }?.user
-            return (parameters, profiles.filter { $0.device == id || (user != nil && $0.user == user) })
+            return profiles.filter { $0.device == id || (user != nil && $0.user == user) }
         }
     }
 }

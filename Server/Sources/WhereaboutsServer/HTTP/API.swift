@@ -23,6 +23,8 @@ public struct API: Sendable {
     let deviceTokens = DeviceCache<Data>()
     /// `storage`'s ``OwnTracksStorage/ownTracksLegacyIDsBefore()``, read once.
     let ownTracksLegacyIDsBefore: Date?
+    /// Every location stored through this API, for `/ws/last`.
+    let feed = LocationFeed()
 
     /// Creates the API over `storage`, whose ``OwnTracksStorage/ownTracksLegacyIDsBefore()`` is
     /// `ownTracksLegacyIDsBefore`.
@@ -49,6 +51,7 @@ public struct API: Sendable {
         addIngestRoutes(to: router)
         addOwnTracksRoutes(to: router)
         addRecorderRoutes(to: router)
+        addLiveLocationsRoute(to: router)
         addReadRoutes(to: router)
         addPageRoutes(to: router)
         return router

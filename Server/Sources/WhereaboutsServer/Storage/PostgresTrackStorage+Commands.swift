@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PostgresNIO
 import WhereaboutsCore
 
@@ -6,56 +7,64 @@ import WhereaboutsCore
 /// a time: rows are claimed with `FOR UPDATE SKIP LOCKED`, and a row another answer holds, or has
 /// leased, is passed over.
 extension PostgresTrackStorage {
+    /// Queued for the next group of batch writes (``commitBatches(_:)``), answered once it has committed.
     public func ingest(
         _ records: [LocationRecord], device: String, tokenHash: Data, acknowledging acknowledged: [String], at date: Date, lease: Double
     ) async throws -> (counts: IngestCounts, commands: [DeviceCommand]) {
-        try await withPartitions(for: records) {
-            try await transaction { connection in
-                let stored = try await Self.tokenHash(in: connection.query(Self.tokenHashQuery(device, lock: true), logger: logger))
-                guard stored == tokenHash else { throw CredentialChanged(device: device) }
-                let counts = records.isEmpty ? IngestCounts() : try await insert(records, device: device, at: date, on: connection)
-                if !acknowledged.isEmpty {
-                    try await connection.query(
-                        "DELETE FROM command WHERE device_id = \(device) AND id = ANY(\(acknowledged)::text[])", logger: logger)
-                }
-                let now = date.timeIntervalSince1970
-                let rows = try await connection.query(
-                    """
-                    UPDATE command SET leased_until = \(now + lease)
-                    WHERE seq IN (
-                        SELECT seq FROM command WHERE device_id = \(device) AND (leased_until IS NULL OR leased_until <= \(now))
-                        FOR UPDATE SKIP LOCKED
-                    ) RETURNING seq, id, body
-                    """, logger: logger)
-                var commands: [(Int64, DeviceCommand)] = []
-                for try await (seq, id, body) in rows.decode((Int64, String, String).self) {
-                    if let command = try? JSONDecoder().decode(ServerCommand.self, from: Data(body.utf8)) {
-                        commands.append((seq, DeviceCommand(id: id, command: command)))
-                    }
-                }
-                return (counts, commands.sorted { $0.0 < $1.0 }.map(\.1))
-            }
-        }
+        let write = BatchWrite(records: records, device: device, tokenHash: tokenHash, acknowledged: acknowledged, date: date, lease: lease)
+        return try await batchWrites.submit(write) { try await self.commitBatches($0) }
     }
 
     public func takeCommands(device: String, at date: Date) async throws -> [ServerCommand] {
-        try await Self.commands(client.query(Self.takeQuery(device, at: date), logger: logger))
+        try await Self.commands(client.query(Self.takeQuery([(device, date)]), logger: logger))[device] ?? []
     }
 
-    /// Deletes the device's commands not under lease at `date`, returning them.
-    static func takeQuery(_ device: String, at date: Date) -> PostgresQuery {
+    /// Deletes the commands of each device not under lease at its date, returning them.
+    static func takeQuery(_ devices: [(device: String, date: Date)]) -> PostgresQuery {
         """
         DELETE FROM command WHERE seq IN (
-            SELECT seq FROM command WHERE device_id = \(device) AND (leased_until IS NULL OR leased_until <= \(date.timeIntervalSince1970))
-            FOR UPDATE SKIP LOCKED
-        ) RETURNING seq, body
+            SELECT c.seq FROM command c
+            JOIN unnest(\(devices.map(\.device))::text[], \(devices.map(\.date.timeIntervalSince1970))::float8[]) AS x(device_id, now)
+                ON c.device_id = x.device_id
+            WHERE c.leased_until IS NULL OR c.leased_until <= x.now
+            FOR UPDATE OF c SKIP LOCKED
+        ) RETURNING device_id, seq, body
         """
     }
 
-    /// The commands ``takeQuery(_:at:)`` returned, oldest first.
-    static func commands(_ rows: PostgresRowSequence) async throws -> [ServerCommand] {
-        var bodies: [(Int64, String)] = []
-        for try await row in rows.decode((Int64, String).self) { bodies.append(row) }
-        return bodies.sorted { $0.0 < $1.0 }.compactMap { try? JSONDecoder().decode(ServerCommand.self, from: Data($0.1.utf8)) }
+    /// The commands ``takeQuery(_:)`` returned, by device, oldest first.
+    static func commands(_ rows: PostgresRowSequence) async throws -> [String: [ServerCommand]] {
+        var bodies: [String: [(Int64, String)]] = [:]
+        for try await (device, seq, body) in rows.decode((String, Int64, String).self) { bodies[device, default: []].append((seq, body)) }
+        return bodies.mapValues { rows in
+            rows.sorted { $0.0 < $1.0 }.compactMap { try? JSONDecoder().decode(ServerCommand.self, from: Data($0.1.utf8)) }
+        }
+    }
+
+    /// Leases each device's commands not under lease at its date until its date plus its lease,
+    /// returning them by device, oldest first.
+    static func lease(_ devices: [(device: String, date: Date, lease: Double)], on connection: PostgresConnection, logger: Logger)
+        async throws -> [String: [DeviceCommand]]
+    {
+        let rows = try await connection.query(
+            """
+            WITH x AS (
+                SELECT * FROM unnest(\(devices.map(\.device))::text[], \(devices.map(\.date.timeIntervalSince1970))::float8[],
+                    \(devices.map { $0.date.timeIntervalSince1970 + $0.lease })::float8[]) AS x(device_id, now, until)
+            ), picked AS (
+                SELECT c.seq, x.until FROM command c JOIN x ON c.device_id = x.device_id
+                WHERE c.leased_until IS NULL OR c.leased_until <= x.now
+                FOR UPDATE OF c SKIP LOCKED
+            )
+            UPDATE command SET leased_until = picked.until FROM picked WHERE command.seq = picked.seq
+            RETURNING command.device_id, command.seq, command.id, command.body
+            """, logger: logger)
+        var commands: [String: [(Int64, DeviceCommand)]] = [:]
+        for try await (device, seq, id, body) in rows.decode((String, Int64, String, String).self) {
+            if let command = try? JSONDecoder().decode(ServerCommand.self, from: Data(body.utf8)) {
+                commands[device, default: []].append((seq, DeviceCommand(id: id, command: command)))
+            }
+        }
+        return commands.mapValues { $0.sorted { $0.0 < $1.0 }.map(\.1) }
     }
 }

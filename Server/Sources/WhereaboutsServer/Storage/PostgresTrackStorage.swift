@@ -12,6 +12,13 @@ public final class PostgresTrackStorage: TrackStorage {
     let logger: Logger
     /// The months whose partition of `location` this process knows exists.
     let partitions = LocationPartitions()
+    /// `/pub`'s location writes, committed in groups (``ingestOwnTracksTakingCommands(_:fields:account:at:)``).
+    let ownTracksWrites = PostgresGroupCommit<OwnTracksWrite, (counts: IngestCounts, commands: [ServerCommand])>(limit: 500)
+    /// The batch API's writes, committed in groups of up to 5000 locations
+    /// (``ingest(_:device:tokenHash:acknowledging:at:lease:)``).
+    let batchWrites = PostgresGroupCommit<BatchWrite, (counts: IngestCounts, commands: [DeviceCommand])>(limit: 5000) {
+        max($0.records.count, 1)
+    }
 
     /// Creates the storage; call ``run()`` (or add ``client`` to a service group) before use.
     /// - Throws: ``ServerError/usage(_:)`` when `sslrootcert` cannot be read as PEM certificates.
@@ -35,18 +42,19 @@ public final class PostgresTrackStorage: TrackStorage {
     }
 
     public func tokenHash(device: String) async throws -> Data? {
-        try await Self.tokenHash(in: client.query(Self.tokenHashQuery(device, lock: false), logger: logger))
+        try await Self.tokenHashes(in: client.query(Self.tokenHashQuery([device], lock: false), logger: logger))[device]
     }
 
-    /// The device's token digest; with `lock`, its `device` row locked for share until the transaction ends.
-    static func tokenHashQuery(_ device: String, lock: Bool) -> PostgresQuery {
-        "SELECT token_hash FROM device WHERE id = \(device) \(unescaped: lock ? "FOR SHARE" : "")"
+    /// The token digests of `devices`; with `lock`, their `device` rows locked for share until the transaction ends.
+    static func tokenHashQuery(_ devices: [String], lock: Bool) -> PostgresQuery {
+        "SELECT id, token_hash FROM device WHERE id = ANY(\(devices)::text[]) ORDER BY id \(unescaped: lock ? "FOR SHARE" : "")"
     }
 
-    /// The digest in `rows` of ``tokenHashQuery(_:lock:)``, if any.
-    static func tokenHash(in rows: PostgresRowSequence) async throws -> Data? {
-        for try await buffer in rows.decode(ByteBuffer.self) { return Data(buffer.readableBytesView) }
-        return nil
+    /// The digests in `rows` of ``tokenHashQuery(_:lock:)``, by device.
+    static func tokenHashes(in rows: PostgresRowSequence) async throws -> [String: Data] {
+        var hashes: [String: Data] = [:]
+        for try await (device, buffer) in rows.decode((String, ByteBuffer).self) { hashes[device] = Data(buffer.readableBytesView) }
+        return hashes
     }
 
     public func devices() async throws -> [DeviceInfo] {
@@ -111,51 +119,63 @@ public final class PostgresTrackStorage: TrackStorage {
     func insert(_ records: [LocationRecord], device: String, at date: Date, on connection: PostgresConnection) async throws
         -> IngestCounts
     {
-        var seen = Set<UUID>()
-        let firsts = records.filter { seen.insert($0.id).inserted }
-        let ids = firsts.map(\.id)
-        let t = firsts.map { $0.fix.timestamp.timeIntervalSince1970 }
-        let lat = firsts.map(\.fix.coordinate.latitude)
-        let lon = firsts.map(\.fix.coordinate.longitude)
-        let acc = firsts.map(\.fix.horizontalAccuracy)
-        let alt = firsts.map { $0.fix.altitude ?? .nan }
-        let speed = firsts.map { $0.fix.speed ?? .nan }
-        let course = firsts.map { $0.fix.course ?? .nan }
-        let trigger = firsts.map(\.trigger.rawValue)
-        let dwell = firsts.map(\.dwell)
-        let received = date.timeIntervalSince1970
-        let rows = try await connection.query(
-            """
-            WITH u AS (
-                SELECT * FROM unnest(\(ids)::uuid[], \(t)::float8[], \(lat)::float8[], \(lon)::float8[], \(acc)::float8[], \(alt)::float8[],
-                    \(speed)::float8[], \(course)::float8[], \(trigger)::text[], \(dwell)::float8[])
-                    AS u(id, t, lat, lon, acc, alt, speed, course, trigger, dwell)
-            ), taken AS (
-                INSERT INTO location_identity (device_id, id, t) SELECT \(device), u.id, u.t FROM u ORDER BY u.id
-                ON CONFLICT (device_id, id) DO NOTHING RETURNING id
-            )
-            INSERT INTO location (device_id, id, t, lat, lon, acc, alt, speed, course, trigger, dwell, received_at)
-            SELECT \(device), u.id, u.t, u.lat, u.lon, u.acc, NULLIF(u.alt, 'NaN'), NULLIF(u.speed, 'NaN'),
-                NULLIF(u.course, 'NaN'), u.trigger, u.dwell, \(received)
-            FROM u JOIN taken USING (id) RETURNING id
-            """, logger: logger)
-        var accepted = 0
-        for try await _ in rows { accepted += 1 }
-        if accepted < records.count { try await improve(records, device: device, on: connection) }
+        let rows = records.map { LocationRow(device: device, record: $0, received: date) }
+        let accepted = try await insert(rows, on: connection).count
         return IngestCounts(accepted: accepted, duplicate: records.count - accepted)
     }
 
-    /// Makes each stored row of `records`' ids the best of it and them (``best(_:)``).
-    private func improve(_ records: [LocationRecord], device: String, on connection: PostgresConnection) async throws {
-        let best = Array(Self.best(records).values)
-        let ids = best.map(\.id)
-        let dwell = best.map(\.dwell)
-        let acc = best.map(\.fix.horizontalAccuracy)
-        let lat = best.map(\.fix.coordinate.latitude)
-        let lon = best.map(\.fix.coordinate.longitude)
-        let alt = best.map { $0.fix.altitude ?? .nan }
-        let speed = best.map { $0.fix.speed ?? .nan }
-        let course = best.map { $0.fix.course ?? .nan }
+    /// Inserts `rows`, of any devices, in one statement in `connection`'s transaction and returns the
+    /// keys it stored: the first row of each (device, id) not stored before. The others are
+    /// duplicates, each stored row then made the best of it and them (``best(_:)``).
+    func insert(_ rows: [LocationRow], on connection: PostgresConnection) async throws -> Set<LocationRow.Key> {
+        var seen = Set<LocationRow.Key>()
+        let firsts = rows.filter { seen.insert($0.key).inserted }
+        let devices = firsts.map(\.device)
+        let ids = firsts.map(\.record.id)
+        let t = firsts.map { $0.record.fix.timestamp.timeIntervalSince1970 }
+        let lat = firsts.map(\.record.fix.coordinate.latitude)
+        let lon = firsts.map(\.record.fix.coordinate.longitude)
+        let acc = firsts.map(\.record.fix.horizontalAccuracy)
+        let alt = firsts.map { $0.record.fix.altitude ?? .nan }
+        let speed = firsts.map { $0.record.fix.speed ?? .nan }
+        let course = firsts.map { $0.record.fix.course ?? .nan }
+        let trigger = firsts.map(\.record.trigger.rawValue)
+        let dwell = firsts.map(\.record.dwell)
+        let received = firsts.map(\.received.timeIntervalSince1970)
+        let inserted = try await connection.query(
+            """
+            WITH u AS (
+                SELECT * FROM unnest(\(devices)::text[], \(ids)::uuid[], \(t)::float8[], \(lat)::float8[], \(lon)::float8[],
+                    \(acc)::float8[], \(alt)::float8[], \(speed)::float8[], \(course)::float8[], \(trigger)::text[], \(dwell)::float8[],
+                    \(received)::float8[])
+                    AS u(device_id, id, t, lat, lon, acc, alt, speed, course, trigger, dwell, received)
+            ), taken AS (
+                INSERT INTO location_identity (device_id, id, t) SELECT u.device_id, u.id, u.t FROM u ORDER BY u.device_id, u.id
+                ON CONFLICT (device_id, id) DO NOTHING RETURNING device_id, id
+            )
+            INSERT INTO location (device_id, id, t, lat, lon, acc, alt, speed, course, trigger, dwell, received_at)
+            SELECT u.device_id, u.id, u.t, u.lat, u.lon, u.acc, NULLIF(u.alt, 'NaN'), NULLIF(u.speed, 'NaN'),
+                NULLIF(u.course, 'NaN'), u.trigger, u.dwell, u.received
+            FROM u JOIN taken USING (device_id, id) RETURNING device_id, id
+            """, logger: logger)
+        var accepted = Set<LocationRow.Key>()
+        for try await (device, id) in inserted.decode((String, UUID).self) { accepted.insert(LocationRow.Key(device: device, id: id)) }
+        if accepted.count < rows.count { try await improve(rows, on: connection) }
+        return accepted
+    }
+
+    /// Makes each stored row of `rows`' keys the best of it and them (``best(_:)``).
+    private func improve(_ rows: [LocationRow], on connection: PostgresConnection) async throws {
+        let best = Array(Self.best(rows).values)
+        let devices = best.map(\.device)
+        let ids = best.map(\.record.id)
+        let dwell = best.map(\.record.dwell)
+        let acc = best.map(\.record.fix.horizontalAccuracy)
+        let lat = best.map(\.record.fix.coordinate.latitude)
+        let lon = best.map(\.record.fix.coordinate.longitude)
+        let alt = best.map { $0.record.fix.altitude ?? .nan }
+        let speed = best.map { $0.record.fix.speed ?? .nan }
+        let course = best.map { $0.record.fix.course ?? .nan }
         try await connection.query(
             """
             UPDATE location l SET dwell = GREATEST(l.dwell, u.dwell),
@@ -165,24 +185,24 @@ public final class PostgresTrackStorage: TrackStorage {
                 speed = CASE WHEN u.acc < l.acc THEN NULLIF(u.speed, 'NaN') ELSE l.speed END,
                 course = CASE WHEN u.acc < l.acc THEN NULLIF(u.course, 'NaN') ELSE l.course END,
                 acc = LEAST(l.acc, u.acc)
-            FROM unnest(\(ids)::uuid[], \(dwell)::float8[], \(acc)::float8[], \(lat)::float8[], \(lon)::float8[],
-                \(alt)::float8[], \(speed)::float8[], \(course)::float8[]) AS u(id, dwell, acc, lat, lon, alt, speed, course)
-            JOIN location_identity i ON i.device_id = \(device) AND i.id = u.id
-            WHERE l.device_id = \(device) AND l.t = i.t AND l.id = u.id AND (l.dwell < u.dwell OR u.acc < l.acc)
+            FROM unnest(\(devices)::text[], \(ids)::uuid[], \(dwell)::float8[], \(acc)::float8[], \(lat)::float8[], \(lon)::float8[],
+                \(alt)::float8[], \(speed)::float8[], \(course)::float8[]) AS u(device_id, id, dwell, acc, lat, lon, alt, speed, course)
+            JOIN location_identity i ON i.device_id = u.device_id AND i.id = u.id
+            WHERE l.device_id = u.device_id AND l.t = i.t AND l.id = u.id AND (l.dwell < u.dwell OR u.acc < l.acc)
             """, logger: logger)
     }
 
-    /// The best of each id's copies in `records`: the longest dwell, at the finest position.
-    private static func best(_ records: [LocationRecord]) -> [UUID: LocationRecord] {
-        var best: [UUID: LocationRecord] = [:]
-        for record in records {
-            guard var kept = best[record.id] else {
-                best[record.id] = record
+    /// The best of each key's copies in `rows`: the longest dwell, at the finest position.
+    private static func best(_ rows: [LocationRow]) -> [LocationRow.Key: LocationRow] {
+        var best: [LocationRow.Key: LocationRow] = [:]
+        for row in rows {
+            guard var kept = best[row.key] else {
+                best[row.key] = row
                 continue
             }
-            if record.fix.horizontalAccuracy < kept.fix.horizontalAccuracy { kept.fix = record.fix }
-            kept.dwell = max(kept.dwell, record.dwell)
-            best[record.id] = kept
+            if row.record.fix.horizontalAccuracy < kept.record.fix.horizontalAccuracy { kept.record.fix = row.record.fix }
+            kept.record.dwell = max(kept.record.dwell, row.record.dwell)
+            best[row.key] = kept
         }
         return best
     }

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Loads a release whereabouts-server with wrk on loopback: /pub (one location a request, 16
+# connections) and the batch API (SIZE locations a request, 8 connections), on a fresh SQLite file
+# and a fresh PostgreSQL database; prints locations/s, the locations counted in the store afterwards,
+# and the CPU seconds per 1000 locations of the server and of PostgreSQL (utime+stime from /proc).
+# Usage: run.sh SERVER_BINARY POSTGRES_URL POSTMASTER_PID [SECONDS]
+set -euo pipefail
+server_binary=$1 postgres_url=$2 postmaster=$3 seconds=${4:-10}
+here=$(cd "$(dirname "$0")" && pwd)
+ticks=$(getconf CLK_TCK)
+cpu() { local total=0; for pid in "$@"; do [ -r /proc/$pid/stat ] && total=$((total + $(awk '{print $14 + $15}' /proc/$pid/stat))); done; echo $total; }
+pg_pids() { [ "$postmaster" = 0 ] && return; echo "$postmaster $(pgrep -P "$postmaster" | tr '\n' ' ')"; }
+
+for store in sqlite postgres; do
+    for load in pub batch; do
+        if [ $store = sqlite ]; then
+            folder=$(mktemp -d); database="sqlite:$folder/bench.sqlite"
+        else
+            name="wrk_$(date +%s%N | tail -c 9)"
+            psql "$postgres_url" -qc "CREATE DATABASE $name" >/dev/null
+            database="${postgres_url%/*}/$name"
+        fi
+        token=$("$server_binary" device add bench --database "$database" | tail -1)
+        "$server_binary" serve --port 0 --rate-limit 0 --database "$database" --log-level error > /tmp/wrk-server.out 2>&1 &
+        server=$!
+        until grep -q listening /tmp/wrk-server.out; do sleep 0.1; done
+        port=$(grep -o '127.0.0.1:[0-9]*' /tmp/wrk-server.out | head -1 | cut -d: -f2)
+        pg=$([ $store = postgres ] && pg_pids || true)
+        before_server=$(cpu $server); before_pg=$(cpu $pg)
+        if [ $load = pub ]; then
+            LOAD=pub DEVICE=bench TOKEN=$token wrk -t4 -c16 -d${seconds}s -s "$here/load.lua" "http://127.0.0.1:$port" > /tmp/wrk.out
+        else
+            LOAD=batch DEVICE=bench TOKEN=$token SIZE=${SIZE:-500} wrk -t4 -c8 -d${seconds}s -s "$here/load.lua" "http://127.0.0.1:$port" > /tmp/wrk.out
+        fi
+        pg=$([ $store = postgres ] && pg_pids || true)
+        after_server=$(cpu $server); after_pg=$(cpu $pg)
+        kill $server; wait $server || true
+        stored=$("$server_binary" device list --database "$database" | awk '$1 == "bench" {print $2}')
+        requests=$(awk '/requests in/ {print $1}' /tmp/wrk.out)
+        errors=$(grep -c "Non-2xx\|error" /tmp/wrk.out || true)
+        awk -v store=$store -v load=$load -v stored=$stored -v requests=$requests -v s=$seconds -v ticks=$ticks \
+            -v server=$((after_server - before_server)) -v pg=$((after_pg - before_pg)) -v errors=$errors \
+            'BEGIN { printf "%-8s %-5s %9.0f loc/s  stored %8d of %8d requests  CPU-s/1000: server %.3f, postgres %.3f  (wrk error lines %d)\n",
+                store, load, stored / s, stored, requests, server / ticks / stored * 1000, pg / ticks / stored * 1000, errors }'
+        [ $store = postgres ] && psql "$postgres_url" -qc "DROP DATABASE $name WITH (FORCE)" >/dev/null
+    done
+done

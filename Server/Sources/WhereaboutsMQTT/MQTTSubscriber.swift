@@ -1,0 +1,154 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+
+/// Where and as whom ``MQTTSubscriber`` connects, and what it subscribes to.
+public struct MQTTSubscription: Sendable {
+    public var host: String
+    public var port: Int
+    /// The client id: the broker keeps this client's session (subscriptions and unacknowledged
+    /// messages) under it between connections.
+    public var clientID: String
+    public var username: String?
+    public var password: String?
+    /// Topic filters, each subscribed with QoS 1.
+    public var topics: [String]
+    /// Seconds between PINGREQs.
+    public var keepAlive: UInt16
+
+    public init(
+        host: String, port: Int = 1883, clientID: String, username: String? = nil, password: String? = nil, topics: [String],
+        keepAlive: UInt16 = 30
+    ) {
+        self.host = host
+        self.port = port
+        self.clientID = clientID
+        self.username = username
+        self.password = password
+        self.topics = topics
+        self.keepAlive = keepAlive
+    }
+}
+
+/// A refusal of the broker: a failed CONNECT or SUBSCRIBE.
+public struct MQTTRefusal: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// An MQTT 3.1.1 subscriber on SwiftNIO: a persistent session (clean session off) under its client
+/// id, every topic subscribed with QoS 1, and each message acknowledged (PUBACK) only once the
+/// handler has returned for it, so a message whose handler threw, or that was under way when the
+/// process died, is delivered again by the broker. Lost connections are made again with back-off
+/// (0.1 s doubling to 10 s, from 0.1 s again after a connection that lasted 10 s), the session resumed.
+public struct MQTTSubscriber: Sendable {
+    public let subscription: MQTTSubscription
+    let logger: Logger
+
+    public init(_ subscription: MQTTSubscription, logger: Logger) {
+        self.subscription = subscription
+        self.logger = logger
+    }
+
+    /// Receives messages until cancelled, reconnecting whenever the connection ends; each message
+    /// goes to `handle`, several at once (as many as the broker sends before their PUBACKs: its
+    /// limit of messages in flight, 20 by default in mosquitto), and is acknowledged in order once
+    /// `handle` returns. A handler that throws closes the connection (the message is
+    /// delivered again on the next), as does a broker that refuses the login (logged and retried).
+    /// `onSubscribed` is called after each SUBACK.
+    public func run(
+        onSubscribed: @escaping @Sendable () async -> Void = {}, handle: @escaping @Sendable (MQTTPacket.Publish) async throws -> Void
+    ) async {
+        var delay = 0.1
+        while !Task.isCancelled {
+            let start = ContinuousClock.now
+            do {
+                try await connection(onSubscribed: onSubscribed, handle: handle)
+            } catch is CancellationError {
+                return
+            } catch {
+                logger.warning(
+                    "MQTT: the connection to \(subscription.host):\(subscription.port) ended: \(error); connecting again in \(delay) s")
+            }
+            // A connection that lasted starts the back-off again from its shortest delay.
+            if ContinuousClock.now - start > .seconds(10) { delay = 0.1 }
+            try? await Task.sleep(for: .seconds(delay))
+            delay = min(delay * 2, 10)
+        }
+    }
+
+    /// One connection, from CONNECT to its end.
+    private func connection(
+        onSubscribed: @escaping @Sendable () async -> Void, handle: @escaping @Sendable (MQTTPacket.Publish) async throws -> Void
+    ) async throws {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connectTimeout(.seconds(10))
+            .connect(host: subscription.host, port: subscription.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(MQTTPacketDecoder()))
+                    try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(MQTTPacketEncoder()))
+                    return try NIOAsyncChannel<MQTTPacket, MQTTPacket>(wrappingChannelSynchronously: channel)
+                }
+            }
+        try await channel.executeThenClose { inbound, outbound in
+            var packets = inbound.makeAsyncIterator()
+            try await outbound.write(
+                .connect(
+                    .init(
+                        clientID: subscription.clientID, cleanSession: false, keepAlive: subscription.keepAlive,
+                        username: subscription.username, password: subscription.password)))
+            guard case .connack(_, let code)? = try await packets.next() else { throw MQTTRefusal(description: "no CONNACK") }
+            guard code == 0 else { throw MQTTRefusal(description: Self.connectRefusal(code)) }
+            try await outbound.write(.subscribe(packetID: 1, filters: subscription.topics.map { ($0, 1) }))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                let (handled, finished) = AsyncStream<(UInt16?, Task<Void, any Error>)>.makeStream()
+                defer { finished.finish() }
+                // PUBACKs in the order the messages came, each once its handler returned; a handler
+                // that threw closes the connection, so the broker delivers the message again.
+                group.addTask { [logger, connection = channel.channel] in
+                    for await (id, task) in handled {
+                        do {
+                            try await task.value
+                        } catch {
+                            logger.warning("MQTT: a message was not stored, and is not acknowledged: \(error)")
+                            connection.close(promise: nil)
+                            throw error
+                        }
+                        if let id { try await outbound.write(.puback(packetID: id)) }
+                    }
+                }
+                group.addTask {
+                    while true {
+                        try await Task.sleep(for: .seconds(Double(max(subscription.keepAlive, 1)) / 2))
+                        try await outbound.write(.pingreq)
+                    }
+                }
+                while let packet = try await packets.next() {
+                    switch packet {
+                    case .publish(let publish):
+                        finished.yield((publish.qos > 0 ? publish.packetID : nil, Task { try await handle(publish) }))
+                    case .suback(_, let codes):
+                        if let refused = zip(subscription.topics, codes).first(where: { $0.1 == 0x80 }) {
+                            throw MQTTRefusal(description: "the broker refused the subscription to \(refused.0) (check its ACL)")
+                        }
+                        await onSubscribed()
+                    default: break
+                    }
+                }
+                throw MQTTRefusal(description: "the broker closed the connection")
+            }
+        }
+    }
+
+    /// What a CONNACK return code means, and what to change.
+    static func connectRefusal(_ code: UInt8) -> String {
+        switch code {
+        case 1: "the broker refused the connection: it does not speak MQTT 3.1.1"
+        case 2: "the broker refused the client id; pass another with client_id="
+        case 3: "the broker is unavailable (CONNACK 3); it is retried"
+        case 4: "the broker refused the username or password; check them in the --mqtt URL"
+        case 5: "the broker refused the connection: not authorized (check its ACL for this user)"
+        default: "the broker refused the connection with CONNACK return code \(code)"
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+import WhereaboutsMQTT
+import WhereaboutsServer
+
+/// MQTT ingest through a real Debian mosquitto of each test's own: messages the OwnTracks apps
+/// publish are stored as `/pub` stores them, acknowledged only once stored, across broker restarts,
+/// server absences and SIGKILLs.
+@Suite("MQTT ingest through mosquitto", .enabled(if: MosquittoBroker.installed, "\(MosquittoBroker.missing)"))
+struct MQTTIngestTests {
+    /// An OwnTracks location message, number `index` of a run: its latitude tells it apart.
+    private static func location(_ index: Int, base: Double = 48) -> String {
+        let tst = Int(Date().timeIntervalSince1970) - 50_000 + index
+        return #"{"_type":"location","lat":\#(base + Double(index) * 1e-5),"lon":2.29,"tst":\#(tst),"acc":5,"tid":"mq"}"#
+    }
+
+    /// Waits up to `seconds` for `condition`; `false` when it never held.
+    private static func eventually(within seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return try await condition()
+    }
+
+    /// The device's stored locations' latitudes.
+    private static func latitudes(_ storage: any TrackStorage, _ device: String) async throws -> [Double] {
+        var latitudes: [Double] = []
+        try await storage.history(device: device, from: .distantPast, to: .distantFuture, page: 5000) {
+            latitudes += $0.map(\.fix.coordinate.latitude)
+        }
+        return latitudes
+    }
+
+    /// Adds a device with an OwnTracks user of its own; returns its id and topic.
+    private static func addDevice(_ storage: any TrackStorage) async throws -> (device: String, topic: String) {
+        let device = uniqueDevice("mq")
+        let user = uniqueDevice("user")
+        try await storage.addDevice(id: device, tokenHash: Tokens.hash(device), at: Date())
+        #expect(try await storage.saveOwnTracksProfile(OwnTracksProfile(device: device, user: user, name: "phone")))
+        return (device, "owntracks/\(user)/phone")
+    }
+
+    /// Serves with `subscription` until cancelled.
+    private static func serve(_ storage: any TrackStorage, _ subscription: MQTTSubscription) -> Task<Void, any Error> {
+        Task {
+            try await ServerApp.serve(
+                storage: storage, host: "127.0.0.1", port: 0, settings: ServerSettings(rateLimit: 0), mqtt: subscription,
+                logger: quietLogger)
+        }
+    }
+
+    /// Publishes a location of a probe device until one is stored: the server has subscribed.
+    private static func awaitSubscription(_ broker: MosquittoBroker, _ storage: any TrackStorage) async throws {
+        let (probe, topic) = try await addDevice(storage)
+        var index = 0
+        let subscribed = try await eventually(within: 60) {
+            index += 1
+            try await broker.publish([location(index, base: 10)], topic: topic)
+            return try await !latitudes(storage, probe).isEmpty
+        }
+        try #require(subscribed, "the server never subscribed")
+    }
+
+    @Test(
+        "locations, a card and a transition published to mosquitto are stored; an unknown topic is passed over; the broker restarted, the server reconnects; what was published while the server was away arrives when it returns",
+        arguments: StorageKind.available)
+    func ingest(_ kind: StorageKind) async throws {
+        try await withStorage(kind) { storage in
+            var broker = try await MosquittoBroker.start()
+            do {
+                try await Self.ingest(storage, broker: &broker)
+            } catch {
+                await broker.stop()
+                throw error
+            }
+            await broker.stop()
+        }
+    }
+
+    /// The steps of ``ingest(_:)``; `broker` is restarted on the way.
+    private static func ingest(_ storage: any TrackStorage, broker: inout MosquittoBroker) async throws {
+        let (device, topic) = try await addDevice(storage)
+        let subscription = MQTTSubscription(
+            host: "127.0.0.1", port: broker.port, clientID: uniqueDevice("whereabouts"), topics: MQTTSettings.defaultTopics, keepAlive: 5)
+        var server = serve(storage, subscription)
+        try await awaitSubscription(broker, storage)
+
+        try await broker.publish([location(0)], topic: "owntracks/nobody/nothing")
+        try await broker.publish((0..<200).map { location($0) }, topic: topic)
+        try await broker.publish([#"{"_type":"card","name":"Jane","tid":"mq"}"#], topic: topic + "/info")
+        let tst = Int(Date().timeIntervalSince1970) - 100
+        let transition =
+            #"{"_type":"transition","event":"enter","desc":"home","tst":\#(tst),"lat":48,"lon":2.29,"acc":5,"wtst":1700000000,"t":"c"}"#
+        try await broker.publish([transition], topic: topic + "/event")
+        #expect(try await eventually(within: 30) { try await latitudes(storage, device).count == 200 })
+        #expect(try await eventually(within: 10) { try await storage.lastMessage("card", device: device) != nil })
+        #expect(try await storage.events(device: device, from: .distantPast, to: .distantFuture).count == 1)
+
+        await broker.stop()
+        broker = try await MosquittoBroker.start(folder: broker.folder, port: broker.port)
+        let restarted = broker
+        try await restarted.publish((200..<250).map { location($0) }, topic: topic)
+        #expect(try await eventually(within: 30) { try await latitudes(storage, device).count == 250 }, "after the broker's restart")
+
+        server.cancel()
+        _ = await server.result
+        try await restarted.publish((250..<350).map { location($0) }, topic: topic)
+        server = serve(storage, subscription)
+        let resumed = try await eventually(within: 30) { try await latitudes(storage, device).count == 350 }
+        #expect(resumed, "the session resumed: what the broker kept for it")
+        let stored = Set(try await latitudes(storage, device))
+        let sent = Set((0..<350).map { 48 + Double($0) * 1e-5 })
+        #expect(stored == sent, "each once")
+        server.cancel()
+        _ = await server.result
+    }
+
+    @Test(
+        "the server SIGKILLed again and again while messages arrive: each message stored exactly once, none lost (PUBACK only once stored)")
+    func killedBeforeAcknowledging() async throws {
+        let broker = try await MosquittoBroker.start()
+        let path = temporaryFolderPath("mqtt-kill")
+        let database = "sqlite:" + path
+        _ = try await ServerProcess.addDevice("phone", database: database)
+        _ = try await ServerProcess.run(["device", "set-user", "phone", "jane", "--name", "phone", "--database", database])
+        let arguments = ["--mqtt", "mqtt://127.0.0.1:\(broker.port)?client_id=kill-test", "--log-level", "error"]
+        var server = try await ServerProcess(database: database, arguments: arguments)
+        do {
+            try await ServerApp.withStorage(.sqlite(path: path), readOnly: true, logger: quietLogger) { storage in
+                let subscribed = try await Self.eventually(within: 60) {
+                    try await broker.publish([Self.location(0)], topic: "owntracks/jane/phone")
+                    return try await !Self.latitudes(storage, "phone").isEmpty
+                }
+                try #require(subscribed)
+            }
+            let total = 5000
+            try await broker.publish((1...total).map { Self.location($0) }, topic: "owntracks/jane/phone")
+            for _ in 0..<5 {
+                try await Task.sleep(for: .milliseconds(300))
+                await server.signal(SIGKILL)
+                server = try await ServerProcess(database: database, arguments: arguments)
+            }
+            try await ServerApp.withStorage(.sqlite(path: path), readOnly: true, logger: quietLogger) { storage in
+                let all = try await Self.eventually(within: 60) { try await Self.latitudes(storage, "phone").count >= total + 1 }
+                let latitudes = try await Self.latitudes(storage, "phone")
+                #expect(all, "\(total + 1 - latitudes.count) lost")
+                #expect(latitudes.count == total + 1 && Set(latitudes).count == total + 1, "0 lost, 0 duplicated")
+            }
+        } catch {
+            await server.signal(SIGTERM)
+            await broker.stop()
+            throw error
+        }
+        await server.signal(SIGTERM)
+        await broker.stop()
+    }
+}
+
+/// A database file's path in a fresh temporary folder whose name starts with `name`.
+private func temporaryFolderPath(_ name: String) -> String {
+    String(ServerProcess.temporaryDatabase(named: name).dropFirst("sqlite:".count))
+}

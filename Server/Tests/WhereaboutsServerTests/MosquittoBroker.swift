@@ -1,0 +1,102 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import WhereaboutsTestSupport
+
+/// A Debian `mosquitto` broker of a test's own, on 127.0.0.1 and a port of its own, with a config
+/// the test writes: persistence in its folder (a session and its queued messages outlive a restart
+/// on SIGTERM), anonymous clients allowed; run as root (as in CI), it stays root, so it can write
+/// the test's folder.
+final class MosquittoBroker: @unchecked Sendable {
+    /// Where mosquitto is installed, if it is (`.ci/run` installs it).
+    static let path = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].first(where: FileManager.default.isExecutableFile)
+    /// Why an MQTT test is skipped: the condition of its `.enabled(if:)` trait.
+    static let missing =
+        "mosquitto or mosquitto_pub is not installed (apt-get install mosquitto mosquitto-clients; .ci/run installs them): the MQTT tests are skipped"
+    /// Whether the broker and its publishing client are installed.
+    static var installed: Bool { path != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/mosquitto_pub") }
+
+    let folder: URL
+    let port: Int
+    private let process = Process()
+    private let ended: ProcessExit
+
+    /// Starts a broker in `folder` (a new one by default) on `port` (a free one by default) and
+    /// waits until it accepts connections.
+    static func start(folder: URL = temporaryFolder("mosquitto"), port: Int? = nil) async throws -> MosquittoBroker {
+        for _ in 0..<20 {
+            let broker = try MosquittoBroker(folder: folder, port: port ?? Int.random(in: 10_000..<30_000))
+            if try await broker.accepting() { return broker }
+            await broker.stop()
+            guard port == nil else { break }
+        }
+        throw CocoaError(
+            .fileReadUnknown,
+            userInfo: [
+                NSLocalizedDescriptionKey:
+                    "mosquitto did not start: \(String(decoding: (try? Data(contentsOf: folder.appendingPathComponent("log"))) ?? Data(), as: UTF8.self))"
+            ])
+    }
+
+    private init(folder: URL, port: Int) throws {
+        self.folder = folder
+        self.port = port
+        let config = """
+            listener \(port) 127.0.0.1
+            allow_anonymous true
+            persistence true
+            persistence_location \(folder.path)/
+            max_queued_messages 0
+            max_inflight_messages 100
+            log_dest file \(folder.path)/log
+            \(geteuid() == 0 ? "user root" : "")
+            """
+        try config.write(to: folder.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
+        // With SIGTERM's default action back: a test process serving with graceful shutdown ignores
+        // SIGTERM, and its children would inherit that, so the broker would never stop.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "--default-signal=TERM", Self.path ?? "/usr/sbin/mosquitto", "-c", folder.appendingPathComponent("mosquitto.conf").path,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        ended = ProcessExit(process)
+        try process.run()
+    }
+
+    /// Whether the broker accepts a connection within 5 s (`false`: it exited, the port being taken).
+    /// Ports below Linux's ephemeral range (32768 on) are picked, and the broker's log must say it
+    /// listens, so another process's listener is never taken for it.
+    private func accepting() async throws -> Bool {
+        for _ in 0..<250 {
+            guard process.isRunning else { return false }
+            if let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port)
+                .get()
+            {
+                try? await channel.close()
+                let log = String(decoding: (try? Data(contentsOf: folder.appendingPathComponent("log"))) ?? Data(), as: UTF8.self)
+                return process.isRunning && log.contains("listen socket on port \(port)") && !log.contains("Error")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    /// Stops the broker with SIGTERM (it saves its sessions) and waits for it to end.
+    func stop() async {
+        if process.isRunning { process.terminate() }
+        await ended.wait()
+    }
+
+    /// Publishes `messages`, one per line, to `topic` with QoS 1 through Debian's `mosquitto_pub`,
+    /// in order, and returns once the broker has acknowledged every one.
+    func publish(_ messages: [String], topic: String) async throws {
+        let input = folder.appendingPathComponent("publish-\(UUID().uuidString).txt")
+        try (messages.joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+        let status = try await runProcess(
+            "/bin/sh", ["-c", "exec /usr/bin/mosquitto_pub -h 127.0.0.1 -p \(port) -q 1 -t \"$0\" -l < \"$1\"", topic, input.path])
+        guard status == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "mosquitto_pub exited \(status)"])
+        }
+    }
+}
