@@ -21,10 +21,15 @@ struct TuningTests {
         return report
     }
 
+    /// One run's figures for each (recall, energy, latency) of `rows`.
+    static func figures(_ rows: [(recall: Double, energy: Double, latency: Double)]) -> [StrategyAggregate] {
+        rows.map { StrategyAggregate(reports: [report("a", recall: $0.recall, energy: $0.energy, latency: $0.latency)]) }
+    }
+
     static let blank = Data(
         """
         {"scenario":"","strategy":"","seed":0,"durationSeconds":1,"requiredTruthEvents":0,"optionalTruthEvents":0,"reports":0,
-         "matchedRequired":0,"matchedReports":0,"recall":1,"precision":1,"recordedFixes":0,
+         "matchedRequired":0,"matchedReports":0,"recall":1,"precision":1,"recordedFixes":0,"uploadedBytes":0,"travelSeconds":0,
          "energy":{"app":0,"cell":0,"gps":0,"motionSensing":0,"network":0,"wakes":0,"wifi":0},
          "referenceJoules":1,"energyRatio":0,"latencies":[],"missedTruthEvents":[],"unmatchedReports":[],
          "trackErrorSum":0,"trackErrorSamples":0}
@@ -90,12 +95,7 @@ struct TuningTests {
 
     @Test("a goal with an energy budget picks the most recall within it and under its latency ceiling")
     func budget() {
-        let figures = [
-            Self.report("a", recall: 0.90, energy: 0.10, latency: 30),
-            Self.report("a", recall: 0.95, energy: 0.15, latency: 60),
-            Self.report("a", recall: 0.97, energy: 0.16, latency: 120),
-            Self.report("a", recall: 0.99, energy: 0.30, latency: 10),
-        ].map { StrategyAggregate(reports: [$0]) }
+        let figures = Self.figures([(0.90, 0.10, 30), (0.95, 0.15, 60), (0.97, 0.16, 120), (0.99, 0.30, 10)])
         let goal = PresetGoal(name: "x", precisionFloor: 0.9, latencyP95Ceiling: 90, energyBudget: 0.2)
         // 3 is over the budget, 2 over the ceiling: 1 has the most recall of those left.
         #expect(goal.pick(figures) == 1)
