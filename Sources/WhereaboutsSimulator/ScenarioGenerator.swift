@@ -74,7 +74,7 @@ public enum ScenarioGenerator {
     }
 
     /// `metres` off the trace at second `offset`, across its course, to one side at random.
-    private static func offset(_ offset: Int, _ truth: TruthPath, by metres: Double, random: inout SeededGenerator) -> Coordinate {
+    static func offset(_ offset: Int, _ truth: TruthPath, by metres: Double, random: inout SeededGenerator) -> Coordinate {
         let here = truth.positions[offset]
         let next = truth.positions[min(offset + 10, truth.positions.count - 1)]
         let course = Geodesy.bearing(from: here, to: next)
@@ -82,7 +82,7 @@ public enum ScenarioGenerator {
     }
 
     /// Up to `count` of `items`, drawn without repeats, in their order.
-    private static func pick<T>(_ items: [T], count: Int, random: inout SeededGenerator) -> [T] {
+    static func pick<T>(_ items: [T], count: Int, random: inout SeededGenerator) -> [T] {
         var indices = Array(items.indices)
         var chosen: [Int] = []
         while chosen.count < count, !indices.isEmpty {

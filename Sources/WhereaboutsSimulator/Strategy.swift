@@ -39,13 +39,15 @@ public struct Strategy: Sendable, Equatable {
     /// Whereabouts' adaptive mode, the `balanced` preset.
     public static let adaptive = preset(
         .adaptive,
-        summary: "cell while boundaries are out of reach, Wi-Fi or GPS near them, off after 1 min still unless within 30 m of one")
+        summary:
+            "cell while boundaries are out of reach, Wi-Fi or GPS near them (GPS for regions under 60 m), off after 1 min still unless within 30 m of one"
+    )
     /// The `efficient` preset of the adaptive mode.
     public static let efficient = preset(
-        .efficient, summary: "adaptive with a fix every 50 m and without the watch: off after 1 min still, wherever it stopped")
+        .efficient, summary: "adaptive without the fine radius: small regions wait for Wi-Fi to leave them undecided before GPS")
     /// The `responsive` preset of the adaptive mode.
     public static let responsive = preset(
-        .responsive, summary: "adaptive with GPS held 8 s instead of 3, and Wi-Fi from 10 s before a boundary instead of 30")
+        .responsive, summary: "adaptive with GPS held 8 s instead of 3, and positioning on for 2 min still instead of 1")
 
     /// The adaptive mode with `policy`, named for it.
     public static func preset(_ policy: MotionPolicy, summary: String) -> Strategy {

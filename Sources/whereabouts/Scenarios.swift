@@ -3,15 +3,18 @@ import Foundation
 import WhereaboutsCore
 import WhereaboutsSimulator
 
-/// `whereabouts scenarios`: write scenarios that stress brief stops and passes.
+/// `whereabouts scenarios`: write scenarios of one ``ScenarioFamily`` from a folder of scenarios.
 struct Scenarios: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write scenarios that stress brief stops and passes, from a folder of scenarios.",
+        abstract: "Write scenarios unlike the shared ones (stress, sparse, large regions, a city block) from a folder of scenarios.",
         discussion: """
-            For every NAME.gpx / NAME.regions.geojson pair in --from, writes NAME-stress.gpx (the same trace) and \
-            NAME-stress.regions.geojson: the pair's regions plus small regions at the trace's brief stops, regions it \
-            crosses in passing and large ones it clips at their edge (properties.kind says which). Seeded: the \
-            same input and seed give the same files. Simulate them with simulate --scenarios OUT.
+            For every NAME.gpx / NAME.regions.geojson pair in --from, writes NAME-FAMILY.gpx (the same trace) and \
+            NAME-FAMILY.regions.geojson (properties.kind says what each added region is). stress: the pair's regions \
+            plus small regions at the trace's brief stops, regions it crosses in passing and large ones it clips at \
+            their edge. sparse: home, dest and six 150-300 m regions on the route. large: home, dest and eight \
+            500-1500 m regions the route crosses or clips. block: the pair's regions plus a 6 x 6 grid of 25-50 m \
+            regions, 100 m apart, on one stretch of the route. Seeded: the same input, family and seed give the same \
+            files. Simulate them with simulate --scenarios OUT.
             """)
 
     @Option(help: "A folder of NAME.gpx / NAME.regions.geojson pairs, e.g. ../shared/scenarios.")
@@ -23,13 +26,20 @@ struct Scenarios: ParsableCommand {
     @Option(help: "Seed of the regions' placement.")
     var seed: UInt64 = 1
 
+    @Option(help: "Which scenarios to make: \(ScenarioFamily.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var family: String = ScenarioFamily.stress.rawValue
+
     func run() throws {
+        guard let family = ScenarioFamily(rawValue: family) else {
+            throw InputError(
+                "--family \(self.family) is not a family; use one of \(ScenarioFamily.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         let pairs = try ScenarioLoader.pairs(in: from)
         // Refused before anything is written: with --out the --from folder, a NAME-stress pair already
         // there would be overwritten by the pair it was made from.
         let inputs = Set(pairs.flatMap { [Self.resolved($0.trace), Self.resolved($0.regions)] })
         for pair in pairs {
-            let (trace, regions) = Self.outputs(of: pair.name, in: out)
+            let (trace, regions) = Self.outputs(of: pair.name, family, in: out)
             for path in [trace, regions] where inputs.contains(Self.resolved(path)) {
                 throw InputError("--out \(out): \(path) is one of the --from scenarios and would be overwritten; give another folder")
             }
@@ -41,22 +51,21 @@ struct Scenarios: ParsableCommand {
         }
         for pair in pairs {
             let scenario = try ScenarioLoader.load(trace: pair.trace, regions: pair.regions, name: pair.name)
-            let name = ScenarioGenerator.stressedName(of: pair.name)
-            let (stressed, kinds) = ScenarioGenerator.stressed(scenario, name: name, seed: seed)
-            let points = stressed.trace.map {
+            let (made, kinds) = family.make(from: scenario, seed: seed)
+            let points = made.trace.map {
                 GPXPoint(coordinate: $0.coordinate, time: Date(timeIntervalSince1970: $0.time), elevation: nil, speed: nil)
             }
-            let (trace, regions) = Self.outputs(of: pair.name, in: out)
-            try write(GPXWriter.document(name: name, points: points), to: trace)
-            try write(GeoJSONWriter.document(stressed.regions.map { ($0, kinds[$0.id]) }), to: regions)
+            let (trace, regions) = Self.outputs(of: pair.name, family, in: out)
+            try write(GPXWriter.document(name: made.name, points: points), to: trace)
+            try write(GeoJSONWriter.document(made.regions.map { ($0, kinds[$0.id]) }), to: regions)
         }
-        print("wrote \(pairs.count) scenarios to \(out) (seed \(seed))")
+        print("wrote \(pairs.count) \(family.rawValue) scenarios to \(out) (seed \(seed))")
     }
 
-    /// The trace and regions files written for the pair `name` in `folder`.
-    private static func outputs(of name: String, in folder: String) -> (trace: String, regions: String) {
-        let stressed = ScenarioGenerator.stressedName(of: name)
-        return ("\(folder)/\(stressed).gpx", "\(folder)/\(stressed).regions.geojson")
+    /// The trace and regions files written for the pair `name` of `family` in `folder`.
+    private static func outputs(of name: String, _ family: ScenarioFamily, in folder: String) -> (trace: String, regions: String) {
+        let made = family.name(of: name)
+        return ("\(folder)/\(made).gpx", "\(folder)/\(made).regions.geojson")
     }
 
     /// `path` absolute, with `.`, `..` and symbolic links resolved, to tell whether two paths name one file.

@@ -25,7 +25,8 @@ extension Simulate {
         var validations: [CrossValidation] = []
         if let folds {
             for goal in PresetGoal.presets {
-                let validation = CrossValidation(goal: goal, candidates: candidates, reports: sweptReports, folds: folds)
+                let validation = CrossValidation(
+                    goal: goal, candidates: candidates, reports: sweptReports, folds: folds, above: validations.last)
                 print(Self.describe(validation))
                 validations.append(validation)
             }

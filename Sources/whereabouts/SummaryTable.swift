@@ -3,12 +3,15 @@ import WhereaboutsSimulator
 /// Renders per-strategy scores as an aligned text table.
 enum SummaryTable {
     static func render(_ rows: [StrategyAggregate]) -> String {
-        let header = ["strategy", "runs", "recall", "precision", "latency med", "latency p95", "energy ratio", "track err m"]
+        let header = [
+            "strategy", "runs", "recall", "precision", "latency med", "latency p95", "energy ratio", "track err m", "bytes/h travel",
+        ]
         let body = rows.map { row in
             [
                 row.strategy, "\(row.runs)", fixed(row.recall, 3), fixed(row.precision, 3),
                 seconds(row.latencyMedian), seconds(row.latencyP95),
                 fixed(row.energyRatio, 3), row.trackErrorMean.map { fixed($0, 1) } ?? "-",
+                row.bytesPerTravelHour.map { "\(Int($0.rounded()))" } ?? "-",
             ]
         }
         let widths = header.indices.map { column in ([header] + body).map { $0[column].count }.max() ?? 0 }

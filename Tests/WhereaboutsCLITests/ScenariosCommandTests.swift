@@ -23,17 +23,24 @@ private func contents(_ folder: URL) throws -> [String: Data] {
 
 @Suite("whereabouts scenarios, and simulate --scenarios")
 struct ScenariosCommandTests {
-    @Test("scenarios writes NAME-stress pairs to --out and leaves --from as it was")
-    func writesStressPairs() async throws {
+    @Test("scenarios writes NAME-FAMILY pairs to --out (stress by default), leaves --from as it was, refuses an unknown family")
+    func writesFamilies() async throws {
         let from = temporaryFolder("cli")
         let out = temporaryFolder("cli")
         defer { for url in [from, out] { try? FileManager.default.removeItem(at: url) } }
         try writePair("d01", in: from)
         let before = try contents(from)
-        let result = try await CommandRunner.run(["scenarios", "--from", from.path, "--out", out.path])
-        #expect(result.status == 0, "\(result.stderr)")
+        for family in [nil, "sparse", "large", "block"] {
+            let result = try await CommandRunner.run(
+                ["scenarios", "--from", from.path, "--out", out.path] + (family.map { ["--family", $0] } ?? []))
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("wrote 1 \(family ?? "stress") scenarios"), "\(result.stdout)")
+        }
         #expect(try contents(from) == before)
-        #expect(Set(try contents(out).keys) == ["d01-stress.gpx", "d01-stress.regions.geojson"])
+        let names = ["stress", "sparse", "large", "block"].flatMap { ["d01-\($0).gpx", "d01-\($0).regions.geojson"] }
+        #expect(Set(try contents(out).keys) == Set(names))
+        let refused = try await CommandRunner.run(["scenarios", "--from", from.path, "--out", out.path, "--family", "dense"])
+        #expect(refused.status == 2 && refused.stderr.contains("--family dense is not a family"), "\(refused.stderr)")
     }
 
     @Test("scenarios refuses an --out where it would overwrite a --from scenario, and writes nothing")

@@ -65,4 +65,20 @@ struct RecordPolicyTests {
         #expect(RecordPolicy.mergeRadius(base: base, first, second) == radius)
         #expect(RecordPolicy.mergeRadius(base: base, second, first) == radius)
     }
+
+    @Test(arguments: [
+        (metres: 20.0, seconds: 10.0, accuracy: 10.0, adds: false),
+        (metres: 100, seconds: 120, accuracy: 40, adds: false),
+        (metres: 30, seconds: 10, accuracy: 10, adds: true),
+        (metres: 24, seconds: 300, accuracy: 10, adds: false),
+        (metres: 26, seconds: 1, accuracy: 20, adds: true),
+        (metres: 26, seconds: 1, accuracy: 21, adds: false),
+    ])
+    func moving(metres: Double, seconds: TimeInterval, accuracy: Double, adds: Bool) {
+        let last = fix(home, acc: 40, t: 0)
+        let next = fix(east(of: home, metres), acc: accuracy, t: seconds)
+        #expect(
+            RecordPolicy.addsShape(next, after: last, base: 25) == adds,
+            "a GPS-grade fix beyond base and its accuracy")
+    }
 }

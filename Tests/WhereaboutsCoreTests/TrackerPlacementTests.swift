@@ -40,6 +40,18 @@ struct TrackerPlacementTests {
         #expect(placements(passing).isEmpty)
     }
 
+    @Test("a preset keeps a moving GPS fix within the merge radius when it adds shape; a Wi-Fi one, or continuous mode, merges")
+    func movingShape() {
+        for (mode, kept) in [(TrackingMode.adaptive(.adaptive), 1), (.continuous(), 0)] {
+            var (tracker, _) = startedTracker(mode)
+            _ = tracker.feed(fix(home, acc: 40, t: 1, speed: 2, source: .wifi))
+            let gps = tracker.feed(fix(east(of: home, 30), acc: 8, t: 15, speed: 2))
+            #expect(gps.records.count == kept, "\(mode): 30 m on, within 25 m + (40 + 8) / 2")
+            let wifi = tracker.feed(fix(east(of: home, 60), acc: 40, t: 30, speed: 2, source: .wifi))
+            #expect(wifi.records.isEmpty, "\(mode): a Wi-Fi fix adds noise, not shape")
+        }
+    }
+
     @Test("the stay's first fix stays its anchor: a fix far from the placed position but near the first one merges")
     func anchorStays() {
         var (tracker, _) = startedTracker(.continuous())

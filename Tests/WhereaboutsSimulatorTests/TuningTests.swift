@@ -21,10 +21,15 @@ struct TuningTests {
         return report
     }
 
+    /// One run's figures for each (recall, energy, latency) of `rows`.
+    static func figures(_ rows: [(recall: Double, energy: Double, latency: Double)]) -> [StrategyAggregate] {
+        rows.map { StrategyAggregate(reports: [report("a", recall: $0.recall, energy: $0.energy, latency: $0.latency)]) }
+    }
+
     static let blank = Data(
         """
         {"scenario":"","strategy":"","seed":0,"durationSeconds":1,"requiredTruthEvents":0,"optionalTruthEvents":0,"reports":0,
-         "matchedRequired":0,"matchedReports":0,"recall":1,"precision":1,"recordedFixes":0,
+         "matchedRequired":0,"matchedReports":0,"recall":1,"precision":1,"recordedFixes":0,"uploadedBytes":0,"travelSeconds":0,
          "energy":{"app":0,"cell":0,"gps":0,"motionSensing":0,"network":0,"wakes":0,"wifi":0},
          "referenceJoules":1,"energyRatio":0,"latencies":[],"missedTruthEvents":[],"unmatchedReports":[],
          "trackErrorSum":0,"trackErrorSamples":0}
@@ -90,12 +95,7 @@ struct TuningTests {
 
     @Test("a goal with an energy budget picks the most recall within it and under its latency ceiling")
     func budget() {
-        let figures = [
-            Self.report("a", recall: 0.90, energy: 0.10, latency: 30),
-            Self.report("a", recall: 0.95, energy: 0.15, latency: 60),
-            Self.report("a", recall: 0.97, energy: 0.16, latency: 120),
-            Self.report("a", recall: 0.99, energy: 0.30, latency: 10),
-        ].map { StrategyAggregate(reports: [$0]) }
+        let figures = Self.figures([(0.90, 0.10, 30), (0.95, 0.15, 60), (0.97, 0.16, 120), (0.99, 0.30, 10)])
         let goal = PresetGoal(name: "x", precisionFloor: 0.9, latencyP95Ceiling: 90, energyBudget: 0.2)
         // 3 is over the budget, 2 over the ceiling: 1 has the most recall of those left.
         #expect(goal.pick(figures) == 1)
@@ -175,5 +175,39 @@ struct TuningTests {
         #expect(kinds.values.contains("stop"))
         let again = ScenarioGenerator.stressed(scenario, name: "w-stress", seed: 1).scenario
         #expect(again.regions == stressed.regions)
+    }
+
+    @Test("every family keeps home and dest, is seeded, and falls in its trace's fold")
+    func families() throws {
+        let walk = MotionAndVisitTests.stopAndGo(still: 0, walk: 2400, rest: 0)
+        let trace = (0...2400).map {
+            TracePoint(coordinate: walk.position(at: walk.start + Double($0)), time: SimFixtures.start + Double($0))
+        }
+        let home = try Region(id: "home", center: SimFixtures.home, radius: 150)
+        let far = try Region(id: "far-1", center: walk.position(at: walk.start + 1200), radius: 200)
+        let scenario = Scenario(name: "w", trace: trace, regions: [home, far])
+        for family in ScenarioFamily.allCases {
+            let (made, kinds) = family.make(from: scenario, seed: 3)
+            #expect(made.name == "w-\(family.rawValue)")
+            #expect(made.regions.first == home)
+            #expect(made.regions == family.make(from: scenario, seed: 3).scenario.regions, "\(family) is seeded")
+            #expect(Set(CrossValidation.assign(["w", made.name], folds: 5)).count == 1)
+            #expect(made.regions.count > 2 && kinds.count == made.regions.count - (family == .sparse || family == .large ? 1 : 2))
+        }
+        #expect(ScenarioFamily.sparse.make(from: scenario, seed: 3).scenario.regions.allSatisfy { $0.id != "far-1" })
+        #expect(ScenarioFamily.block.make(from: scenario, seed: 3).scenario.regions.filter { $0.radius <= 50 }.count == 36)
+        #expect(ScenarioFamily.large.make(from: scenario, seed: 3).scenario.regions.dropFirst().allSatisfy { $0.radius >= 500 })
+    }
+
+    @Test("a preset picked above a cheaper one has more recall, a lower p95 and clearly more energy")
+    func front() {
+        let figures = Self.figures([(0.95, 0.10, 60), (0.97, 0.105, 40), (0.98, 0.15, 70), (0.97, 0.14, 50)])
+        let goal = PresetGoal(name: "x", precisionFloor: 0.9, energyBudget: 0.2)
+        #expect(goal.pick(figures) == 2)
+        // 1 is not clearly dearer, 2 is slower than 0: 3 is the one above it.
+        #expect(goal.pick(figures, above: figures[0]) == 3)
+        #expect(!goal.admits(figures[1], above: figures[0]) && !goal.admits(figures[2], above: figures[0]))
+        // Nothing above 2: the goal alone decides.
+        #expect(goal.pick(figures, above: figures[2]) == 2)
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 /// apart, nearly every fix has a crossing and some record to drop, and the filter rebuilt hundreds of
 /// records per fix.
 struct FixCrossingLog {
-    private var records: [Int32: GeofenceRule.FixCrossings] = [:]
+    private var records = CrossingTable()
     /// The time each record's later crossing was written at, with its slot, sorted by time from
     /// `first` on (those before `first` were dropped). An entry whose record was written again or
     /// forgotten since is stale: its time is no longer the record's, and it drops nothing.
@@ -24,7 +24,7 @@ struct FixCrossingLog {
 
     /// Notes that a fix reported a crossing of `kind` of the region in `slot` at `time`.
     mutating func note(_ kind: RegionEventKind, ofSlot slot: Int32, at time: Date) {
-        let latest = records[slot, default: .init()].setting(kind, to: time)
+        let latest = records.set(kind, ofSlot: slot, to: time)
         if let last = written.last, last.time > latest {
             // Fixes out of time order: the entry goes where its time sorts.
             var low = first
@@ -41,14 +41,14 @@ struct FixCrossingLog {
     }
 
     /// Forgets the record of the region in `slot`.
-    mutating func forget(_ slot: Int32) { records[slot] = nil }
+    mutating func forget(_ slot: Int32) { records.remove(slot) }
 
     /// Drops every record whose later crossing came more than ``GeofenceRule/fixPrecedence``
     /// seconds before `time`.
     mutating func dropExpired(at time: Date) {
         while first < written.count, time.timeIntervalSince(written[first].time) > GeofenceRule.fixPrecedence {
             let (expired, slot) = written[first]
-            if let record = records.index(forKey: slot), records.values[record].latest == expired { records.remove(at: record) }
+            records.remove(slot) { $0.latest != expired }
             first += 1
         }
         if first > written.count / 2 {
@@ -59,16 +59,7 @@ struct FixCrossingLog {
 
     /// Lists each record's time once, dropping the stale entries.
     private mutating func compact() {
-        written = records.map { (time: $0.value.latest, slot: $0.key) }.sorted { $0.time < $1.time }
+        written = records.records.map { (time: $0.crossings.latest, slot: $0.slot) }.sorted { $0.time < $1.time }
         first = 0
-    }
-}
-
-extension GeofenceRule.FixCrossings {
-    /// Sets the last crossing of `kind` to `time` and returns the later of the two: one lookup of a
-    /// record in ``FixCrossingLog`` for both.
-    fileprivate mutating func setting(_ kind: RegionEventKind, to time: Date) -> Date {
-        self[kind] = time
-        return latest
     }
 }

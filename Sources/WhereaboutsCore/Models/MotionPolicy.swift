@@ -88,37 +88,35 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     }
 
     /// Whereabouts' flagship, the `balanced` preset: cell positions while every boundary is out of
-    /// reach, Wi-Fi from 30 s of travel before one (a fix every 20 m), GPS where Wi-Fi cannot decide
-    /// (held 3 s after the last fix that needed it), everything off after a minute still (unless the
-    /// device stopped within 30 m of a boundary: then Wi-Fi stays on to see a step across it), one GPS
-    /// fix to place each stop, woken by the stationary fence, a significant change or a visit
-    /// departure. Its lead, hold, stop timeout,
-    /// watch distance and distance filter were picked by `simulate --folds` over three seeds (the
-    /// Evaluation article, `Sources/Whereabouts/Whereabouts.docc/Evaluation.md`, "Presets").
-    public static let adaptive = preset(name: "adaptive", lead: 30, stopTimeout: 60, distanceFilter: 20, watchDistance: 30)
+    /// reach, Wi-Fi from 10 s of travel before one (a fix every 20 m), GPS where Wi-Fi cannot decide or
+    /// a region under 60 m is within reach (held 3 s after the last fix that needed it), everything off
+    /// after a minute still (unless the device stopped within 30 m of a boundary: then Wi-Fi stays on to
+    /// see a step across it), one GPS fix to place each stop, woken by the stationary fence, a
+    /// significant change or a visit departure. Its hold, stop timeout, watch distance and fine radius
+    /// were picked by `simulate --folds` as the middle of one front with ``efficient`` and
+    /// ``responsive`` (the Evaluation article, `Sources/Whereabouts/Whereabouts.docc/Evaluation.md`,
+    /// "Presets").
+    public static let adaptive = preset(name: "adaptive", hold: 3, stopTimeout: 60, fineRadius: 60)
 
-    /// The `efficient` preset: ``adaptive`` with a fix every 50 m and without its watch, turning
-    /// positioning off after a minute still wherever the device stopped.
-    public static let efficient = preset(name: "efficient", lead: 30, stopTimeout: 60, distanceFilter: 50)
+    /// The `efficient` preset: ``adaptive`` without the fine radius, so small regions wait for a Wi-Fi
+    /// fix to leave them undecided before GPS is asked for.
+    public static let efficient = preset(name: "efficient", hold: 3, stopTimeout: 60, fineRadius: 0)
 
     /// The `responsive` preset: ``adaptive`` with GPS held 8 s after the last fix that needed it
-    /// instead of 3, so a region near the device is judged on fine fixes for longer, and Wi-Fi from 10 s
-    /// of travel before a boundary (the GPS it holds pays for the later start).
-    public static let responsive = preset(
-        name: "responsive", lead: 10, hold: 8, stopTimeout: 60, distanceFilter: 20, watchDistance: 30)
+    /// instead of 3, and positioning kept on for 2 minutes still instead of 1, so a region near the
+    /// device is judged on fine fixes for longer and a crossing just after a stop is seen at once.
+    public static let responsive = preset(name: "responsive", hold: 8, stopTimeout: 120, fineRadius: 60)
 
-    /// The adaptive family with the parameters its presets differ in. There is no fine radius in any;
-    /// every one places its stops.
-    private static func preset(
-        name: String, lead: TimeInterval, hold: TimeInterval = 3, stopTimeout: TimeInterval, distanceFilter: Double,
-        watchDistance: Double = 0
-    ) -> MotionPolicy {
+    /// The adaptive family with the parameters its presets differ in. Every one starts Wi-Fi 10 s of
+    /// travel before a boundary, takes a fix every 20 m, keeps its watch within 30 m of a boundary and
+    /// places its stops.
+    private static func preset(name: String, hold: TimeInterval, stopTimeout: TimeInterval, fineRadius: Double) -> MotionPolicy {
         MotionPolicy(
             name: name, stopRadius: 80, stopTimeout: stopTimeout, stationaryRadius: 150,
             movingAccuracy: .hundredMeters, nearBoundaryAccuracy: .best, raisedAccuracyHold: hold,
-            distanceFilter: distanceFilter,
+            distanceFilter: 20,
             elasticityMultiplier: 2, significantChangeWhileStationary: true,
-            cruiseAccuracy: .kilometer, lead: lead, maximumCruise: 120, fineRadius: 0, watchDistance: watchDistance,
+            cruiseAccuracy: .kilometer, lead: 10, maximumCruise: 120, fineRadius: fineRadius, watchDistance: 30,
             motionSensing: true, placesStops: true)
     }
 

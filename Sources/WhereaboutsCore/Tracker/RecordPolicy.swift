@@ -37,6 +37,21 @@ public enum RecordPolicy {
     /// Whether `fix` reports a speed of at least ``stillSpeed`` (a fix without a speed does not).
     public static func isMoving(_ fix: Fix) -> Bool { (fix.speed ?? 0) >= stillSpeed }
 
+    /// The coarsest accuracy in metres of a fix that adds shape (``addsShape(_:after:base:)``): a
+    /// GPS-grade fix. Wi-Fi fixes (30–65 m) recorded densely made the track worse, not better: the
+    /// line between two noisy positions lies nearer the truth than the noisy positions between them
+    /// (112 scenarios at seed 7: balanced 34.5 → 34.9 m, efficient 41.1 → 43.5 m).
+    public static let shapeAccuracy: Double = 20
+
+    /// Whether `fix`, taken while the device moves, adds shape to a track whose last record is `last`,
+    /// though it lies within the merge radius (``mergeRadius(base:_:_:)``), which is grown by both
+    /// accuracies for a still device's noise: the fix is GPS-grade (``shapeAccuracy``) and lies
+    /// further than both `base` and its own accuracy from `last`. GPS fixes a second apart at a
+    /// boundary otherwise merge for 25–35 m, so the adaptive modes paid for positions they did not keep.
+    public static func addsShape(_ fix: Fix, after last: Fix, base: Double) -> Bool {
+        fix.horizontalAccuracy <= shapeAccuracy && Geodesy.distance(last.coordinate, fix.coordinate) >= max(base, fix.horizontalAccuracy)
+    }
+
     /// The merge radius in metres between two fixes: the base radius grown by half of each accuracy,
     /// so noisy fixes of a still device merge and precise fixes of a moving one do not.
     public static func mergeRadius(base: Double, _ a: Fix, _ b: Fix) -> Double {

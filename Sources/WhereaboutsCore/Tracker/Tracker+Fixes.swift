@@ -100,6 +100,18 @@ extension Tracker {
         Geodesy.distance(record.coordinate, fix.coordinate) <= RecordPolicy.mergeRadius(base: base, record, fix)
     }
 
+    /// Whether an adaptive mode with motion sensing (the presets) keeps `fix` as a record of its own
+    /// though it lies within the merge radius of `last`: the device is moving (by the fix's speed or
+    /// the reported activity) and the fix adds shape to the track
+    /// (``RecordPolicy/addsShape(_:after:base:)``). The fix is one the mode already took, so the track
+    /// gets denser at no cost in energy.
+    private func keepsShape(_ fix: Fix, after last: Fix) -> Bool {
+        guard case .adaptive(let policy) = mode, policy.motionSensing, RecordPolicy.isMoving(fix) || activityShowsMotion else {
+            return false
+        }
+        return RecordPolicy.addsShape(fix, after: last, base: configuration.mergeRadius)
+    }
+
     /// Whether the motion coprocessor confidently reports the device on the move (walking or faster),
     /// so a fix without a speed of its own starts no stay.
     private var activityShowsMotion: Bool {
@@ -107,8 +119,9 @@ extension Tracker {
         return activity.kind != .stationary
     }
 
-    /// Asks for `fix` to be recorded, or merges it into the last record when the device has not moved (within the merge
-    /// radius, or still at its stop by ``keepsStill(_:)``; the stay is
+    /// Asks for `fix` to be recorded, or merges it into the last record when the device has not moved
+    /// (within the merge radius unless a moving fix adds shape, ``keepsShape(_:after:)``, or still at its
+    /// stop by ``keepsStill(_:)``; the stay is
     /// written when something shows the device left, before an upload and when tracking stops). A
     /// new record starts a stay unless it was taken moving (by its speed or the reported activity).
     private mutating func recordOrMerge(_ fix: Fix, trigger: RecordTrigger, now: Date, into effects: inout [TrackerEffect]) {
@@ -117,7 +130,9 @@ extension Tracker {
             return
         }
         lastFixRecorded = true
-        if let last = lastRecord, Self.merges(fix, into: last, base: configuration.mergeRadius) || keepsStill(fix) {
+        if let last = lastRecord,
+            keepsStill(fix) || Self.merges(fix, into: last, base: configuration.mergeRadius) && !keepsShape(fix, after: last)
+        {
             place(last, at: fix, into: &effects)
             republishStay(at: fix, into: &effects)
             return

@@ -35,6 +35,11 @@ public struct RunReport: Sendable, Codable, Equatable {
     public var trackErrorP95: Double?
     /// Records stored after merging.
     public var recordedFixes: Int
+    /// Bytes of every upload request on the timeline.
+    public var uploadedBytes: Int
+    /// Seconds the truth moves (at least ``movingSpeed``): the hours of travel that
+    /// ``StrategyAggregate/bytesPerTravelHour`` divides by.
+    public var travelSeconds: Double
     /// Energy spent, joules, by item.
     public var energy: EnergyMeter
     /// Joules of continuous GPS over the scenario.
@@ -52,6 +57,10 @@ public struct RunReport: Sendable, Codable, Equatable {
     /// Number of track-error samples.
     public var trackErrorSamples: Int
 
+    /// The speed in metres per second from which the truth counts as travelling: the motion
+    /// classifier's threshold between stationary and walking (`evaluation.md`).
+    public static let movingSpeed = 0.4
+
     /// Scores `run` against `truth` and `regions`.
     public static func score(
         run: SimulationRun, truth: TruthPath, regions: [Region], scenario: String, strategy: String, seed: UInt64
@@ -68,7 +77,9 @@ public struct RunReport: Sendable, Codable, Equatable {
             matchedRequired: matching.matchedRequired, matchedReports: matching.matchedReports,
             recall: matching.recall, precision: matching.precision,
             latencyMedian: percentile(matching.latencies, 50), latencyP95: percentile(matching.latencies, 95),
-            trackErrorMean: track.mean, trackErrorP95: track.p95, recordedFixes: run.fixes.count, energy: energy,
+            trackErrorMean: track.mean, trackErrorP95: track.p95, recordedFixes: run.fixes.count,
+            uploadedBytes: run.timeline.reduce(0) { if case .upload(_, let bytes) = $1 { $0 + bytes } else { $0 } },
+            travelSeconds: Double(truth.speeds.filter { $0 >= movingSpeed }.count), energy: energy,
             referenceJoules: reference, energyRatio: energy.total / reference, latencies: matching.latencies,
             missedTruthEvents: matching.missed.map { "\(Int($0.time)) \($0.regionID) \($0.kind.rawValue)" },
             unmatchedReports: matching.unmatched.map {

@@ -21,6 +21,9 @@ public struct StrategyAggregate: Sendable, Codable, Equatable {
     public let pooledEnergyRatio: Double
     /// Mean of all pooled track-error samples, metres.
     public let trackErrorMean: Double?
+    /// All bytes uploaded over all hours of travel (``RunReport/travelSeconds``): what a denser
+    /// track costs in data.
+    public let bytesPerTravelHour: Double?
 
     /// Combines the reports of one strategy.
     public init(reports: [RunReport]) {
@@ -40,5 +43,7 @@ public struct StrategyAggregate: Sendable, Codable, Equatable {
         pooledEnergyRatio = reference == 0 ? 0 : reports.map(\.energy.total).reduce(0, +) / reference
         let samples = reports.map(\.trackErrorSamples).reduce(0, +)
         trackErrorMean = samples == 0 ? nil : reports.map(\.trackErrorSum).reduce(0, +) / Double(samples)
+        let travel = reports.map(\.travelSeconds).reduce(0, +)
+        bytesPerTravelHour = travel == 0 ? nil : Double(reports.map(\.uploadedBytes).reduce(0, +)) / (travel / 3600)
     }
 }

@@ -14,6 +14,8 @@ public struct CrossValidation: Sendable {
         public let chosen: [PolicySetting]
         /// Their figures on this fold.
         public let heldOut: StrategyAggregate
+        /// Their place among the candidates.
+        let candidate: Int
     }
 
     /// The goal tuned for.
@@ -26,10 +28,18 @@ public struct CrossValidation: Sendable {
     public var heldOut: StrategyAggregate { StrategyAggregate(reports: heldOutRuns) }
     /// The settings the goal picks on every scenario: what the preset ships with.
     public let chosenOnAll: [PolicySetting]
+    /// The place of ``chosenOnAll`` among the candidates.
+    let chosenOnAllCandidate: Int
 
     /// Cross-validates `goal` over `candidates`, where `reports[c][s]` is candidate `c` on run `s` (a
     /// scenario at one seed; the same run order for every candidate), with `folds` folds.
-    public init(goal: PresetGoal, candidates: [[PolicySetting]], reports: [[RunReport]], folds: Int) {
+    ///
+    /// With `cheaper`, the validation of the preset below this one on the front, the goal picks on
+    /// each fold's training runs among the candidates that beat the cheaper preset's pick there
+    /// (``PresetGoal/admits(_:above:)``), and on every scenario among those that beat what it ships.
+    public init(
+        goal: PresetGoal, candidates: [[PolicySetting]], reports: [[RunReport]], folds: Int, above cheaper: CrossValidation? = nil
+    ) {
         let scenarios = reports.first?.map(\.scenario) ?? []
         let fold = Self.assign(scenarios, folds: folds)
         func run(_ candidate: Int, _ scenario: Int) -> RunReport {
@@ -44,14 +54,17 @@ public struct CrossValidation: Sendable {
         var heldOutPick: [Int: Int] = [:]
         for index in 0..<folds where fold.contains(index) {
             let trained = candidates.indices.map { aggregate($0) { fold[$0] != index } }
-            let pick = goal.pick(trained)
-            built.append(Fold(index: index, chosen: candidates[pick], heldOut: aggregate(pick) { fold[$0] == index }))
+            let below = cheaper?.folds.first { $0.index == index }.map { trained[$0.candidate] }
+            let pick = goal.pick(trained, above: below)
+            built.append(Fold(index: index, chosen: candidates[pick], heldOut: aggregate(pick) { fold[$0] == index }, candidate: pick))
             for scenario in scenarios.indices where fold[scenario] == index { heldOutPick[scenario] = pick }
         }
         self.goal = goal
         self.folds = built
         self.heldOutRuns = scenarios.indices.compactMap { index in heldOutPick[index].map { run($0, index) } }
-        self.chosenOnAll = candidates[goal.pick(candidates.indices.map { aggregate($0) { _ in true } })]
+        let everywhere = candidates.indices.map { aggregate($0) { _ in true } }
+        chosenOnAllCandidate = goal.pick(everywhere, above: cheaper.map { everywhere[$0.chosenOnAllCandidate] })
+        self.chosenOnAll = candidates[chosenOnAllCandidate]
     }
 
     /// The fold of each scenario: groups (the name before its first `-`) in name order, dealt out in turn.

@@ -28,15 +28,20 @@ public struct PresetGoal: Sendable, Equatable {
         self.energyBudget = energyBudget
     }
 
-    /// The three presets, slowest to drain the battery first: `efficient` the least energy with recall
-    /// ≥ 0.90 and precision ≥ 0.93; `balanced` (the adaptive default) the most recall within a sixth
-    /// of continuous GPS's energy, and `responsive` within a fifth, each with precision ≥ 0.95 and a
-    /// p95 latency of at most 90 s.
+    /// The three presets, slowest to drain the battery first, each picked above the one before it
+    /// (``admits(_:above:)``): `efficient` the least energy with recall ≥ 0.95; `balanced` (the
+    /// adaptive default) the most recall within a sixth of continuous GPS's energy with a p95 latency
+    /// of at most 90 s; `responsive` the most recall within a quarter; each with precision ≥ 0.95 (the
+    /// city blocks of small regions bring every strategy's precision below 0.97).
     public static let presets = [
-        PresetGoal(name: MotionPolicy.efficient.name, recallFloor: 0.90, precisionFloor: 0.93),
+        PresetGoal(name: MotionPolicy.efficient.name, recallFloor: 0.95, precisionFloor: 0.95),
         PresetGoal(name: MotionPolicy.adaptive.name, precisionFloor: 0.95, latencyP95Ceiling: 90, energyBudget: 1.0 / 6),
-        PresetGoal(name: MotionPolicy.responsive.name, precisionFloor: 0.95, latencyP95Ceiling: 90, energyBudget: 1.0 / 5),
+        PresetGoal(name: MotionPolicy.responsive.name, precisionFloor: 0.95, energyBudget: 0.25),
     ]
+
+    /// How much more energy a preset must spend than the one below it on the front, so that the
+    /// cheaper one is clearly cheaper.
+    public static let energyStep = 0.01
 
     /// Whether `figures` meet every floor, ceiling and budget of this goal; figures without a latency
     /// (no report matched) meet the latency ceiling.
@@ -46,11 +51,23 @@ public struct PresetGoal: Sendable, Equatable {
             && (energyBudget.map { figures.energyRatio <= $0 } ?? true)
     }
 
-    /// The index of the candidate this goal picks from their aggregates: among those it admits, the
-    /// most recall (then precision, then the least energy) with a budget, else the least energy;
-    /// when it admits none, the best recall + precision. Ties go to the earlier candidate.
-    public func pick(_ aggregates: [StrategyAggregate]) -> Int {
-        let admitted = aggregates.indices.filter { admits(aggregates[$0]) }
+    /// Whether `figures` meet this goal and stand above `cheaper`, the figures of the preset below
+    /// on the front: strictly more recall, a strictly lower p95 latency, and at least
+    /// ``energyStep`` more energy.
+    public func admits(_ figures: StrategyAggregate, above cheaper: StrategyAggregate?) -> Bool {
+        guard admits(figures) else { return false }
+        guard let cheaper else { return true }
+        return figures.recall > cheaper.recall && (figures.latencyP95 ?? 0) < (cheaper.latencyP95 ?? .infinity)
+            && figures.energyRatio >= cheaper.energyRatio + Self.energyStep
+    }
+
+    /// The index of the candidate this goal picks from their aggregates, among those above `cheaper`
+    /// (``admits(_:above:)``) when any is: the most recall (then precision, then the least energy)
+    /// with a budget, else the least energy; when it admits none, the best recall + precision. Ties
+    /// go to the earlier candidate.
+    public func pick(_ aggregates: [StrategyAggregate], above cheaper: StrategyAggregate? = nil) -> Int {
+        var admitted = aggregates.indices.filter { admits(aggregates[$0], above: cheaper) }
+        if admitted.isEmpty { admitted = aggregates.indices.filter { admits(aggregates[$0]) } }
         let best: Int?
         if energyBudget != nil {
             best = admitted.min {
