@@ -17,14 +17,14 @@ struct OwnTracksClientTests {
             let fix = try Fix(coordinate: Coordinate(latitude: 47.3769, longitude: 8.5417), horizontalAccuracy: 8, timestamp: start)
             let arrival = LocationRecord(fix: fix, trigger: .region)
             let entered = EventRecord(event: RegionEvent(regionID: "office", kind: .enter, timestamp: start, initial: false, fix: fix))
-            try store.apply([.record(arrival), .event(entered)])
+            try store.apply([.record(arrival), .event(entered)], at: Date())
             let endpoint = OwnTracksEndpoint(url: server.base.appendingPathComponent("pub"), user: "owner", device: server.device)
             let uploader = Uploader(
                 queue: store, endpoint: endpoint, credentials: FixedCredential(.basic(user: server.device, password: server.token)))
             #expect(await uploader.flush(.manual).requests == 2)
-            try store.apply([.dwell(120)])
+            try store.apply([.dwell(120)], at: Date())
             #expect(await uploader.flush(.manual).requests == 1)
-            try store.apply([.dwell(300)])
+            try store.apply([.dwell(300)], at: Date())
             #expect(await uploader.flush(.manual).requests == 1)
             #expect(await uploader.flush(.manual).requests == 0, "nothing is sent twice")
 
