@@ -6,7 +6,7 @@ import WhereaboutsStore
 extension Bridge {
     /// An uploader that sends the store's pending records wherever JavaScript's `configure` said,
     /// with the credentials `setAuth` gave. Both are the engine's session values, kept in memory
-    /// (``Uploader/account``) and in the store: a change takes effect at the next upload, and a
+    /// (`Uploader.account`) and in the store: a change takes effect at the next upload, and a
     /// relaunched app uploads to the same place. Until `configure` is called (and after `signOut` for
     /// a server that needs a token) records wait on disk.
     ///
