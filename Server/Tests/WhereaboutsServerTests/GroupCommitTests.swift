@@ -18,6 +18,13 @@ struct GroupCommitTests {
             trigger: .request, dwell: dwell)
     }
 
+    /// Adds `count` new devices whose ids start with `prefix`, each with its id as its token.
+    private static func addDevices(_ count: Int, named prefix: String, to storage: any TrackStorage) async throws -> [String] {
+        let devices = (0..<count).map { _ in uniqueDevice(prefix) }
+        for device in devices { try await storage.addDevice(id: device, tokenHash: Tokens.hash(device), at: Date()) }
+        return devices
+    }
+
     private func fields(_ t: Double) -> OwnTracksFields {
         OwnTracksFields(tid: "gc", battery: 50, message: #"{"_type":"location","tst":\#(Int(t))}"#)
     }
@@ -27,8 +34,7 @@ struct GroupCommitTests {
         arguments: StorageKind.available)
     func ownTracksWrites(_ kind: StorageKind) async throws {
         try await withStorage(kind) { storage in
-            let devices = (0..<3).map { _ in uniqueDevice("gc") }
-            for device in devices { try await storage.addDevice(id: device, tokenHash: Tokens.hash(device), at: Date()) }
+            let devices = try await Self.addDevices(3, named: "gc", to: storage)
             var accounts: [OwnTracksAccount] = []
             for device in devices { accounts.append(try #require(try await storage.ownTracksAccount(device: device))) }
             let queued = [ServerCommand.reportLocation, .reportLocation]
@@ -80,8 +86,7 @@ struct GroupCommitTests {
         arguments: StorageKind.available)
     func batchWrites(_ kind: StorageKind) async throws {
         try await withStorage(kind) { storage in
-            let devices = (0..<2).map { _ in uniqueDevice("gb") }
-            for device in devices { try await storage.addDevice(id: device, tokenHash: Tokens.hash(device), at: Date()) }
+            let devices = try await Self.addDevices(2, named: "gb", to: storage)
             let done = try await storage.queue(.reportLocation, device: devices[0], at: Date())
             let due = try await storage.queue(.startActiveTracking(minutes: 5), device: devices[0], at: Date())
             let start = 1_700_000_000.0
