@@ -19,7 +19,7 @@ public actor Uploader {
     private let clock: EngineClock
     private let jitter: @Sendable () -> Double
     private var machine: DeliveryMachine
-    /// The items claimed for the flush under way, by id, to build requests from.
+    /// The items of the batch claimed last, by id, to build its requests from.
     private var claimed: [UUID: ClaimedItem] = [:]
     private var waiters: [CheckedContinuation<FlushReport, Never>] = []
     private let reportHandler = ReportHandler()
@@ -139,6 +139,8 @@ public actor Uploader {
             guard let events = queue as? any EventQueue else { return [] }
             items = try events.claimEvents(limit: limit, now: now, lease: configuration.lease).map { .event($0) }
         }
+        // A claim comes once the previous batch and its split halves are settled: only this one's items are kept.
+        claimed.removeAll(keepingCapacity: true)
         var ids: [UUID] = []
         for item in items {
             ids.append(item.id)

@@ -91,6 +91,8 @@ public struct DeliveryMachine: Sendable, Equatable {
         if case .flush(let trigger) = input {
             next = begin(trigger, now: now)
         } else if var flush = running {
+            // Taken out while it changes, so its growing report is not copied at every answer.
+            running = nil
             next = advance(&flush, with: input, now: now, jitter: jitter, writes: &writes)
             if case .finished = next, !flush.halves.isEmpty { writes.append(.release(flush.kind, flush.halves.flatMap { $0 })) }
             running = next.endsFlush ? nil : flush
