@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import WhereaboutsCore
 import WhereaboutsMQTT
 
 /// Opens storage and runs the HTTP server.
@@ -10,11 +11,13 @@ public enum ServerApp {
     /// Runs `body` with the storage `url` names, migrated; a PostgreSQL pool runs for as long as the
     /// body does. `readOnly` (for the commands that only read) migrates nothing and requires the
     /// schema to be current; an SQLite file is opened read-only, so a missing one is not created.
+    /// `clock` dates the migrations.
     public static func withStorage<T: Sendable>(
-        _ url: DatabaseURL, readOnly: Bool = false, logger: Logger, _ body: @escaping @Sendable (any TrackStorage) async throws -> T
+        _ url: DatabaseURL, readOnly: Bool = false, clock: EngineClock = .system, logger: Logger,
+        _ body: @escaping @Sendable (any TrackStorage) async throws -> T
     ) async throws -> T {
         let prepare: @Sendable (any TrackStorage) async throws -> Void = { storage in
-            if readOnly { try await storage.checkMigrated() } else { try await storage.migrate() }
+            if readOnly { try await storage.checkMigrated() } else { try await storage.migrate(at: clock.now()) }
         }
         switch url {
         case .sqlite(let path):
@@ -45,15 +48,17 @@ public enum ServerApp {
 
     /// Serves the API on `host:port` (0 picks a free port) until SIGTERM or SIGINT, then finishes the
     /// requests in flight and returns. `onRunning` receives the bound port. With `mqtt`, it also
-    /// stores the messages of that subscription as `/pub` does, for as long as it serves.
+    /// stores the messages of that subscription as `/pub` does, for as long as it serves. Every
+    /// route tells the time by `clock`.
     /// - Throws: ``ServerError/usage(_:)`` for unusable settings.
     public static func serve(
-        storage: any TrackStorage, host: String, port: Int, settings: ServerSettings, mqtt: MQTTSubscription? = nil, logger: Logger,
-        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        storage: any TrackStorage, host: String, port: Int, settings: ServerSettings, mqtt: MQTTSubscription? = nil,
+        clock: EngineClock = .system, logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         let settings = try settings.validated()
         let api = API(
-            storage: storage, settings: settings, logger: logger, ownTracksLegacyIDsBefore: try await storage.ownTracksLegacyIDsBefore())
+            storage: storage, settings: settings, clock: clock, logger: logger,
+            ownTracksLegacyIDsBefore: try await storage.ownTracksLegacyIDsBefore())
         let connections = ConnectionCounter(limit: settings.maxConnections, perAddress: settings.maxConnectionsPerAddress)
         let app = Application(
             router: api.router(),

@@ -8,7 +8,7 @@ import WhereaboutsServer
 enum BenchPrefill {
     static let devices = 20
 
-    static func fill(_ locations: Int, ids: BenchIDs, storage: any TrackStorage) async throws {
+    static func fill(_ locations: Int, ids: BenchIDs, storage: any DeviceStorage & TrackIngest) async throws {
         let perDevice = (locations + devices - 1) / devices
         let start = Date().addingTimeInterval(-Double(perDevice) - 7200)
         var generator = SystemRandomNumberGenerator()

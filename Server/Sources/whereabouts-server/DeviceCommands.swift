@@ -67,7 +67,7 @@ struct DeviceCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove a device: its token stops working at once (sessions too) and its queued commands go.",
+            abstract: "Remove a device: its token stops working at once (its logins too) and its queued commands go.",
             discussion: "Its locations and events stay readable by the admin until `prune` or `device delete`.")
         @OptionGroup var device: Name
         @OptionGroup var database: DatabaseOption
@@ -78,7 +78,7 @@ struct DeviceCommand: AsyncParsableCommand {
                 throw ValidationError("device \(name) does not exist; `whereabouts-server device list` shows the devices")
             }
             print(
-                "device \(name) removed: its token is revoked; \(removed.sessions) sessions ended, \(removed.commands) queued commands dropped"
+                "device \(name) removed: its token is revoked; \(removed.logins) logins ended, \(removed.commands) queued commands dropped"
             )
         }
     }
@@ -86,7 +86,7 @@ struct DeviceCommand: AsyncParsableCommand {
     struct RotateToken: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rotate-token",
-            abstract: "Give a device a new token, printed once as the last line; the old one and its sessions stop working at once.")
+            abstract: "Give a device a new token, printed once as the last line; the old one and its logins stop working at once.")
         @OptionGroup var device: Name
         @OptionGroup var database: DatabaseOption
 
@@ -133,7 +133,7 @@ struct DeviceCommand: AsyncParsableCommand {
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract:
-                "Delete everything of a device, for a person who asks: the device, token, locations, events, regions, messages, commands, sessions."
+                "Delete everything of a device, for a person who asks: the device, token, locations, events, regions, messages, commands, logins."
         )
         @OptionGroup var device: Name
         @OptionGroup var database: DatabaseOption

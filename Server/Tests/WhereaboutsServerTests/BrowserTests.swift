@@ -32,7 +32,7 @@ struct BrowserTests {
             document.querySelector('form').submit(); 'sent'
             """)
         #expect(try await browser.wait(for: "location.pathname === '/devices/\(server.device)' ? 'day' : ''") == "day")
-        #expect(try await browser.evaluate("document.cookie") == "", "the session cookie is HttpOnly: scripts never see it")
+        #expect(try await browser.evaluate("document.cookie") == "", "the login cookie is HttpOnly: scripts never see it")
         #expect(
             try await browser.wait(for: "document.querySelector('#drawing svg polyline') ? 'svg' : ''") == "svg",
             "the drawing is in the page")

@@ -17,7 +17,7 @@ struct ConnectionLimitsTests {
             let probe = Task {
                 var statuses: [Int] = []
                 for _ in 0..<15 {
-                    let reply = try await RawSession.with(port: server.port) {
+                    let reply = try await RawConnection.with(port: server.port) {
                         await $0.sendAndRead(rawRequest("GET", "/health"), timeout: 5)
                     }
                     statuses.append(reply?.status ?? 0)
@@ -25,11 +25,11 @@ struct ConnectionLimitsTests {
                 }
                 return statuses
             }
-            let results = try await withThrowingTaskGroup(of: RawSession.Ending.self) { group in
+            let results = try await withThrowingTaskGroup(of: RawConnection.Ending.self) { group in
                 for index in 0..<200 {
                     group.addTask {
-                        try await RawSession.with(port: server.port) { session in
-                            await session.sendAndAwaitClose(
+                        try await RawConnection.with(port: server.port) { connection in
+                            await connection.sendAndAwaitClose(
                                 Array("POST /pub HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow-\(index): ".utf8), timeout: 30)
                         }
                     }
@@ -52,9 +52,9 @@ struct ConnectionLimitsTests {
     @Test("a body sent a byte at a time is answered 408 and closed after the body timeout")
     func tricklingBody() async throws {
         try await withLiveServer(.sqlite, settings: Self.quick) { server in
-            let ending = try await RawSession.with(port: server.port) { session in
-                await session.send(server.uploadHead([("Content-Length", "400")]))
-                return await session.sendAndAwaitClose(Array("{".utf8), timeout: 30, repeating: 100, gap: 0.3)
+            let ending = try await RawConnection.with(port: server.port) { connection in
+                await connection.send(server.uploadHead([("Content-Length", "400")]))
+                return await connection.sendAndAwaitClose(Array("{".utf8), timeout: 30, repeating: 100, gap: 0.3)
             }
             let (elapsed, text) = (ending.seconds, ending.text)
             #expect(text.hasPrefix("HTTP/1.1 408"), "\(text.prefix(200))")
@@ -68,7 +68,9 @@ struct ConnectionLimitsTests {
             let request =
                 server.uploadHead([("Transfer-Encoding", "chunked")], authorized: authorized)
                 + Array("FFFFFFFFFFFFFFFF\r\n{\"locations\":[".utf8)
-            let (closed, elapsed, text) = try await RawSession.with(port: server.port) { await $0.sendAndAwaitClose(request, timeout: 30) }
+            let (closed, elapsed, text) = try await RawConnection.with(port: server.port) {
+                await $0.sendAndAwaitClose(request, timeout: 30)
+            }
             #expect(closed)
             // Unauthorized: 401 at once, and the body is never read. Authorized: the body timeout.
             #expect(text.hasPrefix(authorized ? "HTTP/1.1 408" : "HTTP/1.1 401"), "\(text.prefix(200))")
@@ -80,9 +82,9 @@ struct ConnectionLimitsTests {
     @Test("a malformed chunk size is 400 unreadable_body, not 413; an unknown route is 404 with the JSON error body")
     func unreadableBody() async throws {
         try await withLiveServer(.sqlite, settings: Self.quick) { server in
-            let reply = try await RawSession.with(port: server.port) { session in
-                await session.send(server.uploadHead([("Transfer-Encoding", "chunked")]) + Array("zz\r\n{}\r\n0\r\n\r\n".utf8))
-                return await session.readResponse(timeout: 10)
+            let reply = try await RawConnection.with(port: server.port) { connection in
+                await connection.send(server.uploadHead([("Transfer-Encoding", "chunked")]) + Array("zz\r\n{}\r\n0\r\n\r\n".utf8))
+                return await connection.readResponse(timeout: 10)
             }
             #expect(reply?.status == 400, "\(reply?.text ?? "no answer")")
             #expect(reply?.json["error"] as? String == "unreadable_body", "\(reply?.text ?? "")")
@@ -99,10 +101,10 @@ struct ConnectionLimitsTests {
             let auth = ("Authorization", "Bearer \(server.token)")
             let expect = try await server.raw("GET", "/v1/devices/\(server.device)/last", headers: [auth, ("Expect", "42-sure")])
             #expect(expect.status == 417 && expect.json["error"] as? String == "expectation_failed", "\(expect.status) \(expect.text)")
-            let gzip = try await RawSession.with(port: server.port) { session in
-                await session.send(
+            let gzip = try await RawConnection.with(port: server.port) { connection in
+                await connection.send(
                     server.uploadHead([("Transfer-Encoding", "gzip, chunked")]) + Array("2\r\n{}\r\n0\r\n\r\n".utf8))
-                return await session.readResponse(timeout: 10)
+                return await connection.readResponse(timeout: 10)
             }
             #expect(gzip?.status == 501, "\(gzip?.text ?? "no answer")")
             #expect(gzip?.json["error"] as? String == "unsupported_transfer_encoding", "\(gzip?.text ?? "")")
@@ -113,10 +115,10 @@ struct ConnectionLimitsTests {
     @Test("a body announced larger than the limit is answered 413 before it is sent, and the connection closes")
     func oversizedBody() async throws {
         try await withLiveServer(.sqlite, settings: Self.quick) { server in
-            let (reply, closed) = try await RawSession.with(port: server.port) { session in
-                await session.send(server.uploadHead([("Content-Length", "99999999999")]) + Array("{\"locations\":[".utf8))
-                let reply = await session.readResponse(timeout: 10)
-                return (reply, await session.readUntilClose(timeout: 10))
+            let (reply, closed) = try await RawConnection.with(port: server.port) { connection in
+                await connection.send(server.uploadHead([("Content-Length", "99999999999")]) + Array("{\"locations\":[".utf8))
+                let reply = await connection.readResponse(timeout: 10)
+                return (reply, await connection.readUntilClose(timeout: 10))
             }
             #expect(reply?.status == 413)
             #expect(reply?.headers["connection"] == "close")
@@ -138,8 +140,8 @@ struct ConnectionLimitsTests {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for _ in 0..<4 {
                         group.addTask {
-                            try await RawSession.with(port: server.port) { session in
-                                let reply = await session.sendAndRead(rawRequest("GET", "/health", keepAlive: true), timeout: 10)
+                            try await RawConnection.with(port: server.port) { connection in
+                                let reply = await connection.sendAndRead(rawRequest("GET", "/health", keepAlive: true), timeout: 10)
                                 readyIn.yield(reply?.status ?? 0)
                                 for await _ in release { break }
                             }
@@ -155,9 +157,9 @@ struct ConnectionLimitsTests {
             }
             #expect(held == [200, 200, 200, 200])
             let start = ContinuousClock.now
-            let (refused, closed) = try await RawSession.with(port: server.port) { session in
-                let reply = await session.sendAndRead(rawRequest("GET", "/health", keepAlive: true), timeout: 10)
-                return (reply, await session.readUntilClose(timeout: 10))
+            let (refused, closed) = try await RawConnection.with(port: server.port) { connection in
+                let reply = await connection.sendAndRead(rawRequest("GET", "/health", keepAlive: true), timeout: 10)
+                return (reply, await connection.readUntilClose(timeout: 10))
             }
             #expect(refused?.status == 503)
             #expect(refused?.headers["retry-after"] == "1")
@@ -165,7 +167,7 @@ struct ConnectionLimitsTests {
             #expect((refused?.json["message"] as? String)?.hasPrefix(message) == true, "\(refused?.text ?? "")")
             #expect(closed)
             #expect((ContinuousClock.now - start).seconds <= Self.margin)
-            let otherClient = try await RawSession.with(port: server.port, from: "127.0.0.2") {
+            let otherClient = try await RawConnection.with(port: server.port, from: "127.0.0.2") {
                 await $0.sendAndRead(rawRequest("GET", "/health"), timeout: 10)?.status
             }
             #expect(otherClient == (perAddress < total ? 200 : 503), "another address, while this one is full")
@@ -173,7 +175,7 @@ struct ConnectionLimitsTests {
             try await holders.value
             var status = 0
             for _ in 0..<50 where status != 200 {
-                status = try await RawSession.with(port: server.port) {
+                status = try await RawConnection.with(port: server.port) {
                     await $0.sendAndRead(rawRequest("GET", "/health"), timeout: 10)?.status ?? 0
                 }
                 if status != 200 { try await Task.sleep(nanoseconds: 100_000_000) }
@@ -189,12 +191,12 @@ struct ConnectionLimitsTests {
         let idleTimeout = 3.0
         let settings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, idleTimeout: idleTimeout)
         try await withLiveServer(.sqlite, settings: settings) { server in
-            let (status, closed, elapsed) = try await RawSession.with(port: server.port) { session in
+            let (status, closed, elapsed) = try await RawConnection.with(port: server.port) { connection in
                 // Timed from before the request: the server's idle timer starts again after its
                 // answer, so a client slow to read the answer cannot see the close early.
                 let start = ContinuousClock.now
-                let reply = await session.sendAndRead(rawRequest("GET", "/health", keepAlive: true), timeout: 10)
-                let closed = await session.readUntilClose(timeout: 30)
+                let reply = await connection.sendAndRead(rawRequest("GET", "/health", keepAlive: true), timeout: 10)
+                let closed = await connection.readUntilClose(timeout: 30)
                 return (reply?.status, closed, (ContinuousClock.now - start).seconds)
             }
             #expect(status == 200, "no answer before the close, \(elapsed) s after the request")
@@ -208,15 +210,15 @@ struct ConnectionLimitsTests {
     @Test("HEAD /health is 200 without a body; CONNECT and other methods get 405 at once, CONNECT also a close")
     func methods() async throws {
         try await withLiveServer(.sqlite) { server in
-            let head = try await RawSession.with(port: server.port) { session in
-                await session.send(rawRequest("HEAD", "/health"))
-                return await session.readResponse(timeout: 10, head: true)
+            let head = try await RawConnection.with(port: server.port) { connection in
+                await connection.send(rawRequest("HEAD", "/health"))
+                return await connection.readResponse(timeout: 10, head: true)
             }
             #expect(head?.status == 200)
             #expect(head?.body.isEmpty == true)
-            let (connect, closed) = try await RawSession.with(port: server.port) { session in
-                let reply = await session.sendAndRead(rawRequest("CONNECT", "example.com:443", keepAlive: true), timeout: 10)
-                return (reply, await session.readUntilClose(timeout: 10))
+            let (connect, closed) = try await RawConnection.with(port: server.port) { connection in
+                let reply = await connection.sendAndRead(rawRequest("CONNECT", "example.com:443", keepAlive: true), timeout: 10)
+                return (reply, await connection.readUntilClose(timeout: 10))
             }
             #expect(connect?.status == 405)
             #expect(connect?.headers["connection"] == "close")
@@ -225,7 +227,7 @@ struct ConnectionLimitsTests {
                 ("PUT", "/health"), ("DELETE", "/v1/devices/\(server.device)/locations"), ("TRACE", "/"), ("OPTIONS", "*"),
                 ("PROPFIND", "/"),
             ] {
-                let reply = try await RawSession.with(port: server.port) { await $0.sendAndRead(rawRequest(method, path), timeout: 10) }
+                let reply = try await RawConnection.with(port: server.port) { await $0.sendAndRead(rawRequest(method, path), timeout: 10) }
                 #expect(reply?.status == 405, "\(method) \(path)")
                 #expect(reply?.headers["allow"] == "GET, HEAD, POST", "\(method) \(path)")
                 #expect((reply?.json["message"] as? String)?.contains(method) == true, "\(method) \(path)")
@@ -316,7 +318,7 @@ extension LiveServer {
     }
 }
 
-extension RawSession {
+extension RawConnection {
     /// How a connection ended: closed by the server (or still open after the timeout), how many
     /// seconds after the first byte was sent, and what came back.
     typealias Ending = (closed: Bool, seconds: Double, text: String)

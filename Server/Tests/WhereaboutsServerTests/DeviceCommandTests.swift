@@ -12,7 +12,7 @@ struct DeviceCommandTests {
 
     /// The status of `GET /v1/devices/{device}/last` with `token`.
     private func lastStatus(_ server: ServerProcess, _ device: String, token: String) async throws -> Int {
-        try await RawSession.with(port: server.port) {
+        try await RawConnection.with(port: server.port) {
             await $0.sendAndRead(
                 rawRequest("GET", "/v1/devices/\(device)/last", headers: [("Authorization", "Bearer \(token)")]), timeout: 10)
         }?.status ?? 0
@@ -24,7 +24,7 @@ struct DeviceCommandTests {
         let token = try await ServerProcess.addDevice("phone", database: database)
         let server = try await ServerProcess(database: database)
         let batch = String(decoding: batchBody(wireLocations(3)), as: UTF8.self)
-        let stored = try await RawSession.with(port: server.port) {
+        let stored = try await RawConnection.with(port: server.port) {
             await $0.sendAndRead(
                 rawRequest(
                     "POST", "/v1/devices/phone/locations",
@@ -96,7 +96,7 @@ struct DeviceCommandTests {
     func exportDeletePrune() async throws {
         let database = database()
         let storage = try SQLiteTrackStorage(path: String(database.dropFirst("sqlite:".count)))
-        try await storage.migrate()
+        try await storage.migrate(at: Date())
         try await storage.addDevice(id: "watch", tokenHash: Tokens.hash("t"), at: Date())
         let records = try wireLocations(5).map { try $0.validated(now: Date()) }
         _ = try await storage.ingest(records, device: "watch", at: Date())

@@ -33,10 +33,10 @@ struct FuzzTests {
                 let place = "\(kind) seed \(Self.seed) case \(number) (\(request.label))"
                 let oracle = FuzzOracle(storage: server.storage, device: request.device.isEmpty ? server.device : request.device)
                 let before = try await oracle.snapshot()
-                let (response, closed) = try await RawSession.with(port: server.port) { session in
-                    await session.send(request.bytes)
-                    let response = await session.readResponse(timeout: 20, head: request.isHead)
-                    return (response, request.complete ? true : await session.readUntilClose(timeout: 20))
+                let (response, closed) = try await RawConnection.with(port: server.port) { connection in
+                    await connection.send(request.bytes)
+                    let response = await connection.readResponse(timeout: 20, head: request.isHead)
+                    return (response, request.complete ? true : await connection.readUntilClose(timeout: 20))
                 }
                 tally.count(response?.status)
                 if let response {
@@ -50,7 +50,7 @@ struct FuzzTests {
                     #expect(problems.isEmpty, "\(place): \(problems.prefix(3))")
                     if problems.isEmpty, request.claim.isWrite { tally.verified += 1 }
                 }
-                let health = try await RawSession.with(port: server.port) {
+                let health = try await RawConnection.with(port: server.port) {
                     await $0.sendAndRead(rawRequest("GET", "/health"), timeout: 10)
                 }
                 #expect(health?.status == 200, "\(place): /health answered \(health?.status ?? 0) afterwards")

@@ -48,9 +48,9 @@ struct MalformedRequestTests {
     @Test("a request the parser refuses is answered with the JSON error body, then the connection closes", arguments: cases)
     func refused(_ request: Case) async throws {
         try await withLiveServer(.sqlite) { server in
-            let (reply, closed) = try await RawSession.with(port: server.port) { session in
-                let reply = await session.sendAndRead(Array(request.bytes.utf8), timeout: 10)
-                return (reply, await session.readUntilClose(timeout: 10))
+            let (reply, closed) = try await RawConnection.with(port: server.port) { connection in
+                let reply = await connection.sendAndRead(Array(request.bytes.utf8), timeout: 10)
+                return (reply, await connection.readUntilClose(timeout: 10))
             }
             let answer = try #require(reply, "no answer")
             #expect(answer.status == request.status, "\(answer.text)")
@@ -65,9 +65,9 @@ struct MalformedRequestTests {
     @Test("garbage after a good request on the same connection: the good one is answered, then the garbage with the JSON error")
     func afterAGoodRequest() async throws {
         try await withLiveServer(.sqlite) { server in
-            let replies = try await RawSession.with(port: server.port) { session in
-                await session.send(rawRequest("GET", "/health", keepAlive: true) + Array("GARBAGE\r\n\r\n".utf8))
-                return [await session.readResponse(timeout: 10), await session.readResponse(timeout: 10)]
+            let replies = try await RawConnection.with(port: server.port) { connection in
+                await connection.send(rawRequest("GET", "/health", keepAlive: true) + Array("GARBAGE\r\n\r\n".utf8))
+                return [await connection.readResponse(timeout: 10), await connection.readResponse(timeout: 10)]
             }
             #expect(replies.first??.status == 200)
             let second = try #require(replies.last ?? nil, "no second answer")
@@ -81,7 +81,7 @@ struct MalformedRequestTests {
             let head = rawRequest(
                 "POST", "/v1/devices/\(server.device)/locations",
                 headers: [("Authorization", "Bearer \(server.token)"), ("Transfer-Encoding", "chunked")], keepAlive: true)
-            let reply = try await RawSession.with(port: server.port) {
+            let reply = try await RawConnection.with(port: server.port) {
                 await $0.sendAndRead(head + Array("zz\r\n{}\r\n0\r\n\r\n".utf8), timeout: 10)
             }
             let answer = try #require(reply, "no answer")

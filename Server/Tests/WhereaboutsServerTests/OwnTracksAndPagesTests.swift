@@ -121,8 +121,8 @@ struct OwnTracksAndPagesTests {
         }
     }
 
-    @Test("pages need a login: the form sets an HttpOnly, SameSite=Strict cookie; ?token= opens nothing; a rotated token's session ends")
-    func pagesAndSessions() async throws {
+    @Test("pages need a login: the form sets an HttpOnly, SameSite=Strict cookie; ?token= opens nothing; a rotated token's login ends")
+    func pagesAndLogins() async throws {
         try await withLiveServer(.sqlite) { server in
             _ = try await server.send(
                 "POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(wireLocations(50)))

@@ -15,7 +15,7 @@ struct RawResponse: Sendable {
 
 /// A TCP connection to the server that sends exactly the bytes a test gives it (half-sent requests,
 /// absurd chunk sizes, any method), for what URLSession cannot send.
-final class RawSession {
+final class RawConnection {
     private var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
     private let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     private let channel: any Channel
@@ -34,7 +34,8 @@ final class RawSession {
 
     /// Connects from `source` (another loopback address stands for another client) to
     /// 127.0.0.1:`port`, runs `body`, and closes the connection.
-    static func with<T: Sendable>(port: Int, from source: String = "127.0.0.1", _ body: (RawSession) async throws -> T) async throws -> T {
+    static func with<T: Sendable>(port: Int, from source: String = "127.0.0.1", _ body: (RawConnection) async throws -> T) async throws -> T
+    {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .bind(to: try SocketAddress(ipAddress: source, port: 0))
             .connect(host: "127.0.0.1", port: port) { channel in
@@ -43,7 +44,7 @@ final class RawSession {
                 }
             }
         return try await channel.executeThenClose { inbound, outbound in
-            try await body(RawSession(inbound, outbound, channel: channel.channel))
+            try await body(RawConnection(inbound, outbound, channel: channel.channel))
         }
     }
 

@@ -143,7 +143,7 @@ struct RecordIDIngestTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await storage.run() }
                 defer { group.cancelAll() }
-                try await storage.migrate(upTo: 6)
+                try await storage.migrate(upTo: 6, at: Date())
                 try await body(storage)
             }
         }

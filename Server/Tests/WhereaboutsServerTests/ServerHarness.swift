@@ -108,7 +108,7 @@ struct LiveServer: Sendable {
     /// Sends one request as raw bytes and reads the answer as it came: no redirect followed, no
     /// cookie kept, as the page tests need.
     func raw(_ method: String, _ path: String, headers: [(String, String)] = [], body: String = "") async throws -> RawResponse {
-        let response = try await RawSession.with(port: port) {
+        let response = try await RawConnection.with(port: port) {
             await $0.sendAndRead(rawRequest(method, path, headers: headers, body: Array(body.utf8)), timeout: 10)
         }
         return try #require(response, "\(method) \(path): no answer")
@@ -129,15 +129,15 @@ struct LiveServer: Sendable {
 /// Starts a server over `kind` storage with a fresh device, runs `body`, and stops the server.
 func withLiveServer(
     _ kind: StorageKind, settings: ServerSettings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken),
-    _ body: @escaping @Sendable (LiveServer) async throws -> Void
+    clock: EngineClock = .system, _ body: @escaping @Sendable (LiveServer) async throws -> Void
 ) async throws {
-    try await withStorage(kind) { storage in try await withLiveServer(on: storage, settings: settings, body) }
+    try await withStorage(kind) { storage in try await withLiveServer(on: storage, settings: settings, clock: clock, body) }
 }
 
 /// Starts a server over `storage` with a fresh device, runs `body`, and stops the server.
 func withLiveServer(
     on storage: any TrackStorage, settings: ServerSettings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken),
-    _ body: @escaping @Sendable (LiveServer) async throws -> Void
+    clock: EngineClock = .system, _ body: @escaping @Sendable (LiveServer) async throws -> Void
 ) async throws {
     let device = uniqueDevice()
     let token = Tokens.generate()
@@ -145,7 +145,9 @@ func withLiveServer(
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     let server = Task {
         defer { continuation.finish() }
-        try await ServerApp.serve(storage: storage, host: "127.0.0.1", port: 0, settings: settings, logger: quietLogger) { port in
+        try await ServerApp.serve(
+            storage: storage, host: "127.0.0.1", port: 0, settings: settings, clock: clock, logger: quietLogger
+        ) { port in
             continuation.yield(port)
         }
     }

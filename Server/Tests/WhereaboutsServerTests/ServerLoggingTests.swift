@@ -9,10 +9,12 @@ struct ServerLoggingTests {
     @Test("at info every request gets an access-log line with its status and without its query string")
     func accessLogAtInfo() async throws {
         let server = try await ServerProcess(database: database(), arguments: ["--log-level", "info"])
-        let health = try await RawSession.with(port: server.port) {
+        let health = try await RawConnection.with(port: server.port) {
             await $0.sendAndRead(rawRequest("GET", "/health?token=secret-in-query"), timeout: 10)
         }
-        let missing = try await RawSession.with(port: server.port) { await $0.sendAndRead(rawRequest("GET", "/no-such-page"), timeout: 10) }
+        let missing = try await RawConnection.with(port: server.port) {
+            await $0.sendAndRead(rawRequest("GET", "/no-such-page"), timeout: 10)
+        }
         #expect(health?.status == 200 && missing?.status == 404)
         await server.signal(SIGTERM)
         let log = server.log
@@ -26,7 +28,7 @@ struct ServerLoggingTests {
     func quietAboveInfo() async throws {
         for (arguments, environment) in [(["--log-level", "warning"], [String: String]()), ([], ["WHEREABOUTS_LOG_LEVEL": "error"])] {
             let server = try await ServerProcess(database: database(), arguments: arguments, environment: environment)
-            let health = try await RawSession.with(port: server.port) { await $0.sendAndRead(rawRequest("GET", "/health"), timeout: 10) }
+            let health = try await RawConnection.with(port: server.port) { await $0.sendAndRead(rawRequest("GET", "/health"), timeout: 10) }
             #expect(health?.status == 200)
             await server.signal(SIGTERM)
             #expect(!server.log.contains("GET /health"), "\(arguments) \(environment): \(server.log)")

@@ -145,9 +145,9 @@ struct ServerProcessTests {
         let database = database()
         let server = try await ServerProcess(
             database: database, environment: ["WHEREABOUTS_PUBLIC_METRICS": "1", "WHEREABOUTS_HEADER_TIMEOUT": "1"])
-        let metrics = try await RawSession.with(port: server.port) { await $0.sendAndRead(rawRequest("GET", "/metrics"), timeout: 10) }
+        let metrics = try await RawConnection.with(port: server.port) { await $0.sendAndRead(rawRequest("GET", "/metrics"), timeout: 10) }
         #expect(metrics?.status == 200)
-        let slow = try await RawSession.with(port: server.port) {
+        let slow = try await RawConnection.with(port: server.port) {
             await $0.sendAndAwaitClose(Array("GET /health HTTP/1.1\r\nHost: x\r\n".utf8), timeout: 30)
         }
         #expect(slow.closed && slow.text.hasPrefix("HTTP/1.1 408"), "\(slow)")
@@ -213,7 +213,7 @@ struct ServerProcessTests {
         let database = database()
         let token = Tokens.generate()
         let storage = try SQLiteTrackStorage(path: String(database.dropFirst(7)))
-        try await storage.migrate()
+        try await storage.migrate(at: Date())
         try await storage.addDevice(id: "long", tokenHash: Tokens.hash(token), at: Date())
         let start = Date().addingTimeInterval(-400_000)
         for first in stride(from: 0, to: 150_000, by: 10_000) {
@@ -230,11 +230,11 @@ struct ServerProcessTests {
         let server = try await ServerProcess(database: database)
         // SIGTERM goes once the answer has started, so the export is surely in flight; its 24 MB
         // cannot all sit in socket buffers while nothing reads them.
-        let (started, reply) = try await RawSession.with(port: server.port) { session in
-            await session.send(rawRequest("GET", "/v1/devices/long/locations", headers: [("Authorization", "Bearer \(token)")]))
-            let started = await session.readFirstBytes(timeout: 30)
+        let (started, reply) = try await RawConnection.with(port: server.port) { connection in
+            await connection.send(rawRequest("GET", "/v1/devices/long/locations", headers: [("Authorization", "Bearer \(token)")]))
+            let started = await connection.readFirstBytes(timeout: 30)
             server.send(SIGTERM)
-            return (started, await session.readResponse(timeout: 60))
+            return (started, await connection.readResponse(timeout: 60))
         }
         await server.exit()
         #expect(started, "the export's answer did not start")

@@ -153,7 +153,7 @@ struct StorageContractTests {
     }
 
     @Test(
-        "a rotated token replaces the old and ends its sessions; remove revokes but keeps data; delete erases all",
+        "a rotated token replaces the old and ends its logins; remove revokes but keeps data; delete erases all",
         arguments: StorageKind.available)
     func deviceLifecycle(_ kind: StorageKind) async throws {
         try await withStorage(kind) { storage in
@@ -172,14 +172,15 @@ struct StorageContractTests {
                 try await storage.saveMessage("card", body: "{}", device: id, at: Date())
                 _ = try await storage.queue(.reportLocation, device: id, at: Date())
             }
-            let session = StoredSession(
-                idHash: Tokens.hash("cookie-\(kept)"), device: kept, tokenHash: Tokens.hash("old-\(kept)"), expiresAt: wholeSeconds(3600))
-            try await storage.createSession(session)
-            #expect(try await storage.session(idHash: session.idHash, at: Date()) == session)
-            #expect(try await storage.session(idHash: session.idHash, at: Date() + 7200) == nil, "expired")
+            let login = BrowserLogin(
+                idHash: Tokens.hash("cookie-\(kept)"), device: kept, tokenHash: Tokens.hash("old-\(kept)"), createdAt: wholeSeconds(0),
+                expiresAt: wholeSeconds(3600))
+            try await storage.saveLogin(login)
+            #expect(try await storage.login(idHash: login.idHash, at: Date()) == login)
+            #expect(try await storage.login(idHash: login.idHash, at: Date() + 7200) == nil, "expired")
             #expect(try await storage.rotateToken(device: kept, tokenHash: Tokens.hash("new")))
             #expect(try await storage.tokenHash(device: kept) == Tokens.hash("new"))
-            #expect(try await storage.session(idHash: session.idHash, at: Date()) == nil, "rotation ends the device's sessions")
+            #expect(try await storage.login(idHash: login.idHash, at: Date()) == nil, "rotation ends the device's logins")
             #expect(try await storage.rotateToken(device: uniqueDevice(), tokenHash: Tokens.hash("x")) == false)
 
             #expect(try await storage.removeDevice(kept) == DeletedRows(commands: 1))
@@ -189,15 +190,17 @@ struct StorageContractTests {
             try await storage.history(device: kept, from: .distantPast, to: .distantFuture, page: 100) { history += $0 }
             #expect(history.count == 5, "removal keeps the track")
 
-            let admin = StoredSession(
-                idHash: Tokens.hash("admin-cookie-\(erased)"), device: nil, tokenHash: Tokens.hash("admin"), expiresAt: wholeSeconds(60))
-            try await storage.createSession(admin)
-            try await storage.createSession(
-                StoredSession(
-                    idHash: Tokens.hash("c-\(erased)"), device: erased, tokenHash: Tokens.hash("old-\(erased)"), expiresAt: Date() + 60))
+            let admin = BrowserLogin(
+                idHash: Tokens.hash("admin-cookie-\(erased)"), device: nil, tokenHash: Tokens.hash("admin"), createdAt: wholeSeconds(0),
+                expiresAt: wholeSeconds(60))
+            try await storage.saveLogin(admin)
+            try await storage.saveLogin(
+                BrowserLogin(
+                    idHash: Tokens.hash("c-\(erased)"), device: erased, tokenHash: Tokens.hash("old-\(erased)"), createdAt: Date(),
+                    expiresAt: Date() + 60))
             #expect(
                 try await storage.deleteDevice(erased)
-                    == DeletedRows(locations: 5, events: 1, messages: 1, regions: 1, commands: 1, sessions: 1))
+                    == DeletedRows(locations: 5, events: 1, messages: 1, regions: 1, commands: 1, logins: 1))
             #expect(try await storage.tokenHash(device: erased) == nil)
             #expect(try await storage.last(device: erased) == nil)
             #expect(try await storage.events(device: erased, from: .distantPast, to: .distantFuture).isEmpty)
@@ -206,9 +209,18 @@ struct StorageContractTests {
             #expect(
                 try await storage.ingest(records(5), device: erased, at: Date()) == IngestCounts(accepted: 5),
                 "nothing of it is remembered, not even ids")
-            #expect(try await storage.session(idHash: admin.idHash, at: Date()) == admin, "other sessions stay")
-            try await storage.deleteSession(idHash: admin.idHash)
-            #expect(try await storage.session(idHash: admin.idHash, at: Date()) == nil)
+            #expect(try await storage.login(idHash: admin.idHash, at: Date()) == admin, "other logins stay")
+            let other = BrowserLogin(
+                idHash: Tokens.hash("other-\(erased)"), device: nil, tokenHash: Tokens.hash("admin"), createdAt: wholeSeconds(0),
+                expiresAt: wholeSeconds(120))
+            try await storage.saveLogin(other)
+            try await storage.endLogin(idHash: admin.idHash, at: Date() + 60)
+            #expect(try await storage.login(idHash: admin.idHash, at: Date()) == nil)
+            #expect(try await storage.login(idHash: other.idHash, at: Date()) == other, "a login not expired at the logout's time stays")
+            try await storage.endLogin(idHash: admin.idHash, at: Date() + 180)
+            #expect(
+                try await storage.login(idHash: other.idHash, at: Date()) == nil,
+                "a logout forgets the logins expired at its time, by the clock it is given")
         }
     }
 

@@ -9,7 +9,9 @@ public enum DeviceExport {
     /// Writes the export of `device` through `write`, a page of locations at a time; returns the
     /// number of locations written.
     @discardableResult
-    public static func write(device: String, from storage: any TrackStorage, to write: (String) throws -> Void) async throws -> Int {
+    public static func write(device: String, from storage: any DeviceStorage & TrackReading, to write: (String) throws -> Void) async throws
+        -> Int
+    {
         let head = Head(
             device: try await storage.devices().first { $0.id == device }, regions: try await storage.regions(device: device),
             events: try await storage.events(device: device, from: .distantPast, to: .distantFuture),

@@ -22,7 +22,7 @@ extension API {
             try await admit(device)
             let batch = try decode(LenientEventBatch.self, from: try await body(request), shape: "{\"events\": [...]}")
             try checkSize(batch.events.count, what: "events")
-            let now = Date()
+            let now = clock.now()
             let (valid, rejected) = Self.validate(batch.events) { try $0.validated(now: now) }
             if valid.isEmpty, !rejected.isEmpty {
                 throw APIError(.unprocessableContent, "invalid_events", "no event in the batch is valid; see items", items: rejected)
@@ -49,7 +49,7 @@ extension API {
         let acknowledged = batch.acknowledged ?? []
         // A batch with no location is an acknowledgement, or else refused as empty.
         if !(batch.locations.isEmpty && !acknowledged.isEmpty) { try checkSize(batch.locations.count, what: "locations") }
-        let now = Date()
+        let now = clock.now()
         let (valid, rejected) = Self.validate(batch.locations) { try $0.validated(now: now) }
         if valid.isEmpty, !rejected.isEmpty {
             metrics.countIngest(accepted: 0, duplicate: 0, rejected: rejected.count)

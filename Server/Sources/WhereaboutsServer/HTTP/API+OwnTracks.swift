@@ -56,7 +56,7 @@ extension API {
         } else if cached {
             try await confirm(account)
         }
-        let due = if let commands { commands } else { try await storage.takeCommands(device: profile.device, at: Date()) }
+        let due = if let commands { commands } else { try await storage.takeCommands(device: profile.device, at: clock.now()) }
         for command in due {
             answer.append(try JSONSerialization.jsonObject(with: JSONEncoder().encode(OwnTracksWire.Command(command))))
         }
@@ -100,7 +100,7 @@ extension API {
         -> [ServerCommand]?
     {
         let device = account.profile.device
-        let now = Date()
+        let now = clock.now()
         switch kind {
         case .location:
             let record = try OwnTracksParser.location(message, device: device, now: now, legacyIDsBefore: ownTracksLegacyIDsBefore)

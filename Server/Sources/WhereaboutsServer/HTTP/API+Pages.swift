@@ -6,9 +6,9 @@ import WhereaboutsCore
 
 extension API {
     /// The HTML pages: `GET /login` and `POST /login` (a form: device id and token, or the admin token
-    /// alone) set an HttpOnly, SameSite=Strict session cookie; `POST /logout` ends it. `GET /` lists
+    /// alone) set an HttpOnly, SameSite=Strict login cookie; `POST /logout` ends it. `GET /` lists
     /// devices (admin); `GET /devices/{id}?date=YYYY-MM-DD` draws a UTC day on a map. The pages also
-    /// take a Bearer header; without a valid session they answer 401 with the login form.
+    /// take a Bearer header; without a valid login they answer 401 with the login form.
     func addPageRoutes(to router: Router<ServerRequestContext>) {
         router.get("/login") { _, _ -> Response in
             html(LoginPage.html(problem: nil, device: nil))
@@ -27,18 +27,19 @@ extension API {
             }
             let secret = Tokens.generate()
             let owner: String? = if case .device(let id) = principal { id } else { nil }
-            try await storage.createSession(
-                StoredSession(
-                    idHash: Tokens.hash(secret), device: owner, tokenHash: Tokens.hash(token),
-                    expiresAt: Date().addingTimeInterval(settings.sessionLifetime)))
+            let now = clock.now()
+            try await storage.saveLogin(
+                BrowserLogin(
+                    idHash: Tokens.hash(secret), device: owner, tokenHash: Tokens.hash(token), createdAt: now,
+                    expiresAt: now.addingTimeInterval(settings.loginLifetime)))
             var response = redirect(to: owner.map { "/devices/\($0)" } ?? "/")
-            response.headers[.setCookie] = SessionCookie.setting(secret, lifetime: settings.sessionLifetime, secure: behindTLS(request))
+            response.headers[.setCookie] = LoginCookie.setting(secret, lifetime: settings.loginLifetime, secure: behindTLS(request))
             return response
         }
         router.post("/logout") { request, _ -> Response in
-            if let cookie = SessionCookie.value(in: request) { try await storage.deleteSession(idHash: Tokens.hash(cookie)) }
+            if let cookie = LoginCookie.value(in: request) { try await storage.endLogin(idHash: Tokens.hash(cookie), at: clock.now()) }
             var response = redirect(to: "/login")
-            response.headers[.setCookie] = SessionCookie.clearing(secure: behindTLS(request))
+            response.headers[.setCookie] = LoginCookie.clearing(secure: behindTLS(request))
             return response
         }
         router.get("/") { request, _ -> Response in
@@ -77,7 +78,7 @@ extension API {
                 throw APIError.badRequest("bad_date", "\(error) (send the day as date=YYYY-MM-DD)")
             }
         } else {
-            let last = try await storage.last(device: device)?.fix.timestamp ?? Date()
+            let last = try await storage.last(device: device)?.fix.timestamp ?? clock.now()
             day = Date(timeIntervalSince1970: (last.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
         }
         let end = day.addingTimeInterval(86_400)

@@ -71,7 +71,7 @@ extension API {
                     }
                 }
             }
-            let queued = try await storage.queue(command, device: device, at: Date())
+            let queued = try await storage.queue(command, device: device, at: clock.now())
             return JSONResponse.make(.accepted, queued)
         }
     }

@@ -54,7 +54,7 @@ extension API {
                         .notFound, "unknown_device",
                         "no device \(user)/\(device) this login may read; /api/0/list shows the users, ?user=\(user) their devices")
                 }
-                let range = try parameters.range(now: Date())
+                let range = try parameters.range(now: clock.now())
                 let locations = try await storage.ownTracksLocations(
                     device: profile.device, from: range.lowerBound, to: range.upperBound, limit: parameters.limit)
                 let objects = locations.map { parameters.selecting(RecorderObjects.location($0, profile: profile, history: true)) }

@@ -13,6 +13,8 @@ public struct API: Sendable {
     let limiter: RateLimiter
     let metrics: ServerMetrics
     let logger: Logger
+    /// The time every route reads.
+    let clock: EngineClock
     /// Leaflet and the day page's script, under `/assets/`.
     let assets: PageAssets
     /// The day page's map; `nil` when no tile URL is set.
@@ -27,12 +29,13 @@ public struct API: Sendable {
     let feed = LocationFeed()
 
     /// Creates the API over `storage`, whose ``OwnTracksStorage/ownTracksLegacyIDsBefore()`` is
-    /// `ownTracksLegacyIDsBefore`.
-    public init(storage: any TrackStorage, settings: ServerSettings, logger: Logger, ownTracksLegacyIDsBefore: Date?) {
+    /// `ownTracksLegacyIDsBefore`, telling the time by `clock`.
+    public init(storage: any TrackStorage, settings: ServerSettings, clock: EngineClock, logger: Logger, ownTracksLegacyIDsBefore: Date?) {
         self.storage = storage
+        self.clock = clock
         self.ownTracksLegacyIDsBefore = ownTracksLegacyIDsBefore
         self.settings = settings
-        authenticator = Authenticator(storage: storage, adminTokenHash: settings.adminToken.map(Tokens.hash))
+        authenticator = Authenticator(storage: storage, adminTokenHash: settings.adminToken.map(Tokens.hash), clock: clock)
         limiter = RateLimiter(rate: settings.rateLimit, burst: settings.rateBurst)
         metrics = ServerMetrics()
         self.logger = logger
@@ -47,7 +50,7 @@ public struct API: Sendable {
         router.add(middleware: MethodGuardMiddleware())
         router.add(middleware: NotFoundMiddleware())
         router.add(middleware: HeaderGuardMiddleware())
-        router.add(middleware: LoginThrottleMiddleware(settings: settings))
+        router.add(middleware: LoginThrottleMiddleware(settings: settings, clock: clock))
         addIngestRoutes(to: router)
         addOwnTracksRoutes(to: router)
         addRecorderRoutes(to: router)
@@ -68,7 +71,7 @@ public struct API: Sendable {
 
     /// Applies the device's rate limit.
     func admit(_ device: String) async throws {
-        if let wait = await limiter.admit(device) {
+        if let wait = await limiter.admit(device, now: clock.now()) {
             throw APIError(
                 .tooManyRequests, "rate_limited",
                 "device \(device) sends more than \(settings.rateLimit) requests per second; retry after \(wait) s",

@@ -6,8 +6,9 @@ import WhereaboutsCore
 /// Resolves a request's token to a ``Principal``. Tokens are compared as SHA-256 digests in
 /// constant time; only digests are stored.
 struct Authenticator: Sendable {
-    let storage: any TrackStorage
+    let storage: any DeviceStorage
     let adminTokenHash: Data?
+    let clock: EngineClock
 
     /// The principal for `token`, when it is the admin token or `device`'s token.
     func principal(token: String?, claimedDevice: String?) async throws -> Principal {
@@ -59,28 +60,28 @@ struct Authenticator: Sendable {
         AuthenticationMark.credentialProved()
     }
 
-    /// Who is looking at an HTML page: the Bearer token when there is one, else the login session of
-    /// the cookie. A session holds only while the token it logged in with is still the device's (or
-    /// the admin's) current one, so rotating or removing a token ends its sessions everywhere.
+    /// Who is looking at an HTML page: the Bearer token when there is one, else the login of
+    /// the cookie. A login holds only while the token it logged in with is still the device's (or
+    /// the admin's) current one, so rotating or removing a token ends its logins everywhere.
     /// `device` is the device whose page it is, if any.
     func pagePrincipal(_ request: Request, device: String?) async throws -> Principal {
         if let token = Self.bearer(request) { return try await principal(token: token, claimedDevice: device) }
-        guard let cookie = SessionCookie.value(in: request), !cookie.isEmpty else {
+        guard let cookie = LoginCookie.value(in: request), !cookie.isEmpty else {
             throw APIError.unauthorized("log in with a device token or the admin token")
         }
-        guard let session = try await storage.session(idHash: Tokens.hash(cookie), at: Date()) else {
-            throw APIError.unauthorized("your session has ended; log in again")
+        guard let login = try await storage.login(idHash: Tokens.hash(cookie), at: clock.now()) else {
+            throw APIError.unauthorized("your login has ended; log in again")
         }
-        let current = if let device = session.device { try await storage.tokenHash(device: device) } else { adminTokenHash }
-        guard let current, Tokens.equal(current, session.tokenHash) else {
-            throw APIError.unauthorized("the token this session logged in with was rotated or removed; log in with the current one")
+        let current = if let device = login.device { try await storage.tokenHash(device: device) } else { adminTokenHash }
+        guard let current, Tokens.equal(current, login.tokenHash) else {
+            throw APIError.unauthorized("the token this login logged in with was rotated or removed; log in with the current one")
         }
-        return session.device.map(Principal.device) ?? .admin
+        return login.device.map(Principal.device) ?? .admin
     }
 
     /// Who reads the OwnTracks Recorder API (`/api/0/...`): with Basic auth, the device whose id is
     /// the user and whose token is the password, or the admin for the admin token as the password
-    /// (any user); otherwise as for the pages (a Bearer token, then the login session's cookie).
+    /// (any user); otherwise as for the pages (a Bearer token, then the login cookie).
     func recorderPrincipal(_ request: Request) async throws -> Principal {
         guard case (let user, let password)? = Self.basic(request) else { return try await pagePrincipal(request, device: nil) }
         return try await principal(token: password, claimedDevice: user)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import WhereaboutsCore
 
 /// Slows token guessing down without locking out anyone whose token works. A request that carries
 /// a credential (an `Authorization` header, or the login form) and is refused with 401 or 403 costs
@@ -19,12 +20,14 @@ struct LoginThrottleMiddleware: RouterMiddleware {
     let guesses: RateLimiter
     let proven = ProvenCredentials()
     let trustForwardedFor: Bool
+    let clock: EngineClock
 
-    init(settings: ServerSettings) {
+    init(settings: ServerSettings, clock: EngineClock) {
         let perMinute = Double(settings.loginFailuresPerMinute)
         failures = RateLimiter(rate: perMinute / 60, burst: perMinute)
         guesses = RateLimiter(rate: perMinute / 60, burst: perMinute)
         trustForwardedFor = settings.trustForwardedFor
+        self.clock = clock
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -35,13 +38,13 @@ struct LoginThrottleMiddleware: RouterMiddleware {
         let digest = Tokens.hash(credential)
         let key = "\(client) \(digest.base64EncodedString())"
         let known = await proven.contains(digest)
-        if !known, let wait = await failures.wait(key) {
+        if !known, let wait = await failures.wait(key, now: clock.now()) {
             throw APIError(
                 .tooManyRequests, "login_throttled",
                 "too many failed logins with this token from \(client); retry after \(wait) s, or use the current token (a rotated one no longer works)",
                 retryAfter: wait)
         }
-        if !known, let wait = await guesses.wait(client) {
+        if !known, let wait = await guesses.wait(client, now: clock.now()) {
             throw APIError(
                 .tooManyRequests, "login_throttled",
                 "too many failed logins with different tokens from \(client); retry after \(wait) s (a token that worked before still gets in)",
@@ -71,8 +74,9 @@ struct LoginThrottleMiddleware: RouterMiddleware {
             if mark.credentialWasProved { await proven.insert(digest) }
             return
         }
-        if await failures.isFull(key) { _ = await guesses.admit(client) }
-        _ = await failures.admit(key)
+        let now = clock.now()
+        if await failures.isFull(key, now: now) { _ = await guesses.admit(client, now: now) }
+        _ = await failures.admit(key, now: now)
     }
 
     /// What the request authenticates with: its `Authorization` header, or the body of a login form

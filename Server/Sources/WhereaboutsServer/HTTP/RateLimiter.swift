@@ -14,7 +14,7 @@ actor RateLimiter {
     }
 
     /// Takes a token: `nil` when the request may go ahead, else the whole seconds to wait.
-    func admit(_ key: String, now: Date = Date()) -> Int? {
+    func admit(_ key: String, now: Date) -> Int? {
         guard rate > 0 else { return nil }
         var tokens = self.tokens(key, now: now)
         defer {
@@ -29,14 +29,14 @@ actor RateLimiter {
     }
 
     /// Whether `key` has a token, without taking it: `nil` when it has, else the whole seconds until it will.
-    func wait(_ key: String, now: Date = Date()) -> Int? {
+    func wait(_ key: String, now: Date) -> Int? {
         guard rate > 0 else { return nil }
         let tokens = self.tokens(key, now: now)
         return tokens >= 1 ? nil : wait(tokens)
     }
 
     /// Whether `key`'s bucket is full: it took no token lately (or has had time to refill).
-    func isFull(_ key: String, now: Date = Date()) -> Bool { tokens(key, now: now) >= burst }
+    func isFull(_ key: String, now: Date) -> Bool { tokens(key, now: now) >= burst }
 
     private func tokens(_ key: String, now: Date) -> Double {
         guard let bucket = buckets[key] else { return burst }

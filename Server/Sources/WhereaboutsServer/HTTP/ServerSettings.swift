@@ -47,7 +47,7 @@ public struct ServerSettings: Sendable {
     /// The folder holding Leaflet's `leaflet.js`, `leaflet.css` and `images/` (Debian's `libjs-leaflet`).
     public var leafletDirectory: String
     /// Seconds a browser's login lasts.
-    public var sessionLifetime: Double
+    public var loginLifetime: Double
 
     /// OpenStreetMap's standard tiles.
     public static let openStreetMapTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
@@ -58,7 +58,7 @@ public struct ServerSettings: Sendable {
         publicMetrics: Bool = false, headerTimeout: Double = 10, bodyTimeout: Double = 60, idleTimeout: Double = 60,
         maxConnections: Int = 1000, maxConnectionsPerAddress: Int = 100, loginFailuresPerMinute: Int = 10, trustForwardedFor: Bool = false,
         commandLease: Double = 30, tileURL: String = openStreetMapTiles, tileAttribution: String = "© OpenStreetMap contributors",
-        leafletDirectory: String = "/usr/share/javascript/leaflet", sessionLifetime: Double = 12 * 3600
+        leafletDirectory: String = "/usr/share/javascript/leaflet", loginLifetime: Double = 12 * 3600
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.maxBatch = maxBatch
@@ -77,7 +77,7 @@ public struct ServerSettings: Sendable {
         self.tileURL = tileURL
         self.tileAttribution = tileAttribution
         self.leafletDirectory = leafletDirectory
-        self.sessionLifetime = sessionLifetime
+        self.loginLifetime = loginLifetime
     }
 
     /// Checks every limit is usable.

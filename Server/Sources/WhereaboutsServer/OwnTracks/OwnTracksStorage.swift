@@ -1,4 +1,5 @@
 import Foundation
+import WhereaboutsCore
 
 /// What the OwnTracks paths (`/pub`, `/api/0/...`) keep beyond tracks: each device's OwnTracks
 /// profile, every field of its OwnTracks locations, and its newest kept message of a type.
@@ -30,6 +31,20 @@ public protocol OwnTracksStorage: Sendable {
     /// migration that brought time-ordered ids to a database an earlier server made
     /// (``OwnTracksLegacyIDs/limit(migratedAt:)``).
     func ownTracksLegacyIDsBefore() async throws -> Date?
-    /// The newest message of `type` the device sent (``TrackStorage/saveMessage(_:body:device:at:)``).
+    /// The newest message of `type` the device sent (``TrackIngest/saveMessage(_:body:device:at:)``).
     func lastMessage(_ type: String, device: String) async throws -> DeviceMessage?
+    /// `/pub`'s write: stores an OwnTracks location of `account`'s device with its fields, the fields
+    /// first as ``OwnTracksStorage/saveOwnTracksFields(_:record:timestamp:device:)`` keeps them, then
+    /// takes the device's due commands as ``TrackIngest/takeCommands(device:at:)`` does, provided the device's stored account is still
+    /// `account` (the one the request was authenticated with), all in one transaction. A token rotated
+    /// or removed before it is refused; PostgreSQL also locks the device row, so one rotated or removed
+    /// meanwhile waits for the write.
+    /// - Throws: ``CredentialChanged``, having written nothing, when the stored account differs.
+    func ingestOwnTracksTakingCommands(_ record: LocationRecord, fields: OwnTracksFields, account: OwnTracksAccount, at date: Date)
+        async throws
+        -> (counts: IngestCounts, commands: [ServerCommand])
+
+    /// The device's token digest and OwnTracks profile, or `nil` for an unknown device, in one read:
+    /// what `/pub` reads before it can check the token and open the message.
+    func ownTracksAccount(device: String) async throws -> OwnTracksAccount?
 }

@@ -10,14 +10,14 @@ public struct DeletedRows: Sendable, Equatable, CustomStringConvertible {
     public var regions = 0
     /// Queued commands deleted.
     public var commands = 0
-    /// Login sessions ended.
-    public var sessions = 0
+    /// Login logins ended.
+    public var logins = 0
     /// Whole PostgreSQL partitions of the locations table dropped (each a month).
     public var partitionsDropped = 0
 
     /// Creates counts.
     public init(
-        locations: Int = 0, events: Int = 0, messages: Int = 0, regions: Int = 0, commands: Int = 0, sessions: Int = 0,
+        locations: Int = 0, events: Int = 0, messages: Int = 0, regions: Int = 0, commands: Int = 0, logins: Int = 0,
         partitionsDropped: Int = 0
     ) {
         self.locations = locations
@@ -25,7 +25,7 @@ public struct DeletedRows: Sendable, Equatable, CustomStringConvertible {
         self.messages = messages
         self.regions = regions
         self.commands = commands
-        self.sessions = sessions
+        self.logins = logins
         self.partitionsDropped = partitionsDropped
     }
 
@@ -33,7 +33,7 @@ public struct DeletedRows: Sendable, Equatable, CustomStringConvertible {
         var parts = ["\(locations) locations", "\(events) events", "\(messages) messages"]
         if regions > 0 { parts.append("\(regions) regions") }
         if commands > 0 { parts.append("\(commands) commands") }
-        if sessions > 0 { parts.append("\(sessions) sessions") }
+        if logins > 0 { parts.append("\(logins) logins") }
         if partitionsDropped > 0 { parts.append("\(partitionsDropped) whole monthly partitions dropped") }
         return parts.joined(separator: ", ")
     }

@@ -4,13 +4,13 @@ import PostgresNIO
 /// The PostgreSQL schema, as versioned migrations applied in order under an advisory lock, so any
 /// number of instances may start at once.
 extension PostgresTrackStorage {
-    public func migrate() async throws {
-        try await migrate(upTo: Self.migrationCount)
+    public func migrate(at date: Date) async throws {
+        try await migrate(upTo: Self.migrationCount, at: date)
     }
 
     /// Applies the migrations up to and including version `last`: all of them, or the schema an
     /// earlier server left, for tests of an upgrade.
-    func migrate(upTo last: Int) async throws {
+    func migrate(upTo last: Int, at date: Date) async throws {
         try await transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(7265736)", logger: logger)
             try await connection.query(
@@ -20,11 +20,11 @@ extension PostgresTrackStorage {
             for try await version in try await connection.query("SELECT version FROM schema_version", logger: logger).decode(Int.self) {
                 applied.insert(version)
             }
-            for (index, statements) in Self.migrations(upgrading: !applied.isEmpty).prefix(last).enumerated()
+            for (index, statements) in Self.migrations(upgradedAt: applied.isEmpty ? nil : date).prefix(last).enumerated()
             where !applied.contains(index + 1) {
                 for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
                 try await connection.query(
-                    "INSERT INTO schema_version VALUES (\(index + 1), \(Date().timeIntervalSince1970))", logger: logger)
+                    "INSERT INTO schema_version VALUES (\(index + 1), \(date.timeIntervalSince1970))", logger: logger)
             }
         }
     }
@@ -43,20 +43,20 @@ extension PostgresTrackStorage {
         }
     }
 
-    /// Versioned migrations, applied in order; never edit one that has shipped. `upgrading`: the
-    /// database has migrations an earlier server applied.
-    private static func migrations(upgrading: Bool) -> [[String]] {
-        [schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6OwnTracks, schemaV7OwnTracksOrderedIDs(upgrading: upgrading)]
+    /// Versioned migrations, applied in order; never edit one that has shipped. `upgradedAt`: when
+    /// the database, which has migrations an earlier server applied, is upgraded (`nil` for a new one).
+    private static func migrations(upgradedAt: Date?) -> [[String]] {
+        [schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6OwnTracks, schemaV7OwnTracksOrderedIDs(upgradedAt: upgradedAt)]
     }
 
     /// How many versions ``migrations(upgrading:)`` has.
-    private static let migrationCount = migrations(upgrading: false).count
+    private static let migrationCount = migrations(upgradedAt: nil).count
 
     /// Partitions `location` by month of its timestamp, keeping every row: the old table is renamed,
     /// the partitioned one created with a partition for each month that holds rows, the rows copied
     /// and their identities recorded in `location_identity`, which keeps (device, id) unique across
     /// partitions (a unique index of a partitioned table must hold the partition key). Also command
-    /// leases, login sessions, and indexes for retention by age.
+    /// leases, logins, and indexes for retention by age.
     private static let schemaV5 = [
         "ALTER TABLE location RENAME TO location_unpartitioned",
         "ALTER TABLE location_unpartitioned RENAME CONSTRAINT location_pkey TO location_unpartitioned_pkey",

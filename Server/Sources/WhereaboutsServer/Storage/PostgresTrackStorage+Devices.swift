@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 import WhereaboutsCore
 
-/// Token rotation, removal, erasure, retention and login sessions on PostgreSQL.
+/// Token rotation, removal, erasure, retention and logins on PostgreSQL.
 extension PostgresTrackStorage {
     public func rotateToken(device: String, tokenHash: Data) async throws -> Bool {
         try await transaction { connection in
@@ -21,7 +21,7 @@ extension PostgresTrackStorage {
                 return nil
             }
             var deleted = DeletedRows()
-            deleted.sessions = try await Self.count(
+            deleted.logins = try await Self.count(
                 connection.query("DELETE FROM session WHERE device_id = \(id) RETURNING 1", logger: logger))
             deleted.commands = try await Self.count(
                 connection.query("DELETE FROM command WHERE device_id = \(id) RETURNING 1", logger: logger))
@@ -44,7 +44,7 @@ extension PostgresTrackStorage {
                 connection.query("DELETE FROM region WHERE device_id = \(id) RETURNING 1", logger: logger))
             deleted.commands = try await Self.count(
                 connection.query("DELETE FROM command WHERE device_id = \(id) RETURNING 1", logger: logger))
-            deleted.sessions = try await Self.count(
+            deleted.logins = try await Self.count(
                 connection.query("DELETE FROM session WHERE device_id = \(id) RETURNING 1", logger: logger))
             try await connection.query("DELETE FROM owntracks_location WHERE device_id = \(id)", logger: logger)
             try await connection.query("DELETE FROM owntracks_device WHERE device_id = \(id)", logger: logger)
@@ -93,31 +93,32 @@ extension PostgresTrackStorage {
         return deleted
     }
 
-    public func createSession(_ session: StoredSession) async throws {
+    public func saveLogin(_ login: BrowserLogin) async throws {
         try await client.query(
             """
             INSERT INTO session (id_hash, device_id, token_hash, created_at, expires_at)
-            VALUES (\(ByteBuffer(bytes: session.idHash)), \(session.device), \(ByteBuffer(bytes: session.tokenHash)), \(Date().timeIntervalSince1970),
-                \(session.expiresAt.timeIntervalSince1970))
+            VALUES (\(ByteBuffer(bytes: login.idHash)), \(login.device), \(ByteBuffer(bytes: login.tokenHash)), \(login.createdAt.timeIntervalSince1970),
+                \(login.expiresAt.timeIntervalSince1970))
             """, logger: logger)
     }
 
-    public func session(idHash: Data, at date: Date) async throws -> StoredSession? {
+    public func login(idHash: Data, at date: Date) async throws -> BrowserLogin? {
         let rows = try await client.query(
             """
-            SELECT device_id, token_hash, expires_at FROM session
+            SELECT device_id, token_hash, created_at, expires_at FROM session
             WHERE id_hash = \(ByteBuffer(bytes: idHash)) AND expires_at > \(date.timeIntervalSince1970)
             """, logger: logger)
-        for try await (device, token, expires) in rows.decode((String?, ByteBuffer, Double).self) {
-            return StoredSession(
-                idHash: idHash, device: device, tokenHash: Data(token.readableBytesView), expiresAt: Date(timeIntervalSince1970: expires))
+        for try await (device, token, created, expires) in rows.decode((String?, ByteBuffer, Double, Double).self) {
+            return BrowserLogin(
+                idHash: idHash, device: device, tokenHash: Data(token.readableBytesView), createdAt: Date(timeIntervalSince1970: created),
+                expiresAt: Date(timeIntervalSince1970: expires))
         }
         return nil
     }
 
-    public func deleteSession(idHash: Data) async throws {
+    public func endLogin(idHash: Data, at date: Date) async throws {
         try await client.query(
-            "DELETE FROM session WHERE id_hash = \(ByteBuffer(bytes: idHash)) OR expires_at <= \(Date().timeIntervalSince1970)",
+            "DELETE FROM session WHERE id_hash = \(ByteBuffer(bytes: idHash)) OR expires_at <= \(date.timeIntervalSince1970)",
             logger: logger)
     }
 

@@ -64,12 +64,12 @@ extension PostgresTrackStorage {
         return profiles
     }
 
-    /// Time-ordered ids for OwnTracks locations sent without `_id`: `upgrading` a database an earlier
-    /// server made, it records until when the earlier, name-based ids still apply
-    /// (``ownTracksLegacyIDsBefore()``), from this process's clock as the servers' own checks of `tst` use.
-    static func schemaV7OwnTracksOrderedIDs(upgrading: Bool) -> [String] {
+    /// Time-ordered ids for OwnTracks locations sent without `_id`: upgrading a database an earlier
+    /// server made at `upgradedAt`, it records until when the earlier, name-based ids still apply
+    /// (``ownTracksLegacyIDsBefore()``).
+    static func schemaV7OwnTracksOrderedIDs(upgradedAt: Date?) -> [String] {
         ["CREATE TABLE owntracks_legacy_ids (legacy_before DOUBLE PRECISION NOT NULL)"]
-            + (upgrading ? ["INSERT INTO owntracks_legacy_ids VALUES (\(OwnTracksLegacyIDs.limit(migratedAt: Date())))"] : [])
+            + (upgradedAt.map { ["INSERT INTO owntracks_legacy_ids VALUES (\(OwnTracksLegacyIDs.limit(migratedAt: $0)))"] } ?? [])
     }
 
     public func ownTracksLegacyIDsBefore() async throws -> Date? {

@@ -164,7 +164,7 @@ public final class PostgresTrackStorage: TrackStorage {
         return accepted
     }
 
-    /// Makes each stored row of `rows`' keys the best of it and them (``best(_:)``).
+    /// Makes each stored row of `rows`' keys the best of it and them (``best(_:)``, ``ResendRule``).
     private func improve(_ rows: [LocationRow], on connection: PostgresConnection) async throws {
         let best = Array(Self.best(rows).values)
         let devices = best.map(\.device)
@@ -178,21 +178,26 @@ public final class PostgresTrackStorage: TrackStorage {
         let course = best.map { $0.record.fix.course ?? .nan }
         try await connection.query(
             """
-            UPDATE location l SET dwell = GREATEST(l.dwell, u.dwell),
-                lat = CASE WHEN u.acc < l.acc THEN u.lat ELSE l.lat END,
-                lon = CASE WHEN u.acc < l.acc THEN u.lon ELSE l.lon END,
-                alt = CASE WHEN u.acc < l.acc THEN NULLIF(u.alt, 'NaN') ELSE l.alt END,
-                speed = CASE WHEN u.acc < l.acc THEN NULLIF(u.speed, 'NaN') ELSE l.speed END,
-                course = CASE WHEN u.acc < l.acc THEN NULLIF(u.course, 'NaN') ELSE l.course END,
-                acc = LEAST(l.acc, u.acc)
+            UPDATE location l SET \(unescaped: Self.improvement)
             FROM unnest(\(devices)::text[], \(ids)::uuid[], \(dwell)::float8[], \(acc)::float8[], \(lat)::float8[], \(lon)::float8[],
                 \(alt)::float8[], \(speed)::float8[], \(course)::float8[]) AS u(device_id, id, dwell, acc, lat, lon, alt, speed, course)
             JOIN location_identity i ON i.device_id = u.device_id AND i.id = u.id
-            WHERE l.device_id = u.device_id AND l.t = i.t AND l.id = u.id AND (l.dwell < u.dwell OR u.acc < l.acc)
+            WHERE l.device_id = u.device_id AND l.t = i.t AND l.id = u.id AND \(unescaped: Self.improves)
             """, logger: logger)
     }
 
-    /// The best of each key's copies in `rows`: the longest dwell, at the finest position.
+    /// ``ResendRule``'s `SET` list, the resent copy in `u` (NaN for a missing altitude, speed or course).
+    private static let improvement = ResendRule.assignments(
+        stored: { "l.\($0)" }, resent: resentColumn, greatest: "GREATEST", least: "LEAST")
+    /// ``ResendRule``'s condition for a stored row `l` and a resent copy `u`.
+    private static let improves = ResendRule.improves(stored: { "l.\($0)" }, resent: resentColumn)
+
+    /// A column of the resent copy `u`, where NaN stands for a missing value.
+    private static func resentColumn(_ column: String) -> String {
+        ["alt", "speed", "course"].contains(column) ? "NULLIF(u.\(column), 'NaN')" : "u.\(column)"
+    }
+
+    /// The best of each key's copies in `rows` (``ResendRule``).
     private static func best(_ rows: [LocationRow]) -> [LocationRow.Key: LocationRow] {
         var best: [LocationRow.Key: LocationRow] = [:]
         for row in rows {
@@ -200,8 +205,7 @@ public final class PostgresTrackStorage: TrackStorage {
                 best[row.key] = row
                 continue
             }
-            if row.record.fix.horizontalAccuracy < kept.record.fix.horizontalAccuracy { kept.record.fix = row.record.fix }
-            kept.record.dwell = max(kept.record.dwell, row.record.dwell)
+            kept.record = ResendRule.merged(kept.record, row.record)
             best[row.key] = kept
         }
         return best

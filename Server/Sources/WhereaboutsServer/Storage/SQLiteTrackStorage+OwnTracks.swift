@@ -25,15 +25,15 @@ extension SQLiteTrackStorage {
         }
     }
 
-    /// Time-ordered ids for OwnTracks locations sent without `_id`: `upgrading` a database an earlier
-    /// server made, it records until when the earlier, name-based ids still apply
+    /// Time-ordered ids for OwnTracks locations sent without `_id`: upgrading a database an earlier
+    /// server made at `upgradedAt`, it records until when the earlier, name-based ids still apply
     /// (``ownTracksLegacyIDsBefore()``).
-    static func registerOwnTracksOrderedIDsMigration(in migrator: inout DatabaseMigrator, upgrading: Bool) {
+    static func registerOwnTracksOrderedIDsMigration(in migrator: inout DatabaseMigrator, upgradedAt: Date?) {
         migrator.registerMigration("v7-owntracks-ordered-ids") { db in
             try db.execute(sql: "CREATE TABLE owntracks_legacy_ids (legacy_before REAL NOT NULL)")
-            if upgrading {
+            if let upgradedAt {
                 try db.execute(
-                    sql: "INSERT INTO owntracks_legacy_ids VALUES (?)", arguments: [OwnTracksLegacyIDs.limit(migratedAt: Date())])
+                    sql: "INSERT INTO owntracks_legacy_ids VALUES (?)", arguments: [OwnTracksLegacyIDs.limit(migratedAt: upgradedAt)])
             }
         }
     }

@@ -34,27 +34,27 @@ public final class SQLiteTrackStorage: TrackStorage {
 
     /// Applies the migrations this database lacks; one that an earlier server made (it has any) is
     /// an upgrade, which keeps earlier OwnTracks ids for a while (``ownTracksLegacyIDsBefore()``).
-    public func migrate() async throws {
-        let upgrading = try await pool.read { db in try !Self.migrator(upgrading: false).appliedIdentifiers(db).isEmpty }
-        try Self.migrator(upgrading: upgrading).migrate(pool)
+    public func migrate(at date: Date) async throws {
+        let upgrading = try await pool.read { db in try !Self.migrator(upgradedAt: nil).appliedIdentifiers(db).isEmpty }
+        try Self.migrator(upgradedAt: upgrading ? date : nil).migrate(pool)
     }
 
     /// Applies the migrations up to and including `identifier` only: the schema an earlier server
     /// left, for tests of an upgrade.
     func migrate(upTo identifier: String) throws {
-        try Self.migrator(upgrading: false).migrate(pool, upTo: identifier)
+        try Self.migrator(upgradedAt: nil).migrate(pool, upTo: identifier)
     }
 
     public func checkMigrated() async throws {
-        guard try await pool.read({ db in try Self.migrator(upgrading: false).hasCompletedMigrations(db) }) else {
+        guard try await pool.read({ db in try Self.migrator(upgradedAt: nil).hasCompletedMigrations(db) }) else {
             throw ServerError.usage(
                 "the database \(pool.path) is not migrated to this server's schema; run a command that writes (such as `serve`) once first")
         }
     }
 
-    /// The schema, as versioned migrations applied in order; `upgrading` a database an earlier
-    /// server made.
-    private static func migrator(upgrading: Bool) -> DatabaseMigrator {
+    /// The schema, as versioned migrations applied in order; `upgradedAt`: when a database an earlier
+    /// server made is upgraded (`nil` for a new one).
+    private static func migrator(upgradedAt: Date?) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(
@@ -116,7 +116,7 @@ public final class SQLiteTrackStorage: TrackStorage {
                     """)
         }
         registerOwnTracksMigration(in: &migrator)
-        registerOwnTracksOrderedIDsMigration(in: &migrator, upgrading: upgrading)
+        registerOwnTracksOrderedIDsMigration(in: &migrator, upgradedAt: upgradedAt)
         return migrator
     }
 
@@ -202,7 +202,7 @@ public final class SQLiteTrackStorage: TrackStorage {
     }
 
     /// Inserts `records` in the open transaction; a (device, id) already held counts as a duplicate,
-    /// which keeps the larger dwell and the finer position (see ``TrackStorage``).
+    /// which makes the stored row the best of both (``ResendRule``).
     static func insert(_ records: [LocationRecord], device: String, at date: Date, in db: Database) throws -> IngestCounts {
         var counts = IngestCounts()
         let insert = try db.cachedStatement(
@@ -210,14 +210,7 @@ public final class SQLiteTrackStorage: TrackStorage {
                 INSERT INTO location (device_id, id, t, lat, lon, acc, alt, speed, course, trigger, dwell, received_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(device_id, id) DO NOTHING
                 """)
-        let improve = try db.cachedStatement(
-            sql: """
-                UPDATE location SET dwell = max(dwell, :dwell),
-                    lat = CASE WHEN :acc < acc THEN :lat ELSE lat END, lon = CASE WHEN :acc < acc THEN :lon ELSE lon END,
-                    alt = CASE WHEN :acc < acc THEN :alt ELSE alt END, speed = CASE WHEN :acc < acc THEN :speed ELSE speed END,
-                    course = CASE WHEN :acc < acc THEN :course ELSE course END, acc = min(acc, :acc)
-                WHERE device_id = :device AND id = :id AND (dwell < :dwell OR :acc < acc)
-                """)
+        let improve = try db.cachedStatement(sql: Self.improveStatement)
         for record in records {
             let fix = record.fix
             try insert.execute(arguments: [
@@ -238,6 +231,12 @@ public final class SQLiteTrackStorage: TrackStorage {
         }
         return counts
     }
+
+    /// The `UPDATE` that makes a stored location the best of it and a resent copy (``ResendRule``).
+    private static let improveStatement = """
+        UPDATE location SET \(ResendRule.assignments(stored: { $0 }, resent: { ":" + $0 }, greatest: "max", least: "min"))
+        WHERE device_id = :device AND id = :id AND \(ResendRule.improves(stored: { $0 }, resent: { ":" + $0 }))
+        """
 
     public func ingest(_ events: [ReceivedEvent], device: String, at date: Date) async throws -> IngestCounts {
         try await writer.write { db in
@@ -382,7 +381,7 @@ public final class SQLiteTrackStorage: TrackStorage {
             try db.execute(sql: "DELETE FROM device WHERE id = ?", arguments: [id])
             guard db.changesCount == 1 else { return nil }
             var deleted = DeletedRows()
-            deleted.sessions = try Self.delete(db, "DELETE FROM session WHERE device_id = ?", [id])
+            deleted.logins = try Self.delete(db, "DELETE FROM session WHERE device_id = ?", [id])
             deleted.commands = try Self.delete(db, "DELETE FROM command WHERE device_id = ?", [id])
             try db.execute(sql: "DELETE FROM owntracks_device WHERE device_id = ?", arguments: [id])
             return deleted
@@ -398,7 +397,7 @@ public final class SQLiteTrackStorage: TrackStorage {
             deleted.messages = try Self.delete(db, "DELETE FROM message WHERE device_id = ?", [id])
             deleted.regions = try Self.delete(db, "DELETE FROM region WHERE device_id = ?", [id])
             deleted.commands = try Self.delete(db, "DELETE FROM command WHERE device_id = ?", [id])
-            deleted.sessions = try Self.delete(db, "DELETE FROM session WHERE device_id = ?", [id])
+            deleted.logins = try Self.delete(db, "DELETE FROM session WHERE device_id = ?", [id])
             try db.execute(sql: "DELETE FROM owntracks_location WHERE device_id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM owntracks_device WHERE device_id = ?", arguments: [id])
             return deleted
@@ -423,34 +422,34 @@ public final class SQLiteTrackStorage: TrackStorage {
         return db.changesCount
     }
 
-    public func createSession(_ session: StoredSession) async throws {
+    public func saveLogin(_ login: BrowserLogin) async throws {
         try await writer.write { db in
             try db.execute(
                 sql: "INSERT INTO session (id_hash, device_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
                 arguments: [
-                    session.idHash, session.device, session.tokenHash, Date().timeIntervalSince1970,
-                    session.expiresAt.timeIntervalSince1970,
+                    login.idHash, login.device, login.tokenHash, login.createdAt.timeIntervalSince1970,
+                    login.expiresAt.timeIntervalSince1970,
                 ])
         }
     }
 
-    public func session(idHash: Data, at date: Date) async throws -> StoredSession? {
+    public func login(idHash: Data, at date: Date) async throws -> BrowserLogin? {
         try await pool.read { db in
             try Row.fetchOne(
-                db, sql: "SELECT device_id, token_hash, expires_at FROM session WHERE id_hash = ? AND expires_at > ?",
+                db, sql: "SELECT device_id, token_hash, created_at, expires_at FROM session WHERE id_hash = ? AND expires_at > ?",
                 arguments: [idHash, date.timeIntervalSince1970]
             ).map {
-                StoredSession(
+                BrowserLogin(
                     idHash: idHash, device: $0["device_id"], tokenHash: $0["token_hash"],
-                    expiresAt: Date(timeIntervalSince1970: $0["expires_at"]))
+                    createdAt: Date(timeIntervalSince1970: $0["created_at"]), expiresAt: Date(timeIntervalSince1970: $0["expires_at"]))
             }
         }
     }
 
-    public func deleteSession(idHash: Data) async throws {
+    public func endLogin(idHash: Data, at date: Date) async throws {
         try await writer.write { db in
             try db.execute(
-                sql: "DELETE FROM session WHERE id_hash = ? OR expires_at <= ?", arguments: [idHash, Date().timeIntervalSince1970])
+                sql: "DELETE FROM session WHERE id_hash = ? OR expires_at <= ?", arguments: [idHash, date.timeIntervalSince1970])
         }
     }
 

@@ -5,8 +5,8 @@ import Hummingbird
 /// The login cookie of the HTML pages: a random secret (only its SHA-256 is stored), `HttpOnly` so
 /// page scripts never see it, `SameSite=Strict` so no other site's page sends it, and `Secure` when
 /// the request came through a TLS proxy.
-enum SessionCookie {
-    /// The cookie's name.
+enum LoginCookie {
+    /// The cookie's name, as earlier servers set it, so a login outlives an upgrade.
     static let name = "whereabouts_session"
 
     /// The cookie's value in the request's `Cookie` headers, if any.
