@@ -72,11 +72,12 @@ public final class SQLiteLocationStore: DeliveryQueue, EventQueue, SettingStore,
 
     // MARK: Records
 
-    /// Appends records in one transaction (an import, a benchmark; the engine writes through ``apply(_:)``).
-    public func append(_ records: [LocationRecord]) throws {
+    /// Appends records in one transaction (an import, a benchmark; the engine writes through
+    /// ``apply(_:at:)``); retention, when due, counts ages from `now`.
+    public func append(_ records: [LocationRecord], at now: Date) throws {
         guard !records.isEmpty else { return }
         try write { db in try Self.insert(records, db) }
-        if retentionDue(after: records.count) { _ = try enforceRetention(now: Date()) }
+        if retentionDue(after: records.count) { _ = try enforceRetention(now: now) }
     }
 
     func retentionDue(after count: Int) -> Bool {

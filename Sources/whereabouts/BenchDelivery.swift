@@ -31,13 +31,14 @@ struct BenchDelivery: AsyncParsableCommand {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("whereabouts-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
+        let now = EngineClock.system.now()
 
         let singleStore = try SQLiteLocationStore(path: folder.appendingPathComponent("single.sqlite").path)
-        let singleRate = try Self.rate(single) { for record in Self.records(single) { try singleStore.append([record]) } }
+        let singleRate = try Self.rate(single) { for record in Self.records(single) { try singleStore.append([record], at: now) } }
         let store = try SQLiteLocationStore(path: folder.appendingPathComponent("batched.sqlite").path)
         let all = Self.records(fixes)
         let batchedRate = try Self.rate(fixes) {
-            for start in stride(from: 0, to: all.count, by: 500) { try store.append(Array(all[start..<min(all.count, start + 500)])) }
+            for start in stride(from: 0, to: all.count, by: 500) { try store.append(Array(all[start..<min(all.count, start + 500)]), at: now) }
         }
         let bytes = Double(try store.summary().bytes) / Double(fixes)
         print("append, one transaction per fix:  \(Int(singleRate)) fixes/s (\(single) fixes)")
@@ -49,7 +50,7 @@ struct BenchDelivery: AsyncParsableCommand {
         let server = try await TestServer.start()
         let baselineCount = min(fixes, 2_000)
         let baselineStore = try SQLiteLocationStore(path: folder.appendingPathComponent("baseline.sqlite").path)
-        try baselineStore.append(Self.records(baselineCount))
+        try baselineStore.append(Self.records(baselineCount), at: now)
         let baselineRate = try await Self.uploadRate(baselineStore, server: server, batchSize: 1, count: baselineCount)
         let uploadRate = try await Self.uploadRate(store, server: server, batchSize: batchSize, count: fixes)
         let held = await server.state.locations.count

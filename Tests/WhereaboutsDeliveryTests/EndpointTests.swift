@@ -23,7 +23,7 @@ struct EndpointTests {
         await server.state.queue([.reportLocation])
         let store = try makeStore()
         let records = sampleRecords(12)
-        try store.append(records)
+        try store.append(records, at: Date())
         let endpoint = OwnTracksEndpoint(url: server.baseURL.appendingPathComponent("pub"), user: "alice", device: "phone")
         let report = await uploader(store, endpoint, FixedCredential(.basic(user: "alice", password: "secret"))).flush(.manual)
         #expect(report.delivered == 12)
@@ -80,7 +80,7 @@ struct EndpointTests {
         defer { Task { await server.stop() } }
         await server.state.setBasicUsers(["alice:secret"])
         let store = try makeStore()
-        try store.append(sampleRecords(3))
+        try store.append(sampleRecords(3), at: Date())
         let endpoint = OwnTracksEndpoint(url: server.baseURL.appendingPathComponent("pub"), user: "alice", device: "phone")
         let report = await uploader(store, endpoint, FixedCredential(.basic(user: "alice", password: "wrong"))).flush(.manual)
         #expect(report.stoppedBy == .signedOut)
@@ -116,7 +116,7 @@ struct EndpointTests {
             .authTokens,
             AuthTokens(idToken: "stale", expiresAt: Date(timeIntervalSinceNow: 3000), refreshToken: "refresh-1", userID: "user-1"))
         let records = sampleRecords(5)
-        try store.append(records)
+        try store.append(records, at: Date())
         let tokens = FirebaseTokenProvider(store: store, apiKey: "key", base: server.baseURL, transport: URLSessionTransport())
         let endpoint = FirestoreEndpoint(base: server.baseURL, project: "travel", userID: "user-1")
         let report = await uploader(store, endpoint, tokens).flush(.manual)
@@ -132,7 +132,7 @@ struct EndpointTests {
         #expect(fields["latitude"] != nil && fields["wait_time"] != nil)
         // Upsert semantics: the same records sent again from another store rewrite the same documents.
         let again = try makeStore()
-        try again.append(records)
+        try again.append(records, at: Date())
         try again.set(.authTokens, try store.setting(.authTokens))
         let tokensAgain = FirebaseTokenProvider(store: again, apiKey: "key", base: server.baseURL, transport: URLSessionTransport())
         #expect(await uploader(again, endpoint, tokensAgain).flush(.manual).delivered == 5)
@@ -146,7 +146,7 @@ struct EndpointTests {
         defer { Task { await server.stop() } }
         await server.state.setRefreshTokens(["refresh-2"])
         let store = try makeStore()
-        try store.append(sampleRecords(20))
+        try store.append(sampleRecords(20), at: Date())
         let tokens = FirebaseTokenProvider(store: store, apiKey: "key", base: server.baseURL, transport: URLSessionTransport())
         let endpoint = FirestoreEndpoint(base: server.baseURL, project: "travel", userID: nil)
         let uploader = uploader(store, endpoint, tokens)
@@ -162,7 +162,7 @@ struct EndpointTests {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let store = try makeStore()
-        try store.append(sampleRecords(2))
+        try store.append(sampleRecords(2), at: Date())
         try store.set(.authTokens, AuthTokens(idToken: nil, expiresAt: nil, refreshToken: "revoked", userID: "u"))
         let tokens = FirebaseTokenProvider(store: store, apiKey: "key", base: server.baseURL, transport: URLSessionTransport())
         let report = await uploader(store, FirestoreEndpoint(base: server.baseURL, project: "p", userID: nil), tokens).flush(.manual)

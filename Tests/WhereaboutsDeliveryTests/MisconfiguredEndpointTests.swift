@@ -15,7 +15,7 @@ struct MisconfiguredEndpointTests {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let store = try makeStore()
-        try store.append(sampleRecords(250))
+        try store.append(sampleRecords(250), at: Date())
         let typo = server.baseURL.appendingPathComponent("typo")
         let uploader = batchUploader(store, url: typo)
 
@@ -46,7 +46,7 @@ struct MisconfiguredEndpointTests {
         defer { Task { await server.stop() } }
         await server.state.script([.status(405)])
         let store = try makeStore()
-        try store.append(sampleRecords(30))
+        try store.append(sampleRecords(30), at: Date())
         let uploader = batchUploader(store, url: server.baseURL)
         guard case .misconfigured = await uploader.flush(.threshold).stoppedBy else {
             Issue.record("405 did not pause uploads")
@@ -64,7 +64,7 @@ struct MisconfiguredEndpointTests {
         let body = #"{"error":"bad_device_id","message":"device id \"my phone\" contains \" \", which a device id cannot hold"}"#
         await server.state.script([.status(400, body: body)])
         let store = try makeStore()
-        try store.append(sampleRecords(30))
+        try store.append(sampleRecords(30), at: Date())
         let uploader = batchUploader(store, url: server.baseURL)
         let report = await uploader.flush(.threshold)
         guard case .misconfigured(let message) = report.stoppedBy else {

@@ -14,7 +14,7 @@ struct UploaderFaultTests {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let store = try makeStore()
-        try store.append(sampleRecords(450))
+        try store.append(sampleRecords(450), at: Date())
         let uploader = batchUploader(store, url: server.baseURL)
         let log = ReportLog()
         uploader.setReportHandler { await log.add($0) }
@@ -34,7 +34,7 @@ struct UploaderFaultTests {
         let store = try makeStore()
         let uploader = batchUploader(store, url: URL(string: "http://127.0.0.1:\(port)")!)
         for round in 0..<5 {
-            try store.append(sampleRecords(40, start: Date(timeIntervalSinceNow: Double(-10_000 + round * 100))))
+            try store.append(sampleRecords(40, start: Date(timeIntervalSinceNow: Double(-10_000 + round * 100))), at: Date())
             let report = await uploader.flush(.connectivity)
             guard case .failed = report.stoppedBy else {
                 Issue.record("expected a failure, got \(report)")
@@ -55,7 +55,7 @@ struct UploaderFaultTests {
         defer { Task { await server.stop() } }
         await server.state.script([.status(500), .status(503), .status(502)])
         let store = try makeStore()
-        try store.append(sampleRecords(300))
+        try store.append(sampleRecords(300), at: Date())
         let uploader = batchUploader(store, url: server.baseURL)
         let first = await uploader.flush(.threshold)
         guard case .failed = first.stoppedBy else {
@@ -73,7 +73,7 @@ struct UploaderFaultTests {
         defer { Task { await server.stop() } }
         await server.state.script([.status(200, body: "<html>Sign in to the Wi-Fi</html>"), .status(200, body: "{}")])
         let store = try makeStore()
-        try store.append(sampleRecords(50))
+        try store.append(sampleRecords(50), at: Date())
         let uploader = batchUploader(store, url: server.baseURL)
         let first = await uploader.flush(.threshold)
         guard case .failed(let reason, _) = first.stoppedBy else {
@@ -93,7 +93,7 @@ struct UploaderFaultTests {
         defer { Task { await server.stop() } }
         await server.state.script([.status(429, retryAfter: "1")])
         let store = try makeStore()
-        try store.append(sampleRecords(120))
+        try store.append(sampleRecords(120), at: Date())
         let uploader = batchUploader(store, url: server.baseURL)
         let started = Date()
         _ = await uploader.flush(.threshold)
@@ -118,7 +118,7 @@ struct UploaderFaultTests {
         // stored it (CI saw that once).
         await server.state.script([.hang(6)])
         let store = try makeStore()
-        try store.append(sampleRecords(80))
+        try store.append(sampleRecords(80), at: Date())
         let first = await batchUploader(store, url: server.baseURL, timeout: 2).flush(.threshold)
         guard case .failed = first.stoppedBy else {
             Issue.record("expected a timeout, got \(first)")
@@ -141,7 +141,7 @@ struct UploaderFaultTests {
         defer { Task { await server.stop() } }
         await server.state.script([.dropAfterStore, .dropAfterStore])
         let store = try makeStore()
-        try store.append(sampleRecords(250))
+        try store.append(sampleRecords(250), at: Date())
         let uploader = batchUploader(store, url: server.baseURL)
         _ = await uploader.flush(.threshold)
         _ = await uploader.drain(until: Date().addingTimeInterval(20), trigger: .retry)
@@ -157,7 +157,7 @@ struct UploaderFaultTests {
         // The first batch goes through; the second is refused; the third goes through.
         await server.state.script([.hang(0), .status(400, body: "{\"error\":\"bad batch\",\"message\":\"unknown field\"}")])
         let store = try makeStore()
-        try store.append(sampleRecords(300))
+        try store.append(sampleRecords(300), at: Date())
         let report = await batchUploader(store, url: server.baseURL).flush(.threshold)
         #expect(report.rejected == 100)
         #expect(report.delivered == 200)
@@ -182,7 +182,7 @@ struct UploaderFaultTests {
         defer { Task { await server.stop() } }
         await server.state.setMaxBatch(60)
         let store = try makeStore()
-        try store.append(sampleRecords(400))
+        try store.append(sampleRecords(400), at: Date())
         let report = await batchUploader(store, url: server.baseURL, batchSize: 200).flush(.threshold)
         #expect(report.delivered == 400)
         #expect(try await exactlyOnce(store, server.state))
@@ -195,7 +195,7 @@ struct UploaderFaultTests {
         let store = try makeStore()
         var records = sampleRecords(10)
         records[3].fix.timestamp = Date(timeIntervalSince1970: 86_400)  // 1970: the server refuses it
-        try store.append(records)
+        try store.append(records, at: Date())
         let report = await batchUploader(store, url: server.baseURL).flush(.manual)
         #expect(report.delivered == 9)
         #expect(report.rejected == 1)
@@ -209,7 +209,7 @@ struct UploaderFaultTests {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let store = try makeStore()
-        try store.append(sampleRecords(50))
+        try store.append(sampleRecords(50), at: Date())
         let claimed = try store.claim(limit: 30, order: .oldestFirst, now: Date(), lease: 60)
         #expect(claimed.count == 30)
         let during = await batchUploader(store, url: server.baseURL).flush(.manual)
@@ -228,7 +228,7 @@ struct UploaderFaultTests {
         defer { Task { await server.stop() } }
         let store = try makeStore()
         let records = sampleRecords(30)
-        try store.append(records)
+        try store.append(records, at: Date())
         _ = await batchUploader(store, url: server.baseURL, batchSize: 10, order: .latestFirst).flush(.manual)
         let arrivals = await server.state.arrivals
         let ids = records.map { $0.id.uuidString.lowercased() }
@@ -242,13 +242,13 @@ struct UploaderFaultTests {
         defer { Task { await server.stop() } }
         await server.state.queue([.reportLocation, .startActiveTracking(minutes: 15)])
         let store = try makeStore()
-        try store.append(sampleRecords(5))
+        try store.append(sampleRecords(5), at: Date())
         let uploader = batchUploader(store, url: server.baseURL)
         let report = await uploader.flush(.manual)
         #expect(report.commands.map(\.command) == [.reportLocation, .startActiveTracking(minutes: 15)])
         #expect(try store.unappliedCommands().map(\.id) == ["command-1", "command-2"])
 
-        try store.append(sampleRecords(1))
+        try store.append(sampleRecords(1), at: Date())
         #expect(await uploader.flush(.manual).commands.count == 2, "not acknowledged yet: the server sends them again")
         #expect(try store.unappliedCommands().count == 2, "a command sent again is kept once")
 
@@ -269,7 +269,7 @@ struct UploaderFaultTests {
         defer { Task { await server.stop() } }
         await server.state.setValidTokens(["fresh"])
         let store = try makeStore()
-        try store.append(sampleRecords(20))
+        try store.append(sampleRecords(20), at: Date())
         // A back-off of a minute: the second flush must come before the retry time however loaded the machine is.
         let uploader = batchUploader(
             store, url: server.baseURL, credentials: OfflineRefresh(failsAtStart: failsAtStart),
@@ -295,7 +295,7 @@ struct UploaderFaultTests {
         defer { Task { await server.stop() } }
         await server.state.script([.status(413), .status(503)])
         let store = try makeStore()
-        try store.append(sampleRecords(100))
+        try store.append(sampleRecords(100), at: Date())
         let uploader = batchUploader(store, url: server.baseURL)
         let report = await uploader.flush(.manual)
         guard case .failed = report.stoppedBy else {
@@ -315,7 +315,7 @@ struct UploaderFaultTests {
         // The records' request goes through; the events' answer is lost after the server stored them.
         await server.state.script([.hang(0), .dropAfterStore])
         let store = try makeStore()
-        try store.append(sampleRecords(10))
+        try store.append(sampleRecords(10), at: Date())
         for (i, kind) in [RegionEventKind.enter, .dwell, .exit].enumerated() {
             try store.apply(
                 [

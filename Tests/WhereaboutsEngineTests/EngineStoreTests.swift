@@ -18,7 +18,7 @@ struct EngineStoreTests {
         var fillers: Set<UUID> = []
         while true {
             let record = LocationRecord(fix: filler, trigger: .request)
-            guard (try? app.store.append([record])) != nil else { break }
+            guard (try? app.store.append([record], at: Date())) != nil else { break }
             fillers.insert(record.id)
         }
         await app.play(to: 600)

@@ -84,7 +84,7 @@ enum StoreFixture {
     /// Writes the fixture to a new store at `path`.
     static func write(to path: String) throws {
         let store = try SQLiteLocationStore(path: path)
-        try store.append(records.map(\.record))
+        try store.append(records.map(\.record), at: Date())
         try store.markDelivered(records.filter { $0.state == .delivered }.map(\.record.id))
         try store.markRejected(
             Dictionary(

@@ -81,7 +81,7 @@ struct StoreOpenModeTests {
     @Test("read-only: a store is read without writing a byte or leaving -wal and -shm files, and a write is refused")
     func readOnlyWritesNothing() throws {
         let store = try makeStore()
-        try store.append(sampleRecords(50))
+        try store.append(sampleRecords(50), at: Date())
         try store.close()
         let before = try Data(contentsOf: URL(fileURLWithPath: store.path))
         let reader = try SQLiteLocationStore(path: store.path, options: StoreOptions(mode: .readOnly))
@@ -96,13 +96,13 @@ struct StoreOpenModeTests {
     @Test("read-only beside a live writer whose log was just emptied: every commit is seen, none missed")
     func readOnlyBesideLiveWriter() throws {
         let store = try makeStore()
-        try store.append(sampleRecords(50))
+        try store.append(sampleRecords(50), at: Date())
         let writer = try DatabaseQueue(path: store.path)
         try writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         #expect((try FileManager.default.attributesOfItem(atPath: store.path + "-wal")[.size] as? Int) == 0)
         let reader = try SQLiteLocationStore(path: store.path, options: StoreOptions(mode: .readOnly))
         #expect(try reader.summary().records == 50)
-        try store.append(sampleRecords(3000))
+        try store.append(sampleRecords(3000), at: Date())
         #expect(try reader.summary().records == 3050)
         try writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         #expect(try reader.summary().records == 3050)
@@ -145,7 +145,7 @@ struct StoreOpenModeTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the read-only open upgraded or wrote into the v4 store")
         #expect(try neighbours(path) == ["v4.sqlite"])
         let store = try SQLiteLocationStore(path: path, options: StoreOptions(mode: .readWrite))
-        try store.append(sampleRecords(2))
+        try store.append(sampleRecords(2), at: Date())
         try store.close()
         let queue = try DatabaseQueue(path: path)
         #expect(try queue.read { try Int32.fetchOne($0, sql: "PRAGMA application_id") } == StoreSchema.applicationID)

@@ -9,7 +9,7 @@ import WhereaboutsTestSupport
 /// look at its pages with (closed again before the file is damaged).
 func writeClosedStore(records: Int, events: Int) throws -> String {
     let store = try makeStore()
-    try store.append(sampleRecords(records))
+    try store.append(sampleRecords(records), at: Date())
     let start = Date(timeIntervalSince1970: 1_700_000_000)
     try store.apply(
         (0..<events).map { i in
@@ -97,7 +97,7 @@ struct StoreSalvageTests {
         let store = try SQLiteLocationStore(path: path)
         let salvage = try #require(store.openReport.salvage)
         #expect(FileManager.default.fileExists(atPath: salvage.damagedFile))
-        try store.append(sampleRecords(3))
+        try store.append(sampleRecords(3), at: Date())
         #expect(try store.integrityCheck() == "ok")
     }
 

@@ -47,7 +47,7 @@ struct StoreTests {
         var records = sampleRecords(3)
         records[1].trigger = .region
         records[2].dwell = 42
-        try store.append(records)
+        try store.append(records, at: Date())
         let reopened = try SQLiteLocationStore(path: store.path)
         let stored = try reopened.allRecords()
         #expect(stored.map(\.record) == records)
@@ -58,7 +58,7 @@ struct StoreTests {
     func changeNewest() throws {
         let store = try makeStore()
         let records = sampleRecords(2)
-        try store.append(records)
+        try store.append(records, at: Date())
         try store.markDelivered(records.map(\.id))
         let better = try Fix(
             coordinate: Geodesy.destination(from: records[1].fix.coordinate, distance: 30, bearing: 45), horizontalAccuracy: 4,
@@ -75,7 +75,7 @@ struct StoreTests {
     func changeInFlight(placing: Bool) throws {
         let store = try makeStore()
         let records = sampleRecords(1)
-        try store.append(records)
+        try store.append(records, at: Date())
         _ = try store.claim(limit: 10, order: .oldestFirst, now: Date(), lease: 60)
         var better = records[0].fix
         better.horizontalAccuracy = 3
@@ -90,7 +90,7 @@ struct StoreTests {
     func retentionByCount() throws {
         let store = try makeStore(retention: RetentionPolicy(maxRecords: 100, checkEvery: 1_000_000))
         let records = sampleRecords(150)
-        try store.append(records)
+        try store.append(records, at: Date())
         try store.markDelivered(records[100..<130].map(\.id))
         var report = try store.enforceRetention(now: Date())
         #expect(report.deliveredDropped == 30)
@@ -109,9 +109,9 @@ struct StoreTests {
         let store = try makeStore(retention: RetentionPolicy(maxAge: 3600, checkEvery: 15))
         let old = sampleRecords(10, start: Date(timeIntervalSinceNow: -7200))
         let young = sampleRecords(10, start: Date(timeIntervalSinceNow: -60))
-        try store.append(old)
+        try store.append(old, at: Date())
         try store.markDelivered(Array(old[0..<5].map(\.id)))
-        try store.append(young)
+        try store.append(young, at: Date())
         let summary = try store.summary()
         #expect(summary.records == 10)
         #expect(summary.drops.reduce(0) { $0 + $1.count } == 10)
