@@ -17,7 +17,7 @@ extension LocationEngine {
         }
         let fix = await nextFix(before: deadline)
         if fix == nil { logger.notice("background refresh: no fix before the deadline") }
-        let delivered = await uploader?.drain(until: deadline, trigger: .manual).delivered ?? 0
+        let delivered = await drainUploads(until: deadline, trigger: .manual)?.delivered ?? 0
         let pending = (try? store.pendingCount()) ?? 0
         return .ran(fix: fix, delivered: delivered, stillPending: pending)
     }

@@ -124,7 +124,8 @@ extension LocationEngine {
             case .track(.monitor(let regions)): service.monitor(regions)
             case .track(.flushUploads(let reason)):
                 guard let uploader else { continue }
-                _ = clock.spawn { await uploader.flush(UploadTrigger(reason)) }
+                let acknowledgements = session.unacknowledgedCommands
+                _ = clock.spawn { await uploader.flush(UploadTrigger(reason), acknowledging: acknowledgements) }
             case .track(.record), .track(.extendDwell), .track(.placeRecord), .track(.emit), .track(.saveRegionStates),
                 .track(.forgetRegionStates), .store,
                 .refuse:
@@ -134,7 +135,8 @@ extension LocationEngine {
             case .notice(let message): logger.notice("\(message)")
             case .retryUploads:
                 guard let uploader else { continue }
-                _ = clock.spawn { await uploader.flush(.retry) }
+                let acknowledgements = session.unacknowledgedCommands
+                _ = clock.spawn { await uploader.flush(.retry, acknowledging: acknowledgements) }
             }
         }
         publish()

@@ -27,6 +27,13 @@ extension LocationEngine {
 
     /// Sends pending records now, skipping any back-off; `nil` when the engine has no uploader.
     public func flush() async -> FlushReport? {
-        await uploader?.flush(.manual)
+        await uploader?.flush(.manual, acknowledging: session.unacknowledgedCommands)
+    }
+
+    /// Flushes, waiting out back-off, until nothing is pending, the user is signed out, or `deadline`
+    /// passes (``Uploader/drain(until:trigger:acknowledging:)``): for a background task or a process
+    /// about to exit; `nil` when the engine has no uploader.
+    public func drainUploads(until deadline: Date, trigger: UploadTrigger) async -> FlushReport? {
+        await uploader?.drain(until: deadline, trigger: trigger, acknowledging: session.unacknowledgedCommands)
     }
 }

@@ -75,11 +75,14 @@ public actor Uploader {
         reportHandler.set(handler)
     }
 
-    /// Sends pending records until the queue is empty or something stops it.
+    /// Sends pending records until the queue is empty or something stops it; the first request
+    /// carries `acknowledgements`, the ids of the commands carried out and not yet acknowledged
+    /// (``Session/unacknowledgedCommands``; the report's ``FlushReport/acknowledged`` says which the
+    /// server took).
     @discardableResult
-    public func flush(_ trigger: UploadTrigger) async -> FlushReport {
+    public func flush(_ trigger: UploadTrigger, acknowledging acknowledgements: [String]) async -> FlushReport {
         if !machine.isFlushing { machine.configuration = Self.machineConfiguration(endpoint, queue: queue, configuration) }
-        var decision = decide(.flush(trigger))
+        var decision = decide(.flush(trigger, acknowledging: acknowledgements))
         while true {
             var input: DeliveryInput
             do {
@@ -93,8 +96,6 @@ public actor Uploader {
                     for waiter in waiters { waiter.resume(returning: report) }
                     waiters.removeAll()
                     return report
-                case .readAcknowledgements:
-                    input = .acknowledgements(try queue.commandAcknowledgements())
                 case .fetchCredential:
                     do { input = .credential(try await credentials.current()) } catch { input = .credentialFailed("\(error)") }
                 case .refreshCredential:
@@ -114,11 +115,15 @@ public actor Uploader {
     }
 
     /// Flushes, waiting out back-off between attempts, until nothing is pending, the user is signed
-    /// out, or `deadline` passes: for a background task or a process about to exit.
-    public func drain(until deadline: Date, trigger: UploadTrigger = .stopped) async -> FlushReport {
+    /// out, or `deadline` passes: for a background task or a process about to exit. `acknowledgements`
+    /// go as with ``flush(_:acknowledging:)``, until the server takes them.
+    public func drain(until deadline: Date, trigger: UploadTrigger = .stopped, acknowledging acknowledgements: [String]) async
+        -> FlushReport
+    {
         var total = FlushReport(trigger: trigger)
         while true {
-            total.add(await flush(trigger))
+            let taken = Set(total.acknowledged)
+            total.add(await flush(trigger, acknowledging: acknowledgements.filter { !taken.contains($0) }))
             guard let wakeAt = DeliveryMachine.resumeTime(after: total, before: deadline) else { return total }
             do { try await clock.sleep(wakeAt) } catch { return total }
         }

@@ -38,7 +38,9 @@ struct BenchDelivery: AsyncParsableCommand {
         let store = try SQLiteLocationStore(path: folder.appendingPathComponent("batched.sqlite").path)
         let all = Self.records(fixes)
         let batchedRate = try Self.rate(fixes) {
-            for start in stride(from: 0, to: all.count, by: 500) { try store.append(Array(all[start..<min(all.count, start + 500)]), at: now) }
+            for start in stride(from: 0, to: all.count, by: 500) {
+                try store.append(Array(all[start..<min(all.count, start + 500)]), at: now)
+            }
         }
         let bytes = Double(try store.summary().bytes) / Double(fixes)
         print("append, one transaction per fix:  \(Int(singleRate)) fixes/s (\(single) fixes)")
@@ -95,7 +97,7 @@ struct BenchDelivery: AsyncParsableCommand {
             configuration: UploaderConfiguration(batchSize: batchSize))
         let clock = ContinuousClock()
         let start = clock.now
-        let report = await uploader.flush(.manual)
+        let report = await uploader.flush(.manual, acknowledging: [])
         let seconds = Stopwatch.seconds(clock.now - start)
         guard report.delivered == count, report.stoppedBy == nil else {
             throw InputError("the upload did not finish: \(report)")

@@ -119,7 +119,9 @@ struct Simulate: AsyncParsableCommand {
             let file = try StoreFile.open(store)
             var stranded: String?
             if let uploader = try upload.uploader(for: file) {
-                let report = await uploader.drain(until: Date().addingTimeInterval(upload.drainTimeout), trigger: .manual)
+                let report = await uploader.drain(
+                    until: Date().addingTimeInterval(upload.drainTimeout), trigger: .manual,
+                    acknowledging: try file.commandAcknowledgements())
                 var line = "final flush delivered \(report.delivered), rejected \(report.rejected), pending \(try file.pendingCount())"
                 if let stop = report.stoppedBy { line += ", stopped: \(upload.explain(stop))" }
                 print(line)

@@ -47,7 +47,8 @@ struct StoreCommand: AsyncParsableCommand {
             guard case .server = try upload.target() else { throw noUpload }
             let store = try StoreFile.open(file, mode: .existing)
             guard let uploader = try upload.uploader(for: store) else { throw noUpload }
-            let report = await uploader.drain(until: Date().addingTimeInterval(upload.drainTimeout), trigger: .manual)
+            let report = await uploader.drain(
+                until: Date().addingTimeInterval(upload.drainTimeout), trigger: .manual, acknowledging: try store.commandAcknowledgements())
             print(
                 "delivered \(report.delivered), rejected \(report.rejected), requests \(report.requests), pending \(try store.pendingCount())"
             )

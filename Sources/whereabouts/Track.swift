@@ -85,8 +85,7 @@ struct Track: AsyncParsableCommand {
         let signal = await stop.wait()
         status.cancel()
         TrackLine.say("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"); stopping")
-        if let uploader {
-            let report = await uploader.drain(until: Date().addingTimeInterval(upload.drainTimeout), trigger: .stopped)
+        if let report = await engine.drainUploads(until: Date().addingTimeInterval(upload.drainTimeout), trigger: .stopped) {
             TrackLine.say(
                 "final upload: delivered \(report.delivered), rejected \(report.rejected)\(report.stoppedBy.map { ", stopped: \($0)" } ?? "")"
             )

@@ -46,9 +46,8 @@ struct DeliveryMachineTests {
         mutating func open(_ trigger: UploadTrigger, acknowledgements: [String] = [], credential: CredentialState = .present(token))
             -> DeliveryStep
         {
-            let first = step(.flush(trigger))
-            guard first == .readAcknowledgements else { return first }
-            #expect(step(.acknowledgements(acknowledgements)) == .fetchCredential)
+            let first = step(.flush(trigger, acknowledging: acknowledgements))
+            guard first == .fetchCredential else { return first }
             return step(.credential(credential))
         }
 
@@ -103,8 +102,7 @@ struct DeliveryMachineTests {
         #expect(runner.writes == [.confirmAcknowledged(["c1"])])
 
         var plain = Runner(machine: Self.machine(acknowledgements: false))
-        #expect(plain.step(.flush(.manual)) == .readAcknowledgements)
-        #expect(plain.step(.acknowledgements(["c1"])) == .fetchCredential)
+        #expect(plain.step(.flush(.manual, acknowledging: ["c1"])) == .fetchCredential)
         #expect(plain.writes == [.confirmAcknowledged(["c1"])])
         _ = plain.step(.credential(.notNeeded))
         let forgotten = Self.report(plain.step(.claimed([])))
@@ -133,9 +131,10 @@ struct DeliveryMachineTests {
         #expect(runner.writes == [.release(.record, [Self.ids[0]])])
 
         runner.now = Self.start.addingTimeInterval(1)
-        #expect(Self.report(runner.step(.flush(.threshold)))?.stoppedBy == .backingOff(until: Self.start.addingTimeInterval(2)))
-        #expect(runner.step(.flush(.foreground)) == .readAcknowledgements, "the foreground skips our own back-off")
-        _ = runner.step(.acknowledgements([]))
+        #expect(
+            Self.report(runner.step(.flush(.threshold, acknowledging: [])))?.stoppedBy
+                == .backingOff(until: Self.start.addingTimeInterval(2)))
+        #expect(runner.step(.flush(.foreground, acknowledging: [])) == .fetchCredential, "the foreground skips our own back-off")
         _ = runner.step(.credential(.present(Self.token)))
         _ = runner.step(.claimed([Self.ids[0]]))
         let limited = Self.reply(429, headers: ["retry-after": "120"])
@@ -143,10 +142,10 @@ struct DeliveryMachineTests {
         #expect(second?.stoppedBy == .failed("server answered 429", retryAt: runner.now.addingTimeInterval(120)))
 
         runner.now = runner.now.addingTimeInterval(60)
-        let held = Self.report(runner.step(.flush(.foreground)))
+        let held = Self.report(runner.step(.flush(.foreground, acknowledging: [])))
         #expect(held?.stoppedBy == .backingOff(until: Self.start.addingTimeInterval(1 + 120)), "Retry-After holds for every trigger")
         runner.now = Self.start.addingTimeInterval(200)
-        #expect(runner.step(.flush(.retry)) == .readAcknowledgements)
+        #expect(runner.step(.flush(.retry, acknowledging: [])) == .fetchCredential)
         #expect(runner.machine.failures == 2)
     }
 
@@ -178,9 +177,9 @@ struct DeliveryMachineTests {
             #expect(runner.writes == [.release(.record, [Self.ids[0]])])
             #expect(runner.machine.failures == 0, "a wrong request is not a failure to back off from")
             for trigger in [UploadTrigger.threshold, .retry, .foreground, .connectivity] {
-                #expect(Self.report(runner.step(.flush(trigger)))?.stoppedBy == .misconfigured(message))
+                #expect(Self.report(runner.step(.flush(trigger, acknowledging: [])))?.stoppedBy == .misconfigured(message))
             }
-            #expect(runner.step(.flush(.manual)) == .readAcknowledgements)
+            #expect(runner.step(.flush(.manual, acknowledging: [])) == .fetchCredential)
             #expect(runner.machine.pausedBecause == nil)
         }
     }
@@ -303,16 +302,21 @@ struct DeliveryMachineTests {
     func folding() {
         var runner = Runner(machine: Self.machine())
         _ = runner.open(.threshold)
-        #expect(runner.step(.flush(.regionEvent)) == .joinRunningFlush)
-        #expect(runner.step(.flush(.manual)) == .joinRunningFlush)
-        #expect(runner.step(.claimed([])) == .readAcknowledgements, "drains again for the folded trigger")
-        _ = runner.step(.acknowledgements([]))
+        #expect(runner.step(.flush(.regionEvent, acknowledging: [])) == .joinRunningFlush)
+        #expect(runner.step(.flush(.manual, acknowledging: ["c2"])) == .joinRunningFlush)
+        #expect(runner.step(.claimed([])) == .fetchCredential, "drains again for the folded trigger")
         _ = runner.step(.credential(.notNeeded))
-        #expect(Self.report(runner.step(.claimed([])))?.trigger == .threshold)
+        #expect(
+            runner.step(.claimed([])) == .send(.record, [], acknowledging: ["c2"], credential: nil),
+            "with the acknowledgements the latest folded flush brought")
+        _ = runner.step(.replied(Self.reply(200), url: Self.url))
+        _ = runner.step(.interpreted(DeliveryOutcome(delivered: [])))
+        let folded = Self.report(runner.step(.claimed([])))
+        #expect(folded?.trigger == .threshold && folded?.acknowledged == ["c2"])
 
         var stopped = Runner(machine: Self.machine())
         _ = stopped.open(.threshold)
-        _ = stopped.step(.flush(.regionEvent))
+        _ = stopped.step(.flush(.regionEvent, acknowledging: []))
         _ = stopped.step(.claimed([Self.ids[0]]))
         #expect(Self.report(stopped.step(.unanswered("offline"))) != nil)
         #expect(!stopped.machine.isFlushing)
@@ -335,13 +339,12 @@ struct DeliveryMachineTests {
     @Test("a store error ends the flush without a back-off; a missing credential fails with one")
     func storeAndCredentialFailures() {
         var runner = Runner(machine: Self.machine())
-        _ = runner.step(.flush(.threshold))
+        _ = runner.step(.flush(.threshold, acknowledging: []))
         #expect(Self.report(runner.step(.storeFailed("disk I/O error")))?.stoppedBy == .storeError("disk I/O error"))
         #expect(runner.machine.failures == 0)
 
         var credential = Runner(machine: Self.machine())
-        _ = credential.step(.flush(.threshold))
-        _ = credential.step(.acknowledgements([]))
+        _ = credential.step(.flush(.threshold, acknowledging: []))
         let stop = Self.report(credential.step(.credentialFailed("keychain locked")))?.stoppedBy
         #expect(stop == .failed("could not get a credential for server: keychain locked", retryAt: Self.start.addingTimeInterval(2)))
     }

@@ -25,7 +25,8 @@ struct EndpointTests {
         let records = sampleRecords(12)
         try store.append(records, at: Date())
         let endpoint = OwnTracksEndpoint(url: server.baseURL.appendingPathComponent("pub"), user: "alice", device: "phone")
-        let report = await uploader(store, endpoint, FixedCredential(.basic(user: "alice", password: "secret"))).flush(.manual)
+        let report = await uploader(store, endpoint, FixedCredential(.basic(user: "alice", password: "secret"))).flush(
+            .manual, acknowledging: [])
         #expect(report.delivered == 12)
         #expect(report.requests == 12)
         #expect(report.commands.map(\.command) == [.reportLocation])
@@ -51,12 +52,12 @@ struct EndpointTests {
         try store.apply([.record(arrival), .event(event)], at: Date())
         let endpoint = OwnTracksEndpoint(url: server.baseURL.appendingPathComponent("pub"), user: "alice", device: "phone")
         let uploader = uploader(store, endpoint, FixedCredential.none)
-        #expect(await uploader.flush(.manual).requests == 2)
+        #expect(await uploader.flush(.manual, acknowledging: []).requests == 2)
         try store.apply([.dwell(90)], at: Date())
-        #expect(await uploader.flush(.manual).requests == 1)
+        #expect(await uploader.flush(.manual, acknowledging: []).requests == 1)
         try store.apply([.dwell(240)], at: Date())
-        #expect(await uploader.flush(.manual).requests == 1)
-        #expect(await uploader.flush(.manual).requests == 0)
+        #expect(await uploader.flush(.manual, acknowledging: []).requests == 1)
+        #expect(await uploader.flush(.manual, acknowledging: []).requests == 0)
         #expect(try store.pendingCount() == 0)
 
         let messages = await server.state.ownTracks
@@ -82,7 +83,8 @@ struct EndpointTests {
         let store = try makeStore()
         try store.append(sampleRecords(3), at: Date())
         let endpoint = OwnTracksEndpoint(url: server.baseURL.appendingPathComponent("pub"), user: "alice", device: "phone")
-        let report = await uploader(store, endpoint, FixedCredential(.basic(user: "alice", password: "wrong"))).flush(.manual)
+        let report = await uploader(store, endpoint, FixedCredential(.basic(user: "alice", password: "wrong"))).flush(
+            .manual, acknowledging: [])
         #expect(report.stoppedBy == .signedOut)
         #expect(try store.pendingCount() == 3)
     }
@@ -119,7 +121,7 @@ struct EndpointTests {
         try store.append(records, at: Date())
         let tokens = FirebaseTokenProvider(store: store, apiKey: "key", base: server.baseURL, transport: URLSessionTransport())
         let endpoint = FirestoreEndpoint(base: server.baseURL, project: "travel", userID: "user-1")
-        let report = await uploader(store, endpoint, tokens).flush(.manual)
+        let report = await uploader(store, endpoint, tokens).flush(.manual, acknowledging: [])
         #expect(report.delivered == 5)
         #expect(report.stoppedBy == nil)
         #expect(try store.setting(.authTokens)?.idToken == "id-token-1")
@@ -135,7 +137,7 @@ struct EndpointTests {
         try again.append(records, at: Date())
         try again.set(.authTokens, try store.setting(.authTokens))
         let tokensAgain = FirebaseTokenProvider(store: again, apiKey: "key", base: server.baseURL, transport: URLSessionTransport())
-        #expect(await uploader(again, endpoint, tokensAgain).flush(.manual).delivered == 5)
+        #expect(await uploader(again, endpoint, tokensAgain).flush(.manual, acknowledging: []).delivered == 5)
         #expect(await server.state.documents.count == 5)
         #expect(await server.state.receipts.values.allSatisfy { $0 == 2 })
     }
@@ -150,11 +152,11 @@ struct EndpointTests {
         let tokens = FirebaseTokenProvider(store: store, apiKey: "key", base: server.baseURL, transport: URLSessionTransport())
         let endpoint = FirestoreEndpoint(base: server.baseURL, project: "travel", userID: nil)
         let uploader = uploader(store, endpoint, tokens)
-        #expect(await uploader.flush(.manual).stoppedBy == .signedOut)
+        #expect(await uploader.flush(.manual, acknowledging: []).stoppedBy == .signedOut)
         #expect(try store.pendingCount() == 20)
         #expect(await server.state.requests == 0)
         try store.set(.authTokens, AuthTokens(idToken: nil, expiresAt: nil, refreshToken: "refresh-2", userID: "u"))
-        #expect(await uploader.flush(.manual).delivered == 20)
+        #expect(await uploader.flush(.manual, acknowledging: []).delivered == 20)
     }
 
     @Test("a revoked refresh token signs the user out instead of failing forever")
@@ -165,7 +167,8 @@ struct EndpointTests {
         try store.append(sampleRecords(2), at: Date())
         try store.set(.authTokens, AuthTokens(idToken: nil, expiresAt: nil, refreshToken: "revoked", userID: "u"))
         let tokens = FirebaseTokenProvider(store: store, apiKey: "key", base: server.baseURL, transport: URLSessionTransport())
-        let report = await uploader(store, FirestoreEndpoint(base: server.baseURL, project: "p", userID: nil), tokens).flush(.manual)
+        let report = await uploader(store, FirestoreEndpoint(base: server.baseURL, project: "p", userID: nil), tokens).flush(
+            .manual, acknowledging: [])
         #expect(report.stoppedBy == .signedOut)
         #expect(try store.pendingCount() == 2)
     }

@@ -19,7 +19,7 @@ struct MisconfiguredEndpointTests {
         let typo = server.baseURL.appendingPathComponent("typo")
         let uploader = batchUploader(store, url: typo)
 
-        let report = await uploader.flush(.threshold)
+        let report = await uploader.flush(.threshold, acknowledging: [])
         guard case .misconfigured(let message) = report.stoppedBy else {
             Issue.record("expected a pause for a wrong URL, got \(report)")
             return
@@ -31,11 +31,11 @@ struct MisconfiguredEndpointTests {
         #expect(try store.pendingCount() == 250)
         #expect(try store.summary().counts[.rejected, default: 0] == 0)
 
-        let automatic = await uploader.flush(.threshold)
+        let automatic = await uploader.flush(.threshold, acknowledging: [])
         #expect(automatic.requests == 0, "paused: automatic flushes send nothing")
         #expect(automatic.stoppedBy == report.stoppedBy)
 
-        let fixed = await batchUploader(store, url: server.baseURL).flush(.manual)
+        let fixed = await batchUploader(store, url: server.baseURL).flush(.manual, acknowledging: [])
         #expect(fixed.delivered == 250)
         #expect(try await exactlyOnce(store, server.state))
     }
@@ -48,12 +48,12 @@ struct MisconfiguredEndpointTests {
         let store = try makeStore()
         try store.append(sampleRecords(30), at: Date())
         let uploader = batchUploader(store, url: server.baseURL)
-        guard case .misconfigured = await uploader.flush(.threshold).stoppedBy else {
+        guard case .misconfigured = await uploader.flush(.threshold, acknowledging: []).stoppedBy else {
             Issue.record("405 did not pause uploads")
             return
         }
         #expect(try store.pendingCount() == 30)
-        #expect(await uploader.flush(.manual).delivered == 30)
+        #expect(await uploader.flush(.manual, acknowledging: []).delivered == 30)
         #expect(try await exactlyOnce(store, server.state))
     }
 
@@ -66,7 +66,7 @@ struct MisconfiguredEndpointTests {
         let store = try makeStore()
         try store.append(sampleRecords(30), at: Date())
         let uploader = batchUploader(store, url: server.baseURL)
-        let report = await uploader.flush(.threshold)
+        let report = await uploader.flush(.threshold, acknowledging: [])
         guard case .misconfigured(let message) = report.stoppedBy else {
             Issue.record("400 bad_device_id did not pause uploads: \(report)")
             return
@@ -75,8 +75,8 @@ struct MisconfiguredEndpointTests {
         #expect(message.contains(#"device id "my phone" contains " ""#), "\(message)")
         #expect(report.rejected == 0)
         #expect(try store.pendingCount() == 30)
-        #expect(await uploader.flush(.threshold).requests == 0, "paused: automatic flushes send nothing")
-        #expect(await uploader.flush(.manual).delivered == 30)
+        #expect(await uploader.flush(.threshold, acknowledging: []).requests == 0, "paused: automatic flushes send nothing")
+        #expect(await uploader.flush(.manual, acknowledging: []).delivered == 30)
         #expect(try await exactlyOnce(store, server.state))
     }
 }

@@ -18,7 +18,7 @@ struct UploaderFaultTests {
         let uploader = batchUploader(store, url: server.baseURL)
         let log = ReportLog()
         uploader.setReportHandler { await log.add($0) }
-        let report = await uploader.flush(.manual)
+        let report = await uploader.flush(.manual, acknowledging: [])
         #expect(await log.reports == [report])
         #expect(Set(report.deliveredIDs) == Set(try store.allRecords().map(\.record.id)))
         #expect(report.delivered == 450)
@@ -35,7 +35,7 @@ struct UploaderFaultTests {
         let uploader = batchUploader(store, url: URL(string: "http://127.0.0.1:\(port)")!)
         for round in 0..<5 {
             try store.append(sampleRecords(40, start: Date(timeIntervalSinceNow: Double(-10_000 + round * 100))), at: Date())
-            let report = await uploader.flush(.connectivity)
+            let report = await uploader.flush(.connectivity, acknowledging: [])
             guard case .failed = report.stoppedBy else {
                 Issue.record("expected a failure, got \(report)")
                 return
@@ -44,7 +44,7 @@ struct UploaderFaultTests {
         #expect(try store.pendingCount() == 200)
         let server = try await TestServer.start(port: port)
         defer { Task { await server.stop() } }
-        let report = await uploader.flush(.connectivity)
+        let report = await uploader.flush(.connectivity, acknowledging: [])
         #expect(report.delivered == 200)
         #expect(try await exactlyOnce(store, server.state))
     }
@@ -57,12 +57,12 @@ struct UploaderFaultTests {
         let store = try makeStore()
         try store.append(sampleRecords(300), at: Date())
         let uploader = batchUploader(store, url: server.baseURL)
-        let first = await uploader.flush(.threshold)
+        let first = await uploader.flush(.threshold, acknowledging: [])
         guard case .failed = first.stoppedBy else {
             Issue.record("expected a failure, got \(first)")
             return
         }
-        _ = await uploader.drain(until: Date().addingTimeInterval(20), trigger: .retry)
+        _ = await uploader.drain(until: Date().addingTimeInterval(20), trigger: .retry, acknowledging: [])
         #expect(try store.pendingCount() == 0)
         #expect(try await exactlyOnce(store, server.state))
     }
@@ -75,14 +75,14 @@ struct UploaderFaultTests {
         let store = try makeStore()
         try store.append(sampleRecords(50), at: Date())
         let uploader = batchUploader(store, url: server.baseURL)
-        let first = await uploader.flush(.threshold)
+        let first = await uploader.flush(.threshold, acknowledging: [])
         guard case .failed(let reason, _) = first.stoppedBy else {
             Issue.record("expected a failure, got \(first)")
             return
         }
         #expect(reason.contains("not a batch answer") && reason.contains("Sign in to the Wi-Fi"), "\(reason)")
         #expect(first.delivered == 0)
-        _ = await uploader.drain(until: Date().addingTimeInterval(20), trigger: .retry)
+        _ = await uploader.drain(until: Date().addingTimeInterval(20), trigger: .retry, acknowledging: [])
         #expect(try store.pendingCount() == 0)
         #expect(try await exactlyOnce(store, server.state))
     }
@@ -96,13 +96,13 @@ struct UploaderFaultTests {
         try store.append(sampleRecords(120), at: Date())
         let uploader = batchUploader(store, url: server.baseURL)
         let started = Date()
-        _ = await uploader.flush(.threshold)
-        let early = await uploader.flush(.foreground)
+        _ = await uploader.flush(.threshold, acknowledging: [])
+        let early = await uploader.flush(.foreground, acknowledging: [])
         guard case .backingOff = early.stoppedBy else {
             Issue.record("a flush inside Retry-After went out: \(early)")
             return
         }
-        _ = await uploader.drain(until: Date().addingTimeInterval(20), trigger: .retry)
+        _ = await uploader.drain(until: Date().addingTimeInterval(20), trigger: .retry, acknowledging: [])
         #expect(try store.pendingCount() == 0)
         #expect(Date().timeIntervalSince(started) >= 1)
         #expect(await server.state.requests == 3)
@@ -119,7 +119,7 @@ struct UploaderFaultTests {
         await server.state.script([.hang(6)])
         let store = try makeStore()
         try store.append(sampleRecords(80), at: Date())
-        let first = await batchUploader(store, url: server.baseURL, timeout: 2).flush(.threshold)
+        let first = await batchUploader(store, url: server.baseURL, timeout: 2).flush(.threshold, acknowledging: [])
         guard case .failed = first.stoppedBy else {
             Issue.record("expected a timeout, got \(first)")
             return
@@ -128,7 +128,7 @@ struct UploaderFaultTests {
         // The server stores the batch once its hang ends; the resend (with a timeout that a loaded
         // test machine cannot exceed) is then answered as a duplicate.
         #expect(await eventually { await server.state.locations.count == 80 })
-        let resend = await batchUploader(store, url: server.baseURL).flush(.manual)
+        let resend = await batchUploader(store, url: server.baseURL).flush(.manual, acknowledging: [])
         #expect(resend.delivered == 80)
         #expect(await server.state.receipts.values.allSatisfy { $0 == 2 }, "each record arrived twice")
         #expect(try store.pendingCount() == 0)
@@ -143,8 +143,8 @@ struct UploaderFaultTests {
         let store = try makeStore()
         try store.append(sampleRecords(250), at: Date())
         let uploader = batchUploader(store, url: server.baseURL)
-        _ = await uploader.flush(.threshold)
-        _ = await uploader.drain(until: Date().addingTimeInterval(20), trigger: .retry)
+        _ = await uploader.flush(.threshold, acknowledging: [])
+        _ = await uploader.drain(until: Date().addingTimeInterval(20), trigger: .retry, acknowledging: [])
         #expect(try store.pendingCount() == 0)
         #expect(try await exactlyOnce(store, server.state))
         #expect(await server.state.receipts.values.contains { $0 > 1 })
@@ -158,7 +158,7 @@ struct UploaderFaultTests {
         await server.state.script([.hang(0), .status(400, body: "{\"error\":\"bad batch\",\"message\":\"unknown field\"}")])
         let store = try makeStore()
         try store.append(sampleRecords(300), at: Date())
-        let report = await batchUploader(store, url: server.baseURL).flush(.threshold)
+        let report = await batchUploader(store, url: server.baseURL).flush(.threshold, acknowledging: [])
         #expect(report.rejected == 100)
         #expect(report.delivered == 200)
         let summary = try store.summary()
@@ -167,12 +167,12 @@ struct UploaderFaultTests {
         #expect(summary.rejected.first?.rejection.reason.contains("unknown field") == true)
         #expect(try await exactlyOnce(store, server.state, rejected: 100))
         // Rejected records are never resent automatically…
-        _ = await batchUploader(store, url: server.baseURL).flush(.manual)
+        _ = await batchUploader(store, url: server.baseURL).flush(.manual, acknowledging: [])
         #expect(try store.summary().counts[.rejected] == 100)
         #expect(await server.state.locations.count == 200)
         // …only when the app requeues them after fixing the cause.
         #expect(try store.requeueRejected() == 100)
-        #expect(await batchUploader(store, url: server.baseURL).flush(.manual).delivered == 100)
+        #expect(await batchUploader(store, url: server.baseURL).flush(.manual, acknowledging: []).delivered == 100)
         #expect(try await exactlyOnce(store, server.state))
     }
 
@@ -183,7 +183,7 @@ struct UploaderFaultTests {
         await server.state.setMaxBatch(60)
         let store = try makeStore()
         try store.append(sampleRecords(400), at: Date())
-        let report = await batchUploader(store, url: server.baseURL, batchSize: 200).flush(.threshold)
+        let report = await batchUploader(store, url: server.baseURL, batchSize: 200).flush(.threshold, acknowledging: [])
         #expect(report.delivered == 400)
         #expect(try await exactlyOnce(store, server.state))
     }
@@ -196,7 +196,7 @@ struct UploaderFaultTests {
         var records = sampleRecords(10)
         records[3].fix.timestamp = Date(timeIntervalSince1970: 86_400)  // 1970: the server refuses it
         try store.append(records, at: Date())
-        let report = await batchUploader(store, url: server.baseURL).flush(.manual)
+        let report = await batchUploader(store, url: server.baseURL).flush(.manual, acknowledging: [])
         #expect(report.delivered == 9)
         #expect(report.rejected == 1)
         let rejected = try store.summary().rejected
@@ -212,12 +212,12 @@ struct UploaderFaultTests {
         try store.append(sampleRecords(50), at: Date())
         let claimed = try store.claim(limit: 30, order: .oldestFirst, now: Date(), lease: 60)
         #expect(claimed.count == 30)
-        let during = await batchUploader(store, url: server.baseURL).flush(.manual)
+        let during = await batchUploader(store, url: server.baseURL).flush(.manual, acknowledging: [])
         #expect(during.delivered == 20)
         let later = Uploader(
             queue: store, endpoint: WhereaboutsBatchEndpoint(base: server.baseURL, device: "phone-1"),
             clock: EngineClock(now: { Date().addingTimeInterval(61) }, sleep: EngineClock.system.sleep, spawn: EngineClock.system.spawn))
-        let after = await later.flush(.manual)
+        let after = await later.flush(.manual, acknowledging: [])
         #expect(after.delivered == 30)
         #expect(try await exactlyOnce(store, server.state))
     }
@@ -229,7 +229,7 @@ struct UploaderFaultTests {
         let store = try makeStore()
         let records = sampleRecords(30)
         try store.append(records, at: Date())
-        _ = await batchUploader(store, url: server.baseURL, batchSize: 10, order: .latestFirst).flush(.manual)
+        _ = await batchUploader(store, url: server.baseURL, batchSize: 10, order: .latestFirst).flush(.manual, acknowledging: [])
         let arrivals = await server.state.arrivals
         let ids = records.map { $0.id.uuidString.lowercased() }
         #expect(arrivals == Array(ids.reversed()))
@@ -244,23 +244,24 @@ struct UploaderFaultTests {
         let store = try makeStore()
         try store.append(sampleRecords(5), at: Date())
         let uploader = batchUploader(store, url: server.baseURL)
-        let report = await uploader.flush(.manual)
+        let report = await uploader.flush(.manual, acknowledging: [])
         #expect(report.commands.map(\.command) == [.reportLocation, .startActiveTracking(minutes: 15)])
         #expect(try store.unappliedCommands().map(\.id) == ["command-1", "command-2"])
 
         try store.append(sampleRecords(1), at: Date())
-        #expect(await uploader.flush(.manual).commands.count == 2, "not acknowledged yet: the server sends them again")
+        #expect(await uploader.flush(.manual, acknowledging: []).commands.count == 2, "not acknowledged yet: the server sends them again")
         #expect(try store.unappliedCommands().count == 2, "a command sent again is kept once")
 
         try store.apply([.session(.commandsApplied(["command-1", "command-2"]))], at: Date())
         #expect(try store.unappliedCommands().isEmpty)
         #expect(try store.commandAcknowledgements() == ["command-1", "command-2"])
-        let acknowledging = await uploader.flush(.manual)
+        let acknowledging = await uploader.flush(.manual, acknowledging: ["command-1", "command-2"])
         #expect(acknowledging.requests == 1, "with nothing pending, the acknowledgement goes alone")
         #expect(acknowledging.commands.isEmpty)
+        #expect(acknowledging.acknowledged == ["command-1", "command-2"], "the report says which the server took")
         #expect(await server.state.acknowledged == ["command-1", "command-2"])
         #expect(try store.commandAcknowledgements().isEmpty)
-        #expect(await uploader.flush(.manual).requests == 0)
+        #expect(await uploader.flush(.manual, acknowledging: []).requests == 0)
     }
 
     @Test("a credential that cannot be refreshed offline is a failure with back-off, and nothing stays leased", arguments: [false, true])
@@ -274,7 +275,7 @@ struct UploaderFaultTests {
         let uploader = batchUploader(
             store, url: server.baseURL, credentials: OfflineRefresh(failsAtStart: failsAtStart),
             backoff: Backoff(initial: 60, multiplier: 2, maximum: 600))
-        let report = await uploader.flush(.manual)
+        let report = await uploader.flush(.manual, acknowledging: [])
         guard case .failed(let message, let retryAt) = report.stoppedBy else {
             Issue.record("expected a failure to retry, got \(String(describing: report.stoppedBy))")
             return
@@ -283,7 +284,7 @@ struct UploaderFaultTests {
         #expect(retryAt > Date())
         #expect(try store.summary().leased == 0, "the batch is handed back at once")
         #expect(try store.pendingCount() == 20)
-        guard case .backingOff = await uploader.flush(.threshold).stoppedBy else {
+        guard case .backingOff = await uploader.flush(.threshold, acknowledging: []).stoppedBy else {
             Issue.record("a flush before the retry time should wait")
             return
         }
@@ -297,13 +298,13 @@ struct UploaderFaultTests {
         let store = try makeStore()
         try store.append(sampleRecords(100), at: Date())
         let uploader = batchUploader(store, url: server.baseURL)
-        let report = await uploader.flush(.manual)
+        let report = await uploader.flush(.manual, acknowledging: [])
         guard case .failed = report.stoppedBy else {
             Issue.record("expected a failure, got \(report)")
             return
         }
         #expect(try store.summary().leased == 0)
-        _ = await uploader.drain(until: Date().addingTimeInterval(20), trigger: .retry)
+        _ = await uploader.drain(until: Date().addingTimeInterval(20), trigger: .retry, acknowledging: [])
         #expect(try store.pendingCount() == 0)
         #expect(try await exactlyOnce(store, server.state))
     }
@@ -327,8 +328,8 @@ struct UploaderFaultTests {
                 ], at: Date())
         }
         let uploader = batchUploader(store, url: server.baseURL)
-        _ = await uploader.flush(.regionEvent)
-        _ = await uploader.drain(until: Date().addingTimeInterval(20), trigger: .retry)
+        _ = await uploader.flush(.regionEvent, acknowledging: [])
+        _ = await uploader.drain(until: Date().addingTimeInterval(20), trigger: .retry, acknowledging: [])
         #expect(try store.allEvents().allSatisfy { $0.state == .delivered })
         let held = await server.state.events
         #expect(Set(held.keys) == Set(try store.allEvents().map { $0.record.id.uuidString.lowercased() }))
@@ -348,7 +349,7 @@ struct UploaderFaultTests {
         let uploader = Uploader(
             queue: store, endpoint: FirestoreEndpoint(base: server.baseURL, project: "p", userID: nil),
             configuration: UploaderConfiguration())
-        #expect(await uploader.flush(.manual).stoppedBy == nil)
+        #expect(await uploader.flush(.manual, acknowledging: []).stoppedBy == nil)
         #expect(try store.allEvents().map(\.state) == [.pending])
     }
 }

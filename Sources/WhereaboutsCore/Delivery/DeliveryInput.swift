@@ -2,10 +2,9 @@ import Foundation
 
 /// What a ``DeliveryMachine`` is told: a flush asked for, or the result of the step it asked for last.
 public enum DeliveryInput: Sendable, Equatable {
-    /// Something asks for a flush, for this reason.
-    case flush(UploadTrigger)
-    /// The ids of the commands carried out and not yet acknowledged to the server.
-    case acknowledgements([String])
+    /// Something asks for a flush, for this reason, with the ids of the commands carried out and not
+    /// yet acknowledged to the server (``Session/unacknowledgedCommands``).
+    case flush(UploadTrigger, acknowledging: [String])
     /// The current credential state.
     case credential(CredentialState)
     /// No credential could be had; the text says why.

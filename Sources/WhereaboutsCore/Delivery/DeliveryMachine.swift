@@ -3,7 +3,8 @@ import Foundation
 /// Every delivery decision as one pure state machine: `(input, now) → (store writes, next step)`.
 ///
 /// A flush claims the pending records batch by batch, then the region events, and sends each batch;
-/// the first request carries the acknowledgements of the commands the device carried out. The machine
+/// the first request carries the acknowledgements of the commands the device carried out, which the
+/// flush is given (the ``Session``'s ``Session/unacknowledgedCommands``). The machine
 /// decides what each answer settles and what comes next:
 /// - 2xx (read by the endpoint): delivered, rejected item by item, commands kept; an unreadable
 ///   answer (a proxy's page) delivers nothing and counts as a failure.
@@ -65,6 +66,8 @@ public struct DeliveryMachine: Sendable, Equatable {
     private struct Flush: Sendable, Equatable {
         var report: FlushReport
         var rerun: UploadTrigger?
+        /// The acknowledgements the folded flush was given, for the drain it asks for.
+        var rerunAcknowledgements: [String] = []
         var acknowledgements: [String] = []
         var credential = CredentialState.notNeeded
         var kind = DeliveryItemKind.record
@@ -88,8 +91,8 @@ public struct DeliveryMachine: Sendable, Equatable {
     public mutating func handle(_ input: DeliveryInput, now: Date, jitter: () -> Double) -> DeliveryDecision {
         var writes: [DeliveryWrite] = []
         let next: DeliveryStep
-        if case .flush(let trigger) = input {
-            next = begin(trigger, now: now)
+        if case .flush(let trigger, let acknowledgements) = input {
+            next = begin(trigger, acknowledging: acknowledgements, now: now, writes: &writes)
         } else if var flush = running {
             // Taken out while it changes, so its growing report is not copied at every answer.
             running = nil
@@ -114,26 +117,42 @@ public struct DeliveryMachine: Sendable, Equatable {
 
     // MARK: Starting
 
-    private mutating func begin(_ trigger: UploadTrigger, now: Date) -> DeliveryStep {
+    private mutating func begin(
+        _ trigger: UploadTrigger, acknowledging acknowledgements: [String], now: Date, writes: inout [DeliveryWrite]
+    ) -> DeliveryStep {
         if var flush = running {
             flush.rerun = flush.rerun ?? trigger
+            flush.rerunAcknowledgements = acknowledgements
             running = flush
             return .joinRunningFlush
         }
         var flush = Flush(report: FlushReport(trigger: trigger))
-        let next = open(&flush, trigger: trigger, now: now)
+        let next = open(&flush, trigger: trigger, acknowledging: acknowledgements, now: now, writes: &writes)
         running = next.endsFlush ? nil : flush
         return next
     }
 
-    /// The first step of one drain of the queue, or its end when paused or backing off.
-    private mutating func open(_ flush: inout Flush, trigger: UploadTrigger, now: Date) -> DeliveryStep {
+    /// The first step of one drain of the queue, or its end when paused or backing off. The
+    /// acknowledgements not yet confirmed in this flush go with its first request; an endpoint that
+    /// takes none has them forgotten at once.
+    private mutating func open(
+        _ flush: inout Flush, trigger: UploadTrigger, acknowledging acknowledgements: [String], now: Date,
+        writes: inout [DeliveryWrite]
+    ) -> DeliveryStep {
         if let pausedBecause, trigger != .manual { return finish(&flush, .misconfigured(pausedBecause)) }
         pausedBecause = nil
         if let until = serverNotBefore, until > now { return finish(&flush, .backingOff(until: until)) }
         if let until = notBefore, until > now, !trigger.skipsBackoff { return finish(&flush, .backingOff(until: until)) }
         flush.kind = .record
-        return .readAcknowledgements
+        let confirmed = Set(flush.report.acknowledged)
+        let ids = acknowledgements.filter { !confirmed.contains($0) }
+        if configuration.acceptsAcknowledgements {
+            flush.acknowledgements = ids
+        } else if !ids.isEmpty {
+            writes.append(.confirmAcknowledged(ids))
+            flush.report.acknowledged += ids
+        }
+        return .fetchCredential
     }
 
     // MARK: Advancing
@@ -145,21 +164,13 @@ public struct DeliveryMachine: Sendable, Equatable {
         switch input {
         case .flush:
             return .joinRunningFlush
-        case .acknowledgements(let ids):
-            if configuration.acceptsAcknowledgements {
-                flush.acknowledgements = ids
-            } else if !ids.isEmpty {
-                writes.append(.confirmAcknowledged(ids))
-                flush.report.acknowledged += ids
-            }
-            return .fetchCredential
         case .credential(let state):
             flush.credential = state
             return claim(&flush)
         case .credentialFailed(let reason):
             return fail(&flush, "could not get a credential for \(name): \(reason)", retryAfter: nil, now: now, jitter: jitter)
         case .claimed(let ids):
-            if ids.isEmpty && flush.acknowledgements.isEmpty { return drained(&flush, now: now) }
+            if ids.isEmpty && flush.acknowledgements.isEmpty { return drained(&flush, now: now, writes: &writes) }
             return send(&flush, ids)
         case .replied(let reply, let url):
             return judge(&flush, reply, url: url, now: now, jitter: jitter, writes: &writes)
@@ -271,7 +282,7 @@ public struct DeliveryMachine: Sendable, Equatable {
     }
 
     /// Nothing of this kind is pending: events follow records, and then the drain is over.
-    private mutating func drained(_ flush: inout Flush, now: Date) -> DeliveryStep {
+    private mutating func drained(_ flush: inout Flush, now: Date, writes: inout [DeliveryWrite]) -> DeliveryStep {
         if flush.kind == .record && configuration.acceptsEvents {
             flush.kind = .event
             return claim(&flush)
@@ -280,7 +291,7 @@ public struct DeliveryMachine: Sendable, Equatable {
         notBefore = nil
         guard let again = flush.rerun else { return finish(&flush, nil) }
         flush.rerun = nil
-        return open(&flush, trigger: again, now: now)
+        return open(&flush, trigger: again, acknowledging: flush.rerunAcknowledgements, now: now, writes: &writes)
     }
 
     // MARK: Stopping

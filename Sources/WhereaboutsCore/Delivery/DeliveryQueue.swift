@@ -17,9 +17,6 @@ public protocol DeliveryQueue: AnyObject, Sendable {
     /// Keeps commands a server sent back, to be acted on by the engine; a command whose id is already
     /// kept (sent again before it was acknowledged) is not kept twice.
     func enqueueCommands(_ commands: [DeviceCommand], at date: Date) throws
-    /// The ids of the commands carried out and not yet acknowledged to the server: the next upload
-    /// sends them.
-    func commandAcknowledgements() throws -> [String]
     /// The server took the acknowledgement of these commands: they are forgotten.
     func confirmAcknowledged(_ ids: [String]) throws
 }

@@ -27,9 +27,6 @@ public enum DeliveryWrite: Sendable, Equatable {
 public enum DeliveryStep: Sendable, Equatable {
     /// A flush is already running: wait for its report (the new trigger is folded into it).
     case joinRunningFlush
-    /// Read the ids of the commands carried out and not yet acknowledged: answer
-    /// ``DeliveryInput/acknowledgements(_:)``.
-    case readAcknowledgements
     /// Get the current credential: answer ``DeliveryInput/credential(_:)`` or ``DeliveryInput/credentialFailed(_:)``.
     case fetchCredential
     /// Renew the credential the server refused: answer ``DeliveryInput/refreshed(_:)`` or ``DeliveryInput/refreshFailed(_:)``.
