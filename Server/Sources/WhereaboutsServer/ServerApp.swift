@@ -49,15 +49,17 @@ public enum ServerApp {
     /// Serves the API on `host:port` (0 picks a free port) until SIGTERM or SIGINT, then finishes the
     /// requests in flight and returns. `onRunning` receives the bound port. With `mqtt`, it also
     /// stores the messages of that subscription as `/pub` does, for as long as it serves. Every
-    /// route tells the time by `clock`.
+    /// route tells the time by `clock`; `recordIDs` mints the ids of the commands the admin queues
+    /// (time-ordered version 7 UUIDs by default).
     /// - Throws: ``ServerError/usage(_:)`` for unusable settings.
     public static func serve(
         storage: any TrackStorage, host: String, port: Int, settings: ServerSettings, mqtt: MQTTSubscription? = nil,
-        clock: EngineClock = .system, logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        clock: EngineClock = .system, recordIDs: @escaping @Sendable (Date) -> UUID = { RecordID.make(at: $0) }, logger: Logger,
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         let settings = try settings.validated()
         let api = API(
-            storage: storage, settings: settings, clock: clock, logger: logger,
+            storage: storage, settings: settings, clock: clock, recordIDs: recordIDs, logger: logger,
             ownTracksLegacyIDsBefore: try await storage.ownTracksLegacyIDsBefore())
         let connections = ConnectionCounter(limit: settings.maxConnections, perAddress: settings.maxConnectionsPerAddress)
         let app = Application(

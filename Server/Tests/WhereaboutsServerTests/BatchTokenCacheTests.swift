@@ -46,7 +46,7 @@ struct BatchTokenCacheTests {
                 // behind the server's back, as `device rotate-token` or another instance does.
                 #expect(try await server.storage.rotateToken(device: server.device, tokenHash: Tokens.hash(server.token)))
                 #expect(try await Self.status(of: (server, server.token, 60 + Double(index))) == 200)
-                let command = try await server.storage.queue(.reportLocation, device: server.device, at: Date())
+                let command = try await queueCommand(.reportLocation, device: server.device, in: server.storage)
                 #expect(try await server.storage.rotateToken(device: server.device, tokenHash: Tokens.hash(token)))
                 let reply = try await server.send("POST", Self.path(server), token: server.token, body: body(command.id))
                 #expect(reply.status == 401, "\(what): \(reply.status) \(String(decoding: reply.body, as: UTF8.self))")

@@ -38,7 +38,7 @@ struct EndToEndTests {
             let uploader = Uploader(
                 queue: store, endpoint: WhereaboutsBatchEndpoint(base: server.base, device: server.device, maxBatchSize: 250),
                 credentials: FixedCredential(.bearer(server.token)), configuration: UploaderConfiguration(batchSize: 250))
-            let report = await uploader.drain(until: Date().addingTimeInterval(60))
+            let report = await uploader.drain(until: Date().addingTimeInterval(60), acknowledging: [])
             #expect(report.stoppedBy == nil)
             let recorded = try store.allRecords().map(\.record).sorted {
                 ($0.fix.timestamp, $0.id.uuidString) < ($1.fix.timestamp, $1.id.uuidString)

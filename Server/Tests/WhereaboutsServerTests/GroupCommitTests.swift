@@ -38,7 +38,7 @@ struct GroupCommitTests {
             var accounts: [OwnTracksAccount] = []
             for device in devices { accounts.append(try #require(try await storage.ownTracksAccount(device: device))) }
             let queued = [ServerCommand.reportLocation, .reportLocation]
-            for command in queued { _ = try await storage.queue(command, device: devices[0], at: Date()) }
+            for command in queued { _ = try await queueCommand(command, device: devices[0], in: storage) }
             let start = 1_700_000_000.0
             let copied = UUID()
             // Copies of one location: the longest stay (600 s) and the finest position (4 m, at 48.9) win.
@@ -87,8 +87,8 @@ struct GroupCommitTests {
     func batchWrites(_ kind: StorageKind) async throws {
         try await withStorage(kind) { storage in
             let devices = try await Self.addDevices(2, named: "gb", to: storage)
-            let done = try await storage.queue(.reportLocation, device: devices[0], at: Date())
-            let due = try await storage.queue(.startActiveTracking(minutes: 5), device: devices[0], at: Date())
+            let done = try await queueCommand(.reportLocation, device: devices[0], in: storage)
+            let due = try await queueCommand(.startActiveTracking(minutes: 5), device: devices[0], in: storage)
             let start = 1_700_000_000.0
             let locations = (0..<100).map { record(start + Double($0)) }
             let outcomes = await withTaskGroup(of: Result<(counts: IngestCounts, commands: [DeviceCommand]), any Error>.self) { group in

@@ -30,7 +30,7 @@ struct OwnTracksAccountCacheTests {
     func rotated(_ kind: StorageKind) async throws {
         try await withLiveServer(kind) { server in
             let old = Self.basic(server.device, server.token)
-            try await server.storage.queue(.reportLocation, device: server.device, at: Date())
+            try await queueCommand(.reportLocation, device: server.device, in: server.storage)
             let token = Tokens.generate()
             var offset = 0
             for body in [Self.location(1), Data(#"{"_type":"card","name":"me"}"#.utf8), Data()] {
@@ -39,7 +39,7 @@ struct OwnTracksAccountCacheTests {
                 #expect(try await server.storage.rotateToken(device: server.device, tokenHash: Tokens.hash(server.token)))
                 offset += 10
                 #expect(try await server.send("POST", "/pub", token: nil, body: Self.location(offset), headers: old).status == 200)
-                try await server.storage.queue(.reportLocation, device: server.device, at: Date())
+                try await queueCommand(.reportLocation, device: server.device, in: server.storage)
                 #expect(try await server.storage.rotateToken(device: server.device, tokenHash: Tokens.hash(token)))
                 let reply = try await server.send("POST", "/pub", token: nil, body: body, headers: old)
                 #expect(reply.status == 401, "\(String(decoding: body, as: UTF8.self)): \(reply.status)")
@@ -120,7 +120,7 @@ struct OwnTracksAccountCacheTests {
         try await withStorage(kind) { storage in
             let device = uniqueDevice("acct")
             try await storage.addDevice(id: device, tokenHash: Tokens.hash("one"), at: Date())
-            try await storage.queue(.reportLocation, device: device, at: Date())
+            try await queueCommand(.reportLocation, device: device, in: storage)
             let stale = OwnTracksAccount(tokenHash: Tokens.hash("two"), profile: OwnTracksProfile(device: device))
             let fix = try Fix(
                 coordinate: Coordinate(latitude: 47.37, longitude: 8.54), horizontalAccuracy: 9, timestamp: Date(timeIntervalSinceNow: -60))

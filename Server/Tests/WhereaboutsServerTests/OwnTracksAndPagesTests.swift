@@ -38,7 +38,7 @@ struct OwnTracksAndPagesTests {
             let badWaypoint = try await server.send(
                 "POST", "/pub", token: nil, body: Data(#"{"_type":"waypoint","desc":"Sea","lat":1,"lon":2,"rad":-5}"#.utf8), headers: auth)
             #expect(badWaypoint.status == 400)
-            try await server.storage.queue(.reportLocation, device: server.device, at: Date())
+            try await queueCommand(.reportLocation, device: server.device, in: server.storage)
             let card = try await server.send("POST", "/pub", token: nil, body: Data(#"{"_type":"card","name":"me"}"#.utf8), headers: auth)
             #expect(String(decoding: card.body, as: UTF8.self) == #"[{"_type":"cmd","action":"reportLocation"}]"#)
             let wrong = try await server.send("POST", "/pub", token: nil, body: Data(location.utf8), headers: basic(server.device, "nope"))

@@ -21,12 +21,12 @@ struct OwnTracksClientTests {
             let endpoint = OwnTracksEndpoint(url: server.base.appendingPathComponent("pub"), user: "owner", device: server.device)
             let uploader = Uploader(
                 queue: store, endpoint: endpoint, credentials: FixedCredential(.basic(user: server.device, password: server.token)))
-            #expect(await uploader.flush(.manual).requests == 2)
+            #expect(await uploader.flush(.manual, acknowledging: []).requests == 2)
             try store.apply([.dwell(120)], at: Date())
-            #expect(await uploader.flush(.manual).requests == 1)
+            #expect(await uploader.flush(.manual, acknowledging: []).requests == 1)
             try store.apply([.dwell(300)], at: Date())
-            #expect(await uploader.flush(.manual).requests == 1)
-            #expect(await uploader.flush(.manual).requests == 0, "nothing is sent twice")
+            #expect(await uploader.flush(.manual, acknowledging: []).requests == 1)
+            #expect(await uploader.flush(.manual, acknowledging: []).requests == 0, "nothing is sent twice")
 
             let stored = try await server.storage.ownTracksLocations(
                 device: server.device, from: .distantPast, to: .distantFuture, limit: nil)

@@ -17,7 +17,7 @@ struct OwnTracksCommandTests {
                 return String(decoding: reply.body, as: UTF8.self)
             }
             #expect(try await publish(0) == "[]")
-            try await server.storage.queue(.reportLocation, device: server.device, at: Date())
+            try await queueCommand(.reportLocation, device: server.device, in: server.storage)
             #expect(try await publish(1) == #"[{"_type":"cmd","action":"reportLocation"}]"#)
             #expect(try await publish(2) == "[]")
             #expect(try await server.storage.devices().first { $0.id == server.device }?.locations == 3)

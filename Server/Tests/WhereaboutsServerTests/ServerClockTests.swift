@@ -27,4 +27,14 @@ struct ServerClockTests {
             #expect(kept.expiresAt == Self.earlier.addingTimeInterval(ServerSettings().loginLifetime))
         }
     }
+
+    @Test("the ids of the commands the admin queues come from the generator the server is given")
+    func injectedIDs() async throws {
+        let fixed = UUID(uuidString: "01900000-0000-7000-8000-000000000001")!
+        try await withLiveServer(.sqlite, recordIDs: { _ in fixed }) { server in
+            let queued = try await server.send(
+                "POST", "/v1/devices/\(server.device)/commands", token: LiveServer.adminToken, body: Data(#"{"type":"reportLocation"}"#.utf8))
+            #expect(server.json(queued)["id"] as? String == fixed.uuidString.lowercased(), "\(server.json(queued))")
+        }
+    }
 }

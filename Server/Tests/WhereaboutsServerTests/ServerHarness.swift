@@ -129,15 +129,19 @@ struct LiveServer: Sendable {
 /// Starts a server over `kind` storage with a fresh device, runs `body`, and stops the server.
 func withLiveServer(
     _ kind: StorageKind, settings: ServerSettings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken),
-    clock: EngineClock = .system, _ body: @escaping @Sendable (LiveServer) async throws -> Void
+    clock: EngineClock = .system, recordIDs: @escaping @Sendable (Date) -> UUID = { RecordID.make(at: $0) },
+    _ body: @escaping @Sendable (LiveServer) async throws -> Void
 ) async throws {
-    try await withStorage(kind) { storage in try await withLiveServer(on: storage, settings: settings, clock: clock, body) }
+    try await withStorage(kind) { storage in
+        try await withLiveServer(on: storage, settings: settings, clock: clock, recordIDs: recordIDs, body)
+    }
 }
 
 /// Starts a server over `storage` with a fresh device, runs `body`, and stops the server.
 func withLiveServer(
     on storage: any TrackStorage, settings: ServerSettings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken),
-    clock: EngineClock = .system, _ body: @escaping @Sendable (LiveServer) async throws -> Void
+    clock: EngineClock = .system, recordIDs: @escaping @Sendable (Date) -> UUID = { RecordID.make(at: $0) },
+    _ body: @escaping @Sendable (LiveServer) async throws -> Void
 ) async throws {
     let device = uniqueDevice()
     let token = Tokens.generate()
@@ -146,7 +150,7 @@ func withLiveServer(
     let server = Task {
         defer { continuation.finish() }
         try await ServerApp.serve(
-            storage: storage, host: "127.0.0.1", port: 0, settings: settings, clock: clock, logger: quietLogger
+            storage: storage, host: "127.0.0.1", port: 0, settings: settings, clock: clock, recordIDs: recordIDs, logger: quietLogger
         ) { port in
             continuation.yield(port)
         }
@@ -177,3 +181,11 @@ func wireLocations(_ count: Int, start: Date = Date(timeIntervalSince1970: (Date
 }
 
 func batchBody(_ locations: [WireLocation]) -> Data { try! JSONEncoder().encode(LocationBatch(locations: locations)) }
+
+/// Queues `command` for `device` with a new time-ordered id, as the admin API does.
+@discardableResult
+func queueCommand(_ command: ServerCommand, device: String, in storage: any DeviceStorage) async throws -> DeviceCommand {
+    let queued = DeviceCommand(id: RecordID.make(at: Date()).uuidString.lowercased(), command: command)
+    try await storage.queue(queued, device: device, at: Date())
+    return queued
+}

@@ -180,20 +180,20 @@ struct ServerProcessTests {
                         coordinate: Coordinate(latitude: 40 + Double(i) * 1e-5, longitude: -3.7), horizontalAccuracy: 8,
                         timestamp: start.addingTimeInterval(Double(i))),
                     trigger: .policy)
-            })
+            }, at: Date())
         let uploader = Uploader(
             queue: store, endpoint: WhereaboutsBatchEndpoint(base: server.base, device: "crashy", maxBatchSize: 100),
             credentials: FixedCredential(.bearer(token)),
             configuration: UploaderConfiguration(batchSize: 100, lease: 5, requestTimeout: 2, backoff: Backoff(initial: 0.1, maximum: 0.5)))
         for round in 0..<3 {
-            let flush = Task { await uploader.flush(.manual) }
+            let flush = Task { await uploader.flush(.manual, acknowledging: []) }
             try await Task.sleep(nanoseconds: UInt64(150 + round * 100) * 1_000_000)
             await server.signal(SIGKILL)
             _ = await flush.value
             #expect(try store.pendingCount() > 0, "round \(round): the kill came after everything was sent")
             server = try await ServerProcess(database: database, port: port)
         }
-        let report = await uploader.drain(until: Date().addingTimeInterval(60))
+        let report = await uploader.drain(until: Date().addingTimeInterval(60), acknowledging: [])
         #expect(report.stoppedBy == nil)
         #expect(try store.pendingCount() == 0)
         let reply = try await URLSessionTransport().send(

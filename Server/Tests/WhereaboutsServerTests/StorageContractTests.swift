@@ -104,8 +104,8 @@ struct StorageContractTests {
             let answer = { (acknowledged: [String], date: Date) in
                 try await storage.ingest([], device: device, tokenHash: hash, acknowledging: acknowledged, at: date, lease: 30).commands
             }
-            let report = try await storage.queue(.reportLocation, device: device, at: Date())
-            let track = try await storage.queue(.startActiveTracking(minutes: 10), device: device, at: Date())
+            let report = try await queueCommand(.reportLocation, device: device, in: storage)
+            let track = try await queueCommand(.startActiveTracking(minutes: 10), device: device, in: storage)
             #expect(report.id != track.id)
             let t0 = Date(timeIntervalSince1970: 1_800_000_000)
             #expect(try await answer([], t0) == [report, track])
@@ -170,7 +170,7 @@ struct StorageContractTests {
                     device: id, at: Date())
                 try await storage.saveRegions([WireRegion(id: "home", latitude: 1, longitude: 2, radius: 50)], device: id, at: Date())
                 try await storage.saveMessage("card", body: "{}", device: id, at: Date())
-                _ = try await storage.queue(.reportLocation, device: id, at: Date())
+                _ = try await queueCommand(.reportLocation, device: id, in: storage)
             }
             let login = BrowserLogin(
                 idHash: Tokens.hash("cookie-\(kept)"), device: kept, tokenHash: Tokens.hash("old-\(kept)"), createdAt: wholeSeconds(0),

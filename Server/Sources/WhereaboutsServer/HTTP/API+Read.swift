@@ -71,7 +71,9 @@ extension API {
                     }
                 }
             }
-            let queued = try await storage.queue(command, device: device, at: clock.now())
+            let now = clock.now()
+            let queued = DeviceCommand(id: recordIDs(now).uuidString.lowercased(), command: command)
+            try await storage.queue(queued, device: device, at: now)
             return JSONResponse.make(.accepted, queued)
         }
     }

@@ -15,6 +15,8 @@ public struct API: Sendable {
     let logger: Logger
     /// The time every route reads.
     let clock: EngineClock
+    /// Mints the id of each new command for its time.
+    let recordIDs: @Sendable (Date) -> UUID
     /// Leaflet and the day page's script, under `/assets/`.
     let assets: PageAssets
     /// The day page's map; `nil` when no tile URL is set.
@@ -29,10 +31,14 @@ public struct API: Sendable {
     let feed = LocationFeed()
 
     /// Creates the API over `storage`, whose ``OwnTracksStorage/ownTracksLegacyIDsBefore()`` is
-    /// `ownTracksLegacyIDsBefore`, telling the time by `clock`.
-    public init(storage: any TrackStorage, settings: ServerSettings, clock: EngineClock, logger: Logger, ownTracksLegacyIDsBefore: Date?) {
+    /// `ownTracksLegacyIDsBefore`, telling the time by `clock` and minting the ids of new commands with `recordIDs`.
+    public init(
+        storage: any TrackStorage, settings: ServerSettings, clock: EngineClock, recordIDs: @escaping @Sendable (Date) -> UUID,
+        logger: Logger, ownTracksLegacyIDsBefore: Date?
+    ) {
         self.storage = storage
         self.clock = clock
+        self.recordIDs = recordIDs
         self.ownTracksLegacyIDsBefore = ownTracksLegacyIDsBefore
         self.settings = settings
         authenticator = Authenticator(storage: storage, adminTokenHash: settings.adminToken.map(Tokens.hash), clock: clock)

@@ -28,8 +28,9 @@ public protocol DeviceStorage: Sendable {
 
     // MARK: Commands
 
-    /// Queues a command, with a new id, for the device's upload answers.
-    func queue(_ command: ServerCommand, device: String, at date: Date) async throws -> DeviceCommand
+    /// Queues a command, with its id (new and time-ordered: commands go out in the order of their
+    /// ids' times), for the device's upload answers.
+    func queue(_ command: DeviceCommand, device: String, at date: Date) async throws
 
     // MARK: Logins
 

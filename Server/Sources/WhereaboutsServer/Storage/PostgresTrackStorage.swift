@@ -334,13 +334,11 @@ public final class PostgresTrackStorage: TrackStorage {
         return messages
     }
 
-    public func queue(_ command: ServerCommand, device: String, at date: Date) async throws -> DeviceCommand {
-        let queued = DeviceCommand(id: RecordID.make(at: date).uuidString.lowercased(), command: command)
-        let body = String(decoding: try JSONEncoder().encode(command), as: UTF8.self)
+    public func queue(_ queued: DeviceCommand, device: String, at date: Date) async throws {
+        let body = String(decoding: try JSONEncoder().encode(queued.command), as: UTF8.self)
         try await client.query(
             "INSERT INTO command (device_id, id, body, created_at) VALUES (\(device), \(queued.id), \(body), \(date.timeIntervalSince1970))",
             logger: logger)
-        return queued
     }
 
     public func ping() async throws {

@@ -300,15 +300,13 @@ public final class SQLiteTrackStorage: TrackStorage {
         }
     }
 
-    public func queue(_ command: ServerCommand, device: String, at date: Date) async throws -> DeviceCommand {
-        let queued = DeviceCommand(id: RecordID.make(at: date).uuidString.lowercased(), command: command)
-        let body = try JSONEncoder().encode(command)
+    public func queue(_ queued: DeviceCommand, device: String, at date: Date) async throws {
+        let body = try JSONEncoder().encode(queued.command)
         try await writer.write { db in
             try db.execute(
                 sql: "INSERT INTO command (device_id, id, body, created_at) VALUES (?, ?, ?, ?)",
                 arguments: [device, queued.id, body, date.timeIntervalSince1970])
         }
-        return queued
     }
 
     public func ingest(
