@@ -31,9 +31,11 @@ struct ServerClockTests {
     @Test("the ids of the commands the admin queues come from the generator the server is given")
     func injectedIDs() async throws {
         let fixed = UUID(uuidString: "01900000-0000-7000-8000-000000000001")!
-        try await withLiveServer(.sqlite, recordIDs: { _ in fixed }) { server in
+        let mint: @Sendable (Date) -> UUID = { _ in fixed }
+        try await withLiveServer(.sqlite, recordIDs: mint) { server in
             let queued = try await server.send(
-                "POST", "/v1/devices/\(server.device)/commands", token: LiveServer.adminToken, body: Data(#"{"type":"reportLocation"}"#.utf8))
+                "POST", "/v1/devices/\(server.device)/commands", token: LiveServer.adminToken,
+                body: Data(#"{"type":"reportLocation"}"#.utf8))
             #expect(server.json(queued)["id"] as? String == fixed.uuidString.lowercased(), "\(server.json(queued))")
         }
     }
