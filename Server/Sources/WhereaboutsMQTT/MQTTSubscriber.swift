@@ -14,12 +14,16 @@ public struct MQTTSubscription: Sendable {
     public var password: String?
     /// Topic filters, each subscribed with QoS 1.
     public var topics: [String]
+    /// The shared subscription group, if any: every client subscribed with the same group (and
+    /// filter) shares the messages, each delivered to one of them (`$share/GROUP/FILTER`, mosquitto
+    /// 1.6 and later, also to MQTT 3.1.1 clients). Each client needs a client id of its own.
+    public var shareGroup: String?
     /// Seconds between PINGREQs.
     public var keepAlive: UInt16
 
     public init(
         host: String, port: Int = 1883, clientID: String, username: String? = nil, password: String? = nil, topics: [String],
-        keepAlive: UInt16 = 30
+        shareGroup: String? = nil, keepAlive: UInt16 = 30
     ) {
         self.host = host
         self.port = port
@@ -27,7 +31,22 @@ public struct MQTTSubscription: Sendable {
         self.username = username
         self.password = password
         self.topics = topics
+        self.shareGroup = shareGroup
         self.keepAlive = keepAlive
+    }
+
+    /// The filters subscribed to: ``topics``, within ``shareGroup`` when there is one.
+    public var filters: [String] { topics.map { topic in shareGroup.map { "$share/\($0)/\(topic)" } ?? topic } }
+}
+
+/// A message to publish: a handler's reply to the message it handled.
+public struct MQTTMessage: Sendable, Equatable {
+    public var topic: String
+    public var payload: [UInt8]
+
+    public init(topic: String, payload: [UInt8]) {
+        self.topic = topic
+        self.payload = payload
     }
 }
 
@@ -39,7 +58,8 @@ public struct MQTTRefusal: Error, CustomStringConvertible {
 /// An MQTT 3.1.1 subscriber on SwiftNIO: a persistent session (clean session off) under its client
 /// id, every topic subscribed with QoS 1, and each message acknowledged (PUBACK) only once the
 /// handler has returned for it, so a message whose handler threw, or that was under way when the
-/// process died, is delivered again by the broker. Lost connections are made again with back-off
+/// process died, is delivered again by the broker. The messages a handler returns are published
+/// (QoS 1) before the message they answer is acknowledged. Lost connections are made again with back-off
 /// (0.1 s doubling to 10 s, from 0.1 s again after a connection that lasted 10 s), the session resumed.
 public struct MQTTSubscriber: Sendable {
     public let subscription: MQTTSubscription
@@ -53,11 +73,12 @@ public struct MQTTSubscriber: Sendable {
     /// Receives messages until cancelled, reconnecting whenever the connection ends; each message
     /// goes to `handle`, several at once (as many as the broker sends before their PUBACKs: its
     /// limit of messages in flight, 20 by default in mosquitto), and is acknowledged in order once
-    /// `handle` returns. A handler that throws closes the connection (the message is
-    /// delivered again on the next), as does a broker that refuses the login (logged and retried).
-    /// `onSubscribed` is called after each SUBACK.
+    /// `handle` returns, after the messages it returns are published. A handler that throws closes
+    /// the connection (the message is delivered again on the next), as does a broker that refuses
+    /// the login (logged and retried). `onSubscribed` is called after each SUBACK.
     public func run(
-        onSubscribed: @escaping @Sendable () async -> Void = {}, handle: @escaping @Sendable (MQTTPacket.Publish) async throws -> Void
+        onSubscribed: @escaping @Sendable () async -> Void = {},
+        handle: @escaping @Sendable (MQTTPacket.Publish) async throws -> [MQTTMessage]
     ) async {
         var delay = 0.1
         while !Task.isCancelled {
@@ -79,7 +100,7 @@ public struct MQTTSubscriber: Sendable {
 
     /// One connection, from CONNECT to its end.
     private func connection(
-        onSubscribed: @escaping @Sendable () async -> Void, handle: @escaping @Sendable (MQTTPacket.Publish) async throws -> Void
+        onSubscribed: @escaping @Sendable () async -> Void, handle: @escaping @Sendable (MQTTPacket.Publish) async throws -> [MQTTMessage]
     ) async throws {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(10))
@@ -99,20 +120,28 @@ public struct MQTTSubscriber: Sendable {
                         username: subscription.username, password: subscription.password)))
             guard case .connack(_, let code)? = try await packets.next() else { throw MQTTRefusal(description: "no CONNACK") }
             guard code == 0 else { throw MQTTRefusal(description: Self.connectRefusal(code)) }
-            try await outbound.write(.subscribe(packetID: 1, filters: subscription.topics.map { ($0, 1) }))
+            try await outbound.write(.subscribe(packetID: 1, filters: subscription.filters.map { ($0, 1) }))
             try await withThrowingTaskGroup(of: Void.self) { group in
-                let (handled, finished) = AsyncStream<(UInt16?, Task<Void, any Error>)>.makeStream()
+                let (handled, finished) = AsyncStream<(UInt16?, Task<[MQTTMessage], any Error>)>.makeStream()
                 defer { finished.finish() }
-                // PUBACKs in the order the messages came, each once its handler returned; a handler
-                // that threw closes the connection, so the broker delivers the message again.
+                // PUBACKs in the order the messages came, each once its handler returned and its
+                // replies went out; a handler that threw closes the connection, so the broker
+                // delivers the message again.
                 group.addTask { [logger, connection = channel.channel] in
+                    var nextID: UInt16 = 1
                     for await (id, task) in handled {
+                        let replies: [MQTTMessage]
                         do {
-                            try await task.value
+                            replies = try await task.value
                         } catch {
                             logger.warning("MQTT: a message was not stored, and is not acknowledged: \(error)")
                             connection.close(promise: nil)
                             throw error
+                        }
+                        for reply in replies {
+                            // Packet id 1 is the SUBSCRIBE's; publishes take 2 to 65535 in turn.
+                            nextID = nextID == .max ? 2 : nextID + 1
+                            try await outbound.write(.publish(.init(topic: reply.topic, payload: reply.payload, qos: 1, packetID: nextID)))
                         }
                         if let id { try await outbound.write(.puback(packetID: id)) }
                     }
@@ -128,7 +157,7 @@ public struct MQTTSubscriber: Sendable {
                     case .publish(let publish):
                         finished.yield((publish.qos > 0 ? publish.packetID : nil, Task { try await handle(publish) }))
                     case .suback(_, let codes):
-                        if let refused = zip(subscription.topics, codes).first(where: { $0.1 == 0x80 }) {
+                        if let refused = zip(subscription.filters, codes).first(where: { $0.1 == 0x80 }) {
                             throw MQTTRefusal(description: "the broker refused the subscription to \(refused.0) (check its ACL)")
                         }
                         await onSubscribed()

@@ -53,7 +53,7 @@ struct Serve: AsyncParsableCommand {
     ) var leafletDir: String?
     @Option(
         help:
-            "Also store the OwnTracks messages of an MQTT broker: mqtt://[user[:password]@]host[:port][?client_id=ID&topics=FILTER,…]; topics by default owntracks/+/+ and its /event, /info and /cmd subtopics (env WHEREABOUTS_MQTT)."
+            "Also store the OwnTracks messages of an MQTT broker: mqtt://[user[:password]@]host[:port][?client_id=ID&topics=FILTER,…&share=GROUP]; topics by default owntracks/+/+ and its /event, /info and /cmd subtopics; share= splits the messages among the instances of one group, each with a client_id of its own (env WHEREABOUTS_MQTT)."
     ) var mqtt: String?
     @Option(
         help:
@@ -100,7 +100,7 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = level
         let subscription: MQTTSubscription?
         do {
-            subscription = try (mqtt ?? Self.environment["WHEREABOUTS_MQTT"]).map(MQTTSettings.parse)
+            subscription = try (mqtt ?? Self.environment["WHEREABOUTS_MQTT"]).map { try MQTTSettings.parse($0) }
         } catch let error as ServerError {
             throw ValidationError("\(error)")
         }

@@ -10,13 +10,13 @@ import WhereaboutsServer
 @Suite("MQTT ingest through mosquitto", .enabled(if: MosquittoBroker.installed, "\(MosquittoBroker.missing)"))
 struct MQTTIngestTests {
     /// An OwnTracks location message, number `index` of a run: its latitude tells it apart.
-    private static func location(_ index: Int, base: Double = 48) -> String {
+    static func location(_ index: Int, base: Double = 48) -> String {
         let tst = Int(Date().timeIntervalSince1970) - 50_000 + index
         return #"{"_type":"location","lat":\#(base + Double(index) * 1e-5),"lon":2.29,"tst":\#(tst),"acc":5,"tid":"mq"}"#
     }
 
     /// Waits up to `seconds` for `condition`; `false` when it never held.
-    private static func eventually(within seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
+    static func eventually(within seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             if try await condition() { return true }
@@ -26,7 +26,7 @@ struct MQTTIngestTests {
     }
 
     /// The device's stored locations' latitudes.
-    private static func latitudes(_ storage: any TrackStorage, _ device: String) async throws -> [Double] {
+    static func latitudes(_ storage: any TrackStorage, _ device: String) async throws -> [Double] {
         var latitudes: [Double] = []
         try await storage.history(device: device, from: .distantPast, to: .distantFuture, page: 5000) {
             latitudes += $0.map(\.fix.coordinate.latitude)
@@ -35,7 +35,7 @@ struct MQTTIngestTests {
     }
 
     /// Adds a device with an OwnTracks user of its own; returns its id and topic.
-    private static func addDevice(_ storage: any TrackStorage) async throws -> (device: String, topic: String) {
+    static func addDevice(_ storage: any TrackStorage) async throws -> (device: String, topic: String) {
         let device = uniqueDevice("mq")
         let user = uniqueDevice("user")
         try await storage.addDevice(id: device, tokenHash: Tokens.hash(device), at: Date())
@@ -44,7 +44,7 @@ struct MQTTIngestTests {
     }
 
     /// Serves with `subscription` until cancelled.
-    private static func serve(_ storage: any TrackStorage, _ subscription: MQTTSubscription) -> Task<Void, any Error> {
+    static func serve(_ storage: any TrackStorage, _ subscription: MQTTSubscription) -> Task<Void, any Error> {
         Task {
             try await ServerApp.serve(
                 storage: storage, host: "127.0.0.1", port: 0, settings: ServerSettings(rateLimit: 0), mqtt: subscription,
@@ -53,7 +53,7 @@ struct MQTTIngestTests {
     }
 
     /// Publishes a location of a probe device until one is stored: the server has subscribed.
-    private static func awaitSubscription(_ broker: MosquittoBroker, _ storage: any TrackStorage) async throws {
+    static func awaitSubscription(_ broker: MosquittoBroker, _ storage: any TrackStorage) async throws {
         let (probe, topic) = try await addDevice(storage)
         var index = 0
         let subscribed = try await eventually(within: 60) {

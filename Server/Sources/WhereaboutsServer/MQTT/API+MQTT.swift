@@ -1,4 +1,5 @@
 import Foundation
+import WhereaboutsCore
 import WhereaboutsMQTT
 
 extension API {
@@ -8,24 +9,51 @@ extension API {
     /// once it is stored, or when it can never be (an unknown topic, a message refused as `/pub`
     /// would refuse it): then it is logged with the reason. Throws, so the broker delivers it again,
     /// when storing failed.
-    func ingest(_ publish: MQTTPacket.Publish) async throws {
+    ///
+    /// A location takes the device's due commands, as on `/pub`; they are returned as the `cmd`
+    /// messages to publish on the device's `…/cmd` topic (encrypted for a device with a key), which
+    /// the app subscribes to. Messages on a `…/cmd` topic are commands to a device (ours, or another
+    /// tool's), never stored.
+    func ingest(_ publish: MQTTPacket.Publish) async throws -> [MQTTMessage] {
         let parts = publish.topic.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count >= 3 else {
-            return logger.warning("MQTT: a message on \(publish.topic) was not stored: the topic is no owntracks/USER/DEVICE")
+            logger.warning("MQTT: a message on \(publish.topic) was not stored: the topic is no owntracks/USER/DEVICE")
+            return []
         }
+        if parts.count == 4, parts[3] == "cmd" { return [] }
         let topic = parts.prefix(3).joined(separator: "/")
         guard let profile = try await storage.ownTracksProfile(topic: topic),
             let account = try await storage.ownTracksAccount(device: profile.device)
         else {
-            return logger.warning(
+            logger.warning(
                 "MQTT: a message on \(publish.topic) was not stored: no device has the topic \(topic); add one with device add and device set-user"
             )
+            return []
         }
         do {
             let (message, text, kind) = try Self.open(Data(publish.payload), profile: account.profile)
-            _ = try await store(message, text: text, kind: kind, account: account)
+            let commands = try await store(message, text: text, kind: kind, account: account) ?? []
+            return try commands.map { command in
+                MQTTMessage(
+                    topic: topic + "/cmd", payload: Array(try Self.ownTracksMessage(OwnTracksWire.Command(command), key: profile.key)))
+            }
         } catch let refusal as APIError where refusal.status.kind == .clientError {
             logger.warning("MQTT: a message on \(publish.topic) was not stored: \(refusal.message)")
+            return []
         }
+    }
+}
+
+extension API {
+    /// A command as the OwnTracks app reads it on its `cmd` topic: the `cmd` message, sealed in an
+    /// `encrypted` one for a device with a key.
+    static func ownTracksMessage(_ command: OwnTracksWire.Command, key: String?) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let plaintext = try encoder.encode(command)
+        guard let key else { return plaintext }
+        return try JSONSerialization.data(withJSONObject: [
+            "_type": "encrypted", "data": OwnTracksSecretBox(passphrase: key).seal(plaintext),
+        ])
     }
 }

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# OwnTracks over MQTT: starts Debian's mosquitto on a free port and INSTANCES release
+# whereabouts-servers subscribed to it in one share group over DATABASE_URL, publishes MESSAGES
+# location messages at QoS 1 with mosquitto_pub, as the apps send them, and times until every one
+# is stored. Prints messages/s, what was stored (it must be MESSAGES exactly: none lost, none twice)
+# and the CPU seconds per 1000 messages of the servers, mosquitto and PostgreSQL.
+# Usage: Benchmarks/owntracks-mqtt.sh [DATABASE_URL] [INSTANCES] [MESSAGES]
+#   (default: a temporary SQLite file, 1, 100000; a postgres:// URL names an existing database)
+# WHEREABOUTS_SERVER names another whereabouts-server executable (default: the release build).
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+SERVER="${WHEREABOUTS_SERVER:-$ROOT/Server/.build/release/whereabouts-server}"
+[ -x "$SERVER" ] || (cd "$ROOT/Server" && swift build -c release --product whereabouts-server)
+for tool in mosquitto mosquitto_pub; do
+    command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || { echo "$tool is missing: apt-get install mosquitto mosquitto-clients" >&2; exit 1; }
+done
+MOSQUITTO="$(command -v mosquitto || echo /usr/sbin/mosquitto)"
+WORK="$(mktemp -d /tmp/whereabouts-mqtt.XXXXXX)"
+DATABASE="${1:-sqlite:$WORK/mqtt.sqlite}"
+INSTANCES="${2:-1}"
+MESSAGES="${3:-100000}"
+DEVICE="mqtt-$RANDOM$RANDOM"
+USER_NAME="user-$RANDOM$RANDOM"
+PIDS=()
+trap 'kill "${PIDS[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"' EXIT
+
+# The stored locations of the device.
+stored() {
+    case "$DATABASE" in
+        sqlite:*) sqlite3 "${DATABASE#sqlite:}" "SELECT count(*) FROM location WHERE device_id = '$DEVICE'" 2>/dev/null || echo 0 ;;
+        *) psql "$DATABASE" -tAc "SELECT count(*) FROM location WHERE device_id = '$DEVICE'" ;;
+    esac
+}
+# CPU seconds (user + system) the processes $@ have used.
+cpu() {
+    local ticks=0 pid
+    for pid in "$@"; do ticks=$((ticks + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0))); done
+    echo "$ticks / $(getconf CLK_TCK)" | bc -l
+}
+postgres_pids() { pgrep -x postgres || true; }
+
+PORT=$((20000 + RANDOM % 20000))
+printf 'listener %s 127.0.0.1\nallow_anonymous true\nmax_queued_messages 0\npersistence false\n' "$PORT" >"$WORK/mosquitto.conf"
+"$MOSQUITTO" -c "$WORK/mosquitto.conf" >"$WORK/mosquitto.log" 2>&1 &
+PIDS+=($!)
+BROKER=$!
+"$SERVER" device add "$DEVICE" --database "$DATABASE" >/dev/null
+"$SERVER" device set-user "$DEVICE" "$USER_NAME" --name phone --database "$DATABASE" >/dev/null
+SERVERS=()
+for index in $(seq "$INSTANCES"); do
+    "$SERVER" serve --host 127.0.0.1 --port 0 --database "$DATABASE" --log-level error \
+        --mqtt "mqtt://127.0.0.1:$PORT?share=bench&client_id=bench-$index-$DEVICE" >"$WORK/server-$index.out" 2>&1 &
+    PIDS+=($!)
+    SERVERS+=($!)
+done
+TOPIC="owntracks/$USER_NAME/phone"
+NOW=$(date +%s)
+awk -v n="$MESSAGES" -v t="$((NOW - 86400))" 'BEGIN { for (i = 0; i < n; i++)
+    printf "{\"_type\":\"location\",\"lat\":%.6f,\"lon\":2.29,\"tst\":%d,\"acc\":5,\"tid\":\"mq\"}\n", 48 + (i % 1000) * 1e-5, t + i }' >"$WORK/messages"
+# One probe message tells when the servers have subscribed.
+for _ in $(seq 300); do
+    mosquitto_pub -h 127.0.0.1 -p "$PORT" -q 1 -t "$TOPIC" -m "{\"_type\":\"location\",\"lat\":10,\"lon\":2.29,\"tst\":$((NOW - 100000)),\"acc\":5}"
+    [ "$(stored)" -ge 1 ] && break
+    sleep 0.2
+done
+[ "$(stored)" -ge 1 ] || { echo "the servers never stored the probe:" >&2; cat "$WORK"/server-*.out >&2; exit 1; }
+sleep 1
+BEFORE_SERVERS=$(cpu "${SERVERS[@]}")
+BEFORE_BROKER=$(cpu "$BROKER")
+BEFORE_POSTGRES=$(cpu $(postgres_pids))
+START=$(date +%s.%N)
+mosquitto_pub -h 127.0.0.1 -p "$PORT" -q 1 -t "$TOPIC" -l <"$WORK/messages"
+TARGET=$((MESSAGES + 1))
+while [ "$(stored)" -lt "$TARGET" ]; do
+    sleep 0.05
+    if [ "$(echo "$(date +%s.%N) - $START > 600" | bc)" = 1 ]; then break; fi
+done
+END=$(date +%s.%N)
+COUNT=$(stored)
+SECONDS_TAKEN=$(echo "$END - $START" | bc -l)
+per_thousand() { echo "($1 - $2) * 1000 / $MESSAGES" | bc -l; }
+printf 'instances %s, %s messages in %.2f s: %.0f messages/s; stored %s of %s\n' \
+    "$INSTANCES" "$MESSAGES" "$SECONDS_TAKEN" "$(echo "$MESSAGES / $SECONDS_TAKEN" | bc -l)" "$((COUNT - 1))" "$MESSAGES"
+printf 'CPU-s per 1000 messages: servers %.3f, mosquitto %.3f, PostgreSQL %.3f\n' \
+    "$(per_thousand "$(cpu "${SERVERS[@]}")" "$BEFORE_SERVERS")" "$(per_thousand "$(cpu "$BROKER")" "$BEFORE_BROKER")" \
+    "$(per_thousand "$(cpu $(postgres_pids))" "$BEFORE_POSTGRES")"
+[ "$COUNT" -eq "$TARGET" ]
