@@ -83,13 +83,13 @@ extension API {
     }
 
     /// Whether `account` is still its device's stored account (read again).
-    private func holds(_ account: OwnTracksAccount) async throws -> Bool {
+    func holds(_ account: OwnTracksAccount) async throws -> Bool {
         try await storage.ownTracksAccount(device: account.profile.device) == account
     }
 
     /// Reads `account`'s device's account again.
     /// - Throws: ``CredentialChanged`` when it is no longer `account`.
-    private func confirm(_ account: OwnTracksAccount) async throws {
+    func confirm(_ account: OwnTracksAccount) async throws {
         guard try await holds(account) else { throw CredentialChanged(device: account.profile.device) }
     }
 

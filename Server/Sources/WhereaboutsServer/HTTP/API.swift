@@ -23,6 +23,8 @@ public struct API: Sendable {
     let map: DayMap?
     /// The OwnTracks accounts `/pub` has read.
     let ownTracksAccounts = DeviceCache<OwnTracksAccount>()
+    /// The OwnTracks accounts MQTT ingest has read, by OwnTracks topic.
+    let mqttAccounts = DeviceCache<OwnTracksAccount>()
     /// The token digests the batch API has read.
     let deviceTokens = DeviceCache<Data>()
     /// `storage`'s ``OwnTracksStorage/ownTracksLegacyIDsBefore()``, read once.

@@ -22,25 +22,51 @@ extension API {
         }
         if parts.count == 4, parts[3] == "cmd" { return [] }
         let topic = parts.prefix(3).joined(separator: "/")
+        var cached = true
+        // A cached account is confirmed by the location's write, or read again for other messages
+        // and after a refusal: when it changed, the topic is looked up again and the message tried again.
+        for _ in 0..<3 {
+            let known = cached ? mqttAccounts[topic] : nil
+            cached = known != nil
+            let found = if let known { known } else { try await mqttAccount(topic: topic) }
+            guard let account = found else {
+                logger.warning(
+                    "MQTT: a message on \(publish.topic) was not stored: no device has the topic \(topic); add one with device add and device set-user"
+                )
+                return []
+            }
+            do {
+                let (message, text, kind) = try Self.open(Data(publish.payload), profile: account.profile)
+                if cached, kind != .location { try await confirm(account) }
+                let commands = try await store(message, text: text, kind: kind, account: account) ?? []
+                return try commands.map { command in
+                    MQTTMessage(
+                        topic: topic + "/cmd",
+                        payload: Array(try Self.ownTracksMessage(OwnTracksWire.Command(command), key: account.profile.key)))
+                }
+            } catch is CredentialChanged {
+            } catch let refusal as APIError where refusal.status.kind == .clientError {
+                // A refusal with a cached account may be the stale cache's (a key changed meanwhile).
+                var stale = false
+                if cached { stale = try await !holds(account) }
+                if !stale {
+                    logger.warning("MQTT: a message on \(publish.topic) was not stored: \(refusal.message)")
+                    return []
+                }
+            }
+            mqttAccounts.forget(topic)
+            cached = false
+        }
+        throw CredentialChanged(device: topic)
+    }
+
+    /// The account of the device whose OwnTracks topic is `topic`, read from storage and cached.
+    private func mqttAccount(topic: String) async throws -> OwnTracksAccount? {
         guard let profile = try await storage.ownTracksProfile(topic: topic),
             let account = try await storage.ownTracksAccount(device: profile.device)
-        else {
-            logger.warning(
-                "MQTT: a message on \(publish.topic) was not stored: no device has the topic \(topic); add one with device add and device set-user"
-            )
-            return []
-        }
-        do {
-            let (message, text, kind) = try Self.open(Data(publish.payload), profile: account.profile)
-            let commands = try await store(message, text: text, kind: kind, account: account) ?? []
-            return try commands.map { command in
-                MQTTMessage(
-                    topic: topic + "/cmd", payload: Array(try Self.ownTracksMessage(OwnTracksWire.Command(command), key: profile.key)))
-            }
-        } catch let refusal as APIError where refusal.status.kind == .clientError {
-            logger.warning("MQTT: a message on \(publish.topic) was not stored: \(refusal.message)")
-            return []
-        }
+        else { return nil }
+        mqttAccounts.remember(account, for: topic)
+        return account
     }
 }
 
