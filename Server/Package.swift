@@ -30,12 +30,13 @@ let package = Package(
     targets: [
         // Debian's libsodium (libsodium-dev): OwnTracks encrypts payloads with crypto_secretbox.
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
-        // A small MQTT 3.1.1 subscriber on SwiftNIO: QoS 1, persistent sessions, PUBACK after the handler.
+        // A small MQTT 3.1.1 subscriber on SwiftNIO: QoS 1, persistent sessions, PUBACK after the handler, TLS.
         .target(
             name: "WhereaboutsMQTT",
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(

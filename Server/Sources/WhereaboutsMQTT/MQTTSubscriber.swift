@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 /// Where and as whom ``MQTTSubscriber`` connects, and what it subscribes to.
 public struct MQTTSubscription: Sendable {
@@ -18,12 +19,14 @@ public struct MQTTSubscription: Sendable {
     /// filter) shares the messages, each delivered to one of them (`$share/GROUP/FILTER`, mosquitto
     /// 1.6 and later, also to MQTT 3.1.1 clients). Each client needs a client id of its own.
     public var shareGroup: String?
+    /// Whether to speak TLS (`mqtts`), and whom to trust; `nil` for plain TCP.
+    public var tls: MQTTTLS?
     /// Seconds between PINGREQs.
     public var keepAlive: UInt16
 
     public init(
         host: String, port: Int = 1883, clientID: String, username: String? = nil, password: String? = nil, topics: [String],
-        shareGroup: String? = nil, keepAlive: UInt16 = 30
+        shareGroup: String? = nil, tls: MQTTTLS? = nil, keepAlive: UInt16 = 30
     ) {
         self.host = host
         self.port = port
@@ -32,11 +35,29 @@ public struct MQTTSubscription: Sendable {
         self.password = password
         self.topics = topics
         self.shareGroup = shareGroup
+        self.tls = tls
         self.keepAlive = keepAlive
     }
 
     /// The filters subscribed to: ``topics``, within ``shareGroup`` when there is one.
     public var filters: [String] { topics.map { topic in shareGroup.map { "$share/\($0)/\(topic)" } ?? topic } }
+}
+
+/// TLS to the broker: its certificate is verified against the system's trust roots, or against the
+/// authority in `caFile`, and must name the host connected to.
+public struct MQTTTLS: Sendable, Equatable {
+    /// A PEM file of the authorities to trust instead of the system's.
+    public var caFile: String?
+
+    public init(caFile: String? = nil) { self.caFile = caFile }
+
+    /// The client context these settings describe.
+    /// - Throws: `NIOSSLError` when the authority file cannot be read.
+    func context() throws -> NIOSSLContext {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if let caFile { configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caFile)) }
+        return try NIOSSLContext(configuration: configuration)
+    }
 }
 
 /// A message to publish: a handler's reply to the message it handled.
@@ -102,10 +123,18 @@ public struct MQTTSubscriber: Sendable {
     private func connection(
         onSubscribed: @escaping @Sendable () async -> Void, handle: @escaping @Sendable (MQTTPacket.Publish) async throws -> [MQTTMessage]
     ) async throws {
+        let tls = try subscription.tls?.context()
+        // An IP address is checked against the certificate's addresses; a name is sent as SNI.
+        let serverName =
+            subscription.host.contains(where: { $0 == ":" }) || subscription.host.allSatisfy({ $0.isNumber || $0 == "." })
+            ? nil : subscription.host
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(10))
             .connect(host: subscription.host, port: subscription.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverName))
+                    }
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(MQTTPacketDecoder()))
                     try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(MQTTPacketEncoder()))
                     return try NIOAsyncChannel<MQTTPacket, MQTTPacket>(wrappingChannelSynchronously: channel)

@@ -53,7 +53,7 @@ struct Serve: AsyncParsableCommand {
     ) var leafletDir: String?
     @Option(
         help:
-            "Also store the OwnTracks messages of an MQTT broker: mqtt://[user[:password]@]host[:port][?client_id=ID&topics=FILTER,…&share=GROUP]; topics by default owntracks/+/+ and its /event, /info and /cmd subtopics; share= splits the messages among the instances of one group, each with a client_id of its own (env WHEREABOUTS_MQTT)."
+            "Also store the OwnTracks messages of an MQTT broker: mqtt[s]://[user[:password]@]host[:port][?client_id=ID&topics=FILTER,…&share=GROUP&ca=FILE]; mqtts speaks TLS, trusting the system or ca=; topics by default owntracks/+/+ and its /event, /info and /cmd subtopics; share= splits the messages among the instances of one group, each with a client_id of its own (env WHEREABOUTS_MQTT)."
     ) var mqtt: String?
     @Option(
         help:

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WhereaboutsCore
 import WhereaboutsMQTT
+
 @testable import WhereaboutsServer
 
 /// Commands for a device in the apps' MQTT mode, through a real mosquitto: the phone is a subscriber

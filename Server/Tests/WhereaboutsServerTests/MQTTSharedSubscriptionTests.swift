@@ -96,7 +96,7 @@ struct MQTTSharedSubscriptionTests {
         #expect(try MQTTSettings.parse("mqtt://broker").clientID == "whereabouts-server")
         for (url, problem) in [
             ("mqtt://broker?share=a/b", "is not a group name"), ("mqtt://broker?share=", "is not a group name"),
-            ("mqtt://broker?shared=x", "the parameter shared is not known"), ("http://broker", "is not an mqtt:// URL"),
+            ("mqtt://broker?shared=x", "the parameter shared is not known"), ("http://broker", "is not an mqtt:// or mqtts:// URL"),
         ] {
             #expect {
                 try MQTTSettings.parse(url)

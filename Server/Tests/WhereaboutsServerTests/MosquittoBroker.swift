@@ -18,14 +18,19 @@ final class MosquittoBroker: @unchecked Sendable {
 
     let folder: URL
     let port: Int
+    /// Whether the listener speaks TLS only, with a certificate for `localhost` signed by `ca.pem` in `folder`.
+    let tls: Bool
+    /// The authority that signed a TLS broker's certificate.
+    var authority: URL { folder.appendingPathComponent("ca.pem") }
     private let process = Process()
     private let ended: ProcessExit
 
     /// Starts a broker in `folder` (a new one by default) on `port` (a free one by default) and
-    /// waits until it accepts connections.
-    static func start(folder: URL = temporaryFolder("mosquitto"), port: Int? = nil) async throws -> MosquittoBroker {
+    /// waits until it accepts connections; with `tls`, only TLS ones, with a certificate openssl makes.
+    static func start(folder: URL = temporaryFolder("mosquitto"), port: Int? = nil, tls: Bool = false) async throws -> MosquittoBroker {
+        if tls { try await makeCertificates(in: folder) }
         for _ in 0..<20 {
-            let broker = try MosquittoBroker(folder: folder, port: port ?? Int.random(in: 10_000..<30_000))
+            let broker = try MosquittoBroker(folder: folder, port: port ?? Int.random(in: 10_000..<30_000), tls: tls)
             if try await broker.accepting() { return broker }
             await broker.stop()
             guard port == nil else { break }
@@ -38,11 +43,14 @@ final class MosquittoBroker: @unchecked Sendable {
             ])
     }
 
-    private init(folder: URL, port: Int) throws {
+    private init(folder: URL, port: Int, tls: Bool) throws {
         self.folder = folder
         self.port = port
+        self.tls = tls
+        let certificates = "cafile \(folder.path)/ca.pem\ncertfile \(folder.path)/server.pem\nkeyfile \(folder.path)/server.key"
         let config = """
             listener \(port) 127.0.0.1
+            \(tls ? certificates : "")
             allow_anonymous true
             persistence true
             persistence_location \(folder.path)/
@@ -94,9 +102,31 @@ final class MosquittoBroker: @unchecked Sendable {
         let input = folder.appendingPathComponent("publish-\(UUID().uuidString).txt")
         try (messages.joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
         let status = try await runProcess(
-            "/bin/sh", ["-c", "exec /usr/bin/mosquitto_pub -h 127.0.0.1 -p \(port) -q 1 -t \"$0\" -l < \"$1\"", topic, input.path])
+            "/bin/sh",
+            [
+                "-c",
+                "exec /usr/bin/mosquitto_pub \(tls ? "-h localhost --cafile \(authority.path)" : "-h 127.0.0.1") -p \(port) -q 1 -t \"$0\" -l < \"$1\"",
+                topic, input.path,
+            ])
         guard status == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "mosquitto_pub exited \(status)"])
+        }
+    }
+
+    /// An authority (`ca.pem`) and a certificate for `localhost` it signs (`server.pem`, `server.key`), made by openssl.
+    private static func makeCertificates(in folder: URL) async throws {
+        let script = """
+            set -e
+            cd "$0"
+            openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj /CN=whereabouts-test-authority 2>/dev/null
+            openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=localhost 2>/dev/null
+            printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n' > server.ext
+            openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 -extfile server.ext 2>/dev/null
+            """
+        let status = try await runProcess("/bin/sh", ["-c", script, folder.path])
+        guard status == 0 else {
+            throw CocoaError(
+                .fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "openssl could not make the broker's certificate (\(status))"])
         }
     }
 }
