@@ -6,7 +6,9 @@
 # and the CPU seconds per 1000 messages of the servers, mosquitto and PostgreSQL.
 # Usage: Benchmarks/owntracks-mqtt.sh [DATABASE_URL] [INSTANCES] [MESSAGES]
 #   (default: a temporary SQLite file, 1, 100000; a postgres:// URL names an existing database)
-# WHEREABOUTS_SERVER names another whereabouts-server executable (default: the release build).
+# WHEREABOUTS_SERVER names another whereabouts-server executable (default: the release build);
+# MQTT_INFLIGHT sets mosquitto's max_inflight_messages, the messages each subscriber holds unacknowledged
+# (default 20, mosquitto's own default).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 SERVER="${WHEREABOUTS_SERVER:-$ROOT/Server/.build/release/whereabouts-server}"
@@ -22,7 +24,7 @@ MESSAGES="${3:-100000}"
 DEVICE="mqtt-$RANDOM$RANDOM"
 USER_NAME="user-$RANDOM$RANDOM"
 PIDS=()
-trap 'kill "${PIDS[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"' EXIT
+trap 'kill "${PIDS[@]}" 2>/dev/null; wait 2>/dev/null; [ -n "${KEEP:-}" ] && echo "kept $WORK" || rm -rf "$WORK"' EXIT
 
 # The stored locations of the device.
 stored() {
@@ -40,7 +42,8 @@ cpu() {
 postgres_pids() { pgrep -x postgres || true; }
 
 PORT=$((20000 + RANDOM % 20000))
-printf 'listener %s 127.0.0.1\nallow_anonymous true\nmax_queued_messages 0\npersistence false\n' "$PORT" >"$WORK/mosquitto.conf"
+printf 'listener %s 127.0.0.1\nallow_anonymous true\nmax_queued_messages 0\nmax_inflight_messages %s\npersistence false\n' \
+    "$PORT" "${MQTT_INFLIGHT:-20}" >"$WORK/mosquitto.conf"
 "$MOSQUITTO" -c "$WORK/mosquitto.conf" >"$WORK/mosquitto.log" 2>&1 &
 PIDS+=($!)
 BROKER=$!
@@ -48,7 +51,7 @@ BROKER=$!
 "$SERVER" device set-user "$DEVICE" "$USER_NAME" --name phone --database "$DATABASE" >/dev/null
 SERVERS=()
 for index in $(seq "$INSTANCES"); do
-    "$SERVER" serve --host 127.0.0.1 --port 0 --database "$DATABASE" --log-level error \
+    "$SERVER" serve --host 127.0.0.1 --port 0 --database "$DATABASE" --log-level "${LOG_LEVEL:-error}" \
         --mqtt "mqtt://127.0.0.1:$PORT?share=bench&client_id=bench-$index-$DEVICE" >"$WORK/server-$index.out" 2>&1 &
     PIDS+=($!)
     SERVERS+=($!)
@@ -69,7 +72,9 @@ BEFORE_SERVERS=$(cpu "${SERVERS[@]}")
 BEFORE_BROKER=$(cpu "$BROKER")
 BEFORE_POSTGRES=$(cpu $(postgres_pids))
 START=$(date +%s.%N)
-mosquitto_pub -h 127.0.0.1 -p "$PORT" -q 1 -t "$TOPIC" -l <"$WORK/messages"
+# In parts: mosquitto 2.0 drops a client that publishes some 30,000 messages in one go ("out of memory").
+split -l 10000 "$WORK/messages" "$WORK/part-"
+for part in "$WORK"/part-*; do mosquitto_pub -h 127.0.0.1 -p "$PORT" -q 1 -t "$TOPIC" -l <"$part"; done
 TARGET=$((MESSAGES + 1))
 while [ "$(stored)" -lt "$TARGET" ]; do
     sleep 0.05
@@ -79,8 +84,8 @@ END=$(date +%s.%N)
 COUNT=$(stored)
 SECONDS_TAKEN=$(echo "$END - $START" | bc -l)
 per_thousand() { echo "($1 - $2) * 1000 / $MESSAGES" | bc -l; }
-printf 'instances %s, %s messages in %.2f s: %.0f messages/s; stored %s of %s\n' \
-    "$INSTANCES" "$MESSAGES" "$SECONDS_TAKEN" "$(echo "$MESSAGES / $SECONDS_TAKEN" | bc -l)" "$((COUNT - 1))" "$MESSAGES"
+printf 'instances %s (in flight %s), %s messages in %.2f s: %.0f messages/s; stored %s of %s\n' \
+    "$INSTANCES" "${MQTT_INFLIGHT:-20}" "$MESSAGES" "$SECONDS_TAKEN" "$(echo "$MESSAGES / $SECONDS_TAKEN" | bc -l)" "$((COUNT - 1))" "$MESSAGES"
 printf 'CPU-s per 1000 messages: servers %.3f, mosquitto %.3f, PostgreSQL %.3f\n' \
     "$(per_thousand "$(cpu "${SERVERS[@]}")" "$BEFORE_SERVERS")" "$(per_thousand "$(cpu "$BROKER")" "$BEFORE_BROKER")" \
     "$(per_thousand "$(cpu $(postgres_pids))" "$BEFORE_POSTGRES")"
