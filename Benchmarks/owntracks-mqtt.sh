@@ -4,6 +4,8 @@
 # location messages at QoS 1 with mosquitto_pub, as the apps send them, and times until every one
 # is stored. Prints messages/s, what was stored (it must be MESSAGES exactly: none lost, none twice)
 # and the CPU seconds per 1000 messages of the servers, mosquitto and PostgreSQL.
+# With KILLS=N, the first instance is SIGKILLed and started again N times while the messages arrive
+# (every 0.2 s); then the CPU figures are left out, and the count checks none was lost or stored twice.
 # Usage: Benchmarks/owntracks-mqtt.sh [DATABASE_URL] [INSTANCES] [MESSAGES]
 #   (default: a temporary SQLite file, 1, 100000; a postgres:// URL names an existing database)
 # WHEREABOUTS_SERVER names another whereabouts-server executable (default: the release build);
@@ -24,13 +26,20 @@ MESSAGES="${3:-100000}"
 DEVICE="mqtt-$RANDOM$RANDOM"
 USER_NAME="user-$RANDOM$RANDOM"
 PIDS=()
-trap 'kill "${PIDS[@]}" 2>/dev/null; wait 2>/dev/null; [ -n "${KEEP:-}" ] && echo "kept $WORK" || rm -rf "$WORK"' EXIT
+trap 'kill "${PIDS[@]}" $(cat "$WORK"/*.pid 2>/dev/null) 2>/dev/null; wait 2>/dev/null; [ -n "${KEEP:-}" ] && echo "kept $WORK" || rm -rf "$WORK"' EXIT
 
 # The stored locations of the device.
 stored() {
     case "$DATABASE" in
         sqlite:*) sqlite3 "${DATABASE#sqlite:}" "SELECT count(*) FROM location WHERE device_id = '$DEVICE'" 2>/dev/null || echo 0 ;;
         *) psql "$DATABASE" -tAc "SELECT count(*) FROM location WHERE device_id = '$DEVICE'" ;;
+    esac
+}
+# The stored locations with distinct times: less than stored() when one was stored twice.
+distinct() {
+    case "$DATABASE" in
+        sqlite:*) sqlite3 "${DATABASE#sqlite:}" "SELECT count(DISTINCT t) FROM location WHERE device_id = '$DEVICE'" ;;
+        *) psql "$DATABASE" -tAc "SELECT count(DISTINCT t) FROM location WHERE device_id = '$DEVICE'" ;;
     esac
 }
 # CPU seconds (user + system) the processes $@ have used.
@@ -49,12 +58,16 @@ PIDS+=($!)
 BROKER=$!
 "$SERVER" device add "$DEVICE" --database "$DATABASE" >/dev/null
 "$SERVER" device set-user "$DEVICE" "$USER_NAME" --name phone --database "$DATABASE" >/dev/null
+# Starts instance $1 in the background; its pid goes to server-$1.pid.
+start_server() {
+    "$SERVER" serve --host 127.0.0.1 --port 0 --database "$DATABASE" --log-level "${LOG_LEVEL:-error}" \
+        --mqtt "mqtt://127.0.0.1:$PORT?share=bench&client_id=bench-$1-$DEVICE" >>"$WORK/server-$1.out" 2>&1 &
+    echo $! >"$WORK/server-$1.pid"
+}
 SERVERS=()
 for index in $(seq "$INSTANCES"); do
-    "$SERVER" serve --host 127.0.0.1 --port 0 --database "$DATABASE" --log-level "${LOG_LEVEL:-error}" \
-        --mqtt "mqtt://127.0.0.1:$PORT?share=bench&client_id=bench-$index-$DEVICE" >"$WORK/server-$index.out" 2>&1 &
-    PIDS+=($!)
-    SERVERS+=($!)
+    start_server "$index"
+    SERVERS+=("$(cat "$WORK/server-$index.pid")")
 done
 TOPIC="owntracks/$USER_NAME/phone"
 NOW=$(date +%s)
@@ -74,7 +87,17 @@ BEFORE_POSTGRES=$(cpu $(postgres_pids))
 START=$(date +%s.%N)
 # In parts: mosquitto 2.0 drops a client that publishes some 30,000 messages in one go ("out of memory").
 split -l 10000 "$WORK/messages" "$WORK/part-"
+KILLER=""
+if [ "${KILLS:-0}" -gt 0 ]; then
+    (for _ in $(seq "$KILLS"); do
+        sleep 0.2
+        kill -9 "$(cat "$WORK/server-1.pid")"
+        start_server 1
+    done) 2>/dev/null &
+    KILLER=$!
+fi
 for part in "$WORK"/part-*; do mosquitto_pub -h 127.0.0.1 -p "$PORT" -q 1 -t "$TOPIC" -l <"$part"; done
+[ -n "$KILLER" ] && wait "$KILLER"
 TARGET=$((MESSAGES + 1))
 while [ "$(stored)" -lt "$TARGET" ]; do
     sleep 0.05
@@ -86,7 +109,11 @@ SECONDS_TAKEN=$(echo "$END - $START" | bc -l)
 per_thousand() { echo "($1 - $2) * 1000 / $MESSAGES" | bc -l; }
 printf 'instances %s (in flight %s), %s messages in %.2f s: %.0f messages/s; stored %s of %s\n' \
     "$INSTANCES" "${MQTT_INFLIGHT:-20}" "$MESSAGES" "$SECONDS_TAKEN" "$(echo "$MESSAGES / $SECONDS_TAKEN" | bc -l)" "$((COUNT - 1))" "$MESSAGES"
-printf 'CPU-s per 1000 messages: servers %.3f, mosquitto %.3f, PostgreSQL %.3f\n' \
-    "$(per_thousand "$(cpu "${SERVERS[@]}")" "$BEFORE_SERVERS")" "$(per_thousand "$(cpu "$BROKER")" "$BEFORE_BROKER")" \
-    "$(per_thousand "$(cpu $(postgres_pids))" "$BEFORE_POSTGRES")"
-[ "$COUNT" -eq "$TARGET" ]
+if [ "${KILLS:-0}" -gt 0 ]; then
+    printf '%s SIGKILLs of instance 1; stored twice: %s\n' "$KILLS" "$((COUNT - $(distinct)))"
+else
+    printf 'CPU-s per 1000 messages: servers %.3f, mosquitto %.3f, PostgreSQL %.3f\n' \
+        "$(per_thousand "$(cpu "${SERVERS[@]}")" "$BEFORE_SERVERS")" "$(per_thousand "$(cpu "$BROKER")" "$BEFORE_BROKER")" \
+        "$(per_thousand "$(cpu $(postgres_pids))" "$BEFORE_POSTGRES")"
+fi
+[ "$COUNT" -eq "$TARGET" ] && [ "$COUNT" -eq "$(distinct)" ]
