@@ -161,7 +161,12 @@ public struct MQTTSubscriber: Sendable {
                     for await (id, task) in handled {
                         let replies: [MQTTMessage]
                         do {
-                            replies = try await task.value
+                            // A connection ending (the server stopping) cancels the handlers under way.
+                            replies = try await withTaskCancellationHandler {
+                                try await task.value
+                            } onCancel: {
+                                task.cancel()
+                            }
                         } catch {
                             logger.warning("MQTT: a message was not stored, and is not acknowledged: \(error)")
                             connection.close(promise: nil)

@@ -35,11 +35,13 @@ struct MQTTCommandTests {
 
     private static func commands(_ storage: any TrackStorage, _ broker: MosquittoBroker) async throws {
         let (device, topic) = try await MQTTIngestTests.addDevice(storage)
-        let server = MQTTIngestTests.serve(
-            storage,
-            MQTTSubscription(
-                host: "127.0.0.1", port: broker.port, clientID: uniqueDevice("server"), topics: MQTTSettings.defaultTopics, keepAlive: 5))
-        defer { server.cancel() }
+        let subscription = MQTTSubscription(
+            host: "127.0.0.1", port: broker.port, clientID: uniqueDevice("server"), topics: MQTTSettings.defaultTopics, keepAlive: 5)
+        try await MQTTIngestTests.withServer(storage, subscription) { try await exchange(storage, broker, device: device, topic: topic) }
+    }
+
+    /// The phone's side of ``commands(_:)``, with the server running.
+    private static func exchange(_ storage: any TrackStorage, _ broker: MosquittoBroker, device: String, topic: String) async throws {
         try await MQTTIngestTests.awaitSubscription(broker, storage)
         let phone = Phone()
         let subscriber = Task {

@@ -52,6 +52,24 @@ struct MQTTIngestTests {
         }
     }
 
+    /// Serves with `subscription` while `body` runs, then stops the server and waits for its end: a
+    /// storage must not close under a server still writing to it (a PostgreSQL pool waits for it).
+    static func withServer<T>(
+        _ storage: any TrackStorage, _ subscription: MQTTSubscription, _ body: () async throws -> T
+    ) async throws -> T {
+        let server = serve(storage, subscription)
+        do {
+            let value = try await body()
+            server.cancel()
+            _ = await server.result
+            return value
+        } catch {
+            server.cancel()
+            _ = await server.result
+            throw error
+        }
+    }
+
     /// Publishes a location of a probe device until one is stored: the server has subscribed.
     static func awaitSubscription(_ broker: MosquittoBroker, _ storage: any TrackStorage) async throws {
         let (probe, topic) = try await addDevice(storage)

@@ -73,10 +73,20 @@ struct MQTTSharedSubscriptionTests {
     private static func share(_ broker: MosquittoBroker, _ first: any TrackStorage, _ second: any TrackStorage) async throws {
         let (device, topic) = try await MQTTIngestTests.addDevice(first)
         let url = "mqtt://127.0.0.1:\(broker.port)?share=servers&client_id="
-        let servers = try [first, second].enumerated().map { index, storage in
-            MQTTIngestTests.serve(storage, try MQTTSettings.parse(url + "server-\(index)-\(UUID().uuidString.prefix(6))"))
+        let subscriptions = try (0..<2).map {
+            try MQTTSettings.parse(url + "server-\($0)-\(UUID().uuidString.prefix(6))", hostName: "test")
         }
-        defer { for server in servers { server.cancel() } }
+        try await MQTTIngestTests.withServer(first, subscriptions[0]) {
+            try await MQTTIngestTests.withServer(second, subscriptions[1]) {
+                try await publishAndCount(broker, first, second, device: device, topic: topic)
+            }
+        }
+    }
+
+    /// Publishes 300 messages to `topic` and checks `device` has each stored once.
+    private static func publishAndCount(
+        _ broker: MosquittoBroker, _ first: any TrackStorage, _ second: any TrackStorage, device: String, topic: String
+    ) async throws {
         try await MQTTIngestTests.awaitSubscription(broker, first)
         try await broker.publish((0..<300).map { MQTTIngestTests.location($0) }, topic: topic)
         let stored = try await MQTTIngestTests.eventually(within: 30) { try await MQTTIngestTests.latitudes(first, device).count >= 300 }

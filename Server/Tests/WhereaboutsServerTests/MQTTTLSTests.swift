@@ -32,11 +32,11 @@ struct MQTTTLSTests {
         let (device, topic) = try await MQTTIngestTests.addDevice(storage)
         let subscription = try MQTTSettings.parse(
             "mqtts://localhost:\(broker.port)?ca=\(broker.authority.path)&client_id=\(uniqueDevice("tls"))")
-        let server = MQTTIngestTests.serve(storage, subscription)
-        defer { server.cancel() }
-        try await MQTTIngestTests.awaitSubscription(broker, storage)
-        try await broker.publish((0..<50).map { MQTTIngestTests.location($0) }, topic: topic)
-        #expect(try await MQTTIngestTests.eventually(within: 30) { try await MQTTIngestTests.latitudes(storage, device).count == 50 })
+        try await MQTTIngestTests.withServer(storage, subscription) {
+            try await MQTTIngestTests.awaitSubscription(broker, storage)
+            try await broker.publish((0..<50).map { MQTTIngestTests.location($0) }, topic: topic)
+            #expect(try await MQTTIngestTests.eventually(within: 30) { try await MQTTIngestTests.latitudes(storage, device).count == 50 })
+        }
 
         let untrusting = MQTTSubscription(
             host: "localhost", port: broker.port, clientID: uniqueDevice("untrusting"), topics: ["owntracks/+/+"], tls: MQTTTLS(),

@@ -9,10 +9,11 @@ public enum MQTTSettings {
     public static let defaultTopics = ["owntracks/+/+", "owntracks/+/+/event", "owntracks/+/+/info", "owntracks/+/+/cmd"]
 
     /// The subscription `url` names. With `share` and no `client_id`, the client id is
-    /// `whereabouts-server-HOSTNAME`, from `hostName`: one per machine or container, stable across
-    /// restarts (two instances on one host each need a `client_id`).
+    /// `whereabouts-server-HOSTNAME`, from `hostName` (the machine's, read only then, by default):
+    /// one per machine or container, stable across restarts (two instances on one host each need a
+    /// `client_id`).
     /// - Throws: ``ServerError/usage(_:)`` naming what is wrong with the URL and how to write it.
-    public static func parse(_ url: String, hostName: String = ProcessInfo.processInfo.hostName) throws -> MQTTSubscription {
+    public static func parse(_ url: String, hostName: String? = nil) throws -> MQTTSubscription {
         let shape = "write mqtt[s]://[user[:password]@]host[:port][?client_id=ID&topics=owntracks/+/+,…&share=GROUP&ca=FILE]"
         guard let components = URLComponents(string: url), ["mqtt", "mqtts"].contains(components.scheme), let host = components.host,
             !host.isEmpty
@@ -39,7 +40,9 @@ public enum MQTTSettings {
         }
         // Instances sharing a subscription each need a client id of their own: two with one id
         // would take the broker's session from each other at every connection.
-        let clientID = items["client_id"] ?? (share == nil ? "whereabouts-server" : "whereabouts-server-\(hostName)")
+        let clientID =
+            items["client_id"]
+            ?? (share == nil ? "whereabouts-server" : "whereabouts-server-\(hostName ?? ProcessInfo.processInfo.hostName)")
         guard !clientID.isEmpty else { throw ServerError.usage("--mqtt: client_id is empty; \(shape)") }
         return MQTTSubscription(
             host: host, port: components.port ?? (secure ? 8883 : 1883), clientID: clientID,
