@@ -83,7 +83,9 @@ final class MosquittoBroker: @unchecked Sendable {
             {
                 try? await channel.close()
                 let log = String(decoding: (try? Data(contentsOf: folder.appendingPathComponent("log"))) ?? Data(), as: UTF8.self)
-                return process.isRunning && log.contains("listen socket on port \(port)") && !log.contains("Error")
+                // "Error: " is mosquitto's own (a port in use); a TLS listener also logs "OpenSSL Error[0]"
+                // for this probe, which closes without a handshake.
+                return process.isRunning && log.contains("listen socket on port \(port)") && !log.contains("Error: ")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
