@@ -22,14 +22,7 @@ struct MQTTCommandTests {
         arguments: StorageKind.available)
     func commands(_ kind: StorageKind) async throws {
         try await withStorage(kind) { storage in
-            let broker = try await MosquittoBroker.start()
-            do {
-                try await Self.commands(storage, broker)
-            } catch {
-                await broker.stop()
-                throw error
-            }
-            await broker.stop()
+            try await MosquittoBroker.with { broker in try await Self.commands(storage, broker) }
         }
     }
 

@@ -53,8 +53,7 @@ struct MQTTSharedSubscriptionTests {
 
     @Test("two servers over one database, sharing the subscription, store each message once", arguments: StorageKind.available)
     func serversShare(_ kind: StorageKind) async throws {
-        let broker = try await MosquittoBroker.start()
-        do {
+        try await MosquittoBroker.with { broker in
             try await withIsolatedDatabase(kind) { url in
                 try await ServerApp.withStorage(url, logger: quietLogger) { first in
                     try await ServerApp.withStorage(url, logger: quietLogger) { second in
@@ -62,11 +61,7 @@ struct MQTTSharedSubscriptionTests {
                     }
                 }
             }
-        } catch {
-            await broker.stop()
-            throw error
         }
-        await broker.stop()
     }
 
     /// Serves `first` and `second` in one share group, publishes, and checks each message is stored once.

@@ -18,14 +18,9 @@ struct MQTTTLSTests {
 
     @Test("mqtts with ca= stores what the phones publish over TLS; the system's authorities refuse the test's certificate")
     func tls() async throws {
-        let broker = try await MosquittoBroker.start(tls: true)
-        do {
+        try await MosquittoBroker.with(tls: true) { broker in
             try await withStorage(.sqlite) { storage in try await Self.tls(broker, storage) }
-        } catch {
-            await broker.stop()
-            throw error
         }
-        await broker.stop()
     }
 
     private static func tls(_ broker: MosquittoBroker, _ storage: any TrackStorage) async throws {

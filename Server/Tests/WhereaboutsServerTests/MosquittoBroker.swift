@@ -92,6 +92,20 @@ final class MosquittoBroker: @unchecked Sendable {
         return false
     }
 
+    /// Runs `body` with a broker of its own (`tls` as ``start(folder:port:tls:)`` takes it), stopped
+    /// afterwards whether `body` returned or threw.
+    static func with<T>(tls: Bool = false, _ body: (MosquittoBroker) async throws -> T) async throws -> T {
+        let broker = try await start(tls: tls)
+        do {
+            let value = try await body(broker)
+            await broker.stop()
+            return value
+        } catch {
+            await broker.stop()
+            throw error
+        }
+    }
+
     /// Stops the broker with SIGTERM (it saves its sessions) and waits for it to end.
     func stop() async {
         if process.isRunning { process.terminate() }
