@@ -1,65 +1,113 @@
 import Foundation
 
-/// When fixes last reported each kind of crossing of a region (``GeofenceRule/FixCrossings``), by
-/// slot, for ``GeofenceEngine`` to tell the OS's late report of a crossing from a new one.
+/// When fixes reported each kind of crossing of a region (``GeofenceRule/FixCrossings``), by slot,
+/// for ``GeofenceEngine`` to tell the OS's late report of a crossing from a new one.
 ///
-/// ``dropExpired(at:)`` drops the records whose later crossing came more than
-/// ``GeofenceRule/fixPrecedence`` seconds before a time. It finds them from a list of the records'
-/// times kept in order, instead of filtering every record: while fixes jump about a city a second
-/// apart, nearly every fix has a crossing and some record to drop, and the filter rebuilt hundreds of
-/// records per fix.
+/// Noting is on the path of every fix that crosses a region (scattered fixes in a dense city cross
+/// five to eleven regions each), and asking is rare (once per crossing the OS reports), so the log
+/// only appends: noting a crossing writes one entry, forgetting a region writes one entry, and asking
+/// reads back the entries of the last ``GeofenceRule/fixPrecedence`` seconds. A table by slot, updated
+/// and pruned at every crossing, was a fifth of a fix's evaluation in a dense city.
+///
+/// A crossing counts while it came at most ``GeofenceRule/fixPrecedence`` seconds before the latest
+/// time the log was pruned at (``dropExpired(at:)``); once it no longer counts it is dropped, and a
+/// clock set back later does not bring it back.
 struct FixCrossingLog {
-    private var records = CrossingTable()
-    /// The time each record's later crossing was written at, with its slot, sorted by time from
-    /// `first` on (those before `first` were dropped). An entry whose record was written again or
-    /// forgotten since is stale: its time is no longer the record's, and it drops nothing.
-    private var written: [(time: Date, slot: Int32)] = []
+    private struct Entry {
+        var time: Date
+        var slot: Int32
+        /// The crossing's kind, or `nil` where the region was forgotten: no entry of the slot before
+        /// it counts.
+        var kind: RegionEventKind?
+    }
+
+    /// In the order they were written, from `first` on (those before `first` were dropped).
+    private var entries: [Entry] = []
     private var first = 0
+    /// The latest time ``dropExpired(at:)`` was given.
+    private var prunedAt = Date.distantPast
+    /// How many entries were kept by the last ``compact()``: the log compacts again once it holds
+    /// twice as many, so that crossings stamped in the future, which stop dropping from the front,
+    /// cannot make it grow without bound.
+    private var keptByCompaction = 0
 
-    /// How many regions have a record.
-    var count: Int { records.count }
+    /// How many entries the log holds: crossings and forgettings not dropped yet.
+    var entryCount: Int { entries.count - first }
 
-    /// The record of the region in `slot`, if fixes reported a crossing of it since it was last dropped.
-    subscript(slot: Int32) -> GeofenceRule.FixCrossings? { records[slot] }
+    /// The crossings of the region in `slot` that still count: for each kind, the one noted last since
+    /// the region was last forgotten. `nil` when none counts.
+    subscript(slot: Int32) -> GeofenceRule.FixCrossings? {
+        var crossings = GeofenceRule.FixCrossings()
+        var found: (enter: Bool, exit: Bool) = (false, false)
+        var position = entries.count
+        while position > first, !(found.enter && found.exit) {
+            position -= 1
+            let entry = entries[position]
+            guard entry.slot == slot else { continue }
+            guard let kind = entry.kind else { break }
+            guard counts(entry) else { continue }
+            if kind == .enter && !found.enter {
+                crossings.enter = entry.time
+                found.enter = true
+            } else if kind == .exit && !found.exit {
+                crossings.exit = entry.time
+                found.exit = true
+            }
+        }
+        return found.enter || found.exit ? crossings : nil
+    }
 
     /// Notes that a fix reported a crossing of `kind` of the region in `slot` at `time`.
     mutating func note(_ kind: RegionEventKind, ofSlot slot: Int32, at time: Date) {
-        let latest = records.set(kind, ofSlot: slot, to: time)
-        if let last = written.last, last.time > latest {
-            // Fixes out of time order: the entry goes where its time sorts.
-            var low = first
-            var high = written.count
-            while low < high {
-                let middle = (low + high) / 2
-                if written[middle].time > latest { high = middle } else { low = middle + 1 }
-            }
-            written.insert((latest, slot), at: low)
-        } else {
-            written.append((latest, slot))
-        }
-        if written.count - first > 2 * records.count + 64 { compact() }
+        entries.append(Entry(time: time, slot: slot, kind: kind))
     }
 
-    /// Forgets the record of the region in `slot`.
-    mutating func forget(_ slot: Int32) { records.remove(slot) }
+    /// Forgets the crossings of the region in `slot`.
+    mutating func forget(_ slot: Int32) {
+        guard let last = entries.last, first < entries.count else { return }
+        entries.append(Entry(time: last.time, slot: slot, kind: nil))
+    }
 
-    /// Drops every record whose later crossing came more than ``GeofenceRule/fixPrecedence``
-    /// seconds before `time`.
+    /// Forgets the crossings of every region.
+    mutating func forgetAll() {
+        entries = []
+        first = 0
+        keptByCompaction = 0
+    }
+
+    /// Drops the crossings that came more than ``GeofenceRule/fixPrecedence`` seconds before `time`
+    /// (or before a later time given earlier).
     mutating func dropExpired(at time: Date) {
-        while first < written.count, time.timeIntervalSince(written[first].time) > GeofenceRule.fixPrecedence {
-            let (expired, slot) = written[first]
-            records.remove(slot) { $0.latest != expired }
-            first += 1
-        }
-        if first > written.count / 2 {
-            written.removeFirst(first)
+        prunedAt = max(prunedAt, time)
+        while first < entries.count, !counts(entries[first]) { first += 1 }
+        if first > entries.count / 2 {
+            entries.removeFirst(first)
             first = 0
         }
+        if entries.count - first > 2 * keptByCompaction + 1024 { compact() }
     }
 
-    /// Lists each record's time once, dropping the stale entries.
+    /// Whether `entry` came at most ``GeofenceRule/fixPrecedence`` seconds before the latest pruning.
+    @inline(__always)
+    private func counts(_ entry: Entry) -> Bool {
+        prunedAt.timeIntervalSince(entry.time) <= GeofenceRule.fixPrecedence
+    }
+
+    /// Drops every entry that no longer counts, wherever it is, and every forgetting that no entry
+    /// before it needs.
     private mutating func compact() {
-        written = records.records.map { (time: $0.crossings.latest, slot: $0.slot) }.sorted { $0.time < $1.time }
+        var kept: [Entry] = []
+        var noted = Set<Int32>()
+        for entry in entries[first...] {
+            if entry.kind == nil {
+                if noted.remove(entry.slot) != nil { kept.append(entry) }
+            } else if counts(entry) {
+                kept.append(entry)
+                noted.insert(entry.slot)
+            }
+        }
+        entries = kept
         first = 0
+        keptByCompaction = kept.count
     }
 }

@@ -98,7 +98,10 @@ public struct GeofenceEngine: Sendable {
         if bulk { index.reserveCapacity(for: regions) }
         for region in bulk ? Self.spatiallySorted(regions) : regions {
             let (inserted, replaced) = index.insertReplacing(region)
-            if let replaced { reset(Int(replaced)) }
+            if let replaced {
+                reset(Int(replaced))
+                fixCrossings.forget(replaced)
+            }
             let slot = Int(inserted)
             if slot >= flags.count {
                 flags += repeatElement([], count: index.slotCapacity - flags.count)
@@ -134,6 +137,7 @@ public struct GeofenceEngine: Sendable {
             reset(slot)
             markUndetermined(slot)
         }
+        fixCrossings.forgetAll()
     }
 
     /// Removes regions by id. No exit is reported for a removed region.
@@ -141,16 +145,18 @@ public struct GeofenceEngine: Sendable {
         for id in ids {
             guard let slot = index.remove(id: id) else { continue }
             reset(Int(slot))
+            fixCrossings.forget(slot)
         }
     }
 
-    /// Forgets the device's state in `slot`; a listed slot stays listed until the next fix.
+    /// Forgets the device's state in `slot`; a listed slot stays listed until the next fix. The
+    /// crossings fixes reported are forgotten by the caller, where the slot held a region before: a
+    /// new slot has none, and a slot is freed only after they are forgotten.
     private mutating func reset(_ slot: Int) {
         withStates { engine, states in
             engine.setStatus(.undetermined, ofSlot: slot, since: .distantPast, states)
             states[slot].remove(.judged)
         }
-        fixCrossings.forget(Int32(slot))
     }
 
     /// The slot states as one buffer: judging many slots then checks the array's uniqueness once
@@ -221,7 +227,7 @@ public struct GeofenceEngine: Sendable {
     /// Keeps the crossings among `changes` in ``fixCrossings``, dropping those too old to matter.
     private mutating func noteCrossings(_ changes: [Change], at time: Date) {
         guard changes.contains(where: { !$0.initial }) else { return }
-        if fixCrossings.count >= 64 { fixCrossings.dropExpired(at: time) }
+        fixCrossings.dropExpired(at: time)
         for change in changes where !change.initial { fixCrossings.note(change.kind, ofSlot: change.slot, at: time) }
     }
 
@@ -313,8 +319,10 @@ public struct GeofenceEngine: Sendable {
                 if found < near.count { near[found] = $0 }
                 found += 1
                 // Loading each candidate's state while the scan goes on, to be read when it is judged,
-                // overlaps those cache misses with the scan.
+                // overlaps those cache misses with the scan. A region the fix lies in is likely entered,
+                // and reporting that reads its record: loading it now overlaps that miss too.
                 cache_hints_prefetch(states.baseAddress! + Int($0.slot))
+                if $0.distance < 0 { index.prefetchRecord(ofSlot: $0.slot) }
             }
         }
         return found
