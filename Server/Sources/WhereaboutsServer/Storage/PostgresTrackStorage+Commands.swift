@@ -33,9 +33,12 @@ extension PostgresTrackStorage {
     }
 
     /// The commands ``takeQuery(_:)`` returned, by device, oldest first.
-    static func commands(_ rows: PostgresRowSequence) async throws -> [String: [ServerCommand]] {
+    static func commands<Rows: AsyncSequence>(_ rows: Rows) async throws -> [String: [ServerCommand]] where Rows.Element == PostgresRow {
         var bodies: [String: [(Int64, String)]] = [:]
-        for try await (device, seq, body) in rows.decode((String, Int64, String).self) { bodies[device, default: []].append((seq, body)) }
+        for try await row in rows {
+            let (device, seq, body) = try row.decode((String, Int64, String).self)
+            bodies[device, default: []].append((seq, body))
+        }
         return bodies.mapValues { rows in
             rows.sorted { $0.0 < $1.0 }.compactMap { try? JSONDecoder().decode(ServerCommand.self, from: Data($0.1.utf8)) }
         }

@@ -34,17 +34,18 @@ extension PostgresTrackStorage {
         try await withPartitions(for: writes.map(\.record)) {
             try await transaction { connection in
                 let devices = Array(Set(writes.map(\.account.profile.device))).sorted()
-                let stored = try await Self.accounts(in: connection.query(Self.accountQuery(devices, lock: true), logger: logger))
+                let stored = try await Self.accounts(
+                    in: connection.execute(Prepared<LockedAccounts>(Self.accountQuery(devices, lock: true)), logger: logger))
                 let holding = writes.filter { stored[$0.account.profile.device] == $0.account }
                 var accepted = Set<LocationRow.Key>()
                 var taken: [String: [ServerCommand]] = [:]
                 if !holding.isEmpty {
                     let rows = holding.map { LocationRow(device: $0.account.profile.device, record: $0.record, received: $0.date) }
-                    try await connection.query(
-                        Self.fieldsQuery(zip(rows, holding).map { ($0.key, $0.record.fix.timestamp, $1.fields) }), logger: logger)
+                    let fields = try Self.fieldsQuery(zip(rows, holding).map { ($0.key, $0.record.fix.timestamp, $1.fields) })
+                    _ = try await connection.execute(Prepared<SaveFields>(fields), logger: logger)
                     accepted = try await insert(rows, on: connection)
                     let due = Self.firstOfEachDevice(rows.map { (device: $0.device, date: $0.received) }, device: \.device)
-                    taken = try await Self.commands(connection.query(Self.takeQuery(due), logger: logger))
+                    taken = try await Self.commands(connection.execute(Prepared<TakeCommands>(Self.takeQuery(due)), logger: logger))
                 }
                 var answered = Set<String>()
                 return writes.map { write in

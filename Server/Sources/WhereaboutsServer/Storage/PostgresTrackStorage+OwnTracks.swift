@@ -164,9 +164,10 @@ extension PostgresTrackStorage {
     }
 
     /// The accounts in `rows` of ``accountQuery(_:lock:)``, by device.
-    static func accounts(in rows: PostgresRowSequence) async throws -> [String: OwnTracksAccount] {
+    static func accounts<Rows: AsyncSequence>(in rows: Rows) async throws -> [String: OwnTracksAccount] where Rows.Element == PostgresRow {
         var accounts: [String: OwnTracksAccount] = [:]
-        for try await (device, hash, user, name, group, key) in rows.decode((String, ByteBuffer, String?, String?, String?, String?).self) {
+        for try await row in rows {
+            let (device, hash, user, name, group, key) = try row.decode((String, ByteBuffer, String?, String?, String?, String?).self)
             accounts[device] = OwnTracksAccount(
                 tokenHash: Data(hash.readableBytesView),
                 profile: OwnTracksProfile(device: device, user: user, name: name, group: group, key: key))

@@ -130,6 +130,18 @@ public final class PostgresTrackStorage: TrackStorage {
     func insert(_ rows: [LocationRow], on connection: PostgresConnection) async throws -> Set<LocationRow.Key> {
         var seen = Set<LocationRow.Key>()
         let firsts = rows.filter { seen.insert($0.key).inserted }
+        let inserted = try await connection.execute(Prepared<InsertLocations>(Self.insertQuery(firsts)), logger: logger)
+        var accepted = Set<LocationRow.Key>()
+        for try await row in inserted {
+            let (device, id) = try row.decode((String, UUID).self)
+            accepted.insert(LocationRow.Key(device: device, id: id))
+        }
+        if accepted.count < rows.count { try await improve(rows, on: connection) }
+        return accepted
+    }
+
+    /// The statement of ``insert(_:on:)`` for `firsts`, one row per key.
+    static func insertQuery(_ firsts: [LocationRow]) -> PostgresQuery {
         let devices = firsts.map(\.device)
         let ids = firsts.map(\.record.id)
         let t = firsts.map { $0.record.fix.timestamp.timeIntervalSince1970 }
@@ -142,8 +154,7 @@ public final class PostgresTrackStorage: TrackStorage {
         let trigger = firsts.map(\.record.trigger.rawValue)
         let dwell = firsts.map(\.record.dwell)
         let received = firsts.map(\.received.timeIntervalSince1970)
-        let inserted = try await connection.query(
-            """
+        return """
             WITH u AS (
                 SELECT * FROM unnest(\(devices)::text[], \(ids)::uuid[], \(t)::float8[], \(lat)::float8[], \(lon)::float8[],
                     \(acc)::float8[], \(alt)::float8[], \(speed)::float8[], \(course)::float8[], \(trigger)::text[], \(dwell)::float8[],
@@ -157,11 +168,7 @@ public final class PostgresTrackStorage: TrackStorage {
             SELECT u.device_id, u.id, u.t, u.lat, u.lon, u.acc, NULLIF(u.alt, 'NaN'), NULLIF(u.speed, 'NaN'),
                 NULLIF(u.course, 'NaN'), u.trigger, u.dwell, u.received
             FROM u JOIN taken USING (device_id, id) RETURNING device_id, id
-            """, logger: logger)
-        var accepted = Set<LocationRow.Key>()
-        for try await (device, id) in inserted.decode((String, UUID).self) { accepted.insert(LocationRow.Key(device: device, id: id)) }
-        if accepted.count < rows.count { try await improve(rows, on: connection) }
-        return accepted
+            """
     }
 
     /// Makes each stored row of `rows`' keys the best of it and them (``best(_:)``, ``ResendRule``).

@@ -36,7 +36,12 @@ public final class SQLiteTrackStorage: TrackStorage {
     /// an upgrade, which keeps earlier OwnTracks ids for a while (``ownTracksLegacyIDsBefore()``).
     public func migrate(at date: Date) async throws {
         let upgrading = try await pool.read { db in try !Self.migrator(upgradedAt: nil).appliedIdentifiers(db).isEmpty }
-        try Self.migrator(upgradedAt: upgrading ? date : nil).migrate(pool)
+        // Not the blocking `migrate(_:)`: its barrier would wait for the pool's readers on a thread of
+        // the concurrency pool, which an async read needs to give its reader back.
+        let migrator = Self.migrator(upgradedAt: upgrading ? date : nil)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            migrator.asyncMigrate(pool) { result in continuation.resume(with: result.map { _ in () }) }
+        }
     }
 
     /// Applies the migrations up to and including `identifier` only: the schema an earlier server
@@ -267,23 +272,30 @@ public final class SQLiteTrackStorage: TrackStorage {
     public func history(device: String, from: Date, to: Date, page: Int, _ body: ([LocationRecord]) async throws -> Void) async throws {
         var cursor: (Double, Data)? = nil
         while true {
-            let rows = try await pool.read { [cursor] db in
+            // The page comes out of the read as records and the next cursor, both Sendable: a closure that
+            // returned GRDB's rows (not Sendable) picked the blocking `read`, which waited for a reader on the
+            // concurrency pool's thread; with the pool's threads all waiting so, the async reads holding
+            // the readers could never resume to give them back, and the process stalled.
+            let (records, next) = try await pool.read { [cursor] db -> ([LocationRecord], (Double, Data)?) in
+                let rows: [Row]
                 if let (t, id) = cursor {
-                    return try Row.fetchAll(
+                    rows = try Row.fetchAll(
                         db,
                         sql: """
                             SELECT * FROM location WHERE device_id = ? AND (t > ? OR (t = ? AND id > ?)) AND t < ?
                             ORDER BY t, id LIMIT ?
                             """, arguments: [device, t, t, id, to.timeIntervalSince1970, page])
+                } else {
+                    rows = try Row.fetchAll(
+                        db, sql: "SELECT * FROM location WHERE device_id = ? AND t >= ? AND t < ? ORDER BY t, id LIMIT ?",
+                        arguments: [device, from.timeIntervalSince1970, to.timeIntervalSince1970, page])
                 }
-                return try Row.fetchAll(
-                    db, sql: "SELECT * FROM location WHERE device_id = ? AND t >= ? AND t < ? ORDER BY t, id LIMIT ?",
-                    arguments: [device, from.timeIntervalSince1970, to.timeIntervalSince1970, page])
+                return (rows.map(Self.record), rows.last.map { ($0["t"], $0["id"]) })
             }
-            guard let lastRow = rows.last else { return }
-            cursor = (lastRow["t"], lastRow["id"])
-            try await body(rows.map(Self.record))
-            if rows.count < page { return }
+            guard let next else { return }
+            cursor = next
+            try await body(records)
+            if records.count < page { return }
         }
     }
 

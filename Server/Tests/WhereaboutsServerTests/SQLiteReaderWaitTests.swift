@@ -1,0 +1,68 @@
+import Dispatch
+import Foundation
+import Testing
+import WhereaboutsCore
+
+@testable import WhereaboutsServer
+
+/// SQLite's reads wait for one of GRDB's readers off the threads of Swift's concurrency pool. One
+/// that waited on them (GRDB's blocking `read`, which a closure returning a non-Sendable value picks)
+/// stalled the whole test process on 2 cores: with the pool's threads all waiting for a reader, the
+/// async reads holding the readers could never resume to give them back.
+@Suite("SQLite reads wait for a reader off the concurrency pool")
+struct SQLiteReaderWaitTests {
+    @Test("with every reader taken, history, last and events wait without holding a thread of the pool, and answer once readers are free")
+    func readsWaitOffThePool() async throws {
+        let storage = try SQLiteTrackStorage(path: String(ServerProcess.temporaryDatabase(named: "reader-wait").dropFirst("sqlite:".count)))
+        try await storage.migrate(at: Date())
+        try await storage.addDevice(id: "phone", tokenHash: Tokens.hash("phone"), at: Date())
+        let records = try wireLocations(5).map { try $0.validated(now: Date()) }
+        _ = try await storage.ingest(records, device: "phone", at: Date())
+
+        // Every reader taken by a read that waits for `gate` on GRDB's own queue.
+        let readers = storage.pool.configuration.maximumReaderCount
+        let gate = DispatchSemaphore(value: 0)
+        let taken = DispatchSemaphore(value: 0)
+        for _ in 0..<readers {
+            storage.pool.asyncRead { _ in
+                taken.signal()
+                gate.wait()
+            }
+        }
+        await onDispatchThread { for _ in 0..<readers { taken.wait() } }
+
+        // More reads than the pool has threads, each waiting for a reader.
+        let width = ProcessInfo.processInfo.activeProcessorCount
+        let reads = (0..<2 * width).map { index in
+            Task {
+                switch index % 3 {
+                case 0:
+                    var count = 0
+                    try await storage.history(device: "phone", from: .distantPast, to: .distantFuture, page: 2) { count += $0.count }
+                    return count
+                case 1: return try await storage.last(device: "phone") == nil ? 0 : 1
+                default: return try await storage.events(device: "phone", from: .distantPast, to: .distantFuture).count
+                }
+            }
+        }
+        // From a thread of Dispatch's: a task still runs on the pool while those reads wait; then the readers are given back.
+        let poolRan = await onDispatchThread {
+            Thread.sleep(forTimeInterval: 0.5)
+            let ran = DispatchSemaphore(value: 0)
+            Task.detached { ran.signal() }
+            let inTime = ran.wait(timeout: .now() + 5) == .success
+            for _ in 0..<readers { gate.signal() }
+            return inTime
+        }
+        #expect(poolRan, "the reads waiting for a reader blocked every thread of the concurrency pool")
+        for (index, read) in reads.enumerated() {
+            #expect(try await read.value == [5, 1, 0][index % 3])
+        }
+        try storage.closeNow()
+    }
+
+    /// Runs `work`, which may block, on a thread of Dispatch's rather than of the concurrency pool.
+    private func onDispatchThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in DispatchQueue.global().async { continuation.resume(returning: work()) } }
+    }
+}
