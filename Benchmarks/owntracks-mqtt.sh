@@ -6,6 +6,9 @@
 # and the CPU seconds per 1000 messages of the servers, mosquitto and PostgreSQL.
 # With KILLS=N, the first instance is SIGKILLed and started again N times while the messages arrive
 # (every 0.2 s); then the CPU figures are left out, and the count checks none was lost or stored twice.
+# With RECORDER=path/to/ot-recorder (built with MQTT), an OwnTracks Recorder subscribes instead of the
+# servers (QoS 1, no reverse geocoding), over a fresh store, and the count is of its .rec lines: the
+# same messages, in one session, for a comparison.
 # Usage: Benchmarks/owntracks-mqtt.sh [DATABASE_URL] [INSTANCES] [MESSAGES]
 #   (default: a temporary SQLite file, 1, 100000; a postgres:// URL names an existing database)
 # WHEREABOUTS_SERVER names another whereabouts-server executable (default: the release build);
@@ -19,6 +22,7 @@ for tool in mosquitto mosquitto_pub; do
     command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || { echo "$tool is missing: apt-get install mosquitto mosquitto-clients" >&2; exit 1; }
 done
 MOSQUITTO="$(command -v mosquitto || echo /usr/sbin/mosquitto)"
+[ -n "${RECORDER:-}" ] && [ "${KILLS:-0}" -gt 0 ] && { echo "KILLS kills a server instance; leave it out with RECORDER" >&2; exit 2; }
 WORK="$(mktemp -d /tmp/whereabouts-mqtt.XXXXXX)"
 DATABASE="${1:-sqlite:$WORK/mqtt.sqlite}"
 INSTANCES="${2:-1}"
@@ -28,8 +32,18 @@ USER_NAME="user-$RANDOM$RANDOM"
 PIDS=()
 trap 'kill "${PIDS[@]}" $(cat "$WORK"/*.pid 2>/dev/null) 2>/dev/null; wait 2>/dev/null; [ -n "${KEEP:-}" ] && echo "kept $WORK" || rm -rf "$WORK"' EXIT
 
+# The Recorder's stored lines for the device, the probe counted once (it keeps each copy of a message,
+# and the probe may go out twice before it is seen stored), or with `distinct`, its distinct times.
+recorded() {
+    cat "$WORK"/store/rec/"$USER_NAME"/phone/*.rec 2>/dev/null | if [ "${1:-}" = distinct ]; then
+        cut -f1 | sort -u | wc -l
+    else
+        awk '/"lat":10[,}]/ { probe = 1; next } { n++ } END { print n + probe }'
+    fi
+}
 # The stored locations of the device.
 stored() {
+    [ -n "${RECORDER:-}" ] && { recorded; return; }
     case "$DATABASE" in
         sqlite:*) sqlite3 "${DATABASE#sqlite:}" "SELECT count(*) FROM location WHERE device_id = '$DEVICE'" 2>/dev/null || echo 0 ;;
         *) psql "$DATABASE" -tAc "SELECT count(*) FROM location WHERE device_id = '$DEVICE'" ;;
@@ -37,6 +51,7 @@ stored() {
 }
 # The stored locations with distinct times: less than stored() when one was stored twice.
 distinct() {
+    [ -n "${RECORDER:-}" ] && { recorded distinct; return; }
     case "$DATABASE" in
         sqlite:*) sqlite3 "${DATABASE#sqlite:}" "SELECT count(DISTINCT t) FROM location WHERE device_id = '$DEVICE'" ;;
         *) psql "$DATABASE" -tAc "SELECT count(DISTINCT t) FROM location WHERE device_id = '$DEVICE'" ;;
@@ -65,10 +80,20 @@ start_server() {
     echo $! >"$WORK/server-$1.pid"
 }
 SERVERS=()
-for index in $(seq "$INSTANCES"); do
-    start_server "$index"
-    SERVERS+=("$(cat "$WORK/server-$index.pid")")
-done
+if [ -n "${RECORDER:-}" ]; then
+    mkdir -p "$WORK/store"
+    "$RECORDER" -S "$WORK/store" --initialize >/dev/null
+    "$RECORDER" -S "$WORK/store" --norevgeo --quiet --http-port 0 --host 127.0.0.1 --port "$PORT" --qos 1 \
+        --clientid "recorder-$DEVICE" 'owntracks/#' >"$WORK/server-1.out" 2>&1 &
+    echo $! >"$WORK/server-1.pid"
+    SERVERS+=("$(cat "$WORK/server-1.pid")")
+    INSTANCES="the Recorder"
+else
+    for index in $(seq "$INSTANCES"); do
+        start_server "$index"
+        SERVERS+=("$(cat "$WORK/server-$index.pid")")
+    done
+fi
 TOPIC="owntracks/$USER_NAME/phone"
 NOW=$(date +%s)
 awk -v n="$MESSAGES" -v t="$((NOW - 86400))" 'BEGIN { for (i = 0; i < n; i++)

@@ -2,12 +2,14 @@ import Foundation
 import Testing
 import WhereaboutsCore
 import WhereaboutsDelivery
+import WhereaboutsMQTT
 import WhereaboutsServer
 
-/// The same OwnTracks messages posted to a real OwnTracks Recorder (compared with 1.0.1, built with
-/// `WITH_HTTP` and `WITH_ENCRYPT`) and to us: jane/nokia sends the booklet's messages, john/android,
-/// her friend with an encryption key, a card and an encrypted location. The `/pub` answers and the
-/// Recorder API's answers must agree member by member, but for ``recorderOnly``.
+/// The same OwnTracks messages sent to a real OwnTracks Recorder (compared with 1.0.1, built with
+/// `WITH_HTTP`, `WITH_ENCRYPT` and `WITH_MQTT`) and to us, posted to `/pub` or published to one
+/// mosquitto both subscribe to: jane/nokia sends the booklet's messages, john/android, her friend with
+/// an encryption key, a card and an encrypted location. The `/pub` answers and the Recorder API's
+/// answers must agree member by member, but for ``recorderOnly``.
 @Suite("Side by side with a real OwnTracks Recorder")
 struct OwnTracksSideBySideTests {
     /// What the Recorder adds and we do not, left out of the comparison: its reverse geocoding
@@ -91,6 +93,92 @@ struct OwnTracksSideBySideTests {
                 #expect(theirs != nil && OwnTracksBooklet.canonical(theirs) == OwnTracksBooklet.canonical(ours), "\(path)")
             }
         }
+    }
+
+    @Test(
+        "the same messages published to one mosquitto reach ot-recorder and us: /api/0/list, /last and /locations agree member by member",
+        .enabled(
+            if: RecorderPeer.tools != nil && MosquittoBroker.installed,
+            "ot-recorder (built with MQTT) and ocat must be on the PATH, and Debian's mosquitto installed, to compare side by side"))
+    func sideBySideOverMQTT() async throws {
+        try await MosquittoBroker.with { broker in
+            let recorder = try await RecorderPeer.start(friends: [:], keys: ["john-android": Self.passphrase], broker: broker.port)
+            defer { recorder.stop() }
+            let subscription = MQTTSubscription(
+                host: "127.0.0.1", port: broker.port, clientID: uniqueDevice("whereabouts"), topics: MQTTSettings.defaultTopics,
+                keepAlive: 5)
+            try await withLiveServer(.sqlite, mqtt: subscription) { server in
+                let admin = ["Authorization": "Bearer \(LiveServer.adminToken)"]
+                let (probeID, johnID) = (uniqueDevice("probe"), uniqueDevice("john"))
+                for (device, user, name, key) in [
+                    (server.device, "jane", "nokia", nil), (probeID, "probe", "phone", nil), (johnID, "john", "android", Self.passphrase),
+                ] {
+                    if device != server.device {
+                        try await server.storage.addDevice(id: device, tokenHash: Tokens.hash(device), at: Date())
+                    }
+                    #expect(
+                        try await server.storage.saveOwnTracksProfile(
+                            OwnTracksProfile(device: device, user: user, name: name, group: "side-by-side", key: key)))
+                }
+                // Both have subscribed once a probe's location reached both.
+                var probe = 0
+                let subscribed = try await MQTTIngestTests.eventually(within: 60) {
+                    probe += 1
+                    try await broker.publish([MQTTIngestTests.location(probe, base: 10)], topic: "owntracks/probe/phone")
+                    return try await Self.count("/api/0/last?user=probe&device=phone", recorder, server, admin) == [1, 1]
+                }
+                try #require(subscribed, "the Recorder and the server never both subscribed")
+
+                let jane = "owntracks/jane/nokia"
+                try await broker.publish([OwnTracksBooklet.location, OwnTracksBooklet.lwt], topic: jane)
+                try await broker.publish([OwnTracksBooklet.card], topic: jane + "/info")
+                try await broker.publish([OwnTracksBooklet.transition], topic: jane + "/event")
+                try await broker.publish([OwnTracksBooklet.laterLocation], topic: jane)
+                try await broker.publish(
+                    [OwnTracksBooklet.encrypted(OwnTracksBooklet.friendLocation, passphrase: Self.passphrase)],
+                    topic: "owntracks/john/android")
+                let range = "from=2024-02-01&to=2024-02-03"
+                let arrived = try await MQTTIngestTests.eventually(within: 30) {
+                    let jane = try await Self.count("/api/0/locations?user=jane&device=nokia&\(range)", recorder, server, admin)
+                    let john = try await Self.count("/api/0/locations?user=john&device=android&\(range)", recorder, server, admin)
+                    return jane == [2, 2] && john == [1, 1]
+                }
+                try #require(arrived, "both stored jane's two locations and john's")
+
+                for path in ["/api/0/list", "/api/0/list?user=jane", "/api/0/list?user=john"] {
+                    let (theirs, ours) = try await read(path, recorder, server, admin)
+                    #expect(Self.sortedResults(theirs) == Self.sortedResults(ours), "\(path)")
+                }
+                for query in ["?user=jane&device=nokia", "?user=john&device=android", "?user=jane&device=nokia&fields=tst,tid,topic"] {
+                    let (theirs, ours) = try await read("/api/0/last" + query, recorder, server, admin)
+                    try compare(Self.sortedByTopic(theirs), Self.sortedByTopic(ours), "/api/0/last" + query)
+                }
+                for query in [
+                    "user=jane&device=nokia&\(range)", "user=jane&device=nokia&\(range)&limit=1",
+                    "user=jane&device=nokia&\(range)&fields=lat,lon,tst,isorcv", "user=john&device=android&\(range)",
+                ] {
+                    let path = "/api/0/locations?" + query
+                    let (theirs, ours) = try await read(path, recorder, server, admin)
+                    try compare(
+                        (theirs as? [String: Any])?["data"] as? [[String: Any]], (ours as? [String: Any])?["data"] as? [[String: Any]], path
+                    )
+                }
+            }
+        }
+    }
+
+    /// How many objects the Recorder and we answer to a GET of `path`: `/last`'s array, or
+    /// `/locations`' `count`; 0 for an answer that is not 200.
+    private static func count(_ path: String, _ recorder: RecorderPeer, _ server: LiveServer, _ headers: [String: String]) async throws
+        -> [Int]
+    {
+        func count(_ reply: HTTPReply) -> Int {
+            guard reply.status == 200, let answer = try? JSONSerialization.jsonObject(with: reply.body) else { return 0 }
+            return (answer as? [Any])?.count ?? (answer as? [String: Any])?["count"] as? Int ?? 0
+        }
+        let theirs = try await recorder.send("GET", path)
+        let ours = try await server.send("GET", path, token: nil, headers: headers)
+        return [count(theirs), count(ours)]
     }
 
     /// Posts `message` to both as `publisher`: both answer 200 with the same messages (opened with

@@ -4,8 +4,9 @@ import WhereaboutsCore
 import WhereaboutsDelivery
 import WhereaboutsTestSupport
 
-/// A real OwnTracks Recorder (`ot-recorder`, HTTP mode only) on a random port over a fresh store, to
-/// compare with: its `ocat` loads the store's `friends` and `keys` databases before it starts.
+/// A real OwnTracks Recorder (`ot-recorder`) on a random port over a fresh store, to compare with:
+/// in HTTP mode, or also subscribed to a broker (a Recorder built with `WITH_MQTT`). Its `ocat`
+/// loads the store's `friends` and `keys` databases before it starts.
 struct RecorderPeer {
     /// `ot-recorder` and `ocat` when both are on the PATH.
     static let tools: (recorder: String, ocat: String)? = {
@@ -19,8 +20,10 @@ struct RecorderPeer {
     private let process: Process
 
     /// Starts a Recorder whose `friends` and `keys` databases hold `friends` and `keys` (`user-device`
-    /// to a JSON array of `user/device`, and to a passphrase), and waits until it answers.
-    static func start(friends: [String: [String]], keys: [String: String]) async throws -> RecorderPeer {
+    /// to a JSON array of `user/device`, and to a passphrase), and waits until it answers. With
+    /// `broker`, it also subscribes to `owntracks/#` at QoS 1 on the broker at that port of 127.0.0.1;
+    /// without, its MQTT side is off (port 0), as a Recorder built without MQTT has none.
+    static func start(friends: [String: [String]], keys: [String: String], broker: Int? = nil) async throws -> RecorderPeer {
         let (recorder, ocat) = try #require(tools)
         let store = temporaryFolder("ot-recorder")
         #expect(try await runProcess(recorder, ["-S", store.path, "--initialize"]) == 0)
@@ -40,6 +43,9 @@ struct RecorderPeer {
         process.arguments = [
             "-S", store.path, "--http-host", "127.0.0.1", "--http-port", "\(port)", "--doc-root", store.path, "--norevgeo", "--quiet",
         ]
+        process.arguments! +=
+            broker.map { ["--host", "127.0.0.1", "--port", "\($0)", "--qos", "1", "--clientid", "ot-recorder-\(port)", "owntracks/#"] }
+            ?? ["--port", "0"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -4,6 +4,7 @@ import PostgresNIO
 import Testing
 import WhereaboutsCore
 import WhereaboutsDelivery
+import WhereaboutsMQTT
 import WhereaboutsServer
 import WhereaboutsTestSupport
 
@@ -126,21 +127,23 @@ struct LiveServer: Sendable {
     }
 }
 
-/// Starts a server over `kind` storage with a fresh device, runs `body`, and stops the server.
+/// Starts a server over `kind` storage with a fresh device (subscribed as `mqtt` says, when given),
+/// runs `body`, and stops the server.
 func withLiveServer(
     _ kind: StorageKind, settings: ServerSettings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken),
-    clock: EngineClock = .system, recordIDs: @escaping @Sendable (Date) -> UUID = { RecordID.make(at: $0) },
+    mqtt: MQTTSubscription? = nil, clock: EngineClock = .system, recordIDs: @escaping @Sendable (Date) -> UUID = { RecordID.make(at: $0) },
     _ body: @escaping @Sendable (LiveServer) async throws -> Void
 ) async throws {
     try await withStorage(kind) { storage in
-        try await withLiveServer(on: storage, settings: settings, clock: clock, recordIDs: recordIDs, body)
+        try await withLiveServer(on: storage, settings: settings, mqtt: mqtt, clock: clock, recordIDs: recordIDs, body)
     }
 }
 
-/// Starts a server over `storage` with a fresh device, runs `body`, and stops the server.
+/// Starts a server over `storage` with a fresh device (subscribed as `mqtt` says, when given), runs
+/// `body`, and stops the server.
 func withLiveServer(
     on storage: any TrackStorage, settings: ServerSettings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken),
-    clock: EngineClock = .system, recordIDs: @escaping @Sendable (Date) -> UUID = { RecordID.make(at: $0) },
+    mqtt: MQTTSubscription? = nil, clock: EngineClock = .system, recordIDs: @escaping @Sendable (Date) -> UUID = { RecordID.make(at: $0) },
     _ body: @escaping @Sendable (LiveServer) async throws -> Void
 ) async throws {
     let device = uniqueDevice()
@@ -150,7 +153,8 @@ func withLiveServer(
     let server = Task {
         defer { continuation.finish() }
         try await ServerApp.serve(
-            storage: storage, host: "127.0.0.1", port: 0, settings: settings, clock: clock, recordIDs: recordIDs, logger: quietLogger
+            storage: storage, host: "127.0.0.1", port: 0, settings: settings, mqtt: mqtt, clock: clock, recordIDs: recordIDs,
+            logger: quietLogger
         ) { port in
             continuation.yield(port)
         }
