@@ -2,7 +2,8 @@
 # OwnTracks /pub throughput with wrk: starts a release whereabouts-server on a fresh database on
 # 127.0.0.1, adds a device, posts one new location per request for DURATION seconds from CONNECTIONS
 # connections, prints wrk's figures and the CPU seconds per 1000 locations of the server (and of
-# PostgreSQL, for a postgres:// database), and stops the server.
+# PostgreSQL, for a postgres:// database), counts what was stored, and stops the server. It exits 1
+# when fewer locations were stored than were acknowledged (200).
 # With RECORDER=path/to/ot-recorder, the same load goes to an OwnTracks Recorder (HTTP mode, MQTT off,
 # no reverse geocoding) over a fresh store instead, for a comparison in one session.
 # Usage: Benchmarks/owntracks-pub.sh [DATABASE_URL] [CONNECTIONS] [DURATION]   (default: a temporary SQLite file, 8, 10)
@@ -36,6 +37,18 @@ postgres_pids() {
     esac
 }
 
+# The locations stored: the device's rows, or the Recorder's .rec lines (it files them as owntracks/phone).
+stored() {
+    if [ -n "${RECORDER:-}" ]; then
+        cat "$WORK"/rec/owntracks/phone/*.rec 2>/dev/null | wc -l
+    else
+        case "$DATABASE" in
+            sqlite:*) sqlite3 "${DATABASE#sqlite:}" "SELECT count(*) FROM location WHERE device_id = '$DEVICE'" ;;
+            *) psql "$DATABASE" -tAc "SELECT count(*) FROM location WHERE device_id = '$DEVICE'" ;;
+        esac
+    fi
+}
+
 if [ -n "${RECORDER:-}" ]; then
     PORT=$((20000 + RANDOM % 20000))
     "$RECORDER" -S "$WORK" --initialize >/dev/null
@@ -63,6 +76,11 @@ BEFORE_POSTGRES=$(cpu $(postgres_pids))
 WHEREABOUTS_PUB_AUTH="$AUTH" \
     wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$ROOT/Benchmarks/owntracks-pub.lua" "http://127.0.0.1:$PORT" | tee "$WORK/wrk"
 REQUESTS="$(grep -oE '^requests [0-9]+' "$WORK/wrk" | cut -d' ' -f2)"
+ACKNOWLEDGED=$((REQUESTS - $(grep -oE 'non-2xx [0-9]+' "$WORK/wrk" | cut -d' ' -f2)))
+sleep 1
+STORED="$(stored)"
 printf 'CPU-s per 1000 locations: server %.3f, PostgreSQL %.3f\n' \
     "$(echo "($(cpu "$PID") - $BEFORE_SERVER) * 1000 / $REQUESTS" | bc -l)" \
     "$(echo "($(cpu $(postgres_pids)) - $BEFORE_POSTGRES) * 1000 / $REQUESTS" | bc -l)"
+echo "stored $STORED locations; $ACKNOWLEDGED acknowledged (a request still under way when wrk stopped may be stored unanswered)"
+[ "$STORED" -ge "$ACKNOWLEDGED" ]
