@@ -22,9 +22,15 @@ public enum ServerApp {
         switch url {
         case .sqlite(let path):
             let storage = try SQLiteTrackStorage(path: path, readOnly: readOnly)
-            defer { try? storage.closeNow() }
-            try await prepare(storage)
-            return try await body(storage)
+            do {
+                try await prepare(storage)
+                let value = try await body(storage)
+                try? await storage.close()
+                return value
+            } catch {
+                try? await storage.close()
+                throw error
+            }
         case .postgres(let settings):
             try await settings.checkConnection(logger: logger)
             let storage = try PostgresTrackStorage(settings, logger: logger)

@@ -61,6 +61,36 @@ struct SQLiteReaderWaitTests {
         try storage.closeNow()
     }
 
+    @Test("closing while every reader is taken waits without holding a thread of the pool, and ends once readers are free")
+    func closeWaitsOffThePool() async throws {
+        let storage = try SQLiteTrackStorage(path: String(ServerProcess.temporaryDatabase(named: "close-wait").dropFirst("sqlite:".count)))
+        try await storage.migrate(at: Date())
+        let readers = storage.pool.configuration.maximumReaderCount
+        let gate = DispatchSemaphore(value: 0)
+        let taken = DispatchSemaphore(value: 0)
+        for _ in 0..<readers {
+            storage.pool.asyncRead { _ in
+                taken.signal()
+                gate.wait()
+            }
+        }
+        await onDispatchThread { for _ in 0..<readers { taken.wait() } }
+
+        // As many closes as the pool has threads (a second close finds the file closed and returns).
+        let closes = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in Task { try await storage.close() } }
+        let poolRan = await onDispatchThread {
+            Thread.sleep(forTimeInterval: 0.5)
+            let ran = DispatchSemaphore(value: 0)
+            Task.detached { ran.signal() }
+            let inTime = ran.wait(timeout: .now() + 5) == .success
+            for _ in 0..<readers { gate.signal() }
+            return inTime
+        }
+        #expect(poolRan, "closing blocked every thread of the concurrency pool")
+        for close in closes { try await close.value }
+        await #expect(throws: (any Error).self, "the file is closed") { try await storage.last(device: "phone") }
+    }
+
     /// Runs `work`, which may block, on a thread of Dispatch's rather than of the concurrency pool.
     private func onDispatchThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in DispatchQueue.global().async { continuation.resume(returning: work()) } }

@@ -467,9 +467,17 @@ public final class SQLiteTrackStorage: TrackStorage {
         _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
     }
 
-    public func close() async throws { try closeNow() }
+    /// Closes the file, waiting on a thread of Dispatch's: GRDB's close waits for every reader to be
+    /// given back, which an async read does only once it resumes on the concurrency pool, so a close
+    /// waiting on the pool's threads could hold up the very reads it waits for.
+    public func close() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async { continuation.resume(with: Result { try self.closeNow() }) }
+        }
+    }
 
-    /// Closes the file at once.
+    /// Closes the file at once, waiting on the calling thread for reads under way: not for a thread of
+    /// the concurrency pool (``close()``).
     public func closeNow() throws { try pool.close() }
 
     static func record(_ row: Row) -> LocationRecord {
