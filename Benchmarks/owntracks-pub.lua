@@ -3,8 +3,7 @@
 -- tst starts a day ago and moves on a second every 10 messages of a thread, as a phone's times
 -- increase (a fixed tst puts every message's index entries in one place: see Benchmarks/RESULTS.md);
 -- it goes back to the start after 80,000 s, so it never passes the present however long the run.
--- WHEREABOUTS_PUB_AUTH holds base64("device:token") (an OwnTracks Recorder ignores it and stores the
--- messages as owntracks/phone).
+-- WHEREABOUTS_PUB_AUTH holds base64("device:token").
 local auth = os.getenv("WHEREABOUTS_PUB_AUTH")
 local threads = 0
 
@@ -25,7 +24,7 @@ function request()
 end
 
 function done(summary, latency, requests)
-    io.write(string.format("locations/s %.0f  p50 %.2f ms  p99 %.2f ms  non-2xx %d\nrequests %d\n",
+    io.write(string.format("locations/s %.0f  p50 %.2f ms  p99 %.2f ms  non-2xx %d\n",
         summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(99) / 1000,
-        summary.errors.status, summary.requests))
+        summary.errors.status))
 end

@@ -3,6 +3,8 @@
 # connections) and the batch API (SIZE locations a request, 8 connections), on a fresh SQLite file
 # and a fresh PostgreSQL database; prints locations/s, the locations counted in the store afterwards,
 # and the CPU seconds per 1000 locations of the server and of PostgreSQL (utime+stime from /proc).
+# With RECORDER=path/to/ot-recorder, an OwnTracks Recorder (HTTP mode, MQTT off, no reverse geocoding,
+# a fresh store) gets the same /pub load first, counted in its .rec lines: the ratios in one run.
 # Usage: run.sh SERVER_BINARY POSTGRES_URL POSTMASTER_PID [SECONDS]
 set -euo pipefail
 server_binary=$1 postgres_url=$2 postmaster=$3 seconds=${4:-10}
@@ -10,6 +12,32 @@ here=$(cd "$(dirname "$0")" && pwd)
 ticks=$(getconf CLK_TCK)
 cpu() { local total=0; for pid in "$@"; do [ -r /proc/$pid/stat ] && total=$((total + $(awk '{print $14 + $15}' /proc/$pid/stat))); done; echo $total; }
 pg_pids() { [ "$postmaster" = 0 ] && return; echo "$postmaster $(pgrep -P "$postmaster" | tr '\n' ' ')"; }
+# Prints one row: STORE LOAD STORED SERVER_TICKS POSTGRES_TICKS, with wrk's output in /tmp/wrk.out.
+report() {
+    local requests errors
+    requests=$(awk '/requests in/ {print $1}' /tmp/wrk.out)
+    errors=$(grep -c "Non-2xx\|error" /tmp/wrk.out || true)
+    awk -v store=$1 -v load=$2 -v stored=$3 -v requests=$requests -v s=$seconds -v ticks=$ticks -v server=$4 -v pg=$5 -v errors=$errors \
+        'BEGIN { printf "%-8s %-5s %9.0f loc/s  stored %8d of %8d requests  CPU-s/1000: server %.3f, postgres %.3f  (wrk error lines %d)\n",
+            store, load, stored / s, stored, requests, server / ticks / stored * 1000, pg / ticks / stored * 1000, errors }'
+}
+
+if [ -n "${RECORDER:-}" ]; then
+    folder=$(mktemp -d)
+    "$RECORDER" -S "$folder" --initialize >/dev/null
+    port=$((20000 + RANDOM % 20000))
+    "$RECORDER" -S "$folder" --http-host 127.0.0.1 --http-port $port --doc-root "$folder" --norevgeo --quiet --port 0 \
+        > /tmp/wrk-server.out 2>&1 &
+    server=$!
+    until curl -sf "http://127.0.0.1:$port/api/0/version" >/dev/null; do sleep 0.1; done
+    before_server=$(cpu $server)
+    LOAD=pub DEVICE=bench TOKEN=none wrk -t4 -c16 -d${seconds}s -s "$here/load.lua" "http://127.0.0.1:$port" > /tmp/wrk.out
+    after_server=$(cpu $server)
+    kill $server; wait $server || true
+    # It files what /pub brings without u= and d= as owntracks/phone, a line a location.
+    report recorder pub "$(cat "$folder"/rec/owntracks/phone/*.rec | wc -l)" $((after_server - before_server)) 0
+    rm -rf "$folder"
+fi
 
 for store in sqlite postgres; do
     for load in pub batch; do
@@ -36,12 +64,7 @@ for store in sqlite postgres; do
         after_server=$(cpu $server); after_pg=$(cpu $pg)
         kill $server; wait $server || true
         stored=$("$server_binary" device list --database "$database" | awk '$1 == "bench" {print $2}')
-        requests=$(awk '/requests in/ {print $1}' /tmp/wrk.out)
-        errors=$(grep -c "Non-2xx\|error" /tmp/wrk.out || true)
-        awk -v store=$store -v load=$load -v stored=$stored -v requests=$requests -v s=$seconds -v ticks=$ticks \
-            -v server=$((after_server - before_server)) -v pg=$((after_pg - before_pg)) -v errors=$errors \
-            'BEGIN { printf "%-8s %-5s %9.0f loc/s  stored %8d of %8d requests  CPU-s/1000: server %.3f, postgres %.3f  (wrk error lines %d)\n",
-                store, load, stored / s, stored, requests, server / ticks / stored * 1000, pg / ticks / stored * 1000, errors }'
+        report $store $load "$stored" $((after_server - before_server)) $((after_pg - before_pg))
         [ $store = postgres ] && psql "$postgres_url" -qc "DROP DATABASE $name WITH (FORCE)" >/dev/null
     done
 done

@@ -19,17 +19,7 @@ struct SQLiteReaderWaitTests {
         let records = try wireLocations(5).map { try $0.validated(now: Date()) }
         _ = try await storage.ingest(records, device: "phone", at: Date())
 
-        // Every reader taken by a read that waits for `gate` on GRDB's own queue.
-        let readers = storage.pool.configuration.maximumReaderCount
-        let gate = DispatchSemaphore(value: 0)
-        let taken = DispatchSemaphore(value: 0)
-        for _ in 0..<readers {
-            storage.pool.asyncRead { _ in
-                taken.signal()
-                gate.wait()
-            }
-        }
-        await onDispatchThread { for _ in 0..<readers { taken.wait() } }
+        let readers = await takeEveryReader(of: storage)
 
         // More reads than the pool has threads, each waiting for a reader.
         let width = ProcessInfo.processInfo.activeProcessorCount
@@ -45,16 +35,7 @@ struct SQLiteReaderWaitTests {
                 }
             }
         }
-        // From a thread of Dispatch's: a task still runs on the pool while those reads wait; then the readers are given back.
-        let poolRan = await onDispatchThread {
-            Thread.sleep(forTimeInterval: 0.5)
-            let ran = DispatchSemaphore(value: 0)
-            Task.detached { ran.signal() }
-            let inTime = ran.wait(timeout: .now() + 5) == .success
-            for _ in 0..<readers { gate.signal() }
-            return inTime
-        }
-        #expect(poolRan, "the reads waiting for a reader blocked every thread of the concurrency pool")
+        #expect(await poolRuns(thenFreeing: readers), "the reads waiting for a reader blocked every thread of the concurrency pool")
         for (index, read) in reads.enumerated() {
             #expect(try await read.value == [5, 1, 0][index % 3])
         }
@@ -65,30 +46,42 @@ struct SQLiteReaderWaitTests {
     func closeWaitsOffThePool() async throws {
         let storage = try SQLiteTrackStorage(path: String(ServerProcess.temporaryDatabase(named: "close-wait").dropFirst("sqlite:".count)))
         try await storage.migrate(at: Date())
-        let readers = storage.pool.configuration.maximumReaderCount
+        let readers = await takeEveryReader(of: storage)
+
+        // As many closes as the pool has threads (a second close finds the file closed and returns).
+        let closes = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in Task { try await storage.close() } }
+        #expect(await poolRuns(thenFreeing: readers), "closing blocked every thread of the concurrency pool")
+        for close in closes { try await close.value }
+        await #expect(throws: (any Error).self, "the file is closed") { try await storage.last(device: "phone") }
+    }
+
+    /// Takes every reader of `storage` with a read that waits on GRDB's own queue for the returned
+    /// semaphore, once signalled per reader (``poolRuns(thenFreeing:)``).
+    private func takeEveryReader(of storage: SQLiteTrackStorage) async -> (gate: DispatchSemaphore, count: Int) {
+        let count = storage.pool.configuration.maximumReaderCount
         let gate = DispatchSemaphore(value: 0)
         let taken = DispatchSemaphore(value: 0)
-        for _ in 0..<readers {
+        for _ in 0..<count {
             storage.pool.asyncRead { _ in
                 taken.signal()
                 gate.wait()
             }
         }
-        await onDispatchThread { for _ in 0..<readers { taken.wait() } }
+        await onDispatchThread { for _ in 0..<count { taken.wait() } }
+        return (gate, count)
+    }
 
-        // As many closes as the pool has threads (a second close finds the file closed and returns).
-        let closes = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in Task { try await storage.close() } }
-        let poolRan = await onDispatchThread {
+    /// Whether, from a thread of Dispatch's half a second on, a task still runs on the concurrency pool
+    /// within 5 s; then gives the `readers` back.
+    private func poolRuns(thenFreeing readers: (gate: DispatchSemaphore, count: Int)) async -> Bool {
+        await onDispatchThread {
             Thread.sleep(forTimeInterval: 0.5)
             let ran = DispatchSemaphore(value: 0)
             Task.detached { ran.signal() }
             let inTime = ran.wait(timeout: .now() + 5) == .success
-            for _ in 0..<readers { gate.signal() }
+            for _ in 0..<readers.count { readers.gate.signal() }
             return inTime
         }
-        #expect(poolRan, "closing blocked every thread of the concurrency pool")
-        for close in closes { try await close.value }
-        await #expect(throws: (any Error).self, "the file is closed") { try await storage.last(device: "phone") }
     }
 
     /// Runs `work`, which may block, on a thread of Dispatch's rather than of the concurrency pool.

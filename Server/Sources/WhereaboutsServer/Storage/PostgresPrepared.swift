@@ -33,9 +33,9 @@ extension PostgresTrackStorage {
         static let sql = accountQuery([], lock: true).sql
     }
 
-    /// ``fieldsQuery(_:)``.
+    /// ``fieldsQuery(_:)``: encoding no rows cannot fail.
     enum SaveFields: PreparedSQL {
-        static let sql = (try? fieldsQuery([]).sql) ?? ""
+        static let sql = try! fieldsQuery([]).sql
     }
 
     /// ``insertQuery(_:)``.
