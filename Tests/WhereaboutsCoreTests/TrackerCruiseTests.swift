@@ -136,7 +136,11 @@ struct TrackerCruiseTests {
         var watching = false
         if case .moving = tracker.motion { watching = true }
         #expect(watching == watches, "\(policy.name) \(distance) m from a boundary: \(tracker.motion)")
-        #expect(watching || check.locationRequests.last?.standard == nil, "a device that stopped watching turns positioning off")
+        #expect(
+            watching
+                || check.locationRequests.last?.standard
+                    == (policy.stillSensing ? StandardUpdates(accuracy: .threeKilometers, distanceFilter: nil) : nil),
+            "a device that stopped watching turns positioning off (cell positions only, with still sensing)")
     }
 
     @Test("a policy saved before cruising existed decodes as one that never cruises nor places stops")

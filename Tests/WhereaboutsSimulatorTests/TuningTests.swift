@@ -31,7 +31,7 @@ struct TuningTests {
         {"scenario":"","strategy":"","seed":0,"durationSeconds":1,"requiredTruthEvents":0,"optionalTruthEvents":0,"reports":0,
          "matchedRequired":0,"matchedReports":0,"recall":1,"precision":1,"recordedFixes":0,"uploadedBytes":0,"travelSeconds":0,
          "energy":{"app":0,"cell":0,"gps":0,"motionSensing":0,"network":0,"wakes":0,"wifi":0},
-         "referenceJoules":1,"energyRatio":0,"latencies":[],"missedTruthEvents":[],"unmatchedReports":[],
+         "referenceJoules":1,"energyRatio":0,"latencies":[],"matchedRequiredEvents":[],"missedTruthEvents":[],"unmatchedReports":[],
          "trackErrorSum":0,"trackErrorSamples":0}
         """.utf8)
 
@@ -84,6 +84,16 @@ struct TuningTests {
         #expect(abs(validation.heldOut.recall - 0.96) < 1e-9)
     }
 
+    @Test("a latency goal picks the lowest p95 within its budget, the most recall among equal p95s")
+    func lowestLatency() {
+        let figures = Self.figures([(0.90, 0.10, 30), (0.95, 0.15, 20), (0.97, 0.16, 20), (0.99, 0.30, 10)])
+        let goal = PresetGoal(name: "x", precisionFloor: 0.9, energyBudget: 0.2, objective: .lowestLatency)
+        // 3 is over the budget; 1 and 2 share the lowest p95 left, and 2 has more recall.
+        #expect(goal.pick(figures) == 2)
+        #expect(goal.summary == "x: precision ≥ 0.9, energy ≤ 0.200, lowest p95 latency")
+        #expect(PresetGoal.presets.last?.objective == .lowestLatency, "responsive is for reporting quickly")
+    }
+
     @Test("a goal no candidate meets picks the best recall plus precision")
     func fallback() {
         let figures = [Self.report("a", recall: 0.8, energy: 0.1), Self.report("a", recall: 0.9, energy: 0.3)].map {
@@ -121,7 +131,13 @@ struct TuningTests {
         }
         #expect(policy.lead == 30 && tuned.configuration.minimumFlushInterval == 1800)
         #expect(Strategy.continuous.with([setting]) == Strategy.continuous)
-        for bad in ["lead", "speed=3", "lead=-1", "lead=nan", "lead=x", "placesStops=2"] {
+        let sensing = Strategy.adaptive.with([try PolicyParameter.setting("stillSensing=1")])
+        guard case .adaptive(let still) = sensing.configuration.mode else {
+            Issue.record("not adaptive")
+            return
+        }
+        #expect(still.stillSensing && !policy.stillSensing)
+        for bad in ["lead", "speed=3", "lead=-1", "lead=nan", "lead=x", "placesStops=2", "stillSensing=0.5"] {
             #expect(throws: ValidationError.self) { try PolicyParameter.setting(bad) }
         }
     }

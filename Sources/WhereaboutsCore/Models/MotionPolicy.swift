@@ -57,6 +57,13 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     /// accuracy, which places the record (``TrackerEffect/placeRecord(_:)``) and judges the regions
     /// around. It costs about what four Wi-Fi scans do, once per stop.
     public var placesStops: Bool
+    /// Whether the app keeps running while the device is still, on the coarsest standard updates
+    /// (cell positions, which a still device does not get), so that the motion coprocessor's reports
+    /// reach it (with ``motionSensing``): a confident report of walking or faster sets the device
+    /// moving at once, where a suspended app waits for the OS to notice it left (a region exit or a
+    /// significant change, a minute or more after it set off). Costs the app's running power for
+    /// every still minute.
+    public var stillSensing: Bool
 
     /// Creates a policy. The parameters after `significantChangeWhileStationary` default to a policy
     /// that never cruises, uses no motion sensing and places no stop.
@@ -66,7 +73,8 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
         raisedAccuracyHold: TimeInterval, distanceFilter: Double,
         elasticityMultiplier: Double, significantChangeWhileStationary: Bool,
         cruiseAccuracy: LocationAccuracy? = nil, lead: TimeInterval = 0, maximumCruise: TimeInterval = 0,
-        fineRadius: Double = 0, watchDistance: Double = 0, motionSensing: Bool = false, placesStops: Bool = false
+        fineRadius: Double = 0, watchDistance: Double = 0, motionSensing: Bool = false, placesStops: Bool = false,
+        stillSensing: Bool = false
     ) {
         self.name = name
         self.stopRadius = stopRadius
@@ -85,6 +93,7 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
         self.watchDistance = watchDistance
         self.motionSensing = motionSensing
         self.placesStops = placesStops
+        self.stillSensing = stillSensing
     }
 
     /// Whereabouts' flagship, the `balanced` preset: cell positions while every boundary is out of
@@ -103,21 +112,25 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     public static let efficient = preset(name: "efficient", hold: 3, stopTimeout: 60, fineRadius: 0)
 
     /// The `responsive` preset: ``adaptive`` with GPS held 8 s after the last fix that needed it
-    /// instead of 3, and positioning kept on for 2 minutes still instead of 1, so a region near the
-    /// device is judged on fine fixes for longer and a crossing just after a stop is seen at once.
-    public static let responsive = preset(name: "responsive", hold: 8, stopTimeout: 120, fineRadius: 60)
+    /// instead of 3, positioning kept on for 5 minutes still instead of 1, and the app kept running on
+    /// motion activity while still (``stillSensing``), so a region near the device is judged on fine
+    /// fixes for longer, a crossing just after a stop is seen at once, and a departure is seen when the
+    /// motion coprocessor reports it rather than when the OS notices it.
+    public static let responsive = preset(name: "responsive", hold: 8, stopTimeout: 300, fineRadius: 60, stillSensing: true)
 
     /// The adaptive family with the parameters its presets differ in. Every one starts Wi-Fi 10 s of
     /// travel before a boundary, takes a fix every 20 m, keeps its watch within 30 m of a boundary and
     /// places its stops.
-    private static func preset(name: String, hold: TimeInterval, stopTimeout: TimeInterval, fineRadius: Double) -> MotionPolicy {
+    private static func preset(name: String, hold: TimeInterval, stopTimeout: TimeInterval, fineRadius: Double, stillSensing: Bool = false)
+        -> MotionPolicy
+    {
         MotionPolicy(
             name: name, stopRadius: 80, stopTimeout: stopTimeout, stationaryRadius: 150,
             movingAccuracy: .hundredMeters, nearBoundaryAccuracy: .best, raisedAccuracyHold: hold,
             distanceFilter: 20,
             elasticityMultiplier: 2, significantChangeWhileStationary: true,
             cruiseAccuracy: .kilometer, lead: 10, maximumCruise: 120, fineRadius: fineRadius, watchDistance: 30,
-            motionSensing: true, placesStops: true)
+            motionSensing: true, placesStops: true, stillSensing: stillSensing)
     }
 
     /// The commercial SDK's state machine as documented: best accuracy with a 10 m elastic filter
@@ -132,7 +145,7 @@ extension MotionPolicy: Codable {
     private enum CodingKeys: String, CodingKey {
         case name, stopRadius, stopTimeout, stationaryRadius, movingAccuracy, nearBoundaryAccuracy, raisedAccuracyHold
         case distanceFilter, elasticityMultiplier, significantChangeWhileStationary
-        case cruiseAccuracy, lead, maximumCruise, fineRadius, watchDistance, motionSensing, placesStops
+        case cruiseAccuracy, lead, maximumCruise, fineRadius, watchDistance, motionSensing, placesStops, stillSensing
     }
 
     /// Decodes a policy; one saved before cruising (or stop placing) existed decodes as a policy that
@@ -155,6 +168,7 @@ extension MotionPolicy: Codable {
             fineRadius: try c.decodeIfPresent(Double.self, forKey: .fineRadius) ?? 0,
             watchDistance: try c.decodeIfPresent(Double.self, forKey: .watchDistance) ?? 0,
             motionSensing: try c.decodeIfPresent(Bool.self, forKey: .motionSensing) ?? false,
-            placesStops: try c.decodeIfPresent(Bool.self, forKey: .placesStops) ?? false)
+            placesStops: try c.decodeIfPresent(Bool.self, forKey: .placesStops) ?? false,
+            stillSensing: try c.decodeIfPresent(Bool.self, forKey: .stillSensing) ?? false)
     }
 }

@@ -76,11 +76,18 @@ extension Tracker {
         effects.append(.requestOneShot(policy.movingAccuracy))
     }
 
-    /// A new activity report. Stillness ends a cruise (fine fixes then judge the stop); a faster class
-    /// spends the clearance left at the new top speed, never past the cruise's end already set.
+    /// A new activity report. With ``MotionPolicy/stillSensing``, a confident report of walking or
+    /// faster sets a stationary device moving (it set off when the reported class began). Stillness
+    /// ends a cruise (fine fixes then judge the stop); a faster class spends the clearance left at the
+    /// new top speed, never past the cruise's end already set.
     mutating func followActivity(_ report: MotionActivity, now: Date, into effects: inout [TrackerEffect]) {
         activity = report
-        guard isRunning, case .adaptive = mode, let clearance else { return }
+        guard isRunning, case .adaptive(let policy) = mode else { return }
+        if policy.stillSensing, isStationary, report.kind != .stationary, report.confidence != .low {
+            startMoving(at: now, leaving: report.start, into: &effects)
+            return
+        }
+        guard let clearance else { return }
         let speed = topSpeed(nil)
         let left = max(0, clearance.metres - clearance.speed * now.timeIntervalSince(clearance.from))
         if (report.kind == .stationary && report.confidence != .low) || left == 0 {

@@ -14,7 +14,10 @@ extension Tracker {
         case .adaptive(let policy):
             let sensing = policy.motionSensing
             if case .stationary = motion {
-                return LocationRequest(standard: nil, significantChange: policy.significantChangeWhileStationary, visits: sensing)
+                let watching = sensing && policy.stillSensing
+                return LocationRequest(
+                    standard: watching ? StandardUpdates(accuracy: .threeKilometers, distanceFilter: nil) : nil,
+                    significantChange: policy.significantChangeWhileStationary, visits: sensing, motionActivity: watching)
             }
             if clearance != nil, let cruise = policy.cruiseAccuracy {
                 return LocationRequest(
@@ -176,10 +179,11 @@ extension Tracker {
     }
 
     /// Leaves the stationary state: positioning back on. The device was at the stay's place until
-    /// this moment, when the OS noticed it move.
-    mutating func startMoving(at now: Date, into effects: inout [TrackerEffect]) {
+    /// `leaving` (when the motion coprocessor saw it set off), or else until this moment, when the OS
+    /// noticed it move.
+    mutating func startMoving(at now: Date, leaving: Date? = nil, into effects: inout [TrackerEffect]) {
         guard case .adaptive(let policy) = mode, case .stationary = motion else { return }
-        if stay.open { stay.lastThere = max(stay.lastThere, now) }
+        if stay.open { stay.lastThere = max(stay.lastThere, min(now, leaving ?? now)) }
         motion = .moving(anchor: nil)
         applyLocationRequest(into: &effects)
         timers[.stationaryCheck] = now.addingTimeInterval(policy.stopTimeout)

@@ -22,6 +22,9 @@ public struct EventMatching: Sendable, Equatable {
     public let matchedReports: Int
     /// Report time minus truth time, clipped at 0, of each matched required event, in seconds.
     public let latencies: [Double]
+    /// Each matched required truth event with its latency, in truth order, as `time region kind
+    /// seconds`: which events a strategy reported late.
+    public let matchedRequiredEvents: [String]
     /// Required truth events no report matched.
     public let missed: [TruthEvent]
     /// Scored reports that matched no truth event.
@@ -35,6 +38,7 @@ public struct EventMatching: Sendable, Equatable {
         var matchedRequired = 0
         var matchedReports = 0
         var latencies: [Double] = []
+        var matchedRequiredEvents: [String] = []
         var missed: [TruthEvent] = []
         for event in truth.sorted(by: { $0.time < $1.time }) {
             let match = scored.indices.filter { i in
@@ -51,6 +55,7 @@ public struct EventMatching: Sendable, Equatable {
             if !event.optional {
                 matchedRequired += 1
                 latencies.append(max(0, scored[match].timestamp.timeIntervalSince1970 - event.time))
+                matchedRequiredEvents.append("\(Int(event.time)) \(event.regionID) \(event.kind.rawValue) \(Int(latencies.last!))")
             }
         }
         self.required = truth.filter { !$0.optional }.count
@@ -59,6 +64,7 @@ public struct EventMatching: Sendable, Equatable {
         self.matchedRequired = matchedRequired
         self.matchedReports = matchedReports
         self.latencies = latencies
+        self.matchedRequiredEvents = matchedRequiredEvents
         self.missed = missed
         self.unmatched = scored.indices.filter { !used[$0] }.map { scored[$0] }
     }

@@ -48,6 +48,8 @@ public struct RunReport: Sendable, Codable, Equatable {
     public var energyRatio: Double
     /// Latencies of matched required events (seconds), kept for pooling across runs.
     public var latencies: [Double]
+    /// Matched required truth events with their latency, as `time region kind seconds`.
+    public var matchedRequiredEvents: [String]
     /// Required truth events no report matched, as `time region kind`.
     public var missedTruthEvents: [String]
     /// Reports that matched no truth event, as `time region kind`.
@@ -81,6 +83,7 @@ public struct RunReport: Sendable, Codable, Equatable {
             uploadedBytes: run.timeline.reduce(0) { if case .upload(_, let bytes) = $1 { $0 + bytes } else { $0 } },
             travelSeconds: Double(truth.speeds.filter { $0 >= movingSpeed }.count), energy: energy,
             referenceJoules: reference, energyRatio: energy.total / reference, latencies: matching.latencies,
+            matchedRequiredEvents: matching.matchedRequiredEvents,
             missedTruthEvents: matching.missed.map { "\(Int($0.time)) \($0.regionID) \($0.kind.rawValue)" },
             unmatchedReports: matching.unmatched.map {
                 "\(Int($0.timestamp.timeIntervalSince1970)) \($0.regionID) \($0.kind.rawValue)"

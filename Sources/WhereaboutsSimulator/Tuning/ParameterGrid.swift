@@ -12,16 +12,18 @@ public struct ParameterGrid: Sendable {
     /// filter of 20 m kept, and a lead of 10 s, which four folds of five picked over 30 and 60 s for
     /// balanced on an earlier run of this sweep): how long accuracy stays raised (3 or 8 s), how soon a still
     /// device stops positioning (1, 2 or 5 minutes), whether it keeps positioning at a stop near a
-    /// boundary (none, within 30 m), and whether regions under 60 m call for GPS as soon as they are
-    /// within reach: 24 points, from which the three presets are picked as one front
-    /// (``PresetGoal/presets``). Kept this small so that one seed over the shared, stress, sparse,
-    /// large and city-block scenarios runs in about 20 minutes on two shared cores.
+    /// boundary (none, within 30 m), whether regions under 60 m call for GPS as soon as they are
+    /// within reach, and whether the app keeps running on motion activity while still
+    /// (``MotionPolicy/stillSensing``): 48 points, from which the three presets are picked as one
+    /// front (``PresetGoal/presets``). Kept this small so that one seed over the shared, stress,
+    /// sparse, large and city-block scenarios runs in about 15 minutes on two shared cores.
     public static let standard = ParameterGrid(axes: [
         (.lead, [10]),
         (.raisedAccuracyHold, [3, 8]),
         (.stopTimeout, [60, 120, 300]),
         (.watchDistance, [0, 30]),
         (.fineRadius, [0, 60]),
+        (.stillSensing, [0, 1]),
     ])
 
     /// Every combination, the first axis varying slowest.

@@ -8,6 +8,11 @@ public enum PolicyParameter: String, CaseIterable, Sendable, Hashable, Comparabl
     case flushInterval
     /// ``MotionPolicy/placesStops``: 1 places stops, 0 does not.
     case placesStops
+    /// ``MotionPolicy/stillSensing``: 1 keeps the app running on motion activity while still, 0 does not.
+    case stillSensing
+
+    /// Whether the parameter is a switch, 0 (off) or 1 (on), rather than seconds or metres.
+    var isSwitch: Bool { self == .placesStops || self == .stillSensing }
 
     /// The parameter's value in `configuration`.
     public func value(in configuration: TrackerConfiguration) -> Double {
@@ -42,6 +47,7 @@ public enum PolicyParameter: String, CaseIterable, Sendable, Hashable, Comparabl
         case .distanceFilter: policy.distanceFilter
         case .watchDistance: policy.watchDistance
         case .placesStops: policy.placesStops ? 1 : 0
+        case .stillSensing: policy.stillSensing ? 1 : 0
         }
     }
 
@@ -58,6 +64,7 @@ public enum PolicyParameter: String, CaseIterable, Sendable, Hashable, Comparabl
         case .distanceFilter: policy.distanceFilter = value
         case .watchDistance: policy.watchDistance = value
         case .placesStops: policy.placesStops = value != 0
+        case .stillSensing: policy.stillSensing = value != 0
         }
     }
 
@@ -77,10 +84,10 @@ public enum PolicyParameter: String, CaseIterable, Sendable, Hashable, Comparabl
                     "give seconds or metres as a number, e.g. \(parameter.rawValue)=\(Int(parameter.value(in: Strategy.adaptive.configuration)))"
             )
         }
-        if parameter == .placesStops, value != 0 && value != 1 {
+        if parameter.isSwitch, value != 0 && value != 1 {
             throw ValidationError(
-                field: "--set placesStops", value: "\"\(parts[1])\"", problem: "is neither 0 nor 1",
-                fix: "give placesStops=1 to place each stop with a GPS fix, placesStops=0 not to")
+                field: "--set \(parameter.rawValue)", value: "\"\(parts[1])\"", problem: "is neither 0 nor 1",
+                fix: "give \(parameter.rawValue)=1 to turn it on, \(parameter.rawValue)=0 to turn it off")
         }
         return PolicySetting(parameter: parameter, value: value)
     }

@@ -2,8 +2,18 @@ import Foundation
 import WhereaboutsCore
 
 /// What a preset asks of the sweep, on the scenarios it is tuned on: floors and ceilings a candidate
-/// must meet, and among those either the least energy or, within an energy budget, the most recall.
+/// must meet, and among those the least energy, the most recall or the lowest p95 latency.
 public struct PresetGoal: Sendable, Equatable {
+    /// What a goal asks for among the candidates it admits.
+    public enum Objective: Sendable, Equatable {
+        /// The least energy.
+        case leastEnergy
+        /// The most recall (then precision, then the least energy).
+        case mostRecall
+        /// The lowest p95 latency (then the most recall, then precision, then the least energy).
+        case lowestLatency
+    }
+
     /// The preset's name (the strategy it tunes).
     public let name: String
     /// The recall a candidate must reach.
@@ -12,31 +22,35 @@ public struct PresetGoal: Sendable, Equatable {
     public let precisionFloor: Double
     /// The p95 latency (seconds) a candidate must not exceed; `nil` for no limit.
     public let latencyP95Ceiling: TimeInterval?
-    /// The energy ratio a candidate must not exceed. With a budget the goal asks for the most recall
-    /// within it; without one, for the least energy.
+    /// The energy ratio a candidate must not exceed; `nil` for no limit.
     public let energyBudget: Double?
+    /// What the goal asks for among the candidates it admits.
+    public let objective: Objective
 
-    /// Creates a goal.
+    /// Creates a goal. Without an objective, a goal with a budget asks for the most recall within
+    /// it, and one without for the least energy.
     public init(
         name: String, recallFloor: Double = 0, precisionFloor: Double, latencyP95Ceiling: TimeInterval? = nil,
-        energyBudget: Double? = nil
+        energyBudget: Double? = nil, objective: Objective? = nil
     ) {
         self.name = name
         self.recallFloor = recallFloor
         self.precisionFloor = precisionFloor
         self.latencyP95Ceiling = latencyP95Ceiling
         self.energyBudget = energyBudget
+        self.objective = objective ?? (energyBudget == nil ? .leastEnergy : .mostRecall)
     }
 
     /// The three presets, slowest to drain the battery first, each picked above the one before it
     /// (``admits(_:above:)``): `efficient` the least energy with recall ≥ 0.95; `balanced` (the
     /// adaptive default) the most recall within a sixth of continuous GPS's energy with a p95 latency
-    /// of at most 90 s; `responsive` the most recall within a quarter; each with precision ≥ 0.95 (the
-    /// city blocks of small regions bring every strategy's precision below 0.97).
+    /// of at most 90 s; `responsive`, which is for reporting quickly, the lowest p95 latency within a
+    /// quarter; each with precision ≥ 0.95 (the city blocks of small regions bring every strategy's
+    /// precision below 0.97).
     public static let presets = [
         PresetGoal(name: MotionPolicy.efficient.name, recallFloor: 0.95, precisionFloor: 0.95),
         PresetGoal(name: MotionPolicy.adaptive.name, precisionFloor: 0.95, latencyP95Ceiling: 90, energyBudget: 1.0 / 6),
-        PresetGoal(name: MotionPolicy.responsive.name, precisionFloor: 0.95, energyBudget: 0.25),
+        PresetGoal(name: MotionPolicy.responsive.name, precisionFloor: 0.95, energyBudget: 0.25, objective: .lowestLatency),
     ]
 
     /// How much more energy a preset must spend than the one below it on the front, so that the
@@ -62,22 +76,22 @@ public struct PresetGoal: Sendable, Equatable {
     }
 
     /// The index of the candidate this goal picks from their aggregates, among those above `cheaper`
-    /// (``admits(_:above:)``) when any is: the most recall (then precision, then the least energy)
-    /// with a budget, else the least energy; when it admits none, the best recall + precision. Ties
-    /// go to the earlier candidate.
+    /// (``admits(_:above:)``) when any is, by its ``objective``; when it admits none, the best recall +
+    /// precision. Ties go to the earlier candidate.
     public func pick(_ aggregates: [StrategyAggregate], above cheaper: StrategyAggregate? = nil) -> Int {
         var admitted = aggregates.indices.filter { admits(aggregates[$0], above: cheaper) }
         if admitted.isEmpty { admitted = aggregates.indices.filter { admits(aggregates[$0]) } }
-        let best: Int?
-        if energyBudget != nil {
-            best = admitted.min {
-                let (a, b) = (aggregates[$0], aggregates[$1])
-                return (-a.recall, -a.precision, a.energyRatio, $0) < (-b.recall, -b.precision, b.energyRatio, $1)
+        /// What the objective minimises, in order, for the candidate at `index`.
+        func cost(_ index: Int) -> (Double, Double, Double, Double, Int) {
+            let figures = aggregates[index]
+            switch objective {
+            case .leastEnergy: return (figures.energyRatio, 0, 0, 0, index)
+            case .mostRecall: return (-figures.recall, -figures.precision, figures.energyRatio, 0, index)
+            case .lowestLatency:
+                return (figures.latencyP95 ?? 0, -figures.recall, -figures.precision, figures.energyRatio, index)
             }
-        } else {
-            best = admitted.min { (aggregates[$0].energyRatio, $0) < (aggregates[$1].energyRatio, $1) }
         }
-        if let best { return best }
+        if let best = admitted.min(by: { cost($0) < cost($1) }) { return best }
         return aggregates.indices.max {
             (aggregates[$0].recall + aggregates[$0].precision, -$0) < (aggregates[$1].recall + aggregates[$1].precision, -$1)
         }!
@@ -89,11 +103,11 @@ public struct PresetGoal: Sendable, Equatable {
         if recallFloor > 0 { terms.append("recall ≥ \(recallFloor)") }
         terms.append("precision ≥ \(precisionFloor)")
         if let latencyP95Ceiling { terms.append("p95 latency ≤ \(Int(latencyP95Ceiling)) s") }
-        if let energyBudget {
-            terms.append(String(format: "energy ≤ %.3f", energyBudget))
-            terms.append("most recall")
-        } else {
-            terms.append("least energy")
+        if let energyBudget { terms.append(String(format: "energy ≤ %.3f", energyBudget)) }
+        switch objective {
+        case .leastEnergy: terms.append("least energy")
+        case .mostRecall: terms.append("most recall")
+        case .lowestLatency: terms.append("lowest p95 latency")
         }
         return "\(name): " + terms.joined(separator: ", ")
     }

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import WhereaboutsTestSupport
+
+@testable import WhereaboutsCore
+
+@Suite("Still sensing: motion activity reaches a still device, and a walk sets it moving")
+struct TrackerStillSensingTests {
+    /// The stillness policy with motion sensing, and still sensing as given.
+    private static func policy(stillSensing: Bool) -> MotionPolicy {
+        var policy = MotionPolicy.stillnessOnly
+        policy.motionSensing = true
+        policy.stillSensing = stillSensing
+        return policy
+    }
+
+    /// A tracker that stopped at home: two still GPS fixes, then the stop timeout.
+    private static func stopped(stillSensing: Bool) -> (tracker: Tracker, stopEffects: [TrackerEffect]) {
+        var (tracker, _) = startedTracker(.adaptive(policy(stillSensing: stillSensing)))
+        _ = tracker.feed(fix(home, acc: 5, t: 1, speed: 0))
+        _ = tracker.feed(fix(east(of: home, 3), acc: 5, t: 60, speed: 0))
+        let stop = tracker.wake(at: 1 + MotionPolicy.stillnessOnly.stopTimeout)
+        return (tracker, stop)
+    }
+
+    private static func report(_ kind: MotionActivity.Kind, _ confidence: MotionActivity.Confidence, since t: TimeInterval)
+        -> MotionActivity
+    {
+        MotionActivity(kind: kind, confidence: confidence, start: time(t))
+    }
+
+    @Test("still, the app keeps cell-grade updates and motion activity on; without still sensing, only the OS watches")
+    func stillRequest() {
+        let (sensing, withSensing) = Self.stopped(stillSensing: true)
+        #expect(sensing.isStationary)
+        #expect(
+            withSensing.locationRequests.last
+                == LocationRequest(
+                    standard: StandardUpdates(accuracy: .threeKilometers, distanceFilter: nil), significantChange: true, visits: true,
+                    motionActivity: true))
+        let (plain, without) = Self.stopped(stillSensing: false)
+        #expect(plain.isStationary)
+        #expect(without.locationRequests.last == LocationRequest(standard: nil, significantChange: true, visits: true))
+    }
+
+    @Test("a confident walking report sets the device moving, and the stay lasts until the walk began")
+    func walkSetsMoving() {
+        var (tracker, _) = Self.stopped(stillSensing: true)
+        let walk = tracker.handle(.activity(Self.report(.walking, .high, since: 400)), now: time(430))
+        #expect(!tracker.isStationary)
+        #expect(walk.locationRequests.last?.standard?.accuracy == .hundredMeters)
+        #expect(walk.locationRequests.last?.motionActivity == true)
+        let away = tracker.feed(fix(east(of: home, 300), acc: 40, t: 500, source: .wifi))
+        #expect(away.records.count == 1)
+        #expect(away.dwellExtensions.last?.lastSeen == time(400), "the walk began at 400 s; the OS noticed nothing")
+    }
+
+    @Test("an unsure walking report, or a report of stillness, leaves the device still; so does any report without still sensing")
+    func othersKeepStill() {
+        for (stillSensing, report) in [
+            (true, Self.report(.walking, .low, since: 400)), (true, Self.report(.stationary, .high, since: 400)),
+            (false, Self.report(.automotive, .high, since: 400)),
+        ] {
+            var (tracker, _) = Self.stopped(stillSensing: stillSensing)
+            let effects = tracker.handle(.activity(report), now: time(430))
+            #expect(tracker.isStationary, "\(report.kind), \(report.confidence), still sensing \(stillSensing)")
+            #expect(effects.locationRequests.isEmpty)
+        }
+    }
+
+    @Test("a policy saved before still sensing existed decodes without it, and the field round-trips")
+    func decoding() throws {
+        var saved = try JSONSerialization.jsonObject(with: JSONEncoder().encode(MotionPolicy.adaptive)) as! [String: Any]
+        saved.removeValue(forKey: "stillSensing")
+        let old = try JSONDecoder().decode(MotionPolicy.self, from: JSONSerialization.data(withJSONObject: saved))
+        #expect(old == MotionPolicy.adaptive)
+        let responsive = try JSONDecoder().decode(MotionPolicy.self, from: JSONEncoder().encode(MotionPolicy.responsive))
+        #expect(responsive.stillSensing == MotionPolicy.responsive.stillSensing)
+    }
+}
