@@ -47,7 +47,9 @@ public struct Strategy: Sendable, Equatable {
         .efficient, summary: "adaptive without the fine radius: small regions wait for Wi-Fi to leave them undecided before GPS")
     /// The `responsive` preset of the adaptive mode.
     public static let responsive = preset(
-        .responsive, summary: "adaptive with GPS held 8 s instead of 3, and positioning on for 2 min still instead of 1")
+        .responsive,
+        summary: "adaptive with GPS held 8 s instead of 3, positioning on for 5 min still instead of 1, motion activity watched while still"
+    )
 
     /// The adaptive mode with `policy`, named for it.
     public static func preset(_ policy: MotionPolicy, summary: String) -> Strategy {
