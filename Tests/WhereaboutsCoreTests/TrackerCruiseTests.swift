@@ -139,7 +139,7 @@ struct TrackerCruiseTests {
         #expect(
             watching
                 || check.locationRequests.last?.standard
-                    == (policy.stillSensing ? StandardUpdates(accuracy: .threeKilometers, distanceFilter: nil) : nil),
+                    == (policy.stillSensing ? StandardUpdates(accuracy: .threeKilometers, distanceFilter: 100) : nil),
             "a device that stopped watching turns positioning off (cell positions only, with still sensing)")
     }
 

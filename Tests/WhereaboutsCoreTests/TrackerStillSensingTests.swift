@@ -36,7 +36,7 @@ struct TrackerStillSensingTests {
         #expect(
             withSensing.locationRequests.last
                 == LocationRequest(
-                    standard: StandardUpdates(accuracy: .threeKilometers, distanceFilter: nil), significantChange: true, visits: true,
+                    standard: StandardUpdates(accuracy: .threeKilometers, distanceFilter: 100), significantChange: true, visits: true,
                     motionActivity: true))
         let (plain, without) = Self.stopped(stillSensing: false)
         #expect(plain.isStationary)

@@ -58,11 +58,11 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     /// around. It costs about what four Wi-Fi scans do, once per stop.
     public var placesStops: Bool
     /// Whether the app keeps running while the device is still, on the coarsest standard updates
-    /// (cell positions, which a still device does not get), so that the motion coprocessor's reports
-    /// reach it (with ``motionSensing``): a confident report of walking or faster sets the device
-    /// moving at once, where a suspended app waits for the OS to notice it left (a region exit or a
-    /// significant change, a minute or more after it set off). Costs the app's running power for
-    /// every still minute.
+    /// (cell positions, at most one every 100 m, which a still device does not get), so that the
+    /// motion coprocessor's reports reach it (with ``motionSensing``): a confident report of walking
+    /// or faster sets the device moving at once, where a suspended app waits for the OS to notice it
+    /// left (a region exit or a significant change, a minute or more after it set off). Costs the
+    /// app's running power for every still minute.
     public var stillSensing: Bool
 
     /// Creates a policy. The parameters after `significantChangeWhileStationary` default to a policy

@@ -16,7 +16,7 @@ extension Tracker {
             if case .stationary = motion {
                 let watching = sensing && policy.stillSensing
                 return LocationRequest(
-                    standard: watching ? StandardUpdates(accuracy: .threeKilometers, distanceFilter: nil) : nil,
+                    standard: watching ? StandardUpdates(accuracy: .threeKilometers, distanceFilter: Self.stillSensingFilter) : nil,
                     significantChange: policy.significantChangeWhileStationary, visits: sensing, motionActivity: watching)
             }
             if clearance != nil, let cruise = policy.cruiseAccuracy {
@@ -34,6 +34,12 @@ extension Tracker {
                 significantChange: false, visits: sensing, motionActivity: sensing)
         }
     }
+
+    /// The distance filter in metres of the updates that keep a still device's app running
+    /// (``MotionPolicy/stillSensing``): they are there for the motion reports, and for a cell
+    /// position far enough off to show the device left, not for a still device's noise. On gpsd,
+    /// whose accuracy cannot be set, a still receiver would otherwise deliver a fix every second.
+    static let stillSensingFilter: Double = 100
 
     /// The distance filter in metres: the base, stretched with speed (rounded to 5 m/s steps).
     private func elasticFilter(_ policy: MotionPolicy) -> Double {
