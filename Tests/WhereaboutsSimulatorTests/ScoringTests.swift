@@ -51,12 +51,13 @@ struct ScoringTests {
         #expect(m.reports == 4)
         #expect(m.matchedRequired == 1 && m.matchedReports == 2)
         #expect(m.latencies == [0])
-        #expect(m.matchedRequiredEvents == ["\(Int(S.start) + 1000) a enter 0"])
+        #expect(m.matchedRequiredEvents == [EventMatching.MatchedEvent(event: truth[0], latency: 0)])
+        #expect(truth[0].label == "\(Int(S.start) + 1000) a enter", "as report.json lists it")
         #expect(m.recall == 0.5 && m.precision == 0.5)
         #expect(m.missed.map(\.kind) == [.exit])
         let edge = EventMatching(events: [event("a", .exit, 2900)], truth: truth)
         #expect(edge.matchedRequired == 1 && edge.latencies == [900])
-        #expect(edge.matchedRequiredEvents == ["\(Int(S.start) + 2000) a exit 900"], "which event was how late")
+        #expect(edge.matchedRequiredEvents == [EventMatching.MatchedEvent(event: truth[1], latency: 900)], "which event was how late")
     }
 
     @Test("track error: exact records give 0; dwell holds the point")

@@ -17,14 +17,14 @@ public struct EventMatching: Sendable, Equatable {
     /// Scored reports.
     public let reports: Int
     /// Required truth events that a report matched.
-    public let matchedRequired: Int
+    public var matchedRequired: Int { matchedRequiredEvents.count }
     /// Reports that matched a truth event (required or optional).
     public let matchedReports: Int
+    /// Each matched required truth event with its latency, in truth order: which events a strategy
+    /// reported late.
+    public let matchedRequiredEvents: [MatchedEvent]
     /// Report time minus truth time, clipped at 0, of each matched required event, in seconds.
-    public let latencies: [Double]
-    /// Each matched required truth event with its latency, in truth order, as `time region kind
-    /// seconds`: which events a strategy reported late.
-    public let matchedRequiredEvents: [String]
+    public var latencies: [Double] { matchedRequiredEvents.map(\.latency) }
     /// Required truth events no report matched.
     public let missed: [TruthEvent]
     /// Scored reports that matched no truth event.
@@ -35,10 +35,8 @@ public struct EventMatching: Sendable, Equatable {
     public init(events: [RegionEvent], truth: [TruthEvent]) {
         let scored = events.filter { !$0.initial && $0.kind != .dwell }
         var used = Array(repeating: false, count: scored.count)
-        var matchedRequired = 0
         var matchedReports = 0
-        var latencies: [Double] = []
-        var matchedRequiredEvents: [String] = []
+        var matchedRequiredEvents: [MatchedEvent] = []
         var missed: [TruthEvent] = []
         for event in truth.sorted(by: { $0.time < $1.time }) {
             let match = scored.indices.filter { i in
@@ -53,20 +51,25 @@ public struct EventMatching: Sendable, Equatable {
             used[match] = true
             matchedReports += 1
             if !event.optional {
-                matchedRequired += 1
-                latencies.append(max(0, scored[match].timestamp.timeIntervalSince1970 - event.time))
-                matchedRequiredEvents.append("\(Int(event.time)) \(event.regionID) \(event.kind.rawValue) \(Int(latencies.last!))")
+                matchedRequiredEvents.append(
+                    MatchedEvent(event: event, latency: max(0, scored[match].timestamp.timeIntervalSince1970 - event.time)))
             }
         }
         self.required = truth.filter { !$0.optional }.count
         self.optional = truth.count - required
         self.reports = scored.count
-        self.matchedRequired = matchedRequired
         self.matchedReports = matchedReports
-        self.latencies = latencies
         self.matchedRequiredEvents = matchedRequiredEvents
         self.missed = missed
         self.unmatched = scored.indices.filter { !used[$0] }.map { scored[$0] }
+    }
+
+    /// A required truth event a report matched, and how late the report came.
+    public struct MatchedEvent: Sendable, Equatable {
+        /// The truth event.
+        public let event: TruthEvent
+        /// Report time minus truth time, clipped at 0, in seconds.
+        public let latency: Double
     }
 
     /// Matched required truth events over required truth events; 1 when none are required.

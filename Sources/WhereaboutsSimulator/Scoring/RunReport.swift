@@ -83,8 +83,8 @@ public struct RunReport: Sendable, Codable, Equatable {
             uploadedBytes: run.timeline.reduce(0) { if case .upload(_, let bytes) = $1 { $0 + bytes } else { $0 } },
             travelSeconds: Double(truth.speeds.filter { $0 >= movingSpeed }.count), energy: energy,
             referenceJoules: reference, energyRatio: energy.total / reference, latencies: matching.latencies,
-            matchedRequiredEvents: matching.matchedRequiredEvents,
-            missedTruthEvents: matching.missed.map { "\(Int($0.time)) \($0.regionID) \($0.kind.rawValue)" },
+            matchedRequiredEvents: matching.matchedRequiredEvents.map { "\($0.event.label) \(Int($0.latency))" },
+            missedTruthEvents: matching.missed.map(\.label),
             unmatchedReports: matching.unmatched.map {
                 "\(Int($0.timestamp.timeIntervalSince1970)) \($0.regionID) \($0.kind.rawValue)"
             },

@@ -11,4 +11,7 @@ public struct TruthEvent: Sendable, Equatable {
     public let time: Double
     /// Part of an inside visit shorter than 30 s: detecting it is neither required nor penalised.
     public let optional: Bool
+
+    /// The event as a run's report lists it: `time region kind`, the time in whole epoch seconds.
+    public var label: String { "\(Int(time)) \(regionID) \(kind.rawValue)" }
 }
