@@ -1,8 +1,9 @@
 import NIOConcurrencyHelpers
 
 /// Group commit for PostgreSQL: the writes of concurrent requests are coalesced into one
-/// transaction whose statements each carry the whole group (multi-row inserts over bound arrays),
-/// so a hundred `/pub` messages cost the statements and the commit of one.
+/// transaction whose statements each carry the whole group (multi-row inserts over bound arrays;
+/// for `/pub`, a single statement), so a hundred `/pub` messages cost the statements and the commit
+/// of one.
 ///
 /// A write is queued; while fewer than ``concurrency`` groups are under way, the write starts one,
 /// which takes every write queued by then (up to ``limit`` items). While groups commit, the writes

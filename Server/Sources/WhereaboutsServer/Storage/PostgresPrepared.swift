@@ -28,23 +28,13 @@ struct Prepared<Statement: PreparedSQL>: PostgresPreparedStatement {
 }
 
 extension PostgresTrackStorage {
-    /// ``accountQuery(_:lock:)`` with the lock, as a group of `/pub` writes checks its accounts.
-    enum LockedAccounts: PreparedSQL {
-        static let sql = accountQuery([], lock: true).sql
-    }
-
-    /// ``fieldsQuery(_:)``: encoding no rows cannot fail.
-    enum SaveFields: PreparedSQL {
-        static let sql = try! fieldsQuery([]).sql
+    /// ``ownTracksGroupQuery(_:)``: encoding no writes cannot fail.
+    enum CommitOwnTracks: PreparedSQL {
+        static let sql = try! ownTracksGroupQuery([]).sql
     }
 
     /// ``insertQuery(_:)``.
     enum InsertLocations: PreparedSQL {
         static let sql = insertQuery([]).sql
-    }
-
-    /// ``takeQuery(_:)``.
-    enum TakeCommands: PreparedSQL {
-        static let sql = takeQuery([]).sql
     }
 }

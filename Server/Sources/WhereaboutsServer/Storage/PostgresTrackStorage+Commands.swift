@@ -22,25 +22,33 @@ extension PostgresTrackStorage {
     /// Deletes the commands of each device not under lease at its date, returning them.
     static func takeQuery(_ devices: [(device: String, date: Date)]) -> PostgresQuery {
         """
+        WITH x AS (
+            SELECT * FROM unnest(\(devices.map(\.device))::text[], \(devices.map(\.date.timeIntervalSince1970))::float8[]) AS x(device_id, now)
+        ) \(unescaped: taking)
+        """
+    }
+
+    /// The statement that deletes the commands of each device of a relation `x` (`device_id`, `now`)
+    /// not under lease at its `now`, returning them (`device_id`, `seq`, `body`).
+    static let taking = """
         DELETE FROM command WHERE seq IN (
-            SELECT c.seq FROM command c
-            JOIN unnest(\(devices.map(\.device))::text[], \(devices.map(\.date.timeIntervalSince1970))::float8[]) AS x(device_id, now)
-                ON c.device_id = x.device_id
+            SELECT c.seq FROM command c JOIN x ON c.device_id = x.device_id
             WHERE c.leased_until IS NULL OR c.leased_until <= x.now
             FOR UPDATE OF c SKIP LOCKED
         ) RETURNING device_id, seq, body
         """
-    }
 
     /// The commands ``takeQuery(_:)`` returned, by device, oldest first.
     static func commands<Rows: AsyncSequence>(_ rows: Rows) async throws -> [String: [ServerCommand]] where Rows.Element == PostgresRow {
-        var bodies: [String: [(Int64, String)]] = [:]
-        for try await row in rows {
-            let (device, seq, body) = try row.decode((String, Int64, String).self)
-            bodies[device, default: []].append((seq, body))
-        }
-        return bodies.mapValues { rows in
-            rows.sorted { $0.0 < $1.0 }.compactMap { try? JSONDecoder().decode(ServerCommand.self, from: Data($0.1.utf8)) }
+        var taken: [(device: String, seq: Int64, body: String)] = []
+        for try await row in rows { taken.append(try row.decode((String, Int64, String).self)) }
+        return commands(taken)
+    }
+
+    /// The commands of `taken` rows, by device, oldest first; a body that no longer decodes is dropped.
+    static func commands(_ taken: [(device: String, seq: Int64, body: String)]) -> [String: [ServerCommand]] {
+        Dictionary(grouping: taken, by: \.device).mapValues { rows in
+            rows.sorted { $0.seq < $1.seq }.compactMap { try? JSONDecoder().decode(ServerCommand.self, from: Data($0.body.utf8)) }
         }
     }
 

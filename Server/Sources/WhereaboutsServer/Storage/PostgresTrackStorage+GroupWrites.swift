@@ -27,30 +27,33 @@ struct BatchWrite: Sendable {
 /// one request after the other: the first copy of a location in the group is the one accepted, the
 /// later ones count as duplicates, and a device's due commands go to its first request.
 extension PostgresTrackStorage {
-    /// Commits `/pub` writes in one transaction: accounts checked (devices locked for share), fields,
-    /// locations, then the due commands taken.
+    /// Commits `/pub` writes in one transaction of one statement (``ownTracksGroupQuery(_:)``),
+    /// followed by the improvement of the rows they resent, when some were stored already.
     func commitOwnTracks(_ writes: [OwnTracksWrite]) async throws -> [Result<(counts: IngestCounts, commands: [ServerCommand]), any Error>]
     {
         try await withPartitions(for: writes.map(\.record)) {
             try await transaction { connection in
-                let devices = Array(Set(writes.map(\.account.profile.device))).sorted()
-                let stored = try await Self.accounts(
-                    in: connection.execute(Prepared<LockedAccounts>(Self.accountQuery(devices, lock: true)), logger: logger))
-                let holding = writes.filter { stored[$0.account.profile.device] == $0.account }
+                var held = Set<Int>()
                 var accepted = Set<LocationRow.Key>()
-                var taken: [String: [ServerCommand]] = [:]
-                if !holding.isEmpty {
-                    let rows = holding.map { LocationRow(device: $0.account.profile.device, record: $0.record, received: $0.date) }
-                    let fields = try Self.fieldsQuery(zip(rows, holding).map { ($0.key, $0.record.fix.timestamp, $1.fields) })
-                    _ = try await connection.execute(Prepared<SaveFields>(fields), logger: logger)
-                    accepted = try await insert(rows, on: connection)
-                    let due = Self.firstOfEachDevice(rows.map { (device: $0.device, date: $0.received) }, device: \.device)
-                    taken = try await Self.commands(connection.execute(Prepared<TakeCommands>(Self.takeQuery(due)), logger: logger))
+                var took: [(device: String, seq: Int64, body: String)] = []
+                for try await row in try await connection.execute(
+                    Prepared<CommitOwnTracks>(Self.ownTracksGroupQuery(writes)), logger: logger)
+                {
+                    switch try GroupOutcome(row) {
+                    case .held(let n): held.insert(n)
+                    case .stored(let key): accepted.insert(key)
+                    case .took(let device, let seq, let body): took.append((device, seq, body))
+                    }
                 }
+                let rows = writes.indices.filter(held.contains).map {
+                    LocationRow(device: writes[$0].account.profile.device, record: writes[$0].record, received: writes[$0].date)
+                }
+                if accepted.count < rows.count { try await connection.query(Self.improveQuery(rows), logger: logger) }
+                let taken = Self.commands(took)
                 var answered = Set<String>()
-                return writes.map { write in
+                return writes.enumerated().map { n, write in
                     let device = write.account.profile.device
-                    guard stored[device] == write.account else { return .failure(CredentialChanged(device: device)) }
+                    guard held.contains(n) else { return .failure(CredentialChanged(device: device)) }
                     let counts = Self.counts([write.record], device: device, accepted: &accepted)
                     return .success((counts, answered.insert(device).inserted ? taken[device] ?? [] : []))
                 }

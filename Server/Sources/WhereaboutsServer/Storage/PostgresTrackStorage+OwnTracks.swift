@@ -92,57 +92,30 @@ extension PostgresTrackStorage {
     }
 
     public func saveOwnTracksFields(_ fields: OwnTracksFields, record: UUID, timestamp: Date, device: String) async throws {
-        try await client.query(Self.fieldsQuery([(LocationRow.Key(device: device, id: record), timestamp, fields)]), logger: logger)
-    }
-
-    /// The columns of `owntracks_location` as ``fieldsQuery(_:)`` binds them in JSON.
-    private struct FieldsRow: Encodable {
-        let device: String
-        let id: UUID
-        let t: Double
-        let tid: String?
-        let topic: String?
-        let batt: Int?
-        let bs: Int?
-        let conn: String?
-        let ssid: String?
-        let bssid: String?
-        let message: String
-
-        enum CodingKeys: String, CodingKey {
-            case device = "device_id"
-            case id, t, tid, topic, batt, bs, conn, ssid, bssid, message
-        }
-    }
-
-    /// Saves the fields of each location while the location itself is not stored, in one statement
-    /// (the rows bound as one JSON array); of several with one key, the first is kept, as one after
-    /// the other would keep it (the first's location makes the others' fields wait).
-    static func fieldsQuery(_ locations: [(key: LocationRow.Key, timestamp: Date, fields: OwnTracksFields)]) throws -> PostgresQuery {
-        var seen = Set<LocationRow.Key>()
-        let rows = locations.filter { seen.insert($0.key).inserted }.map { key, timestamp, fields in
-            FieldsRow(
-                device: key.device, id: key.id, t: timestamp.timeIntervalSince1970, tid: fields.tid, topic: fields.topic,
-                batt: fields.battery, bs: fields.batteryStatus, conn: fields.connectivity, ssid: fields.ssid, bssid: fields.bssid,
-                message: fields.message)
-        }
-        let json = String(decoding: try JSONEncoder().encode(rows), as: UTF8.self)
-        return """
-            INSERT INTO owntracks_location (device_id, id, t, tid, topic, batt, bs, conn, ssid, bssid, message)
-            SELECT * FROM jsonb_to_recordset(\(json)::jsonb) AS x(device_id TEXT, id UUID, t DOUBLE PRECISION, tid TEXT, topic TEXT,
-                batt BIGINT, bs BIGINT, conn TEXT, ssid TEXT, bssid TEXT, message TEXT)
-            ORDER BY device_id, id
-            ON CONFLICT (device_id, id) DO UPDATE SET t = excluded.t, tid = excluded.tid, topic = excluded.topic, batt = excluded.batt,
-                bs = excluded.bs, conn = excluded.conn, ssid = excluded.ssid, bssid = excluded.bssid, message = excluded.message
-            WHERE NOT EXISTS (SELECT 1 FROM location_identity i WHERE i.device_id = excluded.device_id AND i.id = excluded.id)
+        try await client.query(
             """
+            INSERT INTO owntracks_location (\(unescaped: Self.fieldsColumns))
+            VALUES (\(device), \(record), \(timestamp.timeIntervalSince1970), \(fields.tid), \(fields.topic), \(fields.battery),
+                \(fields.batteryStatus), \(fields.connectivity), \(fields.ssid), \(fields.bssid), \(fields.message))
+            \(unescaped: Self.savingFields)
+            """, logger: logger)
     }
+
+    /// The columns of `owntracks_location`.
+    static let fieldsColumns = "device_id, id, t, tid, topic, batt, bs, conn, ssid, bssid, message"
+    /// How inserted fields meet a row already saved: they replace it while the location itself is not
+    /// stored (a location's fields stay those it was stored with).
+    static let savingFields = """
+        ON CONFLICT (device_id, id) DO UPDATE SET t = excluded.t, tid = excluded.tid, topic = excluded.topic, batt = excluded.batt,
+            bs = excluded.bs, conn = excluded.conn, ssid = excluded.ssid, bssid = excluded.bssid, message = excluded.message
+        WHERE NOT EXISTS (SELECT 1 FROM location_identity i WHERE i.device_id = excluded.device_id AND i.id = excluded.id)
+        """
 
     /// Queued for the next group of `/pub` writes (``commitOwnTracks(_:)``), answered once it has
-    /// committed: in one transaction, the devices' rows are locked for share and each account
-    /// compared with the stored one (a token rotated or removed before refuses the write, and one
-    /// rotated or removed meanwhile waits for it; the profile row is compared but not locked), then
-    /// the fields, the locations and the taking of the due commands.
+    /// committed: in one statement, the devices' rows are locked for share and each account compared
+    /// with the stored one (a token rotated or removed before refuses the write, and one rotated or
+    /// removed meanwhile waits for it; the profile row is compared but not locked), then the fields,
+    /// the locations and the taking of the due commands.
     public func ingestOwnTracksTakingCommands(_ record: LocationRecord, fields: OwnTracksFields, account: OwnTracksAccount, at date: Date)
         async throws -> (counts: IngestCounts, commands: [ServerCommand])
     {
@@ -151,28 +124,17 @@ extension PostgresTrackStorage {
     }
 
     public func ownTracksAccount(device: String) async throws -> OwnTracksAccount? {
-        try await Self.accounts(in: client.query(Self.accountQuery([device], lock: false), logger: logger))[device]
-    }
-
-    /// The token digests and profiles of `devices`; with `lock`, their `device` rows locked until the transaction ends.
-    static func accountQuery(_ devices: [String], lock: Bool) -> PostgresQuery {
-        """
-        SELECT d.id, d.token_hash, p.owntracks_user, p.device_name, p.friends_group, p.secret
-        FROM device d LEFT JOIN owntracks_device p ON p.device_id = d.id WHERE d.id = ANY(\(devices)::text[])
-        ORDER BY d.id \(unescaped: lock ? "FOR SHARE OF d" : "")
-        """
-    }
-
-    /// The accounts in `rows` of ``accountQuery(_:lock:)``, by device.
-    static func accounts<Rows: AsyncSequence>(in rows: Rows) async throws -> [String: OwnTracksAccount] where Rows.Element == PostgresRow {
-        var accounts: [String: OwnTracksAccount] = [:]
-        for try await row in rows {
-            let (device, hash, user, name, group, key) = try row.decode((String, ByteBuffer, String?, String?, String?, String?).self)
-            accounts[device] = OwnTracksAccount(
+        let rows = try await client.query(
+            """
+            SELECT d.token_hash, p.owntracks_user, p.device_name, p.friends_group, p.secret
+            FROM device d LEFT JOIN owntracks_device p ON p.device_id = d.id WHERE d.id = \(device)
+            """, logger: logger)
+        for try await (hash, user, name, group, key) in rows.decode((ByteBuffer, String?, String?, String?, String?).self) {
+            return OwnTracksAccount(
                 tokenHash: Data(hash.readableBytesView),
                 profile: OwnTracksProfile(device: device, user: user, name: name, group: group, key: key))
         }
-        return accounts
+        return nil
     }
 
     public func ownTracksLocations(device: String, from: Date, to: Date, limit: Int?) async throws -> [OwnTracksLocation] {

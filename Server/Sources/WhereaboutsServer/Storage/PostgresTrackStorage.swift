@@ -136,43 +136,38 @@ public final class PostgresTrackStorage: TrackStorage {
             let (device, id) = try row.decode((String, UUID).self)
             accepted.insert(LocationRow.Key(device: device, id: id))
         }
-        if accepted.count < rows.count { try await improve(rows, on: connection) }
+        if accepted.count < rows.count { try await connection.query(Self.improveQuery(rows), logger: logger) }
         return accepted
     }
 
     /// The statement of ``insert(_:on:)`` for `firsts`, one row per key.
     static func insertQuery(_ firsts: [LocationRow]) -> PostgresQuery {
-        let devices = firsts.map(\.device)
-        let ids = firsts.map(\.record.id)
-        let t = firsts.map { $0.record.fix.timestamp.timeIntervalSince1970 }
-        let lat = firsts.map(\.record.fix.coordinate.latitude)
-        let lon = firsts.map(\.record.fix.coordinate.longitude)
-        let acc = firsts.map(\.record.fix.horizontalAccuracy)
-        let alt = firsts.map { $0.record.fix.altitude ?? .nan }
-        let speed = firsts.map { $0.record.fix.speed ?? .nan }
-        let course = firsts.map { $0.record.fix.course ?? .nan }
-        let trigger = firsts.map(\.record.trigger.rawValue)
-        let dwell = firsts.map(\.record.dwell)
-        let received = firsts.map(\.received.timeIntervalSince1970)
-        return """
-            WITH u AS (
-                SELECT * FROM unnest(\(devices)::text[], \(ids)::uuid[], \(t)::float8[], \(lat)::float8[], \(lon)::float8[],
-                    \(acc)::float8[], \(alt)::float8[], \(speed)::float8[], \(course)::float8[], \(trigger)::text[], \(dwell)::float8[],
-                    \(received)::float8[])
-                    AS u(device_id, id, t, lat, lon, acc, alt, speed, course, trigger, dwell, received)
-            ), taken AS (
-                INSERT INTO location_identity (device_id, id, t) SELECT u.device_id, u.id, u.t FROM u ORDER BY u.device_id, u.id
-                ON CONFLICT (device_id, id) DO NOTHING RETURNING device_id, id
-            )
+        """
+        WITH u AS (
+            SELECT * FROM unnest(\(columnsOf: firsts)) AS u(\(unescaped: locationColumns))
+        ), \(unescaped: storing)
+        SELECT device_id, id FROM stored
+        """
+    }
+
+    /// Two CTEs that store the locations of a relation `u`, one row per key, with
+    /// ``locationColumns`` (`alt`, `speed` and `course` NaN or NULL when missing): `taken`, the ids
+    /// they took in `location_identity`, and `stored`, the keys (`device_id`, `id`) of the rows they
+    /// added to `location`.
+    static let storing = """
+        taken AS (
+            INSERT INTO location_identity (device_id, id, t) SELECT u.device_id, u.id, u.t FROM u ORDER BY u.device_id, u.id
+            ON CONFLICT (device_id, id) DO NOTHING RETURNING device_id, id
+        ), stored AS (
             INSERT INTO location (device_id, id, t, lat, lon, acc, alt, speed, course, trigger, dwell, received_at)
             SELECT u.device_id, u.id, u.t, u.lat, u.lon, u.acc, NULLIF(u.alt, 'NaN'), NULLIF(u.speed, 'NaN'),
                 NULLIF(u.course, 'NaN'), u.trigger, u.dwell, u.received
             FROM u JOIN taken USING (device_id, id) RETURNING device_id, id
-            """
-    }
+        )
+        """
 
-    /// Makes each stored row of `rows`' keys the best of it and them (``best(_:)``, ``ResendRule``).
-    private func improve(_ rows: [LocationRow], on connection: PostgresConnection) async throws {
+    /// The statement that makes each stored row of `rows`' keys the best of it and them (``best(_:)``, ``ResendRule``).
+    static func improveQuery(_ rows: [LocationRow]) -> PostgresQuery {
         let best = Array(Self.best(rows).values)
         let devices = best.map(\.device)
         let ids = best.map(\.record.id)
@@ -183,14 +178,13 @@ public final class PostgresTrackStorage: TrackStorage {
         let alt = best.map { $0.record.fix.altitude ?? .nan }
         let speed = best.map { $0.record.fix.speed ?? .nan }
         let course = best.map { $0.record.fix.course ?? .nan }
-        try await connection.query(
-            """
+        return """
             UPDATE location l SET \(unescaped: Self.improvement)
             FROM unnest(\(devices)::text[], \(ids)::uuid[], \(dwell)::float8[], \(acc)::float8[], \(lat)::float8[], \(lon)::float8[],
                 \(alt)::float8[], \(speed)::float8[], \(course)::float8[]) AS u(device_id, id, dwell, acc, lat, lon, alt, speed, course)
             JOIN location_identity i ON i.device_id = u.device_id AND i.id = u.id
             WHERE l.device_id = u.device_id AND l.t = i.t AND l.id = u.id AND \(unescaped: Self.improves)
-            """, logger: logger)
+            """
     }
 
     /// ``ResendRule``'s `SET` list, the resent copy in `u` (NaN for a missing altitude, speed or course).
