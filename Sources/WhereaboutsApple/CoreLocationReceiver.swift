@@ -13,18 +13,17 @@ import WhereaboutsCore
 @MainActor
 public final class CoreLocationReceiver {
     private weak var primary: (any LocationManaging)?
-    private let continuation: AsyncStream<LocationServiceEvent>.Continuation
+    /// Where each event goes: the motion receiver, which hands it on after any motion history missed
+    /// while the app was suspended.
+    private let deliver: @Sendable (LocationServiceEvent) -> Void
     private let authorization: AuthorizationTracker
     /// The identifiers of the planned regions whose state is asked for once monitoring starts; set
     /// by ``CoreLocationService/monitor(_:)`` on the main thread, where the callbacks arrive too.
     var statesWanted: Set<String> = []
 
-    init(
-        primary: any LocationManaging, continuation: AsyncStream<LocationServiceEvent>.Continuation,
-        authorization: AuthorizationTracker
-    ) {
+    init(primary: any LocationManaging, deliver: @escaping @Sendable (LocationServiceEvent) -> Void, authorization: AuthorizationTracker) {
         self.primary = primary
-        self.continuation = continuation
+        self.deliver = deliver
         self.authorization = authorization
     }
 
@@ -32,8 +31,8 @@ public final class CoreLocationReceiver {
     public func didChangeAuthorization(_ manager: any LocationManaging) {
         guard manager === primary else { return }
         switch authorization.refresh(from: manager) {
-        case .success(let current): continuation.yield(.authorizationChanged(current))
-        case .failure(let problem): continuation.yield(.failure(Self.authorizationFailure(problem)))
+        case .success(let current): deliver(.authorizationChanged(current))
+        case .failure(let problem): deliver(.failure(Self.authorizationFailure(problem)))
         }
     }
 
@@ -42,9 +41,9 @@ public final class CoreLocationReceiver {
     public func didUpdateLocations(_ locations: [ReportedLocation], from manager: any LocationManaging) {
         for location in locations {
             do {
-                continuation.yield(.fix(try location.fix()))
+                deliver(.fix(try location.fix()))
             } catch {
-                continuation.yield(
+                deliver(
                     .failure(
                         LocationServiceFailure(
                             source: "CoreLocation", problem: "a location was unusable: \(error)",
@@ -60,7 +59,7 @@ public final class CoreLocationReceiver {
             manager === primary
             ? "CoreLocation keeps trying on its own; if this repeats, check that Location Services are on and the app may use location"
             : "the one-time position was not taken; the next request tries again"
-        continuation.yield(.failure(LocationServiceFailure(source: "CoreLocation", problem: error, fix: fix)))
+        deliver(.failure(LocationServiceFailure(source: "CoreLocation", problem: error, fix: fix)))
     }
 
     /// `locationManager(_:didVisit:)`: an arrival at, or a departure from, a place where the device stayed.
@@ -70,9 +69,9 @@ public final class CoreLocationReceiver {
             let stay = try Visit.fromCoreLocation(
                 latitude: visit.latitude, longitude: visit.longitude, horizontalAccuracy: visit.horizontalAccuracy,
                 arrivalDate: visit.arrivalDate, departureDate: visit.departureDate)
-            continuation.yield(.visit(stay))
+            deliver(.visit(stay))
         } catch {
-            continuation.yield(
+            deliver(
                 .failure(
                     LocationServiceFailure(source: "CoreLocation visits", problem: "a visit was unusable: \(error)", fix: "it is skipped")))
         }
@@ -90,14 +89,14 @@ public final class CoreLocationReceiver {
     /// therefore not used). An unknown state says nothing and is not reported.
     public func didDetermineState(_ state: Int, for identifier: String, from manager: any LocationManaging) {
         guard manager === primary, let known = RegionState(coreLocationRegionState: state) else { return }
-        continuation.yield(.regionCrossing(id: identifier, state: known))
+        deliver(.regionCrossing(id: identifier, state: known))
     }
 
     /// `locationManager(_:monitoringDidFailFor:withError:)`: the OS could not monitor a region (too many
     /// regions, too large a radius, monitoring unavailable).
     public func monitoringDidFail(_ identifier: String?, error: String, from manager: any LocationManaging) {
         guard manager === primary else { return }
-        continuation.yield(
+        deliver(
             .failure(
                 LocationServiceFailure(
                     source: "CoreLocation region \(identifier ?? "(unknown)")", problem: error,

@@ -69,12 +69,13 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
     ///     later; `nil` runs every request on `manager`.
     ///   - openSettings: opens the app's page in the Settings app.
     ///   - log: where the service logs.
+    ///   - now: the clock, which tells how long the service was quiet (``MotionActivityReceiver``).
     @MainActor
     public init(
         manager: any LocationManaging, oneShotManager: any LocationManaging, motion: (any MotionActivityManaging)?, setup: AppSetup,
         showsBackgroundLocationIndicator: Bool = false, monitorsVisits: Bool = false, defaults: UserDefaults = .standard,
         liveUpdates: (any LiveUpdatesRunning)? = nil, openSettings: @escaping @MainActor @Sendable () -> Void,
-        log: AdapterLog = .system
+        log: AdapterLog = .system, now: @escaping @Sendable () -> Date = Date.init
     ) {
         let (events, continuation) = AsyncStream.makeStream(of: LocationServiceEvent.self)
         self.events = events
@@ -87,8 +88,9 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
         self.liveUpdates = liveUpdates
         self.log = log
         authorizationTracker = AuthorizationTracker(defaults: defaults)
-        receiver = CoreLocationReceiver(primary: manager, continuation: continuation, authorization: authorizationTracker)
-        self.motion = MotionActivityReceiver(manager: setup.allowsMotion ? motion : nil, continuation: continuation)
+        let motion = MotionActivityReceiver(manager: setup.allowsMotion ? motion : nil, continuation: continuation, now: now)
+        self.motion = motion
+        receiver = CoreLocationReceiver(primary: manager, deliver: motion.deliver, authorization: authorizationTracker)
         for problem in setup.problems() { log(.launch, .error, problem.message) }
         manager.showsBackgroundLocationIndicator = showsBackgroundLocationIndicator
         if case .failure(let problem) = authorizationTracker.refresh(from: manager) {

@@ -34,22 +34,49 @@ public protocol MotionActivityManaging: AnyObject, Sendable {
     func startActivityUpdates(_ handler: @escaping @Sendable (ReportedActivity) -> Void)
     /// `stopActivityUpdates()`.
     func stopActivityUpdates()
+    /// `queryActivityStarting(from:to:to:withHandler:)`: the activities recorded from `start` to `end`,
+    /// oldest first; none when the query fails.
+    func queryActivities(from start: Date, to end: Date, _ handler: @escaping @Sendable ([ReportedActivity]) -> Void)
 }
 
 /// CoreMotion's activity updates, reported to the engine as ``Whereabouts/LocationServiceEvent/activity(_:)``
 /// while the Tracker asks for them. Runs only when the app declares `NSMotionUsageDescription` (iOS ends
 /// an app that starts activity updates without it) and the device has a motion coprocessor; otherwise
 /// nothing is reported and the adaptive mode judges stops from positions alone.
+///
+/// A suspended app gets no updates. So every location event passes through ``deliver(_:)``: when motion
+/// activity is on and nothing has been delivered for ``suspensionGap`` seconds (the app may have been
+/// suspended), it first reads CoreMotion's history since the last report handed on and hands on what
+/// ``WhereaboutsCore/MotionActivity/forwardedAtWake(_:)`` keeps, then the event. The engine then learns
+/// that a still device set off, and when, before the event the OS woke the app for. Events that arrive
+/// while the history is read wait behind it, in order.
 final class MotionActivityReceiver: @unchecked Sendable {
+    /// Seconds without a delivered event after which the app may have been suspended: iOS suspends a
+    /// background app that gets no updates within about ten seconds of an event.
+    static let suspensionGap: TimeInterval = 10
+
     private let manager: (any MotionActivityManaging)?
     private let continuation: AsyncStream<LocationServiceEvent>.Continuation
+    private let now: @Sendable () -> Date
     private let lock = NSLock()
     private var running = false
+    /// When an event was last delivered.
+    private var lastDelivered: Date?
+    /// The last report handed on, live or from the history.
+    private var lastReport: MotionActivity?
+    /// Events waiting for the history being read; `nil` when none is being read.
+    private var waiting: [LocationServiceEvent]?
 
-    /// - Parameter manager: the motion manager, or `nil` where the app may not use motion.
-    init(manager: (any MotionActivityManaging)?, continuation: AsyncStream<LocationServiceEvent>.Continuation) {
+    /// - Parameters:
+    ///   - manager: the motion manager, or `nil` where the app may not use motion.
+    ///   - now: the clock.
+    init(
+        manager: (any MotionActivityManaging)?, continuation: AsyncStream<LocationServiceEvent>.Continuation,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.manager = manager
         self.continuation = continuation
+        self.now = now
     }
 
     /// Starts or stops the updates; starting reports the activity CoreMotion knows now, then each change.
@@ -64,14 +91,60 @@ final class MotionActivityReceiver: @unchecked Sendable {
             manager.stopActivityUpdates()
             return
         }
-        let continuation = continuation
-        manager.startActivityUpdates { activity in
-            guard
-                let report = MotionActivity.fromCoreMotion(
-                    stationary: activity.stationary, walking: activity.walking, running: activity.running, cycling: activity.cycling,
-                    automotive: activity.automotive, confidence: activity.confidence, start: activity.start)
-            else { return }
-            continuation.yield(.activity(report))
+        manager.startActivityUpdates { [weak self] activity in
+            guard let self, let report = Self.activity(activity) else { return }
+            lock.withLock { hand(.activity(report)) }
         }
+    }
+
+    /// Hands `event`, a location event, to the engine: after the motion history missed while the app
+    /// may have been suspended, when motion activity is on.
+    func deliver(_ event: LocationServiceEvent) {
+        let time = now()
+        let since: Date? = lock.withLock {
+            defer { lastDelivered = time }
+            guard waiting == nil, running, let last = lastDelivered, time.timeIntervalSince(last) > Self.suspensionGap else {
+                hand(event)
+                return nil
+            }
+            waiting = [event]
+            return last
+        }
+        guard let since, let manager else { return }
+        manager.queryActivities(from: since, to: time) { [weak self] activities in
+            self?.catchUp(activities.compactMap(Self.activity), since: since)
+        }
+    }
+
+    /// Hands on what the history since `since` (the last delivered event: until then the app ran and
+    /// got each report live) says, then the events that waited for it.
+    private func catchUp(_ history: [MotionActivity], since: Date) {
+        lock.withLock {
+            let missed = history.filter { $0.start >= since }
+            let queued = waiting ?? []
+            waiting = nil
+            for report in MotionActivity.forwardedAtWake(missed) { hand(.activity(report)) }
+            for event in queued { hand(event) }
+        }
+    }
+
+    /// Hands `event` on, or queues it while the history is read; an activity report that repeats the
+    /// last one handed on is dropped. Called under the lock.
+    private func hand(_ event: LocationServiceEvent) {
+        if waiting != nil {
+            waiting?.append(event)
+            return
+        }
+        if case .activity(let report) = event {
+            guard report != lastReport else { return }
+            lastReport = report
+        }
+        continuation.yield(event)
+    }
+
+    private static func activity(_ activity: ReportedActivity) -> MotionActivity? {
+        MotionActivity.fromCoreMotion(
+            stationary: activity.stationary, walking: activity.walking, running: activity.running, cycling: activity.cycling,
+            automotive: activity.automotive, confidence: activity.confidence, start: activity.start)
     }
 }

@@ -39,8 +39,8 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
     private var visitRandom: SeededGenerator
     private static let motionSeed: UInt64 = 0x6D6F_7469_6F6E
     private static let visitSeed: UInt64 = 0x7669_7369_7473
-    /// The newest activity report made while the app was suspended: it reads it when it next runs.
-    private var missedActivity: MotionActivity?
+    /// The activity reports made while the app was suspended, oldest first: it reads them when it next wakes.
+    private var missedActivities: [MotionActivity] = []
     private var timelineRecords: [TimelineRecord] = []
     private var second: Double
     /// The last second the phone has played; the first played is the path's start.
@@ -263,13 +263,15 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
     private var isRunning: Bool { alive && (foreground || location.standardOn || second < wakeUntil) }
 
     /// What of `event` reaches the app now: a waking event wakes a suspended app (a dead one's waits
-    /// for a relaunch when the OS would relaunch for it), after the activity report it missed while
-    /// suspended; another event reaches a running app only, and an activity report made meanwhile
-    /// waits for the next wake.
+    /// for a relaunch when the OS would relaunch for it), after the activity reports made while it was
+    /// suspended that the app's query of the motion history at the wake hands on
+    /// (``MotionActivity/forwardedAtWake(_:)``);
+    /// another event reaches a running app only, and an activity report made meanwhile waits for the
+    /// next wake.
     private func admit(_ event: LocationServiceEvent, waking: Bool) -> [LocationServiceEvent] {
         guard waking else {
             if isRunning { return [event] }
-            if case .activity(let activity) = event { missedActivity = activity }
+            if case .activity(let activity) = event { missedActivities.append(activity) }
             return []
         }
         guard alive else { return [event] }
@@ -279,8 +281,9 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
         }
         wakeUntil = max(wakeUntil, second + Self.wakeWindow)
         updateAppState(at: second)
-        defer { missedActivity = nil }
-        return (location.request.motionActivity ? missedActivity.map { [LocationServiceEvent.activity($0)] } ?? [] : []) + [event]
+        defer { missedActivities = [] }
+        guard location.request.motionActivity else { return [event] }
+        return MotionActivity.forwardedAtWake(missedActivities).map(LocationServiceEvent.activity) + [event]
     }
 
     private func updateAppState(at t: Double) {

@@ -74,15 +74,45 @@ final class PhoneApp {
     }
 }
 
-/// CoreMotion's activity manager: counts starts; reports nothing unless told.
+/// CoreMotion's activity manager: counts starts; reports live only when told (``report(_:)``), and
+/// answers history queries from ``history`` (the activities starting within the query's span).
 final class RecordingMotion: MotionActivityManaging, @unchecked Sendable {
     private let lock = NSLock()
     private var startCount = 0
+    private var handler: (@Sendable (ReportedActivity) -> Void)?
+    private var recorded: [ReportedActivity] = []
+    private var spans: [ClosedRange<Date>] = []
     var isActivityAvailable: Bool { true }
     var starts: Int { lock.withLock { startCount } }
+    /// The spans the app asked the history for.
+    var queries: [ClosedRange<Date>] { lock.withLock { spans } }
+    /// What the motion coprocessor recorded, oldest first.
+    var history: [ReportedActivity] {
+        get { lock.withLock { recorded } }
+        set { lock.withLock { recorded = newValue } }
+    }
 
-    func startActivityUpdates(_ handler: @escaping @Sendable (ReportedActivity) -> Void) { lock.withLock { startCount += 1 } }
-    func stopActivityUpdates() {}
+    func startActivityUpdates(_ handler: @escaping @Sendable (ReportedActivity) -> Void) {
+        lock.withLock {
+            startCount += 1
+            self.handler = handler
+        }
+    }
+
+    func stopActivityUpdates() { lock.withLock { handler = nil } }
+
+    func queryActivities(from start: Date, to end: Date, _ handler: @escaping @Sendable ([ReportedActivity]) -> Void) {
+        let found = lock.withLock {
+            spans.append(start...end)
+            return recorded.filter { (start...end).contains($0.start) }
+        }
+        DispatchQueue.global().async { handler(found) }
+    }
+
+    /// A live update, as CoreMotion delivers one to a running app.
+    func report(_ activity: ReportedActivity) {
+        lock.withLock { handler }?(activity)
+    }
 }
 
 /// ``WhereaboutsTestSupport/eventually(within:_:)`` on the main actor, where the emulated OS lives:

@@ -4,7 +4,7 @@ import WhereaboutsTestSupport
 
 @testable import WhereaboutsCore
 
-@Suite("Still sensing: motion activity reaches a still device, and a walk sets it moving")
+@Suite("Motion activity while still: a walk sets the device moving; still sensing keeps the app running for it")
 struct TrackerStillSensingTests {
     /// The stillness policy with motion sensing, and still sensing as given.
     private static func policy(stillSensing: Bool) -> MotionPolicy {
@@ -29,7 +29,7 @@ struct TrackerStillSensingTests {
         MotionActivity(kind: kind, confidence: confidence, start: time(t))
     }
 
-    @Test("still, the app keeps cell-grade updates and motion activity on; without still sensing, only the OS watches")
+    @Test("still, the app keeps cell-grade updates and motion activity on; without still sensing, the OS watches and motion stays on")
     func stillRequest() {
         let (sensing, withSensing) = Self.stopped(stillSensing: true)
         #expect(sensing.isStationary)
@@ -40,12 +40,16 @@ struct TrackerStillSensingTests {
                     motionActivity: true))
         let (plain, without) = Self.stopped(stillSensing: false)
         #expect(plain.isStationary)
-        #expect(without.locationRequests.last == LocationRequest(standard: nil, significantChange: true, visits: true))
+        #expect(
+            without.locationRequests.last == LocationRequest(standard: nil, significantChange: true, visits: true, motionActivity: true),
+            "a suspended app reads the motion history when it next wakes")
     }
 
-    @Test("a confident walking report sets the device moving, and the stay lasts until the walk began")
-    func walkSetsMoving() {
-        var (tracker, _) = Self.stopped(stillSensing: true)
+    @Test(
+        "a confident walking report sets the device moving, and the stay lasts until the walk began, with still sensing (live) or without (read at a wake)",
+        arguments: [true, false])
+    func walkSetsMoving(stillSensing: Bool) {
+        var (tracker, _) = Self.stopped(stillSensing: stillSensing)
         let walk = tracker.handle(.activity(Self.report(.walking, .high, since: 400)), now: time(430))
         #expect(!tracker.isStationary)
         #expect(walk.locationRequests.last?.standard?.accuracy == .hundredMeters)
@@ -55,15 +59,12 @@ struct TrackerStillSensingTests {
         #expect(away.dwellExtensions.last?.lastSeen == time(400), "the walk began at 400 s; the OS noticed nothing")
     }
 
-    @Test("an unsure walking report, or a report of stillness, leaves the device still; so does any report without still sensing")
-    func othersKeepStill() {
-        for (stillSensing, report) in [
-            (true, Self.report(.walking, .low, since: 400)), (true, Self.report(.stationary, .high, since: 400)),
-            (false, Self.report(.automotive, .high, since: 400)),
-        ] {
+    @Test("an unsure walking report, or a report of stillness, leaves the device still", arguments: [true, false])
+    func othersKeepStill(stillSensing: Bool) {
+        for report in [Self.report(.walking, .low, since: 400), Self.report(.stationary, .high, since: 400)] {
             var (tracker, _) = Self.stopped(stillSensing: stillSensing)
             let effects = tracker.handle(.activity(report), now: time(430))
-            #expect(tracker.isStationary, "\(report.kind), \(report.confidence), still sensing \(stillSensing)")
+            #expect(tracker.isStationary, "\(report.kind), \(report.confidence)")
             #expect(effects.locationRequests.isEmpty)
         }
     }

@@ -19,13 +19,22 @@
         func startActivityUpdates(_ handler: @escaping @Sendable (ReportedActivity) -> Void) {
             manager.startActivityUpdates(to: queue) { activity in
                 guard let activity else { return }
-                handler(
-                    ReportedActivity(
-                        stationary: activity.stationary, walking: activity.walking, running: activity.running, cycling: activity.cycling,
-                        automotive: activity.automotive, confidence: activity.confidence.rawValue, start: activity.startDate))
+                handler(Self.reported(activity))
             }
         }
 
         func stopActivityUpdates() { manager.stopActivityUpdates() }
+
+        func queryActivities(from start: Date, to end: Date, _ handler: @escaping @Sendable ([ReportedActivity]) -> Void) {
+            manager.queryActivityStarting(from: start, to: end, to: queue) { activities, _ in
+                handler((activities ?? []).map(Self.reported))
+            }
+        }
+
+        private static func reported(_ activity: CMMotionActivity) -> ReportedActivity {
+            ReportedActivity(
+                stationary: activity.stationary, walking: activity.walking, running: activity.running, cycling: activity.cycling,
+                automotive: activity.automotive, confidence: activity.confidence.rawValue, start: activity.startDate)
+        }
     }
 #endif

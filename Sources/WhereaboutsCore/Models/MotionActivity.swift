@@ -73,3 +73,17 @@ extension MotionActivity {
         return MotionActivity(kind: kind, confidence: level, start: start)
     }
 }
+
+extension MotionActivity {
+    /// Of the reports an app woken from suspension finds in the motion history since it last ran
+    /// (oldest first), those it hands the engine before the event that woke it: the latest run of
+    /// sure reports of moving and every report after it, or the last report alone when none is a
+    /// sure move. The run's first report says when the device last set off; an earlier move that
+    /// ended in stillness (a walk about the house) would date the departure hours too early.
+    public static func forwardedAtWake(_ reports: [MotionActivity]) -> ArraySlice<MotionActivity> {
+        let isSure = { (report: MotionActivity) in report.confidence != .low }
+        guard let lastMove = reports.lastIndex(where: { isSure($0) && $0.kind != .stationary }) else { return reports.suffix(1) }
+        let stillBefore = reports[..<lastMove].lastIndex { isSure($0) && $0.kind == .stationary }
+        return reports[(stillBefore.map { $0 + 1 } ?? reports.startIndex)...]
+    }
+}

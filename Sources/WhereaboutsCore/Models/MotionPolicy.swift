@@ -50,7 +50,9 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     /// fence could not tell a step across that boundary. Zero always turns it off.
     public var watchDistance: Double
     /// Whether motion activity (the top speed of the reported class, stillness) and visits (arrivals,
-    /// departures) inform the policy.
+    /// departures) inform the policy. Motion activity stays on while the device is still: a suspended
+    /// app reads the reports it missed when the OS next wakes it, and a walk among them ends the stay
+    /// when the walk began rather than when the OS noticed.
     public var motionSensing: Bool
     /// Whether a stop is placed by one GPS fix: once the device has been still for the stop timeout,
     /// a stay whose record has only a coarse (Wi-Fi or cell) position asks for one fix at the best
@@ -61,8 +63,8 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     /// (cell positions, at most one every 100 m, which a still device does not get), so that the
     /// motion coprocessor's reports reach it (with ``motionSensing``): a confident report of walking
     /// or faster sets the device moving at once, where a suspended app waits for the OS to notice it
-    /// left (a region exit or a significant change, a minute or more after it set off). Costs the
-    /// app's running power for every still minute.
+    /// left (a region exit or a significant change, a minute or more after it set off) and reads the
+    /// report then. Costs the app's running power for every still minute.
     public var stillSensing: Bool
 
     /// Creates a policy. The parameters after `significantChangeWhileStationary` default to a policy

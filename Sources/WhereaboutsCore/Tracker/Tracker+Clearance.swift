@@ -76,14 +76,15 @@ extension Tracker {
         effects.append(.requestOneShot(policy.movingAccuracy))
     }
 
-    /// A new activity report. With ``MotionPolicy/stillSensing``, a confident report of walking or
-    /// faster sets a stationary device moving (it set off when the reported class began). Stillness
+    /// A new activity report. A confident report of walking or faster sets a stationary device moving
+    /// (it set off when the reported class began): with ``MotionPolicy/stillSensing`` as it comes,
+    /// without it when the app next wakes, from the motion history read then. Stillness
     /// ends a cruise (fine fixes then judge the stop); a faster class spends the clearance left at the
     /// new top speed, never past the cruise's end already set.
     mutating func followActivity(_ report: MotionActivity, now: Date, into effects: inout [TrackerEffect]) {
         activity = report
-        guard isRunning, case .adaptive(let policy) = mode else { return }
-        if policy.stillSensing, isStationary, report.kind != .stationary, report.confidence != .low {
+        guard isRunning, case .adaptive = mode else { return }
+        if isStationary, report.kind != .stationary, report.confidence != .low {
             startMoving(at: now, leaving: report.start, into: &effects)
             return
         }

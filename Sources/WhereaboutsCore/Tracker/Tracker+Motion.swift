@@ -17,7 +17,7 @@ extension Tracker {
                 let watching = sensing && policy.stillSensing
                 return LocationRequest(
                     standard: watching ? StandardUpdates(accuracy: .threeKilometers, distanceFilter: Self.stillSensingFilter) : nil,
-                    significantChange: policy.significantChangeWhileStationary, visits: sensing, motionActivity: watching)
+                    significantChange: policy.significantChangeWhileStationary, visits: sensing, motionActivity: sensing)
             }
             if clearance != nil, let cruise = policy.cruiseAccuracy {
                 return LocationRequest(
