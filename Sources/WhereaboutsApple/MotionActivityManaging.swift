@@ -49,11 +49,14 @@ public protocol MotionActivityManaging: AnyObject, Sendable {
 /// suspended), it first reads CoreMotion's history since the last report handed on and hands on what
 /// ``WhereaboutsCore/MotionActivity/forwardedAtWake(_:)`` keeps, then the event. The engine then learns
 /// that a still device set off, and when, before the event the OS woke the app for. Events that arrive
-/// while the history is read wait behind it, in order.
+/// while the history is read wait behind it, in order, for ``readLimit`` seconds at most.
 final class MotionActivityReceiver: @unchecked Sendable {
     /// Seconds without a delivered event after which the app may have been suspended: iOS suspends a
     /// background app that gets no updates within about ten seconds of an event.
     static let suspensionGap: TimeInterval = 10
+    /// Seconds the events wait for the history at most: a read that has not answered by then is
+    /// given up, and the events go on without it.
+    static let readLimit: TimeInterval = 2
 
     private let manager: (any MotionActivityManaging)?
     private let continuation: AsyncStream<LocationServiceEvent>.Continuation
@@ -66,6 +69,8 @@ final class MotionActivityReceiver: @unchecked Sendable {
     private var lastReport: MotionActivity?
     /// Events waiting for the history being read; `nil` when none is being read.
     private var waiting: [LocationServiceEvent]?
+    /// Counts the reads started, so that only the read under way (or its time limit) ends the wait.
+    private var reads = 0
 
     /// - Parameters:
     ///   - manager: the motion manager, or `nil` where the app may not use motion.
@@ -101,25 +106,31 @@ final class MotionActivityReceiver: @unchecked Sendable {
     /// may have been suspended, when motion activity is on.
     func deliver(_ event: LocationServiceEvent) {
         let time = now()
-        let since: Date? = lock.withLock {
+        let read: (since: Date, number: Int)? = lock.withLock {
             defer { lastDelivered = time }
             guard waiting == nil, running, let last = lastDelivered, time.timeIntervalSince(last) > Self.suspensionGap else {
                 hand(event)
                 return nil
             }
             waiting = [event]
-            return last
+            reads += 1
+            return (last, reads)
         }
-        guard let since, let manager else { return }
-        manager.queryActivities(from: since, to: time) { [weak self] activities in
-            self?.catchUp(activities.compactMap(Self.activity), since: since)
+        guard let read, let manager else { return }
+        manager.queryActivities(from: read.since, to: time) { [weak self] activities in
+            self?.catchUp(activities.compactMap(Self.activity), since: read.since, read: read.number)
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.readLimit) { [weak self] in
+            self?.catchUp([], since: read.since, read: read.number)
         }
     }
 
     /// Hands on what the history since `since` (the last delivered event: until then the app ran and
-    /// got each report live) says, then the events that waited for it.
-    private func catchUp(_ history: [MotionActivity], since: Date) {
+    /// got each report live) says, then the events that waited for it; does nothing once `read` no
+    /// longer holds them (answered, or given up).
+    private func catchUp(_ history: [MotionActivity], since: Date, read: Int) {
         lock.withLock {
+            guard read == reads, waiting != nil else { return }
             let missed = history.filter { $0.start >= since }
             let queued = waiting ?? []
             waiting = nil

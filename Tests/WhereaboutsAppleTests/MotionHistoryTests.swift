@@ -102,6 +102,20 @@ struct MotionHistoryTests {
         #expect(await next(4, of: service).map(described) == ["fix 0", "walking high 300", "fix 400", "fix 401"])
     }
 
+    @Test("a read CoreMotion never answers holds the events two seconds at most")
+    func unanswered() async throws {
+        let motion = RecordingMotion()
+        motion.answers = false
+        let (service, primary, clock) = service(motion)
+        service.receiver.didUpdateLocations([location(at: 0)], from: primary)
+        clock.advance(400)
+        service.receiver.didUpdateLocations([location(at: 400)], from: primary)
+        let began = Date()
+        #expect(await next(2, of: service).map(described) == ["fix 0", "fix 400"])
+        #expect(Date().timeIntervalSince(began) < 5)
+        #expect(motion.queries.count == 1)
+    }
+
     @Test("with motion off, or without NSMotionUsageDescription, nothing is read and events pass at once")
     func motionOff() async throws {
         let motion = RecordingMotion()

@@ -82,8 +82,14 @@ final class RecordingMotion: MotionActivityManaging, @unchecked Sendable {
     private var handler: (@Sendable (ReportedActivity) -> Void)?
     private var recorded: [ReportedActivity] = []
     private var spans: [ClosedRange<Date>] = []
+    private var answering = true
     var isActivityAvailable: Bool { true }
     var starts: Int { lock.withLock { startCount } }
+    /// Whether history queries are answered (CoreMotion may never answer one).
+    var answers: Bool {
+        get { lock.withLock { answering } }
+        set { lock.withLock { answering = newValue } }
+    }
     /// The spans the app asked the history for.
     var queries: [ClosedRange<Date>] { lock.withLock { spans } }
     /// What the motion coprocessor recorded, oldest first.
@@ -102,11 +108,11 @@ final class RecordingMotion: MotionActivityManaging, @unchecked Sendable {
     func stopActivityUpdates() { lock.withLock { handler = nil } }
 
     func queryActivities(from start: Date, to end: Date, _ handler: @escaping @Sendable ([ReportedActivity]) -> Void) {
-        let found = lock.withLock {
+        let (found, answer) = lock.withLock {
             spans.append(start...end)
-            return recorded.filter { (start...end).contains($0.start) }
+            return (recorded.filter { (start...end).contains($0.start) }, answering)
         }
-        DispatchQueue.global().async { handler(found) }
+        if answer { DispatchQueue.global().async { handler(found) } }
     }
 
     /// A live update, as CoreMotion delivers one to a running app.
