@@ -182,12 +182,15 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
         }
     }
 
-    /// The app is terminated: its event stream ends, standard updates and motion activity stop; region
-    /// monitoring, significant changes and visits go on and hold their events for ``relaunch()``.
+    /// The app is terminated: its event stream ends, standard updates and motion activity stop (the
+    /// reports it missed while suspended are forgotten: a new process does not know since when to read
+    /// the history); region monitoring, significant changes and visits go on and hold their events for
+    /// ``relaunch()``.
     public func kill() {
         let (ending, woken) = lock.withLock { () -> (CheckedContinuation<LocationServiceEvent?, Never>?, [Sleeper]) in
             alive = false
             generation += 1
+            missedActivities.removeAll()
             let kept = location.request
             if kept.motionActivity { timelineRecords.append(.motion(t: second, on: false)) }
             location.configure(LocationRequest(standard: nil, significantChange: kept.significantChange, visits: kept.visits), at: second)

@@ -59,6 +59,22 @@ struct TrackerStillSensingTests {
         #expect(away.dwellExtensions.last?.lastSeen == time(400), "the walk began at 400 s; the OS noticed nothing")
     }
 
+    @Test("the walk's start ends the stay, though a visit's departure dates it later; a fix back at the place forgets it")
+    func walkStartWins() throws {
+        var (tracker, _) = Self.stopped(stillSensing: false)
+        _ = tracker.handle(.activity(Self.report(.walking, .high, since: 400)), now: time(430))
+        let departure = Visit(fix: fix(home, acc: 60, t: 600, source: .wifi), arrival: time(1), departure: time(520))
+        #expect(tracker.handle(.visit(departure), now: time(600)).dwellExtensions.last?.lastSeen == time(400))
+
+        var (back, _) = Self.stopped(stillSensing: false)
+        _ = back.handle(.activity(Self.report(.walking, .high, since: 400)), now: time(430))
+        _ = back.feed(fix(east(of: home, 2), acc: 5, t: 460, speed: 0))
+        let later = Visit(fix: fix(home, acc: 60, t: 600, source: .wifi), arrival: time(1), departure: time(520))
+        #expect(
+            back.handle(.visit(later), now: time(600)).dwellExtensions.last?.lastSeen == time(520),
+            "a walk about the place: the visit's departure stands")
+    }
+
     @Test("an unsure walking report, or a report of stillness, leaves the device still", arguments: [true, false])
     func othersKeepStill(stillSensing: Bool) {
         for report in [Self.report(.walking, .low, since: 400), Self.report(.stationary, .high, since: 400)] {

@@ -38,6 +38,20 @@ struct MotionAndVisitTests {
         #expect(SimulatedMotion(truth: blip, random: &other).reports.count == 1)
     }
 
+    @Test("a still device's suspended app gets the walk it missed before the event that wakes it: the stay ends when the walk began")
+    func missedReportsAtWake() async throws {
+        let truth = Self.stopAndGo(still: 1800, walk: 900, rest: 600)
+        let outcome = try await Simulation(
+            truth: truth, regions: [], configuration: TrackerConfiguration(mode: .adaptive(.adaptive)), seed: 2
+        ).run()
+        let wakes = outcome.run.timeline.compactMap { if case .wake(let t) = $0 { return t - S.start } else { return nil } }
+        let wake = try #require(wakes.first { $0 > 1800 })
+        #expect(wake > 1860, "the OS wakes the app for the departure after the walk's report")
+        let stay = try #require(outcome.run.fixes.max { $0.dwell < $1.dwell }, "the home stay is the longest")
+        let left = stay.fix.timestamp.timeIntervalSince1970 + stay.dwell - S.start
+        #expect((1790...1860).contains(left), "the stay ends when the walk began (\(left) s), not at the wake (\(wake) s)")
+    }
+
     @Test("a visit arrives 3–10 min after 5 min within 100 m and departs 1–5 min after leaving 150 m")
     func visits() {
         let truth = Self.stopAndGo(still: 1200, walk: 600, rest: 0)

@@ -51,12 +51,13 @@ extension Tracker {
         if (distance <= radius || keepsStill(fix)) && !RecordPolicy.isMoving(fix) {
             stay.lastThere = max(stay.lastThere, fix.timestamp)
             stay.open = true
+            stay.setOff = nil
             return
         }
         guard stay.open else { return }
         let pace = RecordPolicy.isMoving(fix) ? fix.speed! : RecordPolicy.walkingSpeed
         let left = fix.timestamp.addingTimeInterval(-max(0, distance - radius) / pace)
-        extendStay(until: max(stay.lastThere, left), into: &effects)
+        extendStay(until: stay.setOff ?? max(stay.lastThere, left), into: &effects)
         stay.open = false
     }
 

@@ -189,7 +189,10 @@ extension Tracker {
     /// noticed it move.
     mutating func startMoving(at now: Date, leaving: Date? = nil, into effects: inout [TrackerEffect]) {
         guard case .adaptive(let policy) = mode, case .stationary = motion else { return }
-        if stay.open { stay.lastThere = max(stay.lastThere, min(now, leaving ?? now)) }
+        if stay.open {
+            stay.lastThere = max(stay.lastThere, min(now, leaving ?? now))
+            if let leaving, leaving < now { stay.setOff = stay.lastThere }
+        }
         motion = .moving(anchor: nil)
         applyLocationRequest(into: &effects)
         timers[.stationaryCheck] = now.addingTimeInterval(policy.stopTimeout)

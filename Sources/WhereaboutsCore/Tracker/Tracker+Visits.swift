@@ -27,7 +27,7 @@ extension Tracker {
         }
         guard isRunning else { return }
         if stay.open {
-            extendStay(until: max(stay.lastThere, departure), into: &effects)
+            extendStay(until: stay.setOff ?? max(stay.lastThere, departure), into: &effects)
             stay.open = false
         }
         if isStationary { startMoving(at: now, into: &effects) }

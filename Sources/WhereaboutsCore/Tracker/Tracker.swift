@@ -270,6 +270,10 @@ struct Stay: Sendable {
     var placedWithin: Double
     /// Whether a GPS fix was asked for to place the record where the device stopped (``MotionPolicy/placesStops``).
     var placementAsked = false
+    /// When the motion coprocessor saw the device set off from the place (a confident report's start,
+    /// ``Tracker/startMoving(at:leaving:into:)``), while no fix has shown it there since: the stay
+    /// ends then, whatever later estimate a fix's distance or a visit's departure gives.
+    var setOff: Date?
 
     /// No stay: before the first record, and after the records were forgotten.
     static let none = Stay(lastThere: .distantPast, written: 0, open: false, placedWithin: .infinity)
