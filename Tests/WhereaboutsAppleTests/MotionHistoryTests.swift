@@ -14,7 +14,8 @@ private final class TestClock: @unchecked Sendable {
     func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
 }
 
-@Suite("Motion history at a wake: a suspended app reads what CoreMotion recorded before the event that woke it")
+@Suite(
+    "Motion history at a wake: a suspended app reads what CoreMotion recorded before the event that woke it", .timeLimit(.minutes(1)))
 @MainActor
 struct MotionHistoryTests {
     private let start = Date(timeIntervalSince1970: 1_750_000_000)
@@ -102,7 +103,7 @@ struct MotionHistoryTests {
         #expect(await next(4, of: service).map(described) == ["fix 0", "walking high 300", "fix 400", "fix 401"])
     }
 
-    @Test("a read CoreMotion never answers is given up (after two seconds), and the events go on", .timeLimit(.minutes(1)))
+    @Test("a read CoreMotion never answers is given up (after two seconds), and the events go on")
     func unanswered() async throws {
         let motion = RecordingMotion()
         motion.answers = false
