@@ -46,7 +46,7 @@ public protocol MotionActivityManaging: AnyObject, Sendable {
 ///
 /// A suspended app gets no updates. So every location event passes through ``deliver(_:)``: when motion
 /// activity is on and nothing has been delivered for ``suspensionGap`` seconds (the app may have been
-/// suspended), it first reads CoreMotion's history since the last report handed on and hands on what
+/// suspended), it first reads CoreMotion's history since that last delivered event and hands on what
 /// ``WhereaboutsCore/MotionActivity/forwardedAtWake(_:)`` keeps, then the event. The engine then learns
 /// that a still device set off, and when, before the event the OS woke the app for. Events that arrive
 /// while the history is read wait behind it, in order, for ``readLimit`` seconds at most.

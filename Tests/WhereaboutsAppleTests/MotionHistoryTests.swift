@@ -101,6 +101,9 @@ struct MotionHistoryTests {
         service.receiver.didUpdateLocations([location(at: 401)], from: primary)
         motion.report(activity(.walking, at: 300))
         #expect(await next(4, of: service).map(described) == ["fix 0", "walking high 300", "fix 400", "fix 401"])
+        clock.advance(1)
+        service.receiver.didUpdateLocations([location(at: 402)], from: primary)
+        #expect(await next(1, of: service).map(described) == ["fix 402"], "the live walking report was not handed on again")
     }
 
     @Test("a read CoreMotion never answers is given up (after two seconds), and the events go on")

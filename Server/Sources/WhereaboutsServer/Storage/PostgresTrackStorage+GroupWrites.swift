@@ -48,7 +48,7 @@ extension PostgresTrackStorage {
                 let rows = writes.indices.filter(held.contains).map {
                     LocationRow(device: writes[$0].account.profile.device, record: writes[$0].record, received: writes[$0].date)
                 }
-                if accepted.count < rows.count { try await connection.query(Self.improveQuery(rows), logger: logger) }
+                if accepted.count < rows.count { try await improve(rows, on: connection) }
                 let taken = Self.commands(took)
                 var answered = Set<String>()
                 return writes.enumerated().map { n, write in

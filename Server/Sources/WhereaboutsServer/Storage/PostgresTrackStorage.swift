@@ -136,7 +136,7 @@ public final class PostgresTrackStorage: TrackStorage {
             let (device, id) = try row.decode((String, UUID).self)
             accepted.insert(LocationRow.Key(device: device, id: id))
         }
-        if accepted.count < rows.count { try await connection.query(Self.improveQuery(rows), logger: logger) }
+        if accepted.count < rows.count { try await improve(rows, on: connection) }
         return accepted
     }
 
@@ -166,8 +166,8 @@ public final class PostgresTrackStorage: TrackStorage {
         )
         """
 
-    /// The statement that makes each stored row of `rows`' keys the best of it and them (``best(_:)``, ``ResendRule``).
-    static func improveQuery(_ rows: [LocationRow]) -> PostgresQuery {
+    /// Makes each stored row of `rows`' keys the best of it and them (``best(_:)``, ``ResendRule``).
+    func improve(_ rows: [LocationRow], on connection: PostgresConnection) async throws {
         let best = Array(Self.best(rows).values)
         let devices = best.map(\.device)
         let ids = best.map(\.record.id)
@@ -178,13 +178,14 @@ public final class PostgresTrackStorage: TrackStorage {
         let alt = best.map { $0.record.fix.altitude ?? .nan }
         let speed = best.map { $0.record.fix.speed ?? .nan }
         let course = best.map { $0.record.fix.course ?? .nan }
-        return """
+        try await connection.query(
+            """
             UPDATE location l SET \(unescaped: Self.improvement)
             FROM unnest(\(devices)::text[], \(ids)::uuid[], \(dwell)::float8[], \(acc)::float8[], \(lat)::float8[], \(lon)::float8[],
                 \(alt)::float8[], \(speed)::float8[], \(course)::float8[]) AS u(device_id, id, dwell, acc, lat, lon, alt, speed, course)
             JOIN location_identity i ON i.device_id = u.device_id AND i.id = u.id
             WHERE l.device_id = u.device_id AND l.t = i.t AND l.id = u.id AND \(unescaped: Self.improves)
-            """
+            """, logger: logger)
     }
 
     /// ``ResendRule``'s `SET` list, the resent copy in `u` (NaN for a missing altitude, speed or course).
