@@ -64,7 +64,8 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
     ///   - monitorsVisits: whether CoreLocation's visits also run together with significant-change
     ///     monitoring (a mode that asks for visits, such as adaptive, gets them either way).
     ///   - defaults: where the service remembers that the app has asked for Always authorization, which
-    ///     iOS lets an app do once.
+    ///     iOS lets an app do once, and when it was last delivered an event with motion activity on (for
+    ///     the next process to read the motion history since).
     ///   - liveUpdates: the modern path for fine standard updates (``LiveUpdatesPlan``), on iOS 17 and
     ///     later; `nil` runs every request on `manager`.
     ///   - openSettings: opens the app's page in the Settings app.
@@ -88,7 +89,8 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
         self.liveUpdates = liveUpdates
         self.log = log
         authorizationTracker = AuthorizationTracker(defaults: defaults)
-        let motion = MotionActivityReceiver(manager: setup.allowsMotion ? motion : nil, continuation: continuation, now: now)
+        let motion = MotionActivityReceiver(
+            manager: setup.allowsMotion ? motion : nil, continuation: continuation, defaults: defaults, now: now)
         self.motion = motion
         receiver = CoreLocationReceiver(primary: manager, deliver: motion.deliver, authorization: authorizationTracker)
         for problem in setup.problems() { log(.launch, .error, problem.message) }

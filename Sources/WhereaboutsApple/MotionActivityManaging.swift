@@ -50,6 +50,12 @@ public protocol MotionActivityManaging: AnyObject, Sendable {
 /// ``WhereaboutsCore/MotionActivity/forwardedAtWake(_:)`` keeps, then the event. The engine then learns
 /// that a still device set off, and when, before the event the OS woke the app for. Events that arrive
 /// while the history is read wait behind it, in order, for ``readLimit`` seconds at most.
+///
+/// A process iOS terminated does not learn what the motion coprocessor recorded after its last event
+/// either. So while motion activity is on, the time of the last delivered event is kept in
+/// `UserDefaults` (at most ``markInterval`` seconds behind); the next process (relaunched for a
+/// region crossing, a visit or a significant change, or opened by the user) reads the history since
+/// then as it starts, as far back as CoreMotion keeps it, and the events the OS brings wait behind it.
 final class MotionActivityReceiver: @unchecked Sendable {
     /// Seconds without a delivered event after which the app may have been suspended: iOS suspends a
     /// background app that gets no updates within about ten seconds of an event.
@@ -57,14 +63,24 @@ final class MotionActivityReceiver: @unchecked Sendable {
     /// Seconds the events wait for the history at most: a read that has not answered by then is
     /// given up, and the events go on without it.
     static let readLimit: TimeInterval = 2
+    /// The `UserDefaults` key of the last delivered event's time, for the next process.
+    static let markKey = "WhereaboutsMotionDeliveredUntil"
+    /// Seconds the kept time may lag the last delivered event: it is written at most this often. An
+    /// older time only makes the next process read a little more history.
+    static let markInterval: TimeInterval = 5
+    /// Seconds of history CoreMotion keeps (seven days): a read reaches no further back.
+    static let historyKept: TimeInterval = 7 * 24 * 3_600
 
     private let manager: (any MotionActivityManaging)?
     private let continuation: AsyncStream<LocationServiceEvent>.Continuation
+    private let defaults: UserDefaults
     private let now: @Sendable () -> Date
     private let lock = NSLock()
     private var running = false
     /// When an event was last delivered.
     private var lastDelivered: Date?
+    /// The time last written to ``markKey``.
+    private var lastMark: Date?
     /// The last report handed on, live or from the history.
     private var lastReport: MotionActivity?
     /// Events waiting for the history being read; `nil` when none is being read.
@@ -74,14 +90,25 @@ final class MotionActivityReceiver: @unchecked Sendable {
 
     /// - Parameters:
     ///   - manager: the motion manager, or `nil` where the app may not use motion.
+    ///   - defaults: where the last delivered event's time is kept for the next process.
     ///   - now: the clock.
     init(
         manager: (any MotionActivityManaging)?, continuation: AsyncStream<LocationServiceEvent>.Continuation,
-        now: @escaping @Sendable () -> Date = Date.init
+        defaults: UserDefaults, now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.manager = manager
         self.continuation = continuation
+        self.defaults = defaults
         self.now = now
+        guard manager?.isActivityAvailable == true, let mark = defaults.object(forKey: Self.markKey) as? Date else { return }
+        let time = now()
+        guard time.timeIntervalSince(mark) > Self.suspensionGap else { return }
+        let read = lock.withLock {
+            lastDelivered = time
+            return startRead(since: max(mark, time - Self.historyKept))
+        }
+        defaults.set(time, forKey: Self.markKey)
+        self.read(read, until: time)
     }
 
     /// Starts or stops the updates; starting reports the activity CoreMotion knows now, then each change.
@@ -106,18 +133,35 @@ final class MotionActivityReceiver: @unchecked Sendable {
     /// may have been suspended, when motion activity is on.
     func deliver(_ event: LocationServiceEvent) {
         let time = now()
-        let read: (since: Date, number: Int)? = lock.withLock {
+        let (read, mark): ((since: Date, number: Int)?, Bool) = lock.withLock {
             defer { lastDelivered = time }
+            let mark = running && (lastMark.map { time.timeIntervalSince($0) >= Self.markInterval } ?? true)
+            if mark { lastMark = time }
             guard waiting == nil, running, let last = lastDelivered, time.timeIntervalSince(last) > Self.suspensionGap else {
                 hand(event)
-                return nil
+                return (nil, mark)
             }
-            waiting = [event]
-            reads += 1
-            return (last, reads)
+            let read = startRead(since: last)
+            waiting?.append(event)
+            return (read, mark)
         }
-        guard let read, let manager else { return }
-        manager.queryActivities(from: read.since, to: time) { [weak self] activities in
+        if mark { defaults.set(time, forKey: Self.markKey) }
+        if let read { self.read(read, until: time) }
+    }
+
+    /// Starts holding events back for a read of the history since `since`, and numbers the read.
+    /// Called under the lock.
+    private func startRead(since: Date) -> (since: Date, number: Int) {
+        waiting = []
+        reads += 1
+        return (since, reads)
+    }
+
+    /// Reads the history from `read.since` to `end`, then catches up; gives the read up after
+    /// ``readLimit`` seconds.
+    private func read(_ read: (since: Date, number: Int), until end: Date) {
+        guard let manager else { return }
+        manager.queryActivities(from: read.since, to: end) { [weak self] activities in
             self?.catchUp(activities.compactMap(Self.activity), since: read.since, read: read.number)
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + Self.readLimit) { [weak self] in

@@ -41,6 +41,9 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
     private static let visitSeed: UInt64 = 0x7669_7369_7473
     /// The activity reports made while the app was suspended, oldest first: it reads them when it next wakes.
     private var missedActivities: [MotionActivity] = []
+    /// The second a process with motion activity on was terminated: the next process first reads the
+    /// reports it missed, and those made since.
+    private var motionMissedSince: Double?
     private var timelineRecords: [TimelineRecord] = []
     private var second: Double
     /// The last second the phone has played; the first played is the path's start.
@@ -182,16 +185,20 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
         }
     }
 
-    /// The app is terminated: its event stream ends, standard updates and motion activity stop (the
-    /// reports it missed while suspended are forgotten: a new process does not know since when to read
-    /// the history); region monitoring, significant changes and visits go on and hold their events for
-    /// ``relaunch()``.
+    /// The app is terminated: its event stream ends, standard updates and motion activity stop;
+    /// region monitoring, significant changes and visits go on and hold their events for
+    /// ``relaunch()``. When motion activity was on, the next process reads the reports this one missed
+    /// and those made meanwhile, as the iOS adapter does.
     public func kill() {
         let (ending, woken) = lock.withLock { () -> (CheckedContinuation<LocationServiceEvent?, Never>?, [Sleeper]) in
             alive = false
             generation += 1
-            missedActivities.removeAll()
             let kept = location.request
+            if kept.motionActivity {
+                motionMissedSince = second
+            } else {
+                missedActivities.removeAll()
+            }
             if kept.motionActivity { timelineRecords.append(.motion(t: second, on: false)) }
             location.configure(LocationRequest(standard: nil, significantChange: kept.significantChange, visits: kept.visits), at: second)
             queue.removeAll()
@@ -208,13 +215,21 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
         for sleeper in woken { sleeper.continuation.resume(throwing: CancellationError()) }
     }
 
-    /// The OS starts the app again: a new event stream, which first delivers the events held since
-    /// ``kill()``. Read ``events`` again after this.
+    /// The OS starts the app again: a new event stream, which first delivers what the new process reads
+    /// of the motion history (``MotionActivity/forwardedAtWake(_:)`` of the reports missed since the
+    /// last process, when it had motion activity on), then the events held since ``kill()``. Read
+    /// ``events`` again after this.
     public func relaunch() {
         lock.withLock {
             alive = true
             stream = makeStream()
-            queue = heldForLaunch
+            var history: [MotionActivity] = []
+            if let since = motionMissedSince {
+                history = missedActivities + motion.reports.filter { $0.time > since && $0.time <= second }.map(\.activity)
+                motionMissedSince = nil
+                missedActivities = []
+            }
+            queue = MotionActivity.forwardedAtWake(history).map(LocationServiceEvent.activity) + heldForLaunch
             heldForLaunch.removeAll()
             wakeUntil = max(wakeUntil, second + Self.wakeWindow)
             updateAppState(at: second)

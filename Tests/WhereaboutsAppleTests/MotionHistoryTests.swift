@@ -40,20 +40,26 @@ struct MotionHistoryTests {
         ReportedLocation(latitude: home.latitude, longitude: home.longitude, horizontalAccuracy: 1_000, timestamp: start + t)
     }
 
-    /// A service on the emulated OS with `motion`, its clock, and motion activity on as a still device's request has it.
-    private func service(_ motion: RecordingMotion, setup: AppSetup = .complete()) -> (
-        CoreLocationService, EmulatedLocationManager, TestClock
-    ) {
+    private static let stillRequest = LocationRequest(standard: nil, significantChange: true, visits: true, motionActivity: true)
+
+    /// A process's service on the emulated OS with `motion`, its clock (from `clock`, else the test's
+    /// start), and, when `configured`, motion activity on as a still device's request has it.
+    private func service(
+        _ motion: RecordingMotion, setup: AppSetup = .complete(), defaults: UserDefaults = freshDefaults(), clock: TestClock? = nil,
+        configured: Bool = true
+    ) -> (CoreLocationService, EmulatedLocationManager, TestClock) {
         let os = EmulatedCoreLocation(position: home)
         os.status = CoreLocationConstants.authorizationAlways
         let primary = os.makeManager()
-        let clock = TestClock(start)
+        let clock = clock ?? TestClock(start)
         let service = CoreLocationService(
-            manager: primary, oneShotManager: os.makeManager(), motion: motion, setup: setup, openSettings: {}, log: LogLines().log,
-            now: { clock.now })
-        service.configure(LocationRequest(standard: nil, significantChange: true, visits: true, motionActivity: true))
+            manager: primary, oneShotManager: os.makeManager(), motion: motion, setup: setup, defaults: defaults, openSettings: {},
+            log: LogLines().log, now: { clock.now })
+        if configured { service.configure(Self.stillRequest) }
         return (service, primary, clock)
     }
+
+    private static func freshDefaults() -> UserDefaults { UserDefaults(suiteName: "whereabouts.tests.\(UUID().uuidString)")! }
 
     /// The next `count` events of `service` other than authorization reports.
     private func next(_ count: Int, of service: CoreLocationService) async -> [LocationServiceEvent] {
@@ -139,5 +145,52 @@ struct MotionHistoryTests {
         plain.receiver.didUpdateLocations([location(at: 600)], from: plainPrimary)
         #expect(await next(2, of: plain).count == 2)
         #expect(motion.queries.isEmpty)
+    }
+
+    @Test(
+        "a relaunched process first reads the history since the last event the terminated one was delivered; the events the OS brings wait behind it"
+    )
+    func relaunch() async throws {
+        let defaults = Self.freshDefaults()
+        let motion = RecordingMotion()
+        let (earlier, earlierPrimary, clock) = service(motion, defaults: defaults)
+        for t in 0...7 {
+            earlier.receiver.didUpdateLocations([location(at: Double(t))], from: earlierPrimary)
+            clock.advance(1)
+        }
+        #expect(await next(8, of: earlier).count == 8)
+        #expect(defaults.object(forKey: "WhereaboutsMotionDeliveredUntil") as? Date == start + 5, "kept at most 5 s behind")
+        motion.history = [
+            activity(.stationary, at: 1), activity(.walking, at: 3_000), activity(.automotive, at: 3_100),
+        ]
+        clock.advance(3_592)
+        let (relaunched, primary, _) = service(motion, defaults: defaults, clock: clock, configured: false)
+        relaunched.receiver.didUpdateLocations([location(at: 3_600)], from: primary)
+        relaunched.configure(Self.stillRequest)
+        clock.advance(1)
+        relaunched.receiver.didUpdateLocations([location(at: 3_601)], from: primary)
+        #expect(
+            await next(4, of: relaunched).map(described) == ["walking high 3000", "automotive high 3100", "fix 3600", "fix 3601"])
+        #expect(motion.queries == [(start + 5)...(start + 3_600)], "one read, from the kept time to the process's start")
+        #expect(defaults.object(forKey: "WhereaboutsMotionDeliveredUntil") as? Date == start + 3_601, "kept again as events come")
+    }
+
+    @Test("without a kept time (motion was off, or a first launch) a new process reads nothing; a kept time over 7 days old reads 7 days")
+    func relaunchBounds() async throws {
+        let defaults = Self.freshDefaults()
+        let motion = RecordingMotion()
+        let (earlier, earlierPrimary, clock) = service(motion, defaults: defaults, configured: false)
+        earlier.configure(LocationRequest(standard: nil, significantChange: true))
+        earlier.receiver.didUpdateLocations([location(at: 0)], from: earlierPrimary)
+        #expect(await next(1, of: earlier).count == 1)
+        clock.advance(3_600)
+        let (first, _, _) = service(motion, defaults: defaults, clock: clock)
+        #expect(motion.queries.isEmpty, "motion was off: nothing was kept")
+        withExtendedLifetime(first) {}
+
+        defaults.set(start - 30 * 86_400, forKey: "WhereaboutsMotionDeliveredUntil")
+        let (late, _, _) = service(motion, defaults: defaults, clock: clock)
+        #expect(motion.queries == [(start + 3_600 - 7 * 86_400)...(start + 3_600)])
+        withExtendedLifetime(late) {}
     }
 }

@@ -43,6 +43,38 @@ struct EngineRestartTests {
         #expect(!enter.initial, "a transition seen across the relaunch, not a state found at start")
     }
 
+    @Test(
+        "an app killed while suspended at a stop learns at the relaunch when the device set off (the motion history since): the stay ends when the walk began, not when the drive did"
+    )
+    func departureWhileKilled() async throws {
+        let adaptive = TrackingMode.adaptive(.adaptive)
+        let app = try EngineHarness(scenario: walkThenDrive(), pad: 0, configuration: TrackerConfiguration(mode: adaptive))
+        try await app.startTracking(adaptive)
+        try await app.background()
+        await app.play(to: 1_500)
+        await app.kill()
+
+        await app.play(to: 2_300)
+        #expect(app.phone.launchPending, "the OS holds the departure's events for a relaunch")
+        _ = try await app.relaunch(.locationEvent)
+        await app.play(to: 2_700)
+        let stay = try #require(try app.store.allRecords().map(\.record).max { $0.dwell < $1.dwell }, "the stop is the longest stay")
+        let left = stay.fix.timestamp.timeIntervalSince1970 - app.truth.start + stay.dwell
+        #expect((1_790...1_860).contains(left), "the stay ends when the walk began (\(left) s), not when the drive did (2,100 s)")
+    }
+
+    /// Still for 30 minutes, then a 5-minute walk east to a car, 5 minutes' drive, and a stop.
+    private func walkThenDrive() -> Scenario {
+        var position = try! Coordinate(latitude: 48.1372, longitude: 11.5756)
+        var trace: [TracePoint] = []
+        for second in 0..<2_700 {
+            trace.append(TracePoint(coordinate: position, time: 1_714_980_600 + Double(second)))
+            let speed = (1_800..<2_100).contains(second) ? 1.4 : (2_100..<2_400).contains(second) ? 12 : 0
+            position = Geodesy.destination(from: position, distance: speed, bearing: 90)
+        }
+        return Scenario(name: "walk-then-drive", trace: trace, regions: [])
+    }
+
     @Test("a command stored before the app died is carried out at the next launch, once")
     func commandAcrossACrash() async throws {
         let app = try EngineHarness()

@@ -78,15 +78,23 @@ extension Tracker {
 
     /// A new activity report. A confident report of walking or faster sets a stationary device moving
     /// (it set off when the reported class began): with ``MotionPolicy/stillSensing`` as it comes,
-    /// without it when the app next wakes, from the motion history read then. Stillness
-    /// ends a cruise (fine fixes then judge the stop); a faster class spends the clearance left at the
-    /// new top speed, never past the cruise's end already set.
+    /// without it when the app next wakes, from the motion history read then. Where the device is not
+    /// judged stationary but its stay is open, such a report of a move that began after a fix last
+    /// showed it at the place dates the stay's end the same way: a relaunched app restores the stay,
+    /// not the stationary state, and reads the history since the terminated process's last event.
+    /// Stillness ends a cruise (fine fixes then judge the stop); a faster class spends the clearance
+    /// left at the new top speed, never past the cruise's end already set.
     mutating func followActivity(_ report: MotionActivity, now: Date, into effects: inout [TrackerEffect]) {
         activity = report
         guard isRunning, case .adaptive = mode else { return }
-        if isStationary, report.kind != .stationary, report.confidence != .low {
+        let setsOff = report.kind != .stationary && report.confidence != .low
+        if isStationary, setsOff {
             startMoving(at: now, leaving: report.start, into: &effects)
             return
+        }
+        if setsOff, stay.open, stay.setOff == nil, report.start > stay.lastThere, report.start < now {
+            stay.lastThere = report.start
+            stay.setOff = report.start
         }
         guard let clearance else { return }
         let speed = topSpeed(nil)
