@@ -27,12 +27,20 @@ struct BatchWrite: Sendable {
 /// one request after the other: the first copy of a location in the group is the one accepted, the
 /// later ones count as duplicates, and a device's due commands go to its first request.
 extension PostgresTrackStorage {
-    /// Commits `/pub` writes in one transaction of one statement (``ownTracksGroupQuery(_:)``),
-    /// followed by the improvement of the rows they resent, when some were stored already.
+    /// Commits `/pub` writes with one statement (``ownTracksGroupQuery(_:)``), atomic in its own
+    /// implicit transaction, followed by the improvement of the rows they resent, when some were
+    /// stored already (idempotent, so it may commit on its own).
+    ///
+    /// PostgreSQL commits an implicit transaction when it handles the statement's `Sync`, after
+    /// sending its rows and `CommandComplete`, where PostgresNIO already ends the query. So the
+    /// group ends with a `SELECT 1` on the same connection: PostgreSQL answers it only after that
+    /// commit (a commit that fails sends a late error, on which PostgresNIO closes the connection),
+    /// and no request is answered before it. Two round trips, where `BEGIN`, the statement and
+    /// `COMMIT` took three.
     func commitOwnTracks(_ writes: [OwnTracksWrite]) async throws -> [Result<(counts: IngestCounts, commands: [ServerCommand]), any Error>]
     {
         try await withPartitions(for: writes.map(\.record)) {
-            try await transaction { connection in
+            try await client.withConnection { connection in
                 var held = Set<Int>()
                 var accepted = Set<LocationRow.Key>()
                 var took: [(device: String, seq: Int64, body: String)] = []
@@ -49,6 +57,7 @@ extension PostgresTrackStorage {
                     LocationRow(device: writes[$0].account.profile.device, record: writes[$0].record, received: writes[$0].date)
                 }
                 if accepted.count < rows.count { try await improve(rows, on: connection) }
+                try await connection.query("SELECT 1", logger: logger)
                 let taken = Self.commands(took)
                 var answered = Set<String>()
                 return writes.enumerated().map { n, write in
