@@ -37,6 +37,14 @@ public protocol MotionActivityManaging: AnyObject, Sendable {
     /// `queryActivityStarting(from:to:to:withHandler:)`: the activities recorded from `start` to `end`,
     /// oldest first; none when the query fails.
     func queryActivities(from start: Date, to end: Date, _ handler: @escaping @Sendable ([ReportedActivity]) -> Void)
+    /// `CMMotionActivityManager.authorizationStatus() == .authorized`: whether the user allowed motion
+    /// data, so that reading the history at launch cannot make iOS ask.
+    var isAuthorized: Bool { get }
+}
+
+extension MotionActivityManaging {
+    /// Authorized unless told otherwise.
+    public var isAuthorized: Bool { true }
 }
 
 /// CoreMotion's activity updates, reported to the engine as ``Whereabouts/LocationServiceEvent/activity(_:)``
@@ -100,7 +108,8 @@ final class MotionActivityReceiver: @unchecked Sendable {
         self.continuation = continuation
         self.defaults = defaults
         self.now = now
-        guard manager?.isActivityAvailable == true, let mark = defaults.object(forKey: Self.markKey) as? Date else { return }
+        guard let manager, manager.isActivityAvailable, manager.isAuthorized, let mark = defaults.object(forKey: Self.markKey) as? Date
+        else { return }
         let time = now()
         guard time.timeIntervalSince(mark) > Self.suspensionGap else { return }
         let read = lock.withLock {

@@ -16,6 +16,8 @@
 
         var isActivityAvailable: Bool { CMMotionActivityManager.isActivityAvailable() }
 
+        var isAuthorized: Bool { CMMotionActivityManager.authorizationStatus() == .authorized }
+
         func startActivityUpdates(_ handler: @escaping @Sendable (ReportedActivity) -> Void) {
             manager.startActivityUpdates(to: queue) { activity in
                 guard let activity else { return }
