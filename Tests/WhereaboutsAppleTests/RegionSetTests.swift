@@ -45,7 +45,7 @@ struct RegionSetTests {
         try await app.engine.launch(.user)
         try await app.engine.addRegions([try region("here", metres: 0)])
         try await app.engine.start(mode: .significant)
-        #expect(try await soon { try await app.engine.insideRegionIDs == ["here"] }, "the OS's answer reached the engine")
+        #expect(await soon { await app.engine.insideRegionIDs == ["here"] }, "the OS's answer reached the engine")
         let wanted = Set(app.os.started.filter(\.requestsState).map(\.identifier))
         #expect(!wanted.isEmpty && Set(app.primary.statesAsked) == wanted, "exactly the planned regions that want it are asked of the OS")
         await app.kill()

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import WhereaboutsTestSupport
 
 /// Runs the built `whereabouts` executable and captures what it printed.
@@ -30,8 +31,8 @@ struct CommandRunner {
         defer { try? FileManager.default.removeItem(at: folder) }
         let stdout = folder.appendingPathComponent("stdout")
         let stderr = folder.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: stdout.path, contents: nil)
-        FileManager.default.createFile(atPath: stderr.path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: stdout.path, contents: nil))
+        try #require(FileManager.default.createFile(atPath: stderr.path, contents: nil))
         let process = Process()
         if let fileSizeLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")

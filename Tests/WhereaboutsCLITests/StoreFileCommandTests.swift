@@ -39,7 +39,7 @@ struct StoreFileCommandTests {
         }
         try queue.close()
         let empty = folder.appendingPathComponent("empty.sqlite").path
-        FileManager.default.createFile(atPath: empty, contents: nil)
+        try #require(FileManager.default.createFile(atPath: empty, contents: nil))
         for (path, problem) in [(gpx, "is not a SQLite database"), (notes, "another application's SQLite database"), (empty, "is empty")] {
             let before = try Untouched(path)
             for arguments in storeCommands(path) {

@@ -57,7 +57,7 @@ struct StoreOpenModeTests {
     @Test("a 0-byte file is refused unless it is an app's own store path; a missing path is created, except by the existing mode")
     func emptyAndMissing() throws {
         let path = temporaryFolder().appendingPathComponent("empty.sqlite").path
-        FileManager.default.createFile(atPath: path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: path, contents: nil))
         try expectRefused(path, .readOnly, saying: "is empty")
         try expectRefused(path, .readWrite, saying: "is empty")
         #expect(try SQLiteLocationStore(path: path).openReport.created)
@@ -98,13 +98,13 @@ struct StoreOpenModeTests {
         let store = try makeStore()
         try store.append(sampleRecords(50), at: Date())
         let writer = try DatabaseQueue(path: store.path)
-        try writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        _ = try writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         #expect((try FileManager.default.attributesOfItem(atPath: store.path + "-wal")[.size] as? Int) == 0)
         let reader = try SQLiteLocationStore(path: store.path, options: StoreOptions(mode: .readOnly))
         #expect(try reader.summary().records == 50)
         try store.append(sampleRecords(3000), at: Date())
         #expect(try reader.summary().records == 3050)
-        try writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        _ = try writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         #expect(try reader.summary().records == 3050)
         #expect(try reader.integrityCheck() == "ok")
         try reader.close()
