@@ -175,7 +175,9 @@ struct MotionHistoryTests {
         #expect(defaults.object(forKey: "WhereaboutsMotionDeliveredUntil") as? Date == start + 3_601, "kept again as events come")
     }
 
-    @Test("without a kept time (motion was off, or a first launch) a new process reads nothing; a kept time over 7 days old reads 7 days")
+    @Test(
+        "without a kept time (motion was off, or a first launch) or without motion authorization a new process reads nothing; a kept time over 7 days old reads 7 days"
+    )
     func relaunchBounds() async throws {
         let defaults = Self.freshDefaults()
         let motion = RecordingMotion()
@@ -189,6 +191,12 @@ struct MotionHistoryTests {
         withExtendedLifetime(first) {}
 
         defaults.set(start - 30 * 86_400, forKey: "WhereaboutsMotionDeliveredUntil")
+        motion.isAuthorized = false
+        let (unauthorized, _, _) = service(motion, defaults: defaults, clock: clock)
+        #expect(motion.queries.isEmpty, "reading the history must not make iOS ask for motion data")
+        withExtendedLifetime(unauthorized) {}
+
+        motion.isAuthorized = true
         let (late, _, _) = service(motion, defaults: defaults, clock: clock)
         #expect(motion.queries == [(start + 3_600 - 7 * 86_400)...(start + 3_600)])
         withExtendedLifetime(late) {}

@@ -83,7 +83,13 @@ final class RecordingMotion: MotionActivityManaging, @unchecked Sendable {
     private var recorded: [ReportedActivity] = []
     private var spans: [ClosedRange<Date>] = []
     private var answering = true
+    private var allowed = true
     var isActivityAvailable: Bool { true }
+    /// Whether the user allowed motion data.
+    var isAuthorized: Bool {
+        get { lock.withLock { allowed } }
+        set { lock.withLock { allowed = newValue } }
+    }
     var starts: Int { lock.withLock { startCount } }
     /// Whether history queries are answered (CoreMotion may never answer one).
     var answers: Bool {
