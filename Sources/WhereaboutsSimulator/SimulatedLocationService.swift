@@ -4,10 +4,15 @@ import WhereaboutsCore
 /// The positioning half of the simulated phone: standard updates by source (GPS, Wi-Fi, cell),
 /// GPS acquisition, one-shot requests and significant-change events, as `evaluation.md` describes.
 ///
+/// Wi-Fi scans every 10 s while the device moves and every 60 s while it is still, both counted
+/// from the previous scan and judged each second: a device that sets off after a still scan is
+/// scanned once 10 s have passed since it, as CoreLocation's updates quicken when the motion
+/// coprocessor sees the device move, rather than 60 s after it.
+///
 /// Restarting standard updates (a new source: turned on, or handing GPS back to Wi-Fi) first delivers
 /// the OS's most recent location when it is under ``cacheAge`` seconds old, with its own time, accuracy
-/// and source, at no cost; Wi-Fi scans then keep their schedule counted from the previous scan (10 s
-/// moving, 60 s still), not from the restart.
+/// and source, at no cost; Wi-Fi scans then keep that schedule, counted from the previous scan, not
+/// from the restart.
 struct SimulatedLocationService {
     /// How old, in seconds, the OS's most recent location may be to be delivered again on a restart.
     static let cacheAge = 10.0
@@ -18,7 +23,6 @@ struct SimulatedLocationService {
     private(set) var request = LocationRequest.off
     private var oneShot: (source: Source, readyAt: Double)?
     private var gps = GPSReceiver()
-    private var nextWifiScan: Double?
     private var lastWifiScan: Double?
     /// The newest location the OS produced (any source), and the one a restart delivers first.
     private var lastLocation: Fix?
@@ -45,7 +49,6 @@ struct SimulatedLocationService {
         let oldSource = request.standard.map { Self.source(for: $0.accuracy) }
         let newSource = new.standard.map { Self.source(for: $0.accuracy) }
         if newSource != oldSource {
-            nextWifiScan = nil
             cellStarted = false
             cached = newSource == nil ? nil : lastLocation.flatMap { t - $0.timestamp.timeIntervalSince1970 < Self.cacheAge ? $0 : nil }
         }
@@ -80,16 +83,12 @@ struct SimulatedLocationService {
         case _ where cached != nil:
             standardFix = cached
             cached = nil
-            if standardSource == .wifi { nextWifiScan = max(t + 1, lastWifiScan.map { $0 + scanInterval } ?? t + 1) }
         case .gps? where gpsReady:
             standardFix = Self.fix(.gps, position, speed, t, &random)
         case .wifi?:
-            let next = nextWifiScan ?? max(t, lastWifiScan.map { $0 + scanInterval } ?? t)
-            nextWifiScan = next
-            if t >= next {
+            if lastWifiScan.map({ t - $0 >= scanInterval }) ?? true {
                 timeline.append(.wifiScan(t: t))
                 lastWifiScan = t
-                nextWifiScan = t + scanInterval
                 standardFix = Self.fix(.wifi, position, speed, t, &random)
             }
         case .cell?:

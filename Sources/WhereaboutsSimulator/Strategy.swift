@@ -40,15 +40,15 @@ public struct Strategy: Sendable, Equatable {
     public static let adaptive = preset(
         .adaptive,
         summary:
-            "cell while boundaries are out of reach, Wi-Fi or GPS near them (GPS for regions under 60 m), off after 1 min still unless within 30 m of one"
+            "cell while boundaries are out of reach, Wi-Fi near them, GPS where Wi-Fi cannot decide (held 8 s), off after 1 min still unless within 30 m of one"
     )
     /// The `efficient` preset of the adaptive mode.
     public static let efficient = preset(
-        .efficient, summary: "adaptive without the fine radius: small regions wait for Wi-Fi to leave them undecided before GPS")
+        .efficient, summary: "adaptive with GPS held 3 s, GPS for regions under 60 m within reach, off 1 min after any stop")
     /// The `responsive` preset of the adaptive mode.
     public static let responsive = preset(
         .responsive,
-        summary: "adaptive with GPS held 8 s instead of 3, positioning on for 5 min still instead of 1, motion activity watched while still"
+        summary: "adaptive with GPS for regions under 60 m, positioning on for 2 min still, motion activity watched while still"
     )
 
     /// The adaptive mode with `policy`, named for it.

@@ -74,6 +74,16 @@ struct SimulatedPhoneTests {
         #expect(S.run(&still, over: S.path(still: 400, moving: 1), seconds: 300).fixes.count == 5)
     }
 
+    @Test("a device that sets off 5 s after a still scan is scanned 10 s after it, not 60: the cadence follows the device each second")
+    func wifiCadenceAfterSettingOff() {
+        var service = SimulatedLocationService()
+        service.configure(
+            LocationRequest(standard: StandardUpdates(accuracy: .hundredMeters, distanceFilter: nil), significantChange: false), at: S.start
+        )
+        let run = S.run(&service, over: S.path(still: 5, moving: 100), seconds: 40)
+        #expect(run.timeline.map { $0.t - S.start } == [0, 10, 20, 30], "a still scan at 0, then every 10 s once moving")
+    }
+
     @Test("a restart delivers the OS's location under 10 s old, at no cost, and Wi-Fi keeps its schedule from the previous scan")
     func restartDeliversTheCachedLocation() {
         let wifi = LocationRequest(standard: StandardUpdates(accuracy: .hundredMeters, distanceFilter: nil), significantChange: false)

@@ -99,39 +99,40 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     }
 
     /// Whereabouts' flagship, the `balanced` preset: cell positions while every boundary is out of
-    /// reach, Wi-Fi from 10 s of travel before one (a fix every 20 m), GPS where Wi-Fi cannot decide or
-    /// a region under 60 m is within reach (held 3 s after the last fix that needed it), everything off
-    /// after a minute still (unless the device stopped within 30 m of a boundary: then Wi-Fi stays on to
-    /// see a step across it), one GPS fix to place each stop, woken by the stationary fence, a
-    /// significant change or a visit departure. Its hold, stop timeout, watch distance and fine radius
-    /// were picked by `simulate --folds` as the middle of one front with ``efficient`` and
-    /// ``responsive`` (the Evaluation article, `Sources/Whereabouts/Whereabouts.docc/Evaluation.md`,
-    /// "Presets").
-    public static let adaptive = preset(name: "adaptive", hold: 3, stopTimeout: 60, fineRadius: 60)
+    /// reach, Wi-Fi from 10 s of travel before one (a fix every 20 m), GPS where Wi-Fi cannot decide
+    /// (held 8 s after the last fix that needed it), everything off after a minute still (unless the
+    /// device stopped within 30 m of a boundary: then Wi-Fi stays on to see a step across it), one GPS
+    /// fix to place each stop, woken by the stationary fence, a significant change or a visit
+    /// departure. Its hold, stop timeout, watch distance and fine radius were picked by
+    /// `simulate --folds` as the middle of one front with ``efficient`` and ``responsive`` (the
+    /// Evaluation article, `Sources/Whereabouts/Whereabouts.docc/Evaluation.md`, "Presets").
+    public static let adaptive = preset(name: "adaptive", hold: 8, stopTimeout: 60, watchDistance: 30, fineRadius: 0)
 
-    /// The `efficient` preset: ``adaptive`` without the fine radius, so small regions wait for a Wi-Fi
-    /// fix to leave them undecided before GPS is asked for.
-    public static let efficient = preset(name: "efficient", hold: 3, stopTimeout: 60, fineRadius: 0)
+    /// The `efficient` preset: GPS held 3 s, no watch of a boundary after a stop (positioning goes
+    /// off a minute after the device stops, wherever it stopped), and GPS for regions under 60 m within
+    /// reach, so that the small regions a Wi-Fi fix cannot settle cost no Wi-Fi stream while undecided.
+    public static let efficient = preset(name: "efficient", hold: 3, stopTimeout: 60, watchDistance: 0, fineRadius: 60)
 
-    /// The `responsive` preset: ``adaptive`` with GPS held 8 s after the last fix that needed it
-    /// instead of 3, positioning kept on for 5 minutes still instead of 1, and the app kept running on
-    /// motion activity while still (``stillSensing``), so a region near the device is judged on fine
-    /// fixes for longer, a crossing just after a stop is seen at once, and a departure is seen when the
-    /// motion coprocessor reports it rather than when the OS notices it.
-    public static let responsive = preset(name: "responsive", hold: 8, stopTimeout: 300, fineRadius: 60, stillSensing: true)
+    /// The `responsive` preset: GPS held 8 s after the last fix that needed it, GPS for regions under
+    /// 60 m within reach, positioning kept on for 2 minutes still instead of 1, and the app kept running
+    /// on motion activity while still (``stillSensing``), so a region near the device is judged on fine
+    /// fixes, a crossing just after a stop is seen at once, and a departure is seen when the motion
+    /// coprocessor reports it rather than when the OS notices it.
+    public static let responsive = preset(
+        name: "responsive", hold: 8, stopTimeout: 120, watchDistance: 30, fineRadius: 60, stillSensing: true)
 
     /// The adaptive family with the parameters its presets differ in. Every one starts Wi-Fi 10 s of
-    /// travel before a boundary, takes a fix every 20 m, keeps its watch within 30 m of a boundary and
-    /// places its stops.
-    private static func preset(name: String, hold: TimeInterval, stopTimeout: TimeInterval, fineRadius: Double, stillSensing: Bool = false)
-        -> MotionPolicy
-    {
+    /// travel before a boundary, takes a fix every 20 m and places its stops.
+    private static func preset(
+        name: String, hold: TimeInterval, stopTimeout: TimeInterval, watchDistance: Double, fineRadius: Double,
+        stillSensing: Bool = false
+    ) -> MotionPolicy {
         MotionPolicy(
             name: name, stopRadius: 80, stopTimeout: stopTimeout, stationaryRadius: 150,
             movingAccuracy: .hundredMeters, nearBoundaryAccuracy: .best, raisedAccuracyHold: hold,
             distanceFilter: 20,
             elasticityMultiplier: 2, significantChangeWhileStationary: true,
-            cruiseAccuracy: .kilometer, lead: 10, maximumCruise: 120, fineRadius: fineRadius, watchDistance: 30,
+            cruiseAccuracy: .kilometer, lead: 10, maximumCruise: 120, fineRadius: fineRadius, watchDistance: watchDistance,
             motionSensing: true, placesStops: true, stillSensing: stillSensing)
     }
 
