@@ -29,7 +29,10 @@ struct BatchWrite: Sendable {
 extension PostgresTrackStorage {
     /// Commits `/pub` writes with one statement (``ownTracksGroupQuery(_:)``), atomic in its own
     /// implicit transaction, followed by the improvement of the rows they resent, when some were
-    /// stored already (idempotent, so it may commit on its own).
+    /// stored already (idempotent, so it may commit on its own). The statement has taken the devices'
+    /// due commands by then, so an improvement that fails is logged and the group is still answered
+    /// (its commands with it) once the `SELECT 1` below proves the statement durable: failing the
+    /// group would lose those commands to keep a resent copy's longer dwell or finer position.
     ///
     /// PostgreSQL commits an implicit transaction when it handles the statement's `Sync`, after
     /// sending its rows and `CommandComplete`, where PostgresNIO already ends the query. So the
@@ -56,7 +59,15 @@ extension PostgresTrackStorage {
                 let rows = writes.indices.filter(held.contains).map {
                     LocationRow(device: writes[$0].account.profile.device, record: writes[$0].record, received: writes[$0].date)
                 }
-                if accepted.count < rows.count { try await improve(rows, on: connection) }
+                if accepted.count < rows.count {
+                    do {
+                        try await improve(rows, on: connection)
+                    } catch {
+                        logger.warning(
+                            "could not make \(rows.count - accepted.count) resent /pub locations the best of their copies (\(error)); each keeps the copy stored first"
+                        )
+                    }
+                }
                 try await connection.query("SELECT 1", logger: logger)
                 let taken = Self.commands(took)
                 var answered = Set<String>()
