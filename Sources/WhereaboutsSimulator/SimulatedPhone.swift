@@ -196,10 +196,10 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
             let kept = location.request
             if kept.motionActivity {
                 motionMissedSince = second
+                timelineRecords.append(.motion(t: second, on: false))
             } else {
                 missedActivities.removeAll()
             }
-            if kept.motionActivity { timelineRecords.append(.motion(t: second, on: false)) }
             location.configure(LocationRequest(standard: nil, significantChange: kept.significantChange, visits: kept.visits), at: second)
             queue.removeAll()
             let ending = consumer

@@ -169,20 +169,10 @@ public final class PostgresTrackStorage: TrackStorage {
     /// Makes each stored row of `rows`' keys the best of it and them (``best(_:)``, ``ResendRule``).
     func improve(_ rows: [LocationRow], on connection: PostgresConnection) async throws {
         let best = Array(Self.best(rows).values)
-        let devices = best.map(\.device)
-        let ids = best.map(\.record.id)
-        let dwell = best.map(\.record.dwell)
-        let acc = best.map(\.record.fix.horizontalAccuracy)
-        let lat = best.map(\.record.fix.coordinate.latitude)
-        let lon = best.map(\.record.fix.coordinate.longitude)
-        let alt = best.map { $0.record.fix.altitude ?? .nan }
-        let speed = best.map { $0.record.fix.speed ?? .nan }
-        let course = best.map { $0.record.fix.course ?? .nan }
         try await connection.query(
             """
             UPDATE location l SET \(unescaped: Self.improvement)
-            FROM unnest(\(devices)::text[], \(ids)::uuid[], \(dwell)::float8[], \(acc)::float8[], \(lat)::float8[], \(lon)::float8[],
-                \(alt)::float8[], \(speed)::float8[], \(course)::float8[]) AS u(device_id, id, dwell, acc, lat, lon, alt, speed, course)
+            FROM unnest(\(columnsOf: best)) AS u(\(unescaped: Self.locationColumns))
             JOIN location_identity i ON i.device_id = u.device_id AND i.id = u.id
             WHERE l.device_id = u.device_id AND l.t = i.t AND l.id = u.id AND \(unescaped: Self.improves)
             """, logger: logger)
