@@ -75,6 +75,32 @@ struct TrackerStillSensingTests {
             "a walk about the place: the visit's departure stands")
     }
 
+    @Test(
+        "a relaunched tracker (its stay restored, not its stillness): a sure move begun after the stay's last moment there ends the stay then; one begun before it does not"
+    )
+    func restoredStay() {
+        func relaunched() -> Tracker {
+            var (tracker, _) = startedTracker(.adaptive(Self.policy(stillSensing: false)))
+            let record = LocationRecord(fix: fix(home, acc: 40, t: 1, speed: 0, source: .wifi), trigger: .policy, dwell: 499)
+            tracker.restore(lastRecord: record, regionStates: [])
+            return tracker
+        }
+        var after = relaunched()
+        #expect(!after.isStationary)
+        _ = after.handle(.activity(Self.report(.walking, .high, since: 700)), now: time(900))
+        _ = after.handle(.activity(Self.report(.automotive, .high, since: 760)), now: time(900))
+        let far = after.feed(fix(east(of: home, 2_000), acc: 40, t: 1_000, source: .wifi))
+        #expect(
+            far.dwellExtensions.last?.lastSeen == time(700), "the walk began at 700 s, after the stay's 500 s; the drive does not move it")
+
+        var before = relaunched()
+        _ = before.handle(.activity(Self.report(.walking, .high, since: 300)), now: time(900))
+        let estimate = before.feed(fix(east(of: home, 2_000), acc: 40, t: 1_000, source: .wifi))
+        #expect(
+            estimate.dwellExtensions.isEmpty,
+            "a move begun before the stay's last moment there says nothing of when it ended: the stay keeps ending at 500 s")
+    }
+
     @Test("an unsure walking report, or a report of stillness, leaves the device still", arguments: [true, false])
     func othersKeepStill(stillSensing: Bool) {
         for report in [Self.report(.walking, .low, since: 400), Self.report(.stationary, .high, since: 400)] {
