@@ -44,7 +44,10 @@ public struct Strategy: Sendable, Equatable {
     )
     /// The `efficient` preset of the adaptive mode.
     public static let efficient = preset(
-        .efficient, summary: "adaptive with GPS held 3 s, GPS for regions under 60 m within reach, off 1 min after any stop")
+        .efficient,
+        summary:
+            "adaptive with GPS held 3 s, circles of 100 m or more left to the OS's monitoring (reported 20–180 s late), off 1 min after a stop unless within 30 m of a boundary"
+    )
     /// The `responsive` preset of the adaptive mode.
     public static let responsive = preset(
         .responsive,

@@ -17,7 +17,8 @@ struct ReferenceGeofenceEngine {
     private var latestFix: Fix?
     /// When fixes last reported each kind of crossing of each region.
     private var fixCrossings: [String: GeofenceRule.FixCrossings] = [:]
-    private(set) var undecidedCount = 0
+    /// The regions the last fix left undecided.
+    private(set) var undecidedIDs: [String] = []
 
     init(regions: [Region] = []) { add(regions) }
 
@@ -51,7 +52,7 @@ struct ReferenceGeofenceEngine {
     /// and every region the device is inside; the others learn that the fix did not reach them.
     mutating func evaluate(_ fix: Fix) -> [RegionEvent] {
         latestFix = fix
-        undecidedCount = 0
+        undecidedIDs = []
         let reach = TransitionRule.reach(accuracy: fix.horizontalAccuracy)
         var events: [RegionEvent] = []
         for (id, region) in regions {
@@ -63,7 +64,7 @@ struct ReferenceGeofenceEngine {
             }
             let outcome = GeofenceRule.fix(
                 status, signedDistance: region.signedDistance(from: fix.coordinate), accuracy: fix.horizontalAccuracy, size: region.radius)
-            if outcome.undecided { undecidedCount += 1 }
+            if outcome.undecided { undecidedIDs.append(id) }
             set(outcome.status, of: id, since: fix.timestamp)
             if let transition = outcome.transition, !transition.initial {
                 fixCrossings[id, default: GeofenceRule.FixCrossings()][transition.kind] = fix.timestamp

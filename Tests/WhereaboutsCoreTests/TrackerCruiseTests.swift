@@ -63,6 +63,40 @@ struct TrackerCruiseTests {
         #expect(fine.locationRequests.last?.standard?.accuracy == .best)
     }
 
+    @Test(
+        "a circle the OS monitors is left to it from the trusted radius up: it ends no cruise; a smaller one does",
+        arguments: [(200.0, true), (149, false)])
+    func osSettledRegion(radius: Double, cruises: Bool) {
+        var policy = Self.policy
+        policy.osTrustRadius = 150
+        let regions = [F.region("near", at: F.point(50 + radius), radius: radius), F.region("far", at: F.point(2000), radius: 100)]
+        var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(policy)), regions: regions)
+        _ = tracker.handle(.command(.start), now: F.date(0))
+        _ = tracker.handle(.activity(Self.walking(at: 0)), now: F.date(1))
+        // The first fix plans the slots after it plans its positioning; the second finds them.
+        _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 40, at: 2)), now: F.date(2))
+        _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 40, at: 3)), now: F.date(3))
+        #expect((tracker.timers[.clearance] != nil) == cruises, "radius \(radius) m, 50 m away")
+    }
+
+    @Test("a large circle the OS is not handed (its slots are full) ends a cruise as any boundary does")
+    func unhandedRegionIsJudged() {
+        var policy = Self.policy
+        policy.osTrustRadius = 150
+        let regions = [40.0, 45, 50].enumerated().map { index, gap in
+            F.region("r\(index)", at: F.point(200 + gap, bearing: Double(index) * 120), radius: 200)
+        }
+        for (slots, cruises) in [(20, true), (3, false)] {
+            var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(policy), slotCount: slots), regions: regions)
+            _ = tracker.handle(.command(.start), now: F.date(0))
+            _ = tracker.handle(.activity(Self.walking(at: 0)), now: F.date(1))
+            _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 10, at: 2)), now: F.date(2))
+            _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 10, at: 3)), now: F.date(3))
+            #expect(tracker.slotPlan?.regions.count == min(slots, 4))
+            #expect((tracker.timers[.clearance] != nil) == cruises, "\(slots) slots")
+        }
+    }
+
     @Test("a report of stillness ends the cruise, so fine fixes can judge the stop")
     func stillnessEndsCruise() {
         var tracker = Self.started(regions: [F.region("far", at: F.point(3000), radius: 100)])
@@ -120,11 +154,11 @@ struct TrackerCruiseTests {
     }
 
     @Test(
-        "the presets watch as tuned: balanced and responsive within 30 m of a boundary, efficient not at all",
+        "the presets watch as tuned: each within 30 m of a boundary",
         arguments: [
             (MotionPolicy.adaptive, 20.0, true), (MotionPolicy.adaptive, 40, false),
             (MotionPolicy.responsive, 20, true), (MotionPolicy.responsive, 40, false),
-            (MotionPolicy.efficient, 5, false), (MotionPolicy.efficient, 40, false),
+            (MotionPolicy.efficient, 20, true), (MotionPolicy.efficient, 40, false),
         ])
     func presetWatch(policy: MotionPolicy, distance: Double, watches: Bool) {
         let region = F.region("r", at: F.point(200 + distance), radius: 200)

@@ -74,9 +74,16 @@ public struct GeofenceEngine: Sendable {
     private var scratch: [RegionIndex.Candidate] = []
     private var changeScratch: [Change] = []
 
+    /// The slots of the regions the last evaluated fix left undecided (``GeofenceRule/Outcome/undecided``).
+    private var undecidedSlots: [Int32] = []
+
     /// How many regions the last evaluated fix left undecided (``GeofenceRule/Outcome/undecided``).
     /// A strategy raises accuracy while this is not zero.
-    public private(set) var undecidedCount = 0
+    public var undecidedCount: Int { undecidedSlots.count }
+
+    /// The regions the last evaluated fix left undecided, for a strategy that leaves some of them to
+    /// the OS (``MotionPolicy/osTrustRadius``).
+    public var undecidedRegions: [Region] { undecidedSlots.compactMap { index.region(atSlot: $0) } }
 
     /// Creates an engine watching `regions` (a later duplicate id replaces an earlier one).
     public init(regions: [Region] = []) {
@@ -205,7 +212,7 @@ public struct GeofenceEngine: Sendable {
     /// sorted by region id.
     public mutating func evaluate(_ fix: Fix) -> [RegionEvent] {
         latestFix = fix
-        undecidedCount = 0
+        undecidedSlots.removeAll(keepingCapacity: true)
         var changes = changeScratch
         changeScratch = []
         changes.removeAll(keepingCapacity: true)
@@ -387,7 +394,7 @@ public struct GeofenceEngine: Sendable {
     ) {
         let before = states[Int(slot)].status
         let outcome = GeofenceRule.fix(before, signedDistance: s, accuracy: fix.horizontalAccuracy, size: size)
-        if outcome.undecided { undecidedCount += 1 }
+        if outcome.undecided { undecidedSlots.append(slot) }
         if outcome.status != before { record(outcome, ofSlot: slot, from: fix, &changes, states, insideAt: position) }
     }
 

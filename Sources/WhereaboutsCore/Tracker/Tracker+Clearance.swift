@@ -43,16 +43,32 @@ extension Tracker {
         }
         let speed = topSpeed(fix)
         let reach = fix.horizontalAccuracy + speed * policy.lead
-        let nearest = geofences.index.nearestBoundaries(to: fix.coordinate, limit: 8)
+        let trusted = policy.osTrustRadius > 0 ? slotPlan?.regions.count ?? 0 : 0
+        let nearest = geofences.index.nearestBoundaries(to: fix.coordinate, limit: 8 + trusted)
+            .filter { !osSettles($0.region, policy) }.prefix(8)
         let needsFine = nearest.contains { $0.distance <= reach && $0.region.radius < policy.fineRadius }
         let room = (nearest.first?.distance ?? .infinity) - reach
-        let canCruise = policy.cruiseAccuracy != nil && activity?.kind != .stationary && geofences.undecidedCount == 0
+        let canCruise = policy.cruiseAccuracy != nil && activity?.kind != .stationary && !leftUndecided(policy)
         if canCruise && room >= speed * Self.shortestCruise {
             startCruise(Clearance(from: fix.timestamp, metres: room, speed: speed), policy)
         } else {
             endCruise()
         }
         return needsFine
+    }
+
+    /// Whether the OS's monitoring settles `region` for `policy` (``MotionPolicy/osTrustRadius``): a
+    /// circle that large, handed to the OS in the slot plan in force.
+    private func osSettles(_ region: Region, _ policy: MotionPolicy) -> Bool {
+        guard policy.osTrustRadius > 0, case .circle = region.shape, region.radius >= policy.osTrustRadius else { return false }
+        return slotPlan?.regions.contains { $0.id == region.id } ?? false
+    }
+
+    /// Whether the last fix left undecided a region that `policy` judges on its own fixes: any
+    /// region, but one the OS settles (``osSettles(_:_:)``).
+    func leftUndecided(_ policy: MotionPolicy) -> Bool {
+        guard policy.osTrustRadius > 0 else { return geofences.undecidedCount > 0 }
+        return geofences.undecidedRegions.contains { !osSettles($0, policy) }
     }
 
     /// Cruises until `clearance` is used up or the policy's longest cruise ends, whichever is first.

@@ -133,7 +133,8 @@ extension Tracker {
     }
 
     /// Raises accuracy while a region boundary is near enough to matter: when the last fix left some
-    /// region undecided that a finer fix would have changed (see ``GeofenceEngine/undecidedCount``), or
+    /// region undecided that a finer fix would have changed and the OS does not settle
+    /// (``leftUndecided(_:)``), or
     /// a region within reach is too small for the moving accuracy (``MotionPolicy/fineRadius``).
     /// Accuracy stays raised for ``MotionPolicy/raisedAccuracyHold`` seconds after the last such fix,
     /// and drops once the device has settled where it stopped (``isSettled``, as of before `fix`).
@@ -142,7 +143,7 @@ extension Tracker {
             raisedAccuracyUntil = nil
             return
         }
-        if geofences.undecidedCount > 0 || needsFine {
+        if leftUndecided(policy) || needsFine {
             raisedAccuracyUntil = fix.timestamp.addingTimeInterval(policy.raisedAccuracyHold)
         } else if let until = raisedAccuracyUntil, fix.timestamp >= until {
             raisedAccuracyUntil = nil

@@ -13,10 +13,11 @@ public struct ParameterGrid: Sendable {
     /// balanced on an earlier run of this sweep): how long accuracy stays raised (3 or 8 s), how soon a still
     /// device stops positioning (1, 2 or 5 minutes), whether it keeps positioning at a stop near a
     /// boundary (none, within 30 m), whether regions under 60 m call for GPS as soon as they are
-    /// within reach, and whether the app keeps running on motion activity while still
-    /// (``MotionPolicy/stillSensing``): 48 points, from which the three presets are picked as one
+    /// within reach, whether the app keeps running on motion activity while still
+    /// (``MotionPolicy/stillSensing``), and whether circles of 100 m or more are left to the OS
+    /// (``MotionPolicy/osTrustRadius``): 96 points, from which the three presets are picked as one
     /// front (``PresetGoal/presets``). Kept this small so that one seed over the shared, stress,
-    /// sparse, large and city-block scenarios runs in about 15 minutes on two shared cores.
+    /// sparse, large and city-block scenarios runs in about 10 minutes on two shared cores.
     public static let standard = ParameterGrid(axes: [
         (.lead, [10]),
         (.raisedAccuracyHold, [3, 8]),
@@ -24,6 +25,7 @@ public struct ParameterGrid: Sendable {
         (.watchDistance, [0, 30]),
         (.fineRadius, [0, 60]),
         (.stillSensing, [0, 1]),
+        (.osTrustRadius, [0, 100]),
     ])
 
     /// Every combination, the first axis varying slowest.

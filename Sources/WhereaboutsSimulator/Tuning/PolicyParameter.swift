@@ -5,6 +5,7 @@ import WhereaboutsCore
 /// sweep may change.
 public enum PolicyParameter: String, CaseIterable, Sendable, Hashable, Comparable {
     case lead, maximumCruise, fineRadius, stopTimeout, stopRadius, stationaryRadius, raisedAccuracyHold, distanceFilter, watchDistance
+    case osTrustRadius
     case flushInterval
     /// ``MotionPolicy/placesStops``: 1 places stops, 0 does not.
     case placesStops
@@ -46,6 +47,7 @@ public enum PolicyParameter: String, CaseIterable, Sendable, Hashable, Comparabl
         case .raisedAccuracyHold: policy.raisedAccuracyHold
         case .distanceFilter: policy.distanceFilter
         case .watchDistance: policy.watchDistance
+        case .osTrustRadius: policy.osTrustRadius
         case .placesStops: policy.placesStops ? 1 : 0
         case .stillSensing: policy.stillSensing ? 1 : 0
         }
@@ -63,6 +65,7 @@ public enum PolicyParameter: String, CaseIterable, Sendable, Hashable, Comparabl
         case .raisedAccuracyHold: policy.raisedAccuracyHold = value
         case .distanceFilter: policy.distanceFilter = value
         case .watchDistance: policy.watchDistance = value
+        case .osTrustRadius: policy.osTrustRadius = value
         case .placesStops: policy.placesStops = value != 0
         case .stillSensing: policy.stillSensing = value != 0
         }
