@@ -86,13 +86,61 @@ struct PostgresSettingsTests {
             ("?sslrootcert=/etc/hostname", "sslrootcert is used only with sslmode=verify-full"),
             ("?sslmode=verify-full&sslrootcert=/nonexistent.pem", "sslrootcert /nonexistent.pem is not a readable file"),
             ("?sslmode=require&sslmode=disable", "sslmode is given twice"),
-            ("?connect_timeout=5", #"the parameter "connect_timeout" is unknown; use sslmode, sslrootcert, pool_size, statement_timeout"#),
+            (
+                "?connect_timeout=5",
+                #"the parameter "connect_timeout" is unknown; use host, sslmode, sslrootcert, pool_size, statement_timeout"#
+            ),
+            ("?host=db.example", "host=db.example is not a directory; the host parameter names the directory of a Unix-domain socket"),
+            (
+                "?host=/run/postgresql&sslmode=require",
+                "sslmode=require encrypts a TCP connection, and the host is a Unix-domain socket's directory"
+            ),
+            ("?host=/run/postgresql&sslmode=verify-full", "sslmode=verify-full encrypts a TCP connection"),
         ])
     func refusedSettings(query: String, words: String) throws {
         let error = #expect(throws: ServerError.self) { try DatabaseURL(parsing: "postgres://u:hunter2@db.example:5432/w" + query) }
         let message = "\(error.map { "\($0)" } ?? "")"
         #expect(message.contains(words), "\(message)")
         #expect(!message.contains("hunter2"))
+    }
+
+    @Test(
+        "a directory as the host is a Unix-domain socket, percent-encoded or as the host parameter; a name or address is TCP",
+        arguments: [
+            ("postgres://me@%2Fvar%2Frun%2Fpostgresql/w", "/var/run/postgresql/.s.PGSQL.5432"),
+            ("postgres://me@%2Ftmp%2Fpg%2F:6000/w", "/tmp/pg/.s.PGSQL.6000"),
+            ("postgres://me@/w?host=/var/run/postgresql", "/var/run/postgresql/.s.PGSQL.5432"),
+            ("postgres://me@db.example/w?host=/tmp/pg", "/tmp/pg/.s.PGSQL.5432"),
+            ("postgres://me@db.example:6000/w", nil),
+            ("postgres://me@127.0.0.1/w", nil),
+        ])
+    func socketHosts(url: String, socket: String?) throws {
+        guard case .postgres(let settings) = try DatabaseURL(parsing: url) else {
+            Issue.record("\(url) is not a PostgreSQL URL")
+            return
+        }
+        #expect(settings.socketPath == socket)
+    }
+
+    @Test("a socket where no PostgreSQL listens is named in the refusal")
+    func missingSocket() async {
+        let error = await #expect(throws: ServerError.self) {
+            try await ServerApp.withStorage(try DatabaseURL(parsing: "postgres://me@%2Fnonexistent/w"), logger: quietLogger) { _ in }
+        }
+        let message = "\(error.map { "\($0)" } ?? "")"
+        #expect(message.contains("PostgreSQL at the socket /nonexistent/.s.PGSQL.5432, database w, could not be used"), "\(message)")
+    }
+
+    @Test(
+        "the test PostgreSQL reached through its Unix-domain socket: the pool connects and migrates, on a connection without a server address",
+        .enabled(
+            if: ProcessInfo.processInfo.environment["WHEREABOUTS_TEST_POSTGRES_SOCKET"] != nil,
+            "WHEREABOUTS_TEST_POSTGRES_SOCKET is not set (.ci/run sets it to the test cluster's socket URL): the socket connection is not checked"
+        ))
+    func socketConnection() async throws {
+        let url = try #require(ProcessInfo.processInfo.environment["WHEREABOUTS_TEST_POSTGRES_SOCKET"])
+        #expect(
+            try await first(url, "SELECT inet_server_addr() IS NULL", as: Bool.self) == true, "a socket connection has no server address")
     }
 
     @Test("a URL that is no database URL is named with its password hidden")

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Where the server's data lives: `sqlite:PATH` (the default, `./whereabouts.sqlite`) or
-/// `postgres://user:password@host:port/database?sslmode=…&pool_size=…&statement_timeout=…`.
+/// `postgres://user:password@host:port/database?sslmode=…&pool_size=…&statement_timeout=…`, the host
+/// a name, an address, or the directory of a Unix-domain socket (``PostgresSettings``).
 public enum DatabaseURL: Sendable, Equatable {
     /// An SQLite file.
     case sqlite(path: String)
@@ -18,7 +19,8 @@ public enum DatabaseURL: Sendable, Equatable {
             return
         }
         guard text.hasPrefix("postgres://") || text.hasPrefix("postgresql://"),
-            let components = URLComponents(string: text), let host = components.host, !host.isEmpty,
+            let components = URLComponents(string: text), let host = components.host,
+            !host.isEmpty || components.queryItems?.contains(where: { $0.name == "host" }) == true,
             let user = components.user, !user.isEmpty
         else { throw Self.invalid(text) }
         let database = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
@@ -30,7 +32,7 @@ public enum DatabaseURL: Sendable, Equatable {
 
     private static func invalid(_ text: String) -> ServerError {
         ServerError.usage(
-            "--database \(PostgresSettings.redacted(text)) is not a database URL; use sqlite:PATH (e.g. sqlite:./whereabouts.sqlite) or postgres://user:password@host:5432/database"
+            "--database \(PostgresSettings.redacted(text)) is not a database URL; use sqlite:PATH (e.g. sqlite:./whereabouts.sqlite) or postgres://user:password@host:5432/database (the host may be the directory of a Unix-domain socket: postgres://user@/database?host=/var/run/postgresql)"
         )
     }
 }

@@ -9,8 +9,9 @@ extension PostgresSettings {
     /// - Throws: ``ServerError/usage(_:)`` when `sslrootcert` holds no PEM certificate.
     func clientConfiguration() throws -> PostgresClient.Configuration {
         let mode: PostgresClient.Configuration.TLS = try tlsConfiguration().map { .require($0) } ?? .disable
-        var configuration = PostgresClient.Configuration(
-            host: host, port: port, username: user, password: password, database: database, tls: mode)
+        var configuration =
+            socketPath.map { PostgresClient.Configuration(unixSocketPath: $0, username: user, password: password, database: database) }
+            ?? PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: mode)
         configuration.options.maximumConnections = poolSize
         if let statementTimeoutMilliseconds {
             configuration.options.additionalStartupParameters = [("statement_timeout", String(statementTimeoutMilliseconds))]
@@ -24,14 +25,15 @@ extension PostgresSettings {
     func checkConnection(logger: Logger) async throws {
         let mode: PostgresConnection.Configuration.TLS =
             try tlsConfiguration().map { .require(try NIOSSLContext(configuration: $0)) } ?? .disable
-        var configuration = PostgresConnection.Configuration(
-            host: host, port: port, username: user, password: password, database: database, tls: mode)
+        var configuration =
+            socketPath.map { PostgresConnection.Configuration(unixSocketPath: $0, username: user, password: password, database: database) }
+            ?? PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: mode)
         configuration.options.connectTimeout = .seconds(10)
         do {
             try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger).close()
         } catch {
             throw ServerError.usage(
-                "--database: PostgreSQL at \(host):\(port), database \(database), could not be used: \(Self.reason(error)); check that it runs there, "
+                "--database: PostgreSQL at \(endpoint), database \(database), could not be used: \(Self.reason(error)); check that it runs there, "
                     + "the user and password, and sslmode (the server may require TLS, or its certificate may not match sslrootcert and the host name)"
             )
         }

@@ -4,8 +4,15 @@ import NIOCore
 /// How the server reaches PostgreSQL: the address and credentials of a `postgres://` URL and the
 /// settings of its query string.
 ///
+/// A PostgreSQL on the same machine is reached through its Unix-domain socket when the host is a
+/// directory, as libpq takes it: percent-encoded in the URL (`postgres://me@%2Fvar%2Frun%2Fpostgresql/db`)
+/// or as the `host` parameter (`postgres://me@/db?host=/var/run/postgresql`). The socket is that
+/// directory's `.s.PGSQL.` and the port; the server then logs in as `user` the way the socket allows
+/// (Debian's default, `peer`, wants the operating-system user of that name).
+///
 /// | parameter | values | default |
 /// |---|---|---|
+/// | `host` | the directory of the server's Unix-domain socket (a path starting with `/`), instead of the URL's host | the URL's host |
 /// | `sslmode` | `disable`, `require` (encrypted, the certificate not checked), `verify-full` (encrypted, the certificate checked against `sslrootcert` or the system's trusted authorities, and the host name against the certificate) | `disable` |
 /// | `sslrootcert` | the path of a PEM file of trusted authorities, with `verify-full` | the system's |
 /// | `pool_size` | connections the pool opens at most, 1 to 1000 | 20 |
@@ -23,7 +30,8 @@ public struct PostgresSettings: Sendable, Equatable {
         case verifyFull(rootCertificate: String?)
     }
 
-    /// The server's host name or address.
+    /// The server's host name or address, or the directory of its Unix-domain socket (a path
+    /// starting with `/`, see ``socketPath``).
     public var host: String
     /// The server's TCP port.
     public var port: Int
@@ -41,7 +49,16 @@ public struct PostgresSettings: Sendable, Equatable {
     public var statementTimeoutMilliseconds: Int?
 
     /// The query parameters the URL may carry.
-    public static let parameterNames = ["sslmode", "sslrootcert", "pool_size", "statement_timeout"]
+    public static let parameterNames = ["host", "sslmode", "sslrootcert", "pool_size", "statement_timeout"]
+
+    /// The path of the Unix-domain socket when ``host`` is a directory (libpq's convention), else `nil`.
+    public var socketPath: String? {
+        guard host.hasPrefix("/") else { return nil }
+        return (host.hasSuffix("/") ? host : host + "/") + ".s.PGSQL.\(port)"
+    }
+
+    /// Where the server is, for messages: `host:port`, or the socket's path.
+    public var endpoint: String { socketPath.map { "the socket \($0)" } ?? "\(host):\(port)" }
 
     /// Settings for a server, with the defaults of the table above.
     public init(host: String, port: Int = 5432, user: String, password: String? = nil, database: String) {
@@ -66,15 +83,25 @@ public struct PostgresSettings: Sendable, Equatable {
             guard values[item.name] == nil else { throw ServerError.usage("--database: \(item.name) is given twice; give it once") }
             values[item.name] = item.value ?? ""
         }
+        if let directory = values["host"] {
+            guard directory.hasPrefix("/") else {
+                throw ServerError.usage(
+                    "--database: host=\(directory.prefix(80)) is not a directory; the host parameter names the directory of a Unix-domain socket (e.g. host=/var/run/postgresql), a host name goes after the @"
+                )
+            }
+            self.host = directory
+        }
         let root = values["sslrootcert"]
         switch values["sslmode"] ?? "disable" {
         case "disable", "require":
             tls = values["sslmode"] == "require" ? .require : .disable
+            if tls == .require, socketPath != nil { throw Self.noTLSOverSocket("require") }
             if root != nil {
                 throw ServerError.usage(
                     "--database: sslrootcert is used only with sslmode=verify-full; add sslmode=verify-full or drop sslrootcert")
             }
         case "verify-full":
+            guard socketPath == nil else { throw Self.noTLSOverSocket("verify-full") }
             if let root {
                 guard FileManager.default.isReadableFile(atPath: root) else {
                     throw ServerError.usage(
@@ -107,6 +134,13 @@ public struct PostgresSettings: Sendable, Equatable {
             }
             statementTimeoutMilliseconds = milliseconds
         }
+    }
+
+    /// The error for a TLS mode asked of a Unix-domain socket, which carries no TLS.
+    private static func noTLSOverSocket(_ mode: String) -> ServerError {
+        ServerError.usage(
+            "--database: sslmode=\(mode) encrypts a TCP connection, and the host is a Unix-domain socket's directory, which never leaves the machine; drop sslmode, or give a host name to connect over TCP"
+        )
     }
 
     /// `30000`, `500ms` or `30s` as whole milliseconds up to a day.
