@@ -51,6 +51,27 @@ struct SessionTests {
         #expect(!session.isTracking)
     }
 
+    @Test(
+        "efficient leaves a large region to the OS only while the OS reports crossings: Always at full accuracy",
+        arguments: [
+            (PlatformAuthorization(status: .always), true), (PlatformAuthorization(status: .whenInUse), false),
+            (PlatformAuthorization(status: .always, reducedAccuracy: true), false),
+        ])
+    func osTrustNeedsMonitoring(authorization: PlatformAuthorization, trusts: Bool) {
+        typealias F = TestFixtures
+        var session = Self.launched(authorization: authorization)
+        _ = session.handle(
+            .addRegions([F.region("near", at: F.point(250), radius: 200), F.region("far", at: F.point(2000), radius: 100)]), now: F.date(0))
+        _ = session.handle(.start(.adaptive(.efficient), authorization), now: F.date(0))
+        _ = session.handle(.activity(MotionActivity(kind: .walking, confidence: .high, start: F.date(0))), now: F.date(1))
+        // The first fix plans the slots; the second, 50 m from the large region's boundary at 40 m
+        // accuracy, cruises past it only when the OS will report its crossing.
+        _ = session.handle(.fix(F.fix(east: 0, accuracy: 40, at: 2)), now: F.date(2))
+        _ = session.handle(.fix(F.fix(east: 0, accuracy: 40, at: 3)), now: F.date(3))
+        #expect(session.tracker.osMonitorsRegions == trusts)
+        #expect((session.tracker.timers[.clearance] != nil) == trusts, "\(authorization)")
+    }
+
     @Test("stop remembers that tracking is off")
     func stop() {
         var session = Self.launched()

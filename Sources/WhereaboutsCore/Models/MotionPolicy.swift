@@ -69,7 +69,8 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     /// Circular regions at least this many metres in radius are left to the OS while it monitors
     /// them (while they are in the slot plan in force): their boundaries do not end a cruise, a fix
     /// that leaves one undecided raises no accuracy, and the OS's report of the crossing (20–180 s
-    /// after it on iOS) is the event. Zero judges every region on the policy's own fixes.
+    /// after it on iOS) is the event. Only while the OS reports crossings whatever the app does
+    /// (``Tracker/osMonitorsRegions``). Zero judges every region on the policy's own fixes.
     public var osTrustRadius: Double
 
     /// Creates a policy. The parameters after `significantChangeWhileStationary` default to a policy

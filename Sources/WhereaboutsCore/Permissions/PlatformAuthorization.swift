@@ -46,4 +46,8 @@ public struct PlatformAuthorization: Sendable, Hashable, Codable {
     public var grantsForeground: Bool { status == .whenInUse || status == .always }
     /// Whether positions may be taken while the app is in the background.
     public var grantsBackground: Bool { status == .always }
+    /// Whether the OS reports region crossings whatever the app is doing: Always at full accuracy.
+    /// Under When In Use it delivers them only while the app is in use, and under reduced accuracy
+    /// not at all.
+    public var monitorsRegions: Bool { status == .always && !reducedAccuracy }
 }

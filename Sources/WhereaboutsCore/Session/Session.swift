@@ -194,6 +194,7 @@ public struct Session: Sendable {
     private static let refusals: Set<PermissionProblem.Code> = [.restricted, .foregroundDenied, .backgroundDenied]
 
     private mutating func permit(_ input: PermissionInput, now: Date, into effects: inout [SessionEffect]) {
+        defer { tracker.osMonitorsRegions = permissions.authorization?.monitorsRegions ?? true }
         for effect in permissions.handle(input, now: now) {
             switch effect {
             case .permissionsChanged(let records): effects.append(.store(.permissions(records)))

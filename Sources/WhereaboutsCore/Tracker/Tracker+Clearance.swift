@@ -58,16 +58,19 @@ extension Tracker {
     }
 
     /// Whether the OS's monitoring settles `region` for `policy` (``MotionPolicy/osTrustRadius``): a
-    /// circle that large, handed to the OS in the slot plan in force.
+    /// circle that large, handed to the OS in the slot plan in force, while the OS reports crossings
+    /// (``osMonitorsRegions``).
     private func osSettles(_ region: Region, _ policy: MotionPolicy) -> Bool {
-        guard policy.osTrustRadius > 0, case .circle = region.shape, region.radius >= policy.osTrustRadius else { return false }
+        guard policy.osTrustRadius > 0, osMonitorsRegions, case .circle = region.shape, region.radius >= policy.osTrustRadius else {
+            return false
+        }
         return slotPlan?.regions.contains { $0.id == region.id } ?? false
     }
 
     /// Whether the last fix left undecided a region that `policy` judges on its own fixes: any
     /// region, but one the OS settles (``osSettles(_:_:)``).
     func leftUndecided(_ policy: MotionPolicy) -> Bool {
-        guard policy.osTrustRadius > 0 else { return geofences.undecidedCount > 0 }
+        guard policy.osTrustRadius > 0, osMonitorsRegions else { return geofences.undecidedCount > 0 }
         return geofences.undecidedRegions.contains { !osSettles($0, policy) }
     }
 

@@ -15,6 +15,11 @@ public struct Tracker: Sendable {
     public internal(set) var geofences: GeofenceEngine
     /// The slots handed to the OS, once a position was known.
     public internal(set) var slotPlan: SlotPlan?
+    /// Whether the OS reports the crossings of the regions it is handed whatever the app is doing
+    /// (``PlatformAuthorization/monitorsRegions``; the session sets it from each authorization it
+    /// learns, and a service without a permission model counts as one that does). A policy leaves
+    /// regions to the OS (``MotionPolicy/osTrustRadius``) only while it does.
+    public internal(set) var osMonitorsRegions = true
     /// The last fix that passed the filter.
     public internal(set) var lastFix: Fix?
     /// The last recorded fix, whose dwell time grows while the device stays.
