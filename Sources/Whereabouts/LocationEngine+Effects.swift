@@ -23,10 +23,18 @@ extension LocationEngine {
         case .authorizationChanged(let authorization):
             perform(.authorizationChanged(authorization))
         case .failure(let failure):
-            diagnostics.failures += 1
-            diagnostics.lastFailure = failure
-            logger.warning("\(failure)")
+            note(failure)
+        case .regionMonitoringFailed(let id, let failure):
+            note(failure)
+            perform(.regionMonitoringFailed(id: id))
         }
+    }
+
+    /// Counts, keeps and logs a failure the location service reported.
+    private func note(_ failure: LocationServiceFailure) {
+        diagnostics.failures += 1
+        diagnostics.lastFailure = failure
+        logger.warning("\(failure)")
     }
 
     /// Hands `input` to the session now and performs what it asks. The store effects are written

@@ -16,4 +16,8 @@ public enum LocationServiceEvent: Sendable, Equatable {
     case authorizationChanged(PlatformAuthorization)
     /// Something went wrong that the engine should log and show; the service keeps trying on its own.
     case failure(LocationServiceFailure)
+    /// The platform could not monitor a region it was handed (`id` `nil`: one it did not name), for
+    /// the reason `failure` gives: the engine logs it as a ``failure(_:)`` and judges that region on
+    /// fixes until the regions are handed again.
+    case regionMonitoringFailed(id: String?, LocationServiceFailure)
 }

@@ -97,10 +97,11 @@ public final class CoreLocationReceiver {
     public func monitoringDidFail(_ identifier: String?, error: String, from manager: any LocationManaging) {
         guard manager === primary else { return }
         deliver(
-            .failure(
+            .regionMonitoringFailed(
+                id: identifier,
                 LocationServiceFailure(
                     source: "CoreLocation region \(identifier ?? "(unknown)")", problem: error,
-                    fix: "the region is not watched by the OS until the next plan; crossings are still found from fixes")))
+                    fix: "the region is not watched by the OS until the next plan; its crossings are found from fixes meanwhile")))
     }
 
     /// The failure reported when CoreLocation's authorization values are ones the core does not know.

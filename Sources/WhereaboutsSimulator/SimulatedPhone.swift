@@ -366,7 +366,7 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
         switch event {
         case .regionCrossing, .visit, .authorizationChanged: true
         case .fix(let fix): fix.source == .significantChange
-        case .activity, .failure: false
+        case .activity, .failure, .regionMonitoringFailed: false
         }
     }
 

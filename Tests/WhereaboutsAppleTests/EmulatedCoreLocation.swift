@@ -19,6 +19,9 @@ final class EmulatedCoreLocation {
     var monitored: [String: CoreLocationRegion] = [:]
     /// A region the app monitors outside Whereabouts that is not a circle (a beacon region).
     var foreignBeacons: Set<String> = []
+    /// Identifiers the OS refuses to monitor (as for a radius over `maximumRegionMonitoringDistance`):
+    /// starting one calls `monitoringDidFail` instead of `didStartMonitoring`.
+    var refused: Set<String> = []
     private(set) var managers: [EmulatedLocationManager] = []
     /// Crossings that happened while no process ran; a relaunch delivers them.
     private(set) var heldCrossings: [(id: String, state: Int)] = []
@@ -89,6 +92,13 @@ final class EmulatedCoreLocation {
     }
 
     func start(_ circle: CoreLocationRegion, by manager: EmulatedLocationManager) {
+        guard !refused.contains(circle.identifier) else {
+            Task { @MainActor in
+                manager.receiver?.monitoringDidFail(
+                    circle.identifier, error: "kCLErrorDomain error 5 (regionMonitoringFailure)", from: manager)
+            }
+            return
+        }
         started.append(circle)
         monitored[circle.identifier] = circle
         lastState[circle.identifier] = state(of: circle)

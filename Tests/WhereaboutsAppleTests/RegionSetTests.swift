@@ -51,6 +51,27 @@ struct RegionSetTests {
         await app.kill()
     }
 
+    @Test("a region the OS cannot monitor is reported by its identifier, for the engine to judge it on fixes")
+    func monitoringFailure() async throws {
+        let app = PhoneApp(at: home)
+        app.os.refused = ["b"]
+        try app.launch()
+        var iterator = app.service.events.makeAsyncIterator()
+        _ = await iterator.next()  // the authorization at start
+        app.service.monitor([
+            MonitoredRegion(id: "a", center: home, radius: 200), MonitoredRegion(id: "b", center: home, radius: 300),
+        ])
+        await app.drainMain()
+        var failure: (id: String?, failure: LocationServiceFailure)?
+        while failure == nil, let event = await iterator.next() {
+            if case .regionMonitoringFailed(let id, let reason) = event { failure = (id, reason) }
+        }
+        #expect(failure?.id == "b")
+        #expect(failure?.failure.problem.contains("regionMonitoringFailure") == true)
+        #expect(failure?.failure.fix.contains("found from fixes") == true, "\(String(describing: failure))")
+        #expect(Set(app.os.monitored.keys) == ["a"])
+    }
+
     @Test("a visit reaches every manager but is reported once")
     func visitOnce() async throws {
         let app = PhoneApp(at: home)

@@ -79,6 +79,22 @@ struct TrackerCruiseTests {
         #expect((tracker.timers[.clearance] != nil) == cruises, "radius \(radius) m, 50 m away")
     }
 
+    @Test("a large circle the OS said it could not monitor is judged on fixes until the slots are handed again")
+    func monitoringFailureEndsTrust() {
+        var policy = Self.policy
+        policy.osTrustRadius = 150
+        let regions = [F.region("near", at: F.point(250), radius: 200), F.region("far", at: F.point(2000), radius: 100)]
+        for failed in ["near", nil] as [String?] {
+            var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(policy)), regions: regions)
+            _ = tracker.handle(.command(.start), now: F.date(0))
+            _ = tracker.handle(.activity(Self.walking(at: 0)), now: F.date(1))
+            _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 40, at: 2)), now: F.date(2))
+            tracker.monitoringFailed(for: failed)
+            _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 40, at: 3)), now: F.date(3))
+            #expect(tracker.timers[.clearance] == nil, "monitoring failed for \(failed ?? "an unnamed region")")
+        }
+    }
+
     @Test("a large circle the OS is not handed (its slots are full) ends a cruise as any boundary does")
     func unhandedRegionIsJudged() {
         var policy = Self.policy

@@ -441,7 +441,7 @@ final class EventRecorder: @unchecked Sendable {
             recorded.append(event)
             switch event {
             case .fix(let fix): recordedFixes.append(fix)
-            case .failure(let failure): recordedFailures.append(failure)
+            case .failure(let failure), .regionMonitoringFailed(_, let failure): recordedFailures.append(failure)
             case .regionCrossing, .authorizationChanged, .visit, .activity: break
             }
         }

@@ -109,6 +109,8 @@ public struct Session: Sendable {
             track(.activity(activity), now: now, into: &effects)
         case .regionCrossing(let id, let state):
             track(.regionCrossing(id: id, state: state), now: now, into: &effects)
+        case .regionMonitoringFailed(let id):
+            tracker.monitoringFailed(for: id)
         case .wake:
             if let uploadRetry, uploadRetry <= now {
                 self.uploadRetry = nil

@@ -34,6 +34,9 @@ public enum SessionInput: Sendable, Equatable {
     case activity(MotionActivity)
     /// The OS reports a crossing of a monitored region (or the state it found when monitoring started).
     case regionCrossing(id: String, state: RegionState)
+    /// The OS could not monitor a region it was handed (`nil`: one it did not name): its crossings
+    /// are judged on fixes until the slots are handed again.
+    case regionMonitoringFailed(id: String?)
     /// Time has passed: the shell's wake-up at ``Session/nextDeadline``.
     case wake
     /// The app asks for one fix now, recorded.

@@ -59,11 +59,12 @@ extension Tracker {
 
     /// Whether the OS's monitoring settles `region` for `policy` (``MotionPolicy/osTrustRadius``): a
     /// circle that large, handed to the OS in the slot plan in force, while the OS reports crossings
-    /// (``osMonitorsRegions``).
+    /// (``osMonitorsRegions``) and has not said it could not monitor it (``monitoringFailed(for:)``).
     private func osSettles(_ region: Region, _ policy: MotionPolicy) -> Bool {
         guard policy.osTrustRadius > 0, osMonitorsRegions, case .circle = region.shape, region.radius >= policy.osTrustRadius else {
             return false
         }
+        guard !unmonitored.contains(nil), !unmonitored.contains(region.id) else { return false }
         return slotPlan?.regions.contains { $0.id == region.id } ?? false
     }
 

@@ -60,6 +60,14 @@ extension Tracker {
     private mutating func hand(_ plan: SlotPlan, into effects: inout [TrackerEffect]) {
         guard plan != slotPlan else { return }
         slotPlan = plan
+        unmonitored = []
         effects.append(.monitor(plan.regions))
+    }
+
+    /// The OS could not monitor region `id` (`nil`: one it did not name). Until the slots are handed
+    /// to it again, that region (every region, for `nil`) is judged on fixes, never left to the OS
+    /// (``MotionPolicy/osTrustRadius``).
+    public mutating func monitoringFailed(for id: String?) {
+        unmonitored.insert(id)
     }
 }

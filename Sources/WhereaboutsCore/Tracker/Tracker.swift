@@ -20,6 +20,9 @@ public struct Tracker: Sendable {
     /// learns, and a service without a permission model counts as one that does). A policy leaves
     /// regions to the OS (``MotionPolicy/osTrustRadius``) only while it does.
     public internal(set) var osMonitorsRegions = true
+    /// The regions the OS said it could not monitor since the slots were last handed to it; `nil`
+    /// stands for one it did not name, and so for every region. None of them is left to the OS.
+    var unmonitored: Set<String?> = []
     /// The last fix that passed the filter.
     public internal(set) var lastFix: Fix?
     /// The last recorded fix, whose dwell time grows while the device stays.
@@ -188,7 +191,10 @@ public struct Tracker: Sendable {
             guard isRunning else { return }
             appliedRequest = nil
             applyLocationRequest(into: &effects)
-            if let plan = slotPlan { effects.append(.monitor(plan.regions)) }
+            if let plan = slotPlan {
+                unmonitored = []
+                effects.append(.monitor(plan.regions))
+            }
             requestPosition(into: &effects)
         case .foreground:
             inForeground = true
