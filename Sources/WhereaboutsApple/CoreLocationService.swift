@@ -159,7 +159,8 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
     /// wants it (``WhereaboutsCore/CoreLocationRegion/requestsState``) is asked for
     /// (`requestState(for:)`) as soon as CoreLocation confirms it is monitored, so the engine learns
     /// whether the device is inside. When a region cannot be handed to the OS, every region is
-    /// stopped and a failure is reported.
+    /// stopped and the failure is reported for all of them (``LocationServiceEvent/regionMonitoringFailed(id:_:)``
+    /// with no id), so that the engine judges every region on fixes.
     public func monitor(_ regions: [MonitoredRegion]) {
         onMain { [self] in
             let planned: [CoreLocationRegion]
@@ -168,7 +169,8 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
                 planned = try regions.map { try $0.coreLocationRegion(maximumRegionMonitoringDistance: maximum) }
             } catch {
                 continuation.yield(
-                    .failure(
+                    .regionMonitoringFailed(
+                        id: nil,
                         LocationServiceFailure(
                             source: "CoreLocation region monitoring", problem: "\(error)",
                             fix: "no region is handed to the OS; crossings are found from fixes while location updates run")))

@@ -19,6 +19,8 @@ final class EmulatedCoreLocation {
     var monitored: [String: CoreLocationRegion] = [:]
     /// A region the app monitors outside Whereabouts that is not a circle (a beacon region).
     var foreignBeacons: Set<String> = []
+    /// `false` on a device without region monitoring: `maximumRegionMonitoringDistance` is -1.
+    var regionMonitoringAvailable = true
     /// Identifiers the OS refuses to monitor (as for a radius over `maximumRegionMonitoringDistance`):
     /// starting one calls `monitoringDidFail` instead of `didStartMonitoring`.
     var refused: Set<String> = []
@@ -159,7 +161,9 @@ final class EmulatedLocationManager: LocationManaging {
 
     var authorizationStatusCode: Int32 { os.status }
     var accuracyAuthorizationCode: Int { 0 }
-    var maximumRegionMonitoringDistance: Double { 10_000 }
+    var maximumRegionMonitoringDistance: Double {
+        os.regionMonitoringAvailable ? 10_000 : CoreLocationConstants.regionMonitoringUnavailable
+    }
     var monitoredCircles: [String: CoreLocationRegion?] {
         var circles: [String: CoreLocationRegion?] = os.monitored.mapValues { $0 }
         for beacon in os.foreignBeacons { circles[beacon] = .some(nil) }

@@ -72,6 +72,25 @@ struct RegionSetTests {
         #expect(Set(app.os.monitored.keys) == ["a"])
     }
 
+    @Test("without region monitoring no region is handed, and the failure names none, so the engine judges all of them on fixes")
+    func monitoringUnavailable() async throws {
+        let app = PhoneApp(at: home)
+        app.os.regionMonitoringAvailable = false
+        try app.launch()
+        var iterator = app.service.events.makeAsyncIterator()
+        _ = await iterator.next()  // the authorization at start
+        app.service.monitor([MonitoredRegion(id: "a", center: home, radius: 200)])
+        await app.drainMain()
+        var failed = false
+        while !failed, let event = await iterator.next() {
+            if case .regionMonitoringFailed(nil, let reason) = event {
+                failed = true
+                #expect(reason.fix.contains("no region is handed to the OS"), "\(reason)")
+            }
+        }
+        #expect(app.os.monitored.isEmpty)
+    }
+
     @Test("a visit reaches every manager but is reported once")
     func visitOnce() async throws {
         let app = PhoneApp(at: home)
