@@ -6,6 +6,8 @@
 # With RECORDER=path/to/ot-recorder, an OwnTracks Recorder (HTTP mode, MQTT off, no reverse geocoding,
 # a fresh store) gets the same /pub load first, counted in its .rec lines: the ratios in one run.
 # Usage: run.sh SERVER_BINARY POSTGRES_URL POSTMASTER_PID [SECONDS]
+# POSTGRES_URL may name the server's socket directory instead of a host (postgres://me@%2Fvar%2Frun%2Fpostgresql/postgres):
+# psql and the server then both connect through the Unix-domain socket.
 set -euo pipefail
 server_binary=$1 postgres_url=$2 postmaster=$3 seconds=${4:-10}
 here=$(cd "$(dirname "$0")" && pwd)
