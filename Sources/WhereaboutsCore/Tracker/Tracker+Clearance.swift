@@ -43,8 +43,9 @@ extension Tracker {
         }
         let speed = topSpeed(fix)
         let reach = fix.horizontalAccuracy + speed * policy.lead
-        let trusted = policy.osTrustRadius > 0 ? slotPlan?.regions.count ?? 0 : 0
-        let nearest = geofences.index.nearestBoundaries(to: fix.coordinate, limit: 8 + trusted)
+        // Up to every handed region may be left to the OS: look that much further for eight.
+        let handed = policy.osTrustRadius > 0 ? slotPlan?.regions.count ?? 0 : 0
+        let nearest = geofences.index.nearestBoundaries(to: fix.coordinate, limit: 8 + handed)
             .filter { !osSettles($0.region, policy) }.prefix(8)
         let needsFine = nearest.contains { $0.distance <= reach && $0.region.radius < policy.fineRadius }
         let room = (nearest.first?.distance ?? .infinity) - reach

@@ -134,8 +134,8 @@ extension Tracker {
 
     /// Raises accuracy while a region boundary is near enough to matter: when the last fix left some
     /// region undecided that a finer fix would have changed and the OS does not settle
-    /// (``leftUndecided(_:)``), or
-    /// a region within reach is too small for the moving accuracy (``MotionPolicy/fineRadius``).
+    /// (``leftUndecided(_:)``), or a region within reach is too small for the moving accuracy
+    /// (``MotionPolicy/fineRadius``).
     /// Accuracy stays raised for ``MotionPolicy/raisedAccuracyHold`` seconds after the last such fix,
     /// and drops once the device has settled where it stopped (``isSettled``, as of before `fix`).
     private mutating func updateRaisedAccuracy(_ policy: MotionPolicy, fix: Fix, needsFine: Bool, settled: Bool) {
