@@ -51,7 +51,7 @@ struct RegionSetTests {
         await app.kill()
     }
 
-    @Test("a region the OS cannot monitor is reported by its identifier, for the engine to judge it on fixes")
+    @Test("a region the OS cannot monitor is reported by its identifier, for the engine to judge it on fixes", .timeLimit(.minutes(1)))
     func monitoringFailure() async throws {
         let app = PhoneApp(at: home)
         app.os.refused = ["b"]
@@ -72,7 +72,41 @@ struct RegionSetTests {
         #expect(Set(app.os.monitored.keys) == ["a"])
     }
 
-    @Test("without region monitoring no region is handed, and the failure names none, so the engine judges all of them on fixes")
+    @Test(
+        "efficient cruises past a large region the OS monitors; once the OS says it cannot, the engine positions for it on fixes",
+        .timeLimit(.minutes(1)), arguments: [false, true])
+    func refusedRegionJudgedOnFixes(refused: Bool) async throws {
+        let app = PhoneApp(at: home)
+        app.mode = .adaptive(.efficient)
+        if refused { app.os.refused = ["near"] }
+        try app.launch()
+        try await app.engine.launch(.user)
+        // The large region's boundary lies 50 m east, within reach of a 40 m fix; the next boundary 1.9 km off.
+        try await app.engine.addRegions([try region("near", metres: 250, radius: 200), try region("far", metres: 2000, radius: 100)])
+        try await app.engine.start(mode: .adaptive(.efficient))
+        app.motion?.report(ReportedActivity(walking: true, start: Date()))
+        #expect(await soon { await app.engine.diagnostics.eventsHandled >= 2 })
+        // The first fix plans the slots; the OS then starts the large region, or refuses it.
+        app.os.move(to: home, accuracy: 40)
+        #expect(await soon { refused ? await app.engine.diagnostics.failures > 0 : app.os.monitored["near"] != nil })
+        var fixes = 0
+        let cruised = await soon(within: 5) {
+            app.os.move(to: home, accuracy: 40)
+            fixes += 1
+            return app.primary.desiredAccuracy == CoreLocationConstants.accuracyKilometer && fixes >= 3
+        }
+        if refused {
+            #expect(await app.engine.diagnostics.lastFailure?.source == "CoreLocation region near")
+            #expect(!cruised, "the refused region is judged on fixes: no cruise past it")
+        } else {
+            #expect(cruised, "the OS monitors the large region: efficient cruises on cell positions past it")
+        }
+        await app.kill()
+    }
+
+    @Test(
+        "without region monitoring no region is handed, and the failure names none, so the engine judges all of them on fixes",
+        .timeLimit(.minutes(1)))
     func monitoringUnavailable() async throws {
         let app = PhoneApp(at: home)
         app.os.regionMonitoringAvailable = false
