@@ -17,7 +17,7 @@ struct PostgresPartitionTests {
 
     @Test(
         "the instance that knew the month creates it again: the batch API and /pub's write store their location",
-        .enabled(if: StorageKind.available.contains(.postgres), "needs PostgreSQL: set WHEREABOUTS_TEST_POSTGRES (.ci/run sets it)"))
+        .needsPostgres)
     func prunedElsewhere() async throws {
         try await withIsolatedDatabase(.postgres) { url in
             try await ServerApp.withStorage(url, logger: quietLogger) { first in

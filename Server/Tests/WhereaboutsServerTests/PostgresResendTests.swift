@@ -11,7 +11,7 @@ import WhereaboutsServer
 struct PostgresResendTests {
     @Test(
         "the improvement is given up and logged; the answer still carries the device's command, and the location keeps its first copy",
-        .enabled(if: StorageKind.available.contains(.postgres), "needs PostgreSQL: set WHEREABOUTS_TEST_POSTGRES (.ci/run sets it)"))
+        .needsPostgres)
     func improvementRefused() async throws {
         try await withIsolatedDatabase(.postgres) { url in
             try await ServerApp.withStorage(url, logger: quietLogger) { storage in

@@ -37,6 +37,14 @@ enum StorageKind: String, CaseIterable, CustomStringConvertible, Sendable {
     }
 }
 
+extension Trait where Self == ConditionTrait {
+    /// Runs a test only against a configured PostgreSQL (`WHEREABOUTS_TEST_POSTGRES`); without one,
+    /// the test reports itself skipped with the reason.
+    static var needsPostgres: Self {
+        .enabled(if: StorageKind.available.contains(.postgres), "needs PostgreSQL: set WHEREABOUTS_TEST_POSTGRES (.ci/run sets it)")
+    }
+}
+
 /// Runs `body` with migrated storage of `kind` that no other test sees: a new SQLite file, or a new
 /// PostgreSQL database created beside the configured one and dropped afterwards.
 func withIsolatedStorage(_ kind: StorageKind, _ body: @escaping @Sendable (any TrackStorage) async throws -> Void) async throws {
