@@ -46,12 +46,13 @@ public struct Strategy: Sendable, Equatable {
     public static let efficient = preset(
         .efficient,
         summary:
-            "adaptive with GPS held 3 s, circles of 100 m or more left to the OS's monitoring (reported 20–180 s late), off 1 min after a stop unless within 30 m of a boundary"
+            "adaptive with GPS held 3 s and asked for from halfway into a region's band, circles of 100 m or more left to the OS's monitoring (reported 20–180 s late), off 2 min after any stop"
     )
     /// The `responsive` preset of the adaptive mode.
     public static let responsive = preset(
         .responsive,
-        summary: "adaptive with GPS for regions under 60 m, positioning on for 2 min still, motion activity watched while still"
+        summary:
+            "adaptive with GPS held 3 s and asked for once a fix lies past a region's outline, GPS for regions under 60 m, motion activity watched while still"
     )
 
     /// The adaptive mode with `policy`, named for it.

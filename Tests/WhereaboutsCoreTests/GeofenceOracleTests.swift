@@ -87,7 +87,9 @@ struct GeofenceOracleTests {
                     : F.point(Double.random(in: 0...40, using: &g), bearing: Double.random(in: 0..<360, using: &g), from: position)
                 let accuracy = [3.0, 8, 15, 20, 30, 50, 80, 150, 400, 1500][Int.random(in: 0..<10, using: &g)]
                 let fix = F.fix(position, accuracy: accuracy, at: time)
-                #expect(fast.evaluate(fix) == reference.evaluate(fix), "fix at step \(step)")
+                let depth = [1.0, 0.5, 0][Int.random(in: 0..<3, using: &g)]
+                #expect(
+                    fast.evaluate(fix, undecidedDepth: depth) == reference.evaluate(fix, undecidedDepth: depth), "fix at step \(step)")
                 #expect(fast.undecidedRegions.map(\.id).sorted() == reference.undecidedIDs.sorted(), "undecided at step \(step)")
                 #expect(fast.undecidedCount == reference.undecidedIDs.count, "undecided at step \(step)")
             }

@@ -86,6 +86,31 @@ struct GeofenceRuleTests {
         #expect(TransitionRule.strength(of: .inside, signedDistance: -74, accuracy: 50, size: size) == .tentative)
     }
 
+    @Test("a fix in the band asks for a finer one from the undecided depth past the outline: at 1 only where an exact fix would decide")
+    func undecidedDepth() {
+        let outside = Rule.Status(side: .outside)
+        func asks(_ status: Rule.Status, at s: Double, depth: Double) -> Bool {
+            Rule.fix(status, signedDistance: s, accuracy: 5, size: size, undecidedDepth: depth).undecided
+        }
+        // Crossing into the band of a 200 m region (hysteresis 25 m) on 5 m fixes, which show inside from 25 m.
+        #expect(!asks(outside, at: -10, depth: 1) && !asks(outside, at: -10, depth: 0.5) && asks(outside, at: -10, depth: 0))
+        #expect(!asks(outside, at: -12, depth: 0.5) && asks(outside, at: -12.5, depth: 0.5), "halfway into the band")
+        #expect(!asks(outside, at: 0, depth: 0) && !asks(outside, at: 10, depth: 0), "short of the outline nothing is asked")
+        #expect(!asks(inside, at: 10, depth: 1) && asks(inside, at: 10, depth: 0) && !asks(inside, at: -10, depth: 0), "leaving")
+        #expect(asks(.undetermined, at: -10, depth: 0) && !asks(.undetermined, at: 10, depth: 0), "undetermined asks as outside")
+        #expect(Rule.fix(outside, signedDistance: -30, accuracy: 5, size: size, undecidedDepth: 0).transition?.kind == .enter)
+        let wifi = Rule.fix(outside, signedDistance: -30, accuracy: 50, size: size)
+        #expect(wifi.transition == nil && wifi.undecided, "a 50 m fix 30 m inside is no evidence (margin 22.5 m) and asks at depth 1")
+        // At depth 1 the rule asks exactly where a fix without error would show the other side.
+        for s in stride(from: -60.0, through: 60, by: 0.5) {
+            let exact = TransitionRule.evidence(signedDistance: s, accuracy: 0, size: size)
+            for side in [RegionState.outside, .inside] {
+                let asks = Rule.asksFinerFix(side, signedDistance: s, size: size, undecidedDepth: 1)
+                #expect(asks == (exact != nil && exact != side), "at \(s)")
+            }
+        }
+    }
+
     @Test("an OS crossing is trusted: it changes the side, reports the crossing, and drops pending evidence")
     func osCrossing() {
         let exited = Rule.osCrossing(inside, to: .outside)

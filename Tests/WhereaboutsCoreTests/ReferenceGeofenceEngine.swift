@@ -50,7 +50,7 @@ struct ReferenceGeofenceEngine {
 
     /// Judges every region the fix reaches (its enclosing circle within ``TransitionRule/reach(accuracy:)``)
     /// and every region the device is inside; the others learn that the fix did not reach them.
-    mutating func evaluate(_ fix: Fix) -> [RegionEvent] {
+    mutating func evaluate(_ fix: Fix, undecidedDepth: Double = 1) -> [RegionEvent] {
         latestFix = fix
         undecidedIDs = []
         let reach = TransitionRule.reach(accuracy: fix.horizontalAccuracy)
@@ -63,7 +63,8 @@ struct ReferenceGeofenceEngine {
                 continue
             }
             let outcome = GeofenceRule.fix(
-                status, signedDistance: region.signedDistance(from: fix.coordinate), accuracy: fix.horizontalAccuracy, size: region.radius)
+                status, signedDistance: region.signedDistance(from: fix.coordinate), accuracy: fix.horizontalAccuracy, size: region.radius,
+                undecidedDepth: undecidedDepth)
             if outcome.undecided { undecidedIDs.append(id) }
             set(outcome.status, of: id, since: fix.timestamp)
             if let transition = outcome.transition, !transition.initial {

@@ -65,6 +65,26 @@ struct TrackerAdaptiveTests {
         #expect(after.locationRequests.last?.standard?.accuracy == .hundredMeters)
     }
 
+    @Test("GPS fixes crossing a region's band keep accuracy raised past the hold at an undecided depth of 0, not at 1")
+    func undecidedDepthHoldsGPS() {
+        func crossing(depth: Double) -> [LocationRequest] {
+            var policy = MotionPolicy.stillnessOnly
+            policy.undecidedDepth = depth
+            var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(policy)), regions: [F.region("a", radius: 300)])
+            _ = tracker.handle(.command(.start), now: F.date(0))
+            _ = tracker.handle(.fix(F.fix(east: 1000, accuracy: 50, at: 1)), now: F.date(1))
+            let near = tracker.handle(.fix(F.fix(east: 260, accuracy: 50, at: 11)), now: F.date(11))
+            #expect(near.locationRequests.last?.standard?.accuracy == .best, "a Wi-Fi fix 40 m inside decides nothing")
+            // GPS fixes 10 and 5 m inside the outline: in the 25 m band, no evidence either way.
+            let banded = tracker.handle(.fix(F.fix(east: 290, accuracy: 5, at: 12)), now: F.date(12))
+            #expect(banded.events.isEmpty)
+            let later = 12 + policy.raisedAccuracyHold
+            return tracker.handle(.fix(F.fix(east: 295, accuracy: 5, at: later)), now: F.date(later)).locationRequests
+        }
+        #expect(crossing(depth: 1).last?.standard?.accuracy == .hundredMeters, "the hold from the Wi-Fi fix is over")
+        #expect(crossing(depth: 0).allSatisfy { $0.standard?.accuracy == .best }, "each fix past the outline renews the hold")
+    }
+
     @Test("settled at a stop (reported still, a GPS fix taken there): a Wi-Fi fix blurred across the boundary does not raise accuracy")
     func settledDeviceKeepsWiFi() {
         let region = F.region("stop", at: F.point(20), radius: 60)

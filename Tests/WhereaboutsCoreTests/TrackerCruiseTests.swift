@@ -170,11 +170,11 @@ struct TrackerCruiseTests {
     }
 
     @Test(
-        "the presets watch as tuned: each within 30 m of a boundary",
+        "the presets watch as tuned: balanced and responsive within 30 m of a boundary, efficient nowhere",
         arguments: [
             (MotionPolicy.adaptive, 20.0, true), (MotionPolicy.adaptive, 40, false),
             (MotionPolicy.responsive, 20, true), (MotionPolicy.responsive, 40, false),
-            (MotionPolicy.efficient, 20, true), (MotionPolicy.efficient, 40, false),
+            (MotionPolicy.efficient, 20, false), (MotionPolicy.efficient, 40, false),
         ])
     func presetWatch(policy: MotionPolicy, distance: Double, watches: Bool) {
         let region = F.region("r", at: F.point(200 + distance), radius: 200)
@@ -193,7 +193,7 @@ struct TrackerCruiseTests {
             "a device that stopped watching turns positioning off (cell positions only, with still sensing)")
     }
 
-    @Test("a policy saved before cruising existed decodes as one that never cruises nor places stops")
+    @Test("a policy saved before cruising existed decodes as one that never cruises, places no stops, trusts no OS and asks as before")
     func oldPolicyDecodes() throws {
         let saved = """
             {"name":"adaptive","stopRadius":80,"stopTimeout":150,"stationaryRadius":150,"movingAccuracy":"hundredMeters",
@@ -202,7 +202,8 @@ struct TrackerCruiseTests {
             """
         let policy = try JSONDecoder().decode(MotionPolicy.self, from: Data(saved.utf8))
         #expect(
-            policy.cruiseAccuracy == nil && policy.lead == 0 && policy.fineRadius == 0 && !policy.motionSensing && !policy.placesStops)
+            policy.cruiseAccuracy == nil && policy.lead == 0 && policy.fineRadius == 0 && !policy.motionSensing && !policy.placesStops
+                && policy.osTrustRadius == 0 && policy.undecidedDepth == 1)
         let again = try JSONDecoder().decode(MotionPolicy.self, from: JSONEncoder().encode(MotionPolicy.adaptive))
         #expect(again == MotionPolicy.adaptive)
     }

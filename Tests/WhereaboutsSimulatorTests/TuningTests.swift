@@ -137,7 +137,8 @@ struct TuningTests {
             return
         }
         #expect(still.stillSensing && !policy.stillSensing)
-        for bad in ["lead", "speed=3", "lead=-1", "lead=nan", "lead=x", "placesStops=2", "stillSensing=0.5"] {
+        #expect(try PolicyParameter.setting("undecidedDepth=0.5") == PolicySetting(parameter: .undecidedDepth, value: 0.5))
+        for bad in ["lead", "speed=3", "lead=-1", "lead=nan", "lead=x", "placesStops=2", "stillSensing=0.5", "undecidedDepth=1.5"] {
             #expect(throws: ValidationError.self) { try PolicyParameter.setting(bad) }
         }
     }

@@ -76,6 +76,8 @@ public struct GeofenceEngine: Sendable {
 
     /// The slots of the regions the last evaluated fix left undecided (``GeofenceRule/Outcome/undecided``).
     private var undecidedSlots: [Int32] = []
+    /// The `undecidedDepth` of the fix being evaluated.
+    private var undecidedDepth: Double = 1
 
     /// How many regions the last evaluated fix left undecided (``GeofenceRule/Outcome/undecided``).
     /// A strategy raises accuracy while this is not zero.
@@ -210,8 +212,13 @@ public struct GeofenceEngine: Sendable {
 
     /// Judges one fix against every region it can say something about and returns the events,
     /// sorted by region id.
-    public mutating func evaluate(_ fix: Fix) -> [RegionEvent] {
+    ///
+    /// - Parameter undecidedDepth: how far past a region's outline, as a fraction of its hysteresis
+    ///   band, a fix that is no evidence leaves the region undecided (``undecidedRegions``; see
+    ///   ``GeofenceRule/fix(_:signedDistance:accuracy:size:undecidedDepth:)``).
+    public mutating func evaluate(_ fix: Fix, undecidedDepth: Double = 1) -> [RegionEvent] {
         latestFix = fix
+        self.undecidedDepth = undecidedDepth
         undecidedSlots.removeAll(keepingCapacity: true)
         var changes = changeScratch
         changeScratch = []
@@ -385,7 +392,7 @@ public struct GeofenceEngine: Sendable {
     }
 
     /// Judges one region at signed distance `s` from the fix (its radius `size`) by
-    /// ``GeofenceRule/fix(_:signedDistance:accuracy:size:)``. Most regions the fix reaches are
+    /// ``GeofenceRule/fix(_:signedDistance:accuracy:size:undecidedDepth:)``. Most regions the fix reaches are
     /// settled, and the fix either agrees or says nothing about them, so their status stays as it
     /// is; the rest go on to ``record(_:ofSlot:from:_:_:_:insideAt:)``.
     @inline(__always)
@@ -393,7 +400,8 @@ public struct GeofenceEngine: Sendable {
         _ slot: Int32, _ s: Double, _ size: Double, _ fix: Fix, _ changes: inout [Change], _ states: States, insideAt position: Int?
     ) {
         let before = states[Int(slot)].status
-        let outcome = GeofenceRule.fix(before, signedDistance: s, accuracy: fix.horizontalAccuracy, size: size)
+        let outcome = GeofenceRule.fix(
+            before, signedDistance: s, accuracy: fix.horizontalAccuracy, size: size, undecidedDepth: undecidedDepth)
         if outcome.undecided { undecidedSlots.append(slot) }
         if outcome.status != before { record(outcome, ofSlot: slot, from: fix, &changes, states, insideAt: position) }
     }

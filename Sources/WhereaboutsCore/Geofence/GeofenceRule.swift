@@ -100,16 +100,27 @@ public enum GeofenceRule {
 
     /// The status of a region of size `size` (its radius, or its enclosing circle's for a polygon) on a
     /// fix `signedDistance` metres from its outline (negative inside) with `accuracy` metres.
+    ///
+    /// A fix that is no evidence leaves the region undecided when it lies past the outline on the
+    /// other side from the state, `undecidedDepth` of the hysteresis band or more
+    /// (``asksFinerFix(_:signedDistance:size:undecidedDepth:)``): at 1, where an exact fix would be
+    /// evidence; below 1, while the device is still crossing the band.
     @inline(__always)
-    public static func fix(_ status: Status, signedDistance s: Double, accuracy: Double, size: Double) -> Outcome {
+    public static func fix(
+        _ status: Status, signedDistance s: Double, accuracy: Double, size: Double, undecidedDepth: Double = 1
+    ) -> Outcome {
         let evidence = TransitionRule.evidence(signedDistance: s, accuracy: accuracy, size: size)
         guard let side = status.side else {
-            guard let evidence else { return Outcome(status, undecided: exactFixWouldChange(.outside, signedDistance: s, size: size)) }
+            guard let evidence else {
+                return Outcome(status, undecided: asksFinerFix(.outside, signedDistance: s, size: size, undecidedDepth: undecidedDepth))
+            }
             return Outcome(Status(side: evidence), evidence == .inside ? Transition(kind: .enter, initial: true) : nil)
         }
         if evidence == side { return Outcome(status.settled) }
         guard let evidence else {
-            return Outcome(status, undecided: status.pending != nil || exactFixWouldChange(side, signedDistance: s, size: size))
+            return Outcome(
+                status,
+                undecided: status.pending != nil || asksFinerFix(side, signedDistance: s, size: size, undecidedDepth: undecidedDepth))
         }
         let strength = TransitionRule.strength(of: evidence, signedDistance: s, accuracy: accuracy, size: size)
         guard strength == .decisive || status.pending == evidence else {
@@ -209,11 +220,19 @@ public enum GeofenceRule {
         Transition(kind: state == .inside ? .enter : .exit, initial: false)
     }
 
-    /// Whether a fix without accuracy error at signed distance `s` would show a state other than
-    /// `current`: for a fix that said nothing, whether a more accurate one would have.
+    /// Whether a fix that said nothing, at signed distance `s` from the outline of a region of size
+    /// `size`, asks for a finer one while the device is on the `current` side: when it lies past the
+    /// outline on the other side, at least `undecidedDepth` of the hysteresis band deep. At a depth of
+    /// 1 that is where a fix without accuracy error would show the other side
+    /// (``TransitionRule/evidence(signedDistance:accuracy:size:)``), so a more accurate fix would have
+    /// said something. Below 1 it asks while the device crosses the band, where the fix after it may
+    /// be the only one past the band: a passage that grazes a region is inside it beyond the band for
+    /// a few seconds.
     @inline(__always)
-    private static func exactFixWouldChange(_ current: RegionState, signedDistance s: Double, size: Double) -> Bool {
-        guard let exact = TransitionRule.evidence(signedDistance: s, accuracy: 0, size: size) else { return false }
-        return exact != current
+    public static func asksFinerFix(
+        _ current: RegionState, signedDistance s: Double, size: Double, undecidedDepth: Double
+    ) -> Bool {
+        let depth = undecidedDepth * TransitionRule.hysteresis(radius: size)
+        return current == .outside ? s < 0 && s <= -depth : s > 0 && s >= depth
     }
 }

@@ -72,6 +72,13 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     /// after it on iOS) is the event. Only while the OS reports crossings whatever the app does
     /// (``Tracker/osMonitorsRegions``). Zero judges every region on the policy's own fixes.
     public var osTrustRadius: Double
+    /// How far past a region's outline, as a fraction of its hysteresis band (25 m, or a quarter of a
+    /// smaller radius), a fix that is no evidence of crossing it calls for
+    /// ``nearBoundaryAccuracy``: at 1 only where a fix without error would be evidence, so a more
+    /// accurate one would decide; at 0 as soon as the fix lies past the outline, so fine fixes go on
+    /// while the device crosses the band. A passage that grazes a region is beyond the band for a few
+    /// seconds, and the fix that sees it is the one taken while crossing. Between 0 and 1.
+    public var undecidedDepth: Double
 
     /// Creates a policy. The parameters after `significantChangeWhileStationary` default to a policy
     /// that never cruises, uses no motion sensing and places no stop.
@@ -82,7 +89,7 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
         elasticityMultiplier: Double, significantChangeWhileStationary: Bool,
         cruiseAccuracy: LocationAccuracy? = nil, lead: TimeInterval = 0, maximumCruise: TimeInterval = 0,
         fineRadius: Double = 0, watchDistance: Double = 0, motionSensing: Bool = false, placesStops: Bool = false,
-        stillSensing: Bool = false, osTrustRadius: Double = 0
+        stillSensing: Bool = false, osTrustRadius: Double = 0, undecidedDepth: Double = 1
     ) {
         self.name = name
         self.stopRadius = stopRadius
@@ -103,6 +110,7 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
         self.placesStops = placesStops
         self.stillSensing = stillSensing
         self.osTrustRadius = osTrustRadius
+        self.undecidedDepth = undecidedDepth
     }
 
     /// Whereabouts' flagship, the `balanced` preset: cell positions while every boundary is out of
@@ -115,27 +123,29 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     /// Evaluation article, `Sources/Whereabouts/Whereabouts.docc/Evaluation.md`, "Presets").
     public static let adaptive = preset(name: "adaptive", hold: 8, stopTimeout: 60, watchDistance: 30, fineRadius: 0)
 
-    /// The `efficient` preset: GPS held 3 s, Wi-Fi kept on at a stop within 30 m of a boundary, no
-    /// fine radius, and circles of 100 m or more left to the OS while it monitors them
+    /// The `efficient` preset: GPS held 3 s and asked for from halfway into a region's band
+    /// (``undecidedDepth``), positioning kept on for 2 minutes still and then off wherever the device
+    /// stopped, no fine radius, and circles of 100 m or more left to the OS while it monitors them
     /// (``osTrustRadius``): their boundaries neither end a cruise nor call for Wi-Fi or GPS, and the
     /// OS's report (20–180 s after the crossing) is their event. It reports later than ``adaptive``
-    /// and spends about two thirds of its energy.
+    /// and spends about three fifths of its energy.
     public static let efficient = preset(
-        name: "efficient", hold: 3, stopTimeout: 60, watchDistance: 30, fineRadius: 0, osTrustRadius: 100)
+        name: "efficient", hold: 3, stopTimeout: 120, watchDistance: 0, fineRadius: 0, osTrustRadius: 100, undecidedDepth: 0.5)
 
-    /// The `responsive` preset: GPS held 8 s after the last fix that needed it, GPS for regions under
-    /// 60 m within reach, positioning kept on for 2 minutes still instead of 1, and the app kept running
-    /// on motion activity while still (``stillSensing``), so a region near the device is judged on fine
-    /// fixes, a crossing just after a stop is seen at once, and a departure is seen when the motion
-    /// coprocessor reports it rather than when the OS notices it.
+    /// The `responsive` preset: GPS held 3 s after the last fix that needed it and asked for as soon
+    /// as a fix lies past a region's outline (``undecidedDepth`` 0, so GPS follows the device across
+    /// each band), GPS for regions under 60 m within reach, and the app kept running on motion
+    /// activity while still (``stillSensing``), so a region near the device is judged on fine fixes,
+    /// a passage that grazes a region is seen, and a departure is seen when the motion coprocessor
+    /// reports it rather than when the OS notices it.
     public static let responsive = preset(
-        name: "responsive", hold: 8, stopTimeout: 120, watchDistance: 30, fineRadius: 60, stillSensing: true)
+        name: "responsive", hold: 3, stopTimeout: 60, watchDistance: 30, fineRadius: 60, stillSensing: true, undecidedDepth: 0)
 
     /// The adaptive family with the parameters its presets differ in. Every one starts Wi-Fi 10 s of
     /// travel before a boundary, takes a fix every 20 m and places its stops.
     private static func preset(
         name: String, hold: TimeInterval, stopTimeout: TimeInterval, watchDistance: Double, fineRadius: Double,
-        stillSensing: Bool = false, osTrustRadius: Double = 0
+        stillSensing: Bool = false, osTrustRadius: Double = 0, undecidedDepth: Double = 1
     ) -> MotionPolicy {
         MotionPolicy(
             name: name, stopRadius: 80, stopTimeout: stopTimeout, stationaryRadius: 150,
@@ -143,7 +153,8 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
             distanceFilter: 20,
             elasticityMultiplier: 2, significantChangeWhileStationary: true,
             cruiseAccuracy: .kilometer, lead: 10, maximumCruise: 120, fineRadius: fineRadius, watchDistance: watchDistance,
-            motionSensing: true, placesStops: true, stillSensing: stillSensing, osTrustRadius: osTrustRadius)
+            motionSensing: true, placesStops: true, stillSensing: stillSensing, osTrustRadius: osTrustRadius,
+            undecidedDepth: undecidedDepth)
     }
 
     /// The commercial SDK's state machine as documented: best accuracy with a 10 m elastic filter
@@ -159,10 +170,12 @@ extension MotionPolicy: Codable {
         case name, stopRadius, stopTimeout, stationaryRadius, movingAccuracy, nearBoundaryAccuracy, raisedAccuracyHold
         case distanceFilter, elasticityMultiplier, significantChangeWhileStationary
         case cruiseAccuracy, lead, maximumCruise, fineRadius, watchDistance, motionSensing, placesStops, stillSensing, osTrustRadius
+        case undecidedDepth
     }
 
-    /// Decodes a policy; one saved before cruising (or stop placing, or trusting the OS) existed
-    /// decodes as a policy that never cruises (or places stops, or leaves regions to the OS).
+    /// Decodes a policy; one saved before cruising (or stop placing, or trusting the OS, or the
+    /// undecided depth) existed decodes as a policy that never cruises (or places stops, or leaves
+    /// regions to the OS, or asks for finer fixes in the band).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -183,6 +196,7 @@ extension MotionPolicy: Codable {
             motionSensing: try c.decodeIfPresent(Bool.self, forKey: .motionSensing) ?? false,
             placesStops: try c.decodeIfPresent(Bool.self, forKey: .placesStops) ?? false,
             stillSensing: try c.decodeIfPresent(Bool.self, forKey: .stillSensing) ?? false,
-            osTrustRadius: try c.decodeIfPresent(Double.self, forKey: .osTrustRadius) ?? 0)
+            osTrustRadius: try c.decodeIfPresent(Double.self, forKey: .osTrustRadius) ?? 0,
+            undecidedDepth: try c.decodeIfPresent(Double.self, forKey: .undecidedDepth) ?? 1)
     }
 }

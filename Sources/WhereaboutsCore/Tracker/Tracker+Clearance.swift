@@ -69,6 +69,14 @@ extension Tracker {
         return slotPlan?.regions.contains { $0.id == region.id } ?? false
     }
 
+    /// How deep past a region's outline a fix that is no evidence asks for a finer one: the adaptive
+    /// policy's ``MotionPolicy/undecidedDepth``, and 1 (where an exact fix would be evidence) in
+    /// every other mode.
+    var undecidedDepth: Double {
+        guard case .adaptive(let policy) = mode else { return 1 }
+        return policy.undecidedDepth
+    }
+
     /// Whether the last fix left undecided a region that `policy` judges on its own fixes: any
     /// region, but one the OS settles (``osSettles(_:_:)``).
     func leftUndecided(_ policy: MotionPolicy) -> Bool {

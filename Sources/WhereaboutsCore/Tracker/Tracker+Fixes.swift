@@ -20,7 +20,7 @@ extension Tracker {
         var trigger = recordNextFix
         recordNextFix = nil
         if isRunning {
-            let events = judging && judgesRegions(fix) ? geofences.evaluate(fix) : []
+            let events = judging && judgesRegions(fix) ? geofences.evaluate(fix, undecidedDepth: undecidedDepth) : []
             emit(events, now: now, into: &effects)
             if events.contains(where: { !$0.initial }) { trigger = trigger ?? .region }
             followMotion(fix, now: now, into: &effects)

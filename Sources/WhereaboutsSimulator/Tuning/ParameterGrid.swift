@@ -14,10 +14,12 @@ public struct ParameterGrid: Sendable {
     /// device stops positioning (1, 2 or 5 minutes), whether it keeps positioning at a stop near a
     /// boundary (none, within 30 m), whether regions under 60 m call for GPS as soon as they are
     /// within reach, whether the app keeps running on motion activity while still
-    /// (``MotionPolicy/stillSensing``), and whether circles of 100 m or more are left to the OS
-    /// (``MotionPolicy/osTrustRadius``): 96 points, from which the three presets are picked as one
-    /// front (``PresetGoal/presets``). Kept this small so that one seed over the shared, stress,
-    /// sparse, large and city-block scenarios runs in about 10 minutes on two shared cores.
+    /// (``MotionPolicy/stillSensing``), whether circles of 100 m or more are left to the OS
+    /// (``MotionPolicy/osTrustRadius``), and how deep into a region's hysteresis band a fix asks for
+    /// a finer one (``MotionPolicy/undecidedDepth``: the band's far edge, halfway, or the outline):
+    /// 288 points, from which the three presets are picked as one front (``PresetGoal/presets``).
+    /// Kept this small so that one seed over the shared, stress, sparse, large and city-block
+    /// scenarios runs in about half an hour on two shared cores.
     public static let standard = ParameterGrid(axes: [
         (.lead, [10]),
         (.raisedAccuracyHold, [3, 8]),
@@ -26,6 +28,7 @@ public struct ParameterGrid: Sendable {
         (.fineRadius, [0, 60]),
         (.stillSensing, [0, 1]),
         (.osTrustRadius, [0, 100]),
+        (.undecidedDepth, [1, 0.5, 0]),
     ])
 
     /// Every combination, the first axis varying slowest.

@@ -6,6 +6,8 @@ import WhereaboutsCore
 public enum PolicyParameter: String, CaseIterable, Sendable, Hashable, Comparable {
     case lead, maximumCruise, fineRadius, stopTimeout, stopRadius, stationaryRadius, raisedAccuracyHold, distanceFilter, watchDistance
     case osTrustRadius
+    /// ``MotionPolicy/undecidedDepth``: a fraction of the hysteresis band, 0 to 1.
+    case undecidedDepth
     case flushInterval
     /// ``MotionPolicy/placesStops``: 1 places stops, 0 does not.
     case placesStops
@@ -48,6 +50,7 @@ public enum PolicyParameter: String, CaseIterable, Sendable, Hashable, Comparabl
         case .distanceFilter: policy.distanceFilter
         case .watchDistance: policy.watchDistance
         case .osTrustRadius: policy.osTrustRadius
+        case .undecidedDepth: policy.undecidedDepth
         case .placesStops: policy.placesStops ? 1 : 0
         case .stillSensing: policy.stillSensing ? 1 : 0
         }
@@ -66,6 +69,7 @@ public enum PolicyParameter: String, CaseIterable, Sendable, Hashable, Comparabl
         case .distanceFilter: policy.distanceFilter = value
         case .watchDistance: policy.watchDistance = value
         case .osTrustRadius: policy.osTrustRadius = value
+        case .undecidedDepth: policy.undecidedDepth = value
         case .placesStops: policy.placesStops = value != 0
         case .stillSensing: policy.stillSensing = value != 0
         }
@@ -86,6 +90,11 @@ public enum PolicyParameter: String, CaseIterable, Sendable, Hashable, Comparabl
                 fix:
                     "give seconds or metres as a number, e.g. \(parameter.rawValue)=\(Int(parameter.value(in: Strategy.adaptive.configuration)))"
             )
+        }
+        if parameter == .undecidedDepth, value > 1 {
+            throw ValidationError(
+                field: "--set undecidedDepth", value: "\"\(parts[1])\"", problem: "is more than 1 (the whole hysteresis band)",
+                fix: "give a fraction of the band from 0 (the outline) to 1 (the band's far edge), e.g. undecidedDepth=0.5")
         }
         if parameter.isSwitch, value != 0 && value != 1 {
             throw ValidationError(
