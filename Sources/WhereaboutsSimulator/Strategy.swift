@@ -40,19 +40,19 @@ public struct Strategy: Sendable, Equatable {
     public static let adaptive = preset(
         .adaptive,
         summary:
-            "cell while boundaries are out of reach, Wi-Fi near them, GPS where Wi-Fi cannot decide (held 8 s), off after 1 min still unless within 30 m of one"
+            "cell while boundaries are out of reach, Wi-Fi near them, GPS where Wi-Fi cannot decide or halfway into a band (held 3 s), off after 1 min still unless within 30 m of one"
     )
     /// The `efficient` preset of the adaptive mode.
     public static let efficient = preset(
         .efficient,
         summary:
-            "adaptive with GPS held 3 s and asked for from halfway into a region's band, circles of 100 m or more left to the OS's monitoring (reported 20–180 s late), off 2 min after any stop"
+            "adaptive with GPS asked for once a fix lies past a region's outline, circles of 100 m or more left to the OS's monitoring (reported 20–180 s late), off 2 min after any stop"
     )
     /// The `responsive` preset of the adaptive mode.
     public static let responsive = preset(
         .responsive,
         summary:
-            "adaptive with GPS held 3 s and asked for once a fix lies past a region's outline, GPS for regions under 60 m, motion activity watched while still"
+            "adaptive with GPS asked for once a fix lies past a region's outline, GPS for regions under 60 m, on for 5 min still, motion activity watched while still"
     )
 
     /// The adaptive mode with `policy`, named for it.

@@ -5,6 +5,8 @@
 # and the CPU seconds per 1000 locations of the server and of PostgreSQL (utime+stime from /proc).
 # With RECORDER=path/to/ot-recorder, an OwnTracks Recorder (HTTP mode, MQTT off, no reverse geocoding,
 # a fresh store) gets the same /pub load first, counted in its .rec lines: the ratios in one run.
+# Each server also answers GET /api/0/version under the same 16 connections: what its HTTP stack
+# serves with no storage, authentication or parsing, the ceiling any /pub figure stays under.
 # Usage: run.sh SERVER_BINARY POSTGRES_URL POSTMASTER_PID [SECONDS]
 # POSTGRES_URL may name the server's socket directory instead of a host (postgres://me@%2Fvar%2Frun%2Fpostgresql/postgres):
 # psql and the server then both connect through the Unix-domain socket.
@@ -23,6 +25,17 @@ report() {
         'BEGIN { printf "%-8s %-5s %9.0f loc/s  stored %8d of %8d requests  CPU-s/1000: server %.3f, postgres %.3f  (wrk error lines %d)\n",
             store, load, stored / s, stored, requests, server / ticks / stored * 1000, pg / ticks / stored * 1000, errors }'
 }
+# Prints one row for GET /api/0/version on the server NAME (process PID) at PORT: requests/s and CPU-s per 1000.
+ceiling() {
+    local before after requests
+    before=$(cpu $2)
+    wrk -t4 -c16 -d${seconds}s "http://127.0.0.1:$3/api/0/version" > /tmp/wrk-version.out
+    after=$(cpu $2)
+    requests=$(awk '/requests in/ {print $1}' /tmp/wrk-version.out)
+    awk -v name=$1 -v requests=$requests -v s=$seconds -v ticks=$ticks -v used=$((after - before)) \
+        'BEGIN { printf "%-8s version %7.0f req/s  (no storage: the HTTP ceiling)  CPU-s/1000: server %.3f\n",
+            name, requests / s, used / ticks / requests * 1000 }'
+}
 
 if [ -n "${RECORDER:-}" ]; then
     folder=$(mktemp -d)
@@ -35,6 +48,7 @@ if [ -n "${RECORDER:-}" ]; then
     before_server=$(cpu $server)
     LOAD=pub DEVICE=bench TOKEN=none wrk -t4 -c16 -d${seconds}s -s "$here/load.lua" "http://127.0.0.1:$port" > /tmp/wrk.out
     after_server=$(cpu $server)
+    ceiling recorder $server $port
     kill $server; wait $server || true
     # It files what /pub brings without u= and d= as owntracks/phone, a line a location.
     report recorder pub "$(cat "$folder"/rec/owntracks/phone/*.rec | wc -l)" $((after_server - before_server)) 0
@@ -64,6 +78,7 @@ for store in sqlite postgres; do
         fi
         pg=$([ $store = postgres ] && pg_pids || true)
         after_server=$(cpu $server); after_pg=$(cpu $pg)
+        [ $store = sqlite ] && [ $load = pub ] && ceiling ours $server $port
         kill $server; wait $server || true
         stored=$("$server_binary" device list --database "$database" | awk '$1 == "bench" {print $2}')
         report $store $load "$stored" $((after_server - before_server)) $((after_pg - before_pg))
