@@ -206,6 +206,12 @@ struct TrackerCruiseTests {
                 && policy.osTrustRadius == 0 && policy.undecidedDepth == 1)
         let again = try JSONDecoder().decode(MotionPolicy.self, from: JSONEncoder().encode(MotionPolicy.adaptive))
         #expect(again == MotionPolicy.adaptive)
+        for bad in ["1.5", "-0.5"] {
+            let out = saved.replacingOccurrences(of: "}", with: ",\"undecidedDepth\":\(bad)}")
+            #expect(throws: DecodingError.self, "undecidedDepth \(bad)") {
+                try JSONDecoder().decode(MotionPolicy.self, from: Data(out.utf8))
+            }
+        }
     }
 
     @Test("the presets are modes by name; balanced is the default adaptive")

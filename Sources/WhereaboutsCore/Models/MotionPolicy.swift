@@ -138,9 +138,8 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     /// as a fix lies past a region's outline (``undecidedDepth`` 0, so GPS follows the device across
     /// each band), GPS for regions under 60 m within reach, positioning kept on for 5 minutes still,
     /// and the app kept running on motion activity while still (``stillSensing``), so a region near
-    /// the device is judged on fine fixes,
-    /// a passage that grazes a region is seen, and a departure is seen when the motion coprocessor
-    /// reports it rather than when the OS notices it.
+    /// the device is judged on fine fixes, a passage that grazes a region is seen, and a departure is
+    /// seen when the motion coprocessor reports it rather than when the OS notices it.
     public static let responsive = preset(
         name: "responsive", hold: 3, stopTimeout: 300, watchDistance: 30, fineRadius: 60, stillSensing: true, undecidedDepth: 0)
 
@@ -179,8 +178,17 @@ extension MotionPolicy: Codable {
     /// Decodes a policy; one saved before cruising (or stop placing, or trusting the OS, or the
     /// undecided depth) existed decodes as a policy that never cruises (or places stops, or leaves
     /// regions to the OS, or asks for finer fixes in the band).
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` for an undecided depth outside 0...1 (or not a number).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        let undecidedDepth = try c.decodeIfPresent(Double.self, forKey: .undecidedDepth) ?? 1
+        guard (0...1).contains(undecidedDepth) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .undecidedDepth, in: c,
+                debugDescription: "undecidedDepth \(undecidedDepth) is not a fraction of the hysteresis band: "
+                    + "give 0 (the outline) to 1 (the band's far edge)")
+        }
         self.init(
             name: try c.decode(String.self, forKey: .name), stopRadius: try c.decode(Double.self, forKey: .stopRadius),
             stopTimeout: try c.decode(TimeInterval.self, forKey: .stopTimeout),
@@ -200,6 +208,6 @@ extension MotionPolicy: Codable {
             placesStops: try c.decodeIfPresent(Bool.self, forKey: .placesStops) ?? false,
             stillSensing: try c.decodeIfPresent(Bool.self, forKey: .stillSensing) ?? false,
             osTrustRadius: try c.decodeIfPresent(Double.self, forKey: .osTrustRadius) ?? 0,
-            undecidedDepth: try c.decodeIfPresent(Double.self, forKey: .undecidedDepth) ?? 1)
+            undecidedDepth: undecidedDepth)
     }
 }
