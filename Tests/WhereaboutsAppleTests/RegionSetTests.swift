@@ -26,6 +26,9 @@ struct RegionSetTests {
         let planned = Set(["a", "b", MonitoredRegion.refreshRegionID])
         #expect(await soon { Set(app.os.monitored.keys) == planned })
         #expect(app.os.foreignBeacons.isEmpty, "a region that is not a circle is stopped too")
+        #expect(
+            await soon { ["a", "b"].allSatisfy { id in app.os.started.last { $0.identifier == id }?.requestsState == false } },
+            "the plan settles: once the OS's answers say a and b are outside, their circles are resized and ask for no state")
 
         let before = app.os.regionLog.count
         try await app.engine.addRegions([try region("c", metres: 900)])
