@@ -143,6 +143,21 @@ struct TuningTests {
         }
     }
 
+    @Test("every preset is a point of the grid, so run by name it scores what the sweep's point scored")
+    func presetsOnTheGrid() {
+        func policy(_ configuration: TrackerConfiguration) -> MotionPolicy? {
+            guard case .adaptive(var policy) = configuration.mode else { return nil }
+            policy.name = ""
+            return policy
+        }
+        let points = ParameterGrid.standard.candidates.map { policy(Strategy.adaptive.with($0).configuration) }
+        for preset in [Strategy.efficient, Strategy.adaptive, Strategy.responsive] {
+            #expect(
+                points.contains(policy(preset.configuration)),
+                "\(preset.name) is no point of ParameterGrid.standard: a value outside its axes, or a parameter the grid does not sweep")
+        }
+    }
+
     @Test("the Pareto front keeps the points nothing beats on both axes; the SVG draws every point")
     func paretoFront() {
         let points = [
