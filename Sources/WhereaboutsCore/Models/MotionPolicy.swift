@@ -131,8 +131,8 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     /// kept on for 2 minutes still and then off wherever the device stopped, no fine radius, and
     /// circles of 100 m or more left to the OS while it monitors them (``osTrustRadius``): their
     /// boundaries neither end a cruise nor call for Wi-Fi or GPS, and the OS's report (20–180 s after
-    /// the crossing) is their event. It reports later than ``adaptive``
-    /// and spends about three fifths of its energy.
+    /// the crossing) is their event. It reports later than ``adaptive`` and spends about three fifths
+    /// of its energy.
     public static let efficient = preset(
         name: "efficient", stopRadius: 80, stopTimeout: 120, watchDistance: 0, fineRadius: 0, osTrustRadius: 100, undecidedDepth: 0)
 
@@ -141,7 +141,8 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     /// each band), GPS for regions under 60 m within reach, still while the fixes stay within 40 m of
     /// an anchor, positioning kept on for 2 minutes still, and the app kept running on motion activity
     /// while still (``stillSensing``), so a region near the device is judged on fine fixes, a passage
-    /// that grazes a region is seen, and a departure is seen when the motion coprocessor reports it rather than when the OS notices it.
+    /// that grazes a region is seen, and a departure is seen when the motion coprocessor reports it
+    /// rather than when the OS notices it.
     public static let responsive = preset(
         name: "responsive", stopRadius: 40, stopTimeout: 120, watchDistance: 30, fineRadius: 60, stillSensing: true, undecidedDepth: 0)
 

@@ -44,9 +44,9 @@ public struct PresetGoal: Sendable, Equatable {
     /// The three presets, slowest to drain the battery first, each picked above the one before it
     /// (``admits(_:above:)``): `efficient` the least energy with recall ≥ 0.95; `balanced` (the
     /// adaptive default) the most recall within a sixth of continuous GPS's energy with a p95 latency
-    /// of at most 60 s (issue 50's aim); `responsive`, which is for reporting quickly, the lowest p95 latency within a
-    /// quarter; each with precision ≥ 0.95 (the city blocks of small regions bring every strategy's
-    /// precision below 0.97).
+    /// of at most 60 s (issue 50's aim); `responsive`, which is for reporting quickly, the lowest p95
+    /// latency within a quarter; each with precision ≥ 0.95 (the city blocks of small regions bring
+    /// every strategy's precision below 0.97).
     public static let presets = [
         PresetGoal(name: MotionPolicy.efficient.name, recallFloor: 0.95, precisionFloor: 0.95),
         PresetGoal(name: MotionPolicy.adaptive.name, precisionFloor: 0.95, latencyP95Ceiling: 60, energyBudget: 1.0 / 6),
