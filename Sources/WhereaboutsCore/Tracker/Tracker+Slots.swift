@@ -32,6 +32,20 @@ extension Tracker {
         return configuration.regionCushion.proves(state, circle: circle.radius, regionRadius: region.radius)
     }
 
+    /// Whether an OS entry into region `id` goes unheeded: the circle handed for it cannot prove the
+    /// entry (``handedCircleProves(_:of:)``: on iOS a circle under 100 m flips to inside 50 m from its
+    /// centre, where the device may be outside a region under 67 m), and the motion coprocessor
+    /// confidently reports the device cycling or in a vehicle. At those speeds the device passes that
+    /// close to many small regions it never enters, and by the time the late report arrives a fix
+    /// would find it gone whether it entered or not. On foot, still, or with no report, the entry is
+    /// applied as any other.
+    func ignoresUnprovenEntry(into id: String) -> Bool {
+        guard let activity, activity.kind >= .cycling, activity.confidence != .low,
+            let (region, _) = handedCircle(of: id), case .circle = region.shape
+        else { return false }
+        return !handedCircleProves(.inside, of: id)
+    }
+
     /// Whether the OS's first report of the device's state in region `id`, found when monitoring
     /// started, shows that state in the region itself (``RegionCushion/showsFirstState(_:circle:regionRadius:)``).
     /// A polygon's enclosing circle shows "outside" alone.

@@ -238,6 +238,10 @@ public struct Tracker: Sendable {
             requestPosition(into: &effects)
             return
         }
+        if state == .inside, ignoresUnprovenEntry(into: id) {
+            requestPosition(into: &effects)
+            return
+        }
         let streaming = appliedRequest?.standard != nil
         let missed = !fixWatch.covers(GeofenceRule.fixPrecedence, before: now) && handedCircleProves(state, of: id)
         guard let event = geofences.osCrossing(id: id, state: state, at: now, fixesStreaming: streaming, fixesMissed: missed)
