@@ -234,11 +234,10 @@ public struct Tracker: Sendable {
             endCruise()
             applyLocationRequest(into: &effects)
         }
-        if geofences.index[id] != nil, geofences.state(of: id) == nil, !handedCircleHolds(state, of: id) {
-            requestPosition(into: &effects)
-            return
-        }
-        if state == .inside, ignoresUnprovenEntry(into: id) {
+        // A fix decides a region whose first state the handed circle does not show, and an entry
+        // it cannot prove while the device rides or drives.
+        let undetermined = geofences.index[id] != nil && geofences.state(of: id) == nil && !handedCircleHolds(state, of: id)
+        if undetermined || (state == .inside && ignoresUnprovenEntry(into: id)) {
             requestPosition(into: &effects)
             return
         }
