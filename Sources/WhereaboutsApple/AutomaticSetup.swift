@@ -105,6 +105,7 @@ public struct AutomaticSetup: Sendable, Equatable {
         let notifier = RegionNotifier(engine: engine, center: notificationCenter, log: log)
         let bridge = Bridge(engine: engine, notifications: notifier)
         if let notifications = try? store.setting(.regionNotifications), notifications.enabled {
+            notifier.holdEvents()
             Task { _ = await notifier.apply(notifications) }
         }
         let refresh = BackgroundRefreshTask(

@@ -16,8 +16,10 @@ import WhereaboutsCore
 /// A relaunch for a region crossing starts a new process: call ``enable()`` again at every launch on
 /// which the user wants notifications (once the user has answered, it shows no dialog), as early as the
 /// engine exists; the automatic set-up does so from the stored settings. ``enable()`` listens to the
-/// engine's events before it asks the notification centre, so the event that relaunched the app,
-/// broadcast while that question is still out, is held and posted once the answer is yes. iOS shows
+/// engine's events before it asks the notification centre, so an event broadcast while that question
+/// is still out is held and posted once the answer is yes. When ``enable()`` runs in a task started
+/// beside the engine's launch, call ``holdEvents()`` first: the event that relaunched the app may be
+/// broadcast before that task runs. iOS shows
 /// these notifications while the app is in the background; to show them while it is in the foreground
 /// too, the app's `UNUserNotificationCenterDelegate` presents them.
 public final class RegionNotifier: RegionNotificationControl, @unchecked Sendable {
@@ -28,6 +30,7 @@ public final class RegionNotifier: RegionNotificationControl, @unchecked Sendabl
     private let lock = NSLock()
     private var settings: RegionNotificationSettings
     private var relay: Task<Void, Never>?
+    private var held: AsyncStream<RegionEvent>?
 
     /// Creates a notifier on any notification centre; it posts nothing until ``enable()``. Apps use the
     /// convenience initializer on `UNUserNotificationCenter.current()`.
@@ -56,13 +59,13 @@ public final class RegionNotifier: RegionNotificationControl, @unchecked Sendabl
     ///   dropping the subscription ends it).
     @discardableResult
     public func enable() async throws -> Bool {
-        let current = lock.withLock {
+        let (current, events) = lock.withLock {
             settings.enabled = true
-            return settings
+            defer { held = nil }
+            return (settings, relay == nil ? held ?? engine.regionEvents() : nil)
         }
         await center.setCategory(current.categoryIdentifier, actions: current.actions)
-        if lock.withLock({ relay != nil }) { return true }
-        let events = engine.regionEvents()
+        guard let events else { return true }
         let granted = try await center.requestAlertAuthorization()
         guard granted else {
             log(.notifications, .notice, "notifications are not allowed; region events are not notified")
@@ -72,10 +75,21 @@ public final class RegionNotifier: RegionNotificationControl, @unchecked Sendabl
         return true
     }
 
+    /// Starts holding the engine's region events now, for the next ``enable()`` to post: call it before
+    /// the engine launches when ``enable()`` will run in a task, so that the event that relaunched the
+    /// app is notified even when it is broadcast before that task runs. At most the newest 256 are held;
+    /// ``disable()`` drops them.
+    public func holdEvents() {
+        lock.withLock {
+            if relay == nil, held == nil { held = engine.regionEvents() }
+        }
+    }
+
     /// Stops posting notifications (the permission stays as the user set it).
     public func disable() {
         lock.withLock {
             settings.enabled = false
+            held = nil
             defer { relay = nil }
             return relay
         }?.cancel()

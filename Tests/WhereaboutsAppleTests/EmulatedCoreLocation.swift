@@ -16,6 +16,8 @@ final class EmulatedCoreLocation {
     var position: Coordinate
     /// The accuracy of the fixes one-time requests get, in metres.
     var oneShotAccuracy = 8.0
+    /// `false`: one-time requests stay unanswered, as while the OS is still searching for a fix.
+    var answersOneShots = true
     var monitored: [String: CoreLocationRegion] = [:]
     /// A region the app monitors outside Whereabouts that is not a circle (a beacon region).
     var foreignBeacons: Set<String> = []
@@ -121,6 +123,7 @@ final class EmulatedCoreLocation {
     }
 
     func answerOneShot(_ manager: EmulatedLocationManager) {
+        guard answersOneShots else { return }
         let location = fix(oneShotAccuracy)
         Task { @MainActor in manager.receiver?.didUpdateLocations([location], from: manager) }
     }

@@ -69,4 +69,32 @@ struct RelaunchTests {
         #expect(await soon { await center.posted.count == 1 }, "the exit broadcast before the answer is posted")
         await app.kill()
     }
+
+    @Test(
+        "events held from holdEvents() are posted by the enable() that runs later; disable() drops them",
+        arguments: [false, true])
+    func heldEvents(disabledBetween: Bool) async throws {
+        let app = PhoneApp(at: home)
+        try app.launch()
+        try await app.engine.launch(.user)
+        try await app.engine.addRegions([try Region(id: "home", center: home, radius: 150)])
+        try await app.engine.start(mode: .significant)
+        #expect(try await soon { try await app.engine.recordedRegionEvents().contains { $0.regionID == "home" } })
+
+        let center = RecordingNotificationCenter()
+        let notifier = RegionNotifier(engine: app.engine, center: center, kinds: [.exit], log: app.lines.log)
+        notifier.holdEvents()
+        app.os.move(to: Geodesy.destination(from: home, distance: 1_000, bearing: 90))
+        let engine = try #require(app.engine)
+        #expect(try await soon { try await engine.recordedRegionEvents().contains { $0.kind == .exit } }, "broadcast before enable()")
+        if disabledBetween { notifier.disable() }
+        #expect(try await notifier.enable())
+        if disabledBetween {
+            try await Task.sleep(nanoseconds: 200_000_000)
+            #expect(await center.posted.isEmpty, "disable() dropped the held exit")
+        } else {
+            #expect(await soon { await center.posted.count == 1 }, "the held exit is posted")
+        }
+        await app.kill()
+    }
 }
