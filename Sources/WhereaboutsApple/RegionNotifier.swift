@@ -19,9 +19,9 @@ import WhereaboutsCore
 /// engine's events before it asks the notification centre, so an event broadcast while that question
 /// is still out is held and posted once the answer is yes. When ``enable()`` runs in a task started
 /// beside the engine's launch, call ``holdEvents()`` first: the event that relaunched the app may be
-/// broadcast before that task runs. iOS shows
-/// these notifications while the app is in the background; to show them while it is in the foreground
-/// too, the app's `UNUserNotificationCenterDelegate` presents them.
+/// broadcast before that task runs. iOS shows these notifications while the app is in the background;
+/// to show them while it is in the foreground too, the app's `UNUserNotificationCenterDelegate`
+/// presents them.
 public final class RegionNotifier: RegionNotificationControl, @unchecked Sendable {
     private let engine: LocationEngine
     private let center: any NotificationCentering

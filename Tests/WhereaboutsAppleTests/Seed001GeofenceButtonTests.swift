@@ -107,4 +107,38 @@ struct Seed001GeofenceButtonTests {
         #expect(app.settingsOpened == 1)
         await relaunched.shutdown()
     }
+
+    @Test(
+        "the exit that relaunched the app is notified even when the engine broadcasts it before the main actor runs again",
+        .timeLimit(.minutes(1)))
+    func relaunchExitBeforeMainRuns() async throws {
+        let app = PhoneApp(at: home)
+        let support = temporaryFolder("geofence")
+        let first = try launch(app, .user, support: support)
+        _ = await first.started.launch.value
+        _ = try await first.call("configureNotifications", #"{"enabled": true, "kinds": ["exit"]}"#)
+        try await first.started.engine.addRegions([try Region(id: "saved", center: home, radius: 100)])
+        try await first.started.engine.start(mode: .significant)
+        #expect(await soon { await first.started.engine.insideRegionIDs == ["saved"] })
+        await first.started.engine.shutdown()
+        app.os.killProcess()
+        app.os.move(to: Geodesy.destination(from: home, distance: 800, bearing: 90))
+        #expect(app.os.launchPending)
+
+        let process = try launch(app, .locationEvent, support: support)
+        let heard = Latest<Bool>()
+        let events = process.started.engine.regionEvents()
+        let listener = Task.detached {
+            for await event in events where event.regionID == "saved" && event.kind == .exit { heard.set(true) }
+        }
+        defer { listener.cancel() }
+        app.os.deliverHeldCrossings()
+        // The main actor stays busy, as while the app finishes launching: the task the set-up started to
+        // turn notifications on cannot run until the engine has broadcast the exit.
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while heard.value == nil, Date() < deadline { usleep(10_000) }
+        #expect(heard.value == true, "the relaunched engine broadcast the exit while the main actor was busy")
+        #expect(await soon { await process.center.posted.count == 1 }, "the exit is notified all the same")
+        await process.started.engine.shutdown()
+    }
 }
