@@ -24,6 +24,12 @@ public enum ScenarioFamily: String, Sendable, CaseIterable {
     /// The name of the scenario of this family made from the scenario `name`.
     public func name(of name: String) -> String { "\(name)-\(rawValue)" }
 
+    /// The trace a scenario called `scenario` was made from: its name up to the first `-` (`d07` for
+    /// `d07-stress` and for `d07` itself). Scenarios of one trace are one group when tuning and scoring.
+    public static func trace(of scenario: String) -> String {
+        String(scenario.split(separator: "-", maxSplits: 1).first ?? Substring(scenario))
+    }
+
     /// The scenario of this family made from `scenario`, each added region's kind beside it.
     public func make(from scenario: Scenario, seed: UInt64) -> (scenario: Scenario, kinds: [String: String]) {
         let name = name(of: scenario.name)

@@ -186,7 +186,7 @@ struct Simulate: AsyncParsableCommand {
     private func runFolder(_ scenarios: [Scenario], strategies: [Strategy]) async throws {
         let table = try await runAll(scenarios, strategies: strategies, writing: out)
         print("\(scenarios.count) scenarios, pad \(Int(pad)) s, \(seedsDescription)")
-        printBySeed { seeds in strategies.map { table.aggregate($0.name, over: scenarios, seeds: seeds) } }
+        printBySeed { seeds in strategies.map { table.runs($0.name, over: scenarios, seeds: seeds) } }
         if let out { print("wrote \(out)") }
     }
 
@@ -195,17 +195,20 @@ struct Simulate: AsyncParsableCommand {
         (seeds.count == 1 ? "seed " : "seeds ") + seeds.map(String.init).joined(separator: ", ")
     }
 
-    /// Prints the table `rows` gives for the runs of some seeds: for each seed alone and then pooled
-    /// when there are several, else once.
-    func printBySeed(_ rows: ([UInt64]) -> [StrategyAggregate]) {
+    /// Prints the figures of the runs `runs` gives at some seeds (a list per strategy): for each seed
+    /// alone and then pooled when there are several, else once; then how precisely the pooled runs
+    /// measure each figure.
+    func printBySeed(_ runs: ([UInt64]) -> [[RunReport]]) {
         if seeds.count > 1 {
             for seed in seeds {
                 print("seed \(seed):")
-                print(SummaryTable.render(rows([seed])))
+                print(SummaryTable.render(runs([seed]).map(StrategyAggregate.init(reports:))))
             }
             print("\(seeds.count) seeds pooled:")
         }
-        print(SummaryTable.render(rows(seeds)))
+        let pooled = runs(seeds)
+        print(SummaryTable.render(pooled.map(StrategyAggregate.init(reports:))))
+        print(SummaryTable.renderIntervals(pooled))
     }
 
     /// Every scenario with every strategy at every seed, as many runs at once as there are processors;

@@ -34,27 +34,26 @@ extension Simulate {
         } else {
             print("figures on every scenario (the presets' sweep points are tuned on these scenarios, so none is printed for them):")
         }
-        func rows(at seeds: [UInt64], over scenarios: [Scenario] = scenarios) -> [StrategyAggregate] {
+        func rows(at seeds: [UInt64], over scenarios: [Scenario] = scenarios) -> [[RunReport]] {
             let names = Set(scenarios.map(\.name))
-            return fixed.map { table.aggregate($0.name, over: scenarios, seeds: seeds) }
+            return fixed.map { table.runs($0.name, over: scenarios, seeds: seeds) }
                 + validations.map { validation in
-                    StrategyAggregate(
-                        reports: validation.heldOutRuns.filter { run in
-                            names.contains(run.scenario)
-                                && seeds.contains { ScenarioRunner.runSeed($0, scenario: run.scenario) == run.seed }
-                        })
+                    validation.heldOutRuns.filter { run in
+                        names.contains(run.scenario) && seeds.contains { ScenarioRunner.runSeed($0, scenario: run.scenario) == run.seed }
+                    }
                 }
         }
         printBySeed { rows(at: $0) }
+        if folds != nil { print(SummaryTable.renderFront(validations.map { ($0.goal.name, $0.heldOutRuns) })) }
         if folders.count > 1 {
             for (folder, inFolder) in folders {
                 print("\(inFolder.count) scenarios of \(folder)\(seeds.count > 1 ? ", seeds pooled" : ""):")
-                print(SummaryTable.render(rows(at: seeds, over: inFolder)))
+                print(SummaryTable.render(rows(at: seeds, over: inFolder).map(StrategyAggregate.init(reports:))))
             }
         }
         if let plot {
             let points =
-                rows(at: seeds).map {
+                rows(at: seeds).map(StrategyAggregate.init(reports:)).map {
                     EnergyRecallPlot.Point(label: $0.strategy, energyRatio: $0.energyRatio, recall: $0.recall, isStrategy: true)
                 }
                 + swept.map { strategy in

@@ -14,6 +14,54 @@ enum SummaryTable {
                 row.bytesPerTravelHour.map { "\(Int($0.rounded()))" } ?? "-",
             ]
         }
+        return aligned(header, body)
+    }
+
+    /// How precisely each strategy's runs measure its pooled figures (``ScoreIntervals``), one row per
+    /// list of runs, under a line saying what was resampled; a line saying why there are none when the
+    /// runs come from a single trace.
+    static func renderIntervals(_ runs: [[RunReport]]) -> String {
+        let rows = runs.compactMap { reports in ScoreIntervals(reports: reports).map { (reports[0].strategy, $0) } }
+        guard let first = rows.first?.1 else {
+            return "no intervals: the runs come from one trace, and resampling needs two or more"
+        }
+        func range(_ interval: ClosedRange<Double>) -> String { "\(fixed(interval.lowerBound, 3))–\(fixed(interval.upperBound, 3))" }
+        let body = rows.map { strategy, intervals in
+            [
+                strategy, range(intervals.recall), range(intervals.precision),
+                intervals.latencyP95.map { "\(Int($0.lowerBound))–\(Int($0.upperBound)) s" } ?? "-", range(intervals.energyRatio),
+            ]
+        }
+        let heading =
+            "\(Int((first.level * 100).rounded())) % intervals of the pooled figures (bootstrap: \(first.resamples) draws of "
+            + "\(first.groups) trace groups, each with its families and seeds):"
+        return heading + "\n" + aligned(["strategy", "recall", "precision", "latency p95", "energy ratio"], body)
+    }
+
+    /// How each preset's figures differ from those of the preset below it on the front (`presets`
+    /// cheapest first), with intervals from draws that take the same traces for both
+    /// (``ScoreIntervals/difference(_:minus:resamples:level:seed:)``): whether the front's order holds
+    /// beyond which traces were recorded.
+    static func renderFront(_ presets: [(name: String, runs: [RunReport])]) -> String {
+        func range(_ interval: ClosedRange<Double>, _ text: (Double) -> String) -> String {
+            func signed(_ value: Double) -> String { (value < 0 ? "−" : "+") + text(abs(value)) }
+            return "\(signed(interval.lowerBound)) to \(signed(interval.upperBound))"
+        }
+        let body = zip(presets.dropFirst(), presets).compactMap { higher, lower -> [String]? in
+            ScoreIntervals.difference(higher.runs, minus: lower.runs).map { gap in
+                [
+                    "\(higher.name) − \(lower.name)", range(gap.recall) { fixed($0, 3) }, range(gap.precision) { fixed($0, 3) },
+                    gap.latencyP95.map { range($0) { "\(Int($0.rounded()))" } + " s" } ?? "-", range(gap.energyRatio) { fixed($0, 3) },
+                ]
+            }
+        }
+        guard !body.isEmpty else { return "no front intervals: the presets' runs come from one trace" }
+        return "each preset less the one below it, 95 % intervals (the same traces drawn for both):\n"
+            + aligned(["presets", "recall", "precision", "latency p95", "energy ratio"], body)
+    }
+
+    /// `header` and `body` as columns: the first left-aligned, the others right-aligned.
+    private static func aligned(_ header: [String], _ body: [[String]]) -> String {
         let widths = header.indices.map { column in ([header] + body).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { i, cell in

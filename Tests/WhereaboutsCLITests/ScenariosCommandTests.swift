@@ -69,7 +69,10 @@ struct ScenariosCommandTests {
             out.path,
         ])
         #expect(result.status == 0, "\(result.stderr)")
-        for line in ["1 scenarios, pad 60 s, seeds 2, 5", "seed 2:", "seed 5:", "2 seeds pooled:"] {
+        for line in [
+            "1 scenarios, pad 60 s, seeds 2, 5", "seed 2:", "seed 5:", "2 seeds pooled:",
+            "no intervals: the runs come from one trace, and resampling needs two or more",
+        ] {
             #expect(result.stdout.contains(line), "stdout lacks \(line): \(result.stdout)")
         }
         var seeds: Set<UInt64> = []
@@ -102,6 +105,18 @@ struct ScenariosCommandTests {
         ] {
             let row = try #require(table.split(separator: "\n").first { $0.hasPrefix("adaptive ") }, "\(table)")
             #expect(row.split(separator: " ").dropFirst().first == "\(runs)", "\(row)")
+        }
+        // The held-out runs' intervals follow the pooled table: one row a strategy, the two traces resampled.
+        let heading = "95 % intervals of the pooled figures (bootstrap: 1000 draws of 2 trace groups, each with its families and seeds):"
+        let intervals = try #require(pooled.components(separatedBy: heading).dropFirst().first, "no intervals: \(pooled)")
+        for strategy in ["continuous ", "efficient ", "adaptive ", "responsive "] {
+            let row = try #require(intervals.split(separator: "\n").first { $0.hasPrefix(strategy) }, "\(intervals)")
+            #expect(row.filter { $0 == "–" }.count >= 3, "recall, precision and energy each have a range: \(row)")
+        }
+        let front = try #require(pooled.components(separatedBy: "each preset less the one below it").dropFirst().first, "\(pooled)")
+        for pair in ["adaptive − efficient ", "responsive − adaptive "] {
+            let row = try #require(front.split(separator: "\n").first { $0.hasPrefix(pair) }, "\(front)")
+            #expect(row.components(separatedBy: " to ").count >= 4, "recall, precision and energy each have a range: \(row)")
         }
     }
 

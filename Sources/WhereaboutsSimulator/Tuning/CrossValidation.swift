@@ -67,9 +67,9 @@ public struct CrossValidation: Sendable {
         self.chosenOnAll = candidates[chosenOnAllCandidate]
     }
 
-    /// The fold of each scenario: groups (the name before its first `-`) in name order, dealt out in turn.
+    /// The fold of each scenario: groups (``ScenarioFamily/trace(of:)``) in name order, dealt out in turn.
     public static func assign(_ scenarios: [String], folds: Int) -> [Int] {
-        let group = scenarios.map { String($0.split(separator: "-", maxSplits: 1).first ?? Substring($0)) }
+        let group = scenarios.map(ScenarioFamily.trace(of:))
         let order = Array(Set(group)).sorted()
         let number = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0 % max(1, folds)) })
         return group.map { number[$0]! }
