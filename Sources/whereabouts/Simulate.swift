@@ -32,8 +32,11 @@ struct Simulate: AsyncParsableCommand {
     @Option(help: "Write an SVG of energy ratio against recall: every strategy, the parameter sweep, the Pareto front.")
     var plot: String?
 
-    @Option(help: "A strategy name, or 'all'. One of: \(Strategy.all.map(\.name).joined(separator: ", ")); 'balanced' is 'adaptive'.")
-    var strategy: String = "all"
+    @Option(
+        help:
+            "A strategy name, or 'all' (repeatable; all when not given). One of: \(Strategy.all.map(\.name).joined(separator: ", ")); 'balanced' is 'adaptive'."
+    )
+    var strategy: [String] = []
 
     @Option(
         name: .customLong("set"),
@@ -148,13 +151,21 @@ struct Simulate: AsyncParsableCommand {
         let changes = try settings.map { text in
             do { return try PolicyParameter.setting(text) } catch { throw InputError("\(error)") }
         }
-        if strategy == "all" { return Strategy.all.map { $0.with(changes) } }
-        guard let chosen = Strategy.named(strategy) else {
-            throw InputError(
-                "--strategy \(strategy) is not a strategy; use one of "
-                    + "\((Strategy.all.map(\.name) + Strategy.aliases.keys.sorted()).joined(separator: ", ")) or all")
+        if strategy.isEmpty || strategy == ["all"] { return Strategy.all.map { $0.with(changes) } }
+        var chosen: [Strategy] = []
+        for name in strategy {
+            guard name != "all" else { throw InputError("--strategy all runs every strategy; give it alone, or name each strategy") }
+            guard let named = Strategy.named(name) else {
+                throw InputError(
+                    "--strategy \(name) is not a strategy; use one of "
+                        + "\((Strategy.all.map(\.name) + Strategy.aliases.keys.sorted()).joined(separator: ", ")) or all")
+            }
+            if chosen.contains(where: { $0.name == named.name }) {
+                throw InputError("--strategy \(name) names \(named.name) a second time; give each strategy once")
+            }
+            chosen.append(named.with(changes))
         }
-        return [chosen.with(changes)]
+        return chosen
     }
 
     private func loadScenario() throws -> Scenario {

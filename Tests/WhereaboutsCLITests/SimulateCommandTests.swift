@@ -53,6 +53,24 @@ struct SimulateCommandTests {
         #expect(refused.stderr.contains("balanced"), "the refusal lists the preset's name")
     }
 
+    @Test("--strategy repeats: each strategy named runs once; a second name for one strategy, or all among names, is refused")
+    func severalStrategies() async throws {
+        let out = temporaryFolder("cli")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try await CommandRunner.run(["simulate", "--strategy", "balanced", "--strategy", "continuous", "--out", out.path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let rows = result.stdout.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        #expect(rows.filter { ["adaptive", "continuous", "move"].contains($0) } == ["adaptive", "continuous"], "\(result.stdout)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["adaptive", "continuous"])
+        for (names, message) in [
+            (["balanced", "adaptive"], "--strategy adaptive names adaptive a second time"),
+            (["all", "continuous"], "--strategy all runs every strategy; give it alone"),
+        ] {
+            let refused = try await CommandRunner.run(["simulate"] + names.flatMap { ["--strategy", $0] })
+            #expect(refused.status == 2 && refused.stderr.contains(message), "\(names): \(refused.stderr)")
+        }
+    }
+
     @Test(
         "bad input exits with status 2 and a message naming the problem",
         arguments: [
