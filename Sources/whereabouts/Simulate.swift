@@ -32,6 +32,13 @@ struct Simulate: AsyncParsableCommand {
     @Option(help: "Write an SVG of energy ratio against recall: every strategy, the parameter sweep, the Pareto front.")
     var plot: String?
 
+    @Option(help: "With --folds or --plot: also write every run of the sweep to this file (JSON Lines), for --load-runs.")
+    var saveRuns: String?
+
+    @Option(
+        help: "With --folds or --plot: score the runs --save-runs wrote instead of running them (same scenarios, seeds, pad and grid).")
+    var loadRuns: String?
+
     @Option(
         help:
             "A strategy name, or 'all' (repeatable; all when not given). One of: \(Strategy.all.map(\.name).joined(separator: ", ")); 'balanced' is 'adaptive'."
@@ -79,6 +86,11 @@ struct Simulate: AsyncParsableCommand {
         }
         if folds != nil || plot != nil {
             guard !scenarios.isEmpty else { throw InputError("--folds and --plot sweep parameters over scenarios: give --scenarios DIR") }
+        } else if saveRuns != nil || loadRuns != nil {
+            throw InputError("--save-runs and --load-runs keep a sweep's runs: give --folds K or --plot FILE")
+        }
+        if saveRuns != nil, loadRuns != nil {
+            throw InputError("--load-runs scores runs already saved: drop --save-runs, or drop --load-runs to run the sweep again")
         }
         if let repeated = Dictionary(grouping: seeds, by: { $0 }).first(where: { $1.count > 1 })?.key {
             throw InputError("--seed \(repeated) is given twice; give each seed once")

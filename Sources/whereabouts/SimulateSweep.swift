@@ -14,7 +14,22 @@ extension Simulate {
         let candidates = ParameterGrid.standard.candidates
         let swept = candidates.enumerated().map { Strategy.adaptive.with($1, name: "sweep-\($0)") }
         let fixed = strategies.filter { !Self.isPreset($0) }
-        let table = try await runAll(scenarios, strategies: fixed + swept, writing: nil)
+        let header = SweepRunsFile.Header(
+            scenarios: scenarios.map(\.name), seeds: seeds, pad: pad,
+            strategies: fixed.map(\.name) + zip(swept, candidates).map { "\($0.name): \($1.map(\.description).joined(separator: " "))" },
+            settings: settings)
+        let names = (fixed + swept).map(\.name)
+        let table =
+            if let loadRuns {
+                try SweepRunsFile.read(from: loadRuns, expecting: header, names: names)
+            } else {
+                try await runAll(scenarios, strategies: fixed + swept, writing: nil)
+            }
+        // A file that cannot be written fails the command, but only after the figures are printed.
+        var saveFailure: (any Error)?
+        if let saveRuns {
+            do { try SweepRunsFile.write(table, header: header, names: names, to: saveRuns) } catch { saveFailure = error }
+        }
         print("\(scenarios.count) scenarios, pad \(Int(pad)) s, \(seedsDescription), \(candidates.count) settings swept")
         let sweptReports = swept.map { table.runs($0.name, over: scenarios, seeds: seeds) }
         print("the sweep on every scenario\(seeds.count > 1 ? ", seeds pooled" : "") (for the picture; not held out):")
@@ -68,6 +83,8 @@ extension Simulate {
             }
             print("wrote \(plot)")
         }
+        if let saveFailure { throw saveFailure }
+        if let saveRuns { print("wrote the sweep's runs to \(saveRuns)") }
     }
 
     private static func isPreset(_ strategy: Strategy) -> Bool {

@@ -120,6 +120,51 @@ struct ScenariosCommandTests {
         }
     }
 
+    @Test(
+        "simulate --save-runs keeps a sweep's runs and --load-runs scores them again without running; another sweep's file, a cut or damaged one, is refused"
+    )
+    func savedRuns() async throws {
+        let scenarios = temporaryFolder("cli")
+        let kept = temporaryFolder("cli")
+        defer { for url in [scenarios, kept] { try? FileManager.default.removeItem(at: url) } }
+        for name in ["d01", "d02"] { try writePair(name, in: scenarios) }
+        let file = kept.appendingPathComponent("runs.jsonl").path
+        let sweep = ["simulate", "--scenarios", scenarios.path, "--strategy", "continuous", "--pad", "0", "--seed", "2", "--folds", "2"]
+        // A file that cannot be written fails the command once the figures are printed.
+        let unwritable = try await CommandRunner.run(sweep + ["--save-runs", kept.path + "/missing/runs.jsonl"])
+        #expect(unwritable.status == 2 && unwritable.stderr.contains("cannot be written"), "\(unwritable.stderr)")
+        #expect(unwritable.stdout.contains("held-out figures"), "\(unwritable.stdout)")
+        let saved = try await CommandRunner.run(sweep + ["--save-runs", file])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(saved.stdout.contains("wrote the sweep's runs to \(file)"), "\(saved.stdout)")
+        let loaded = try await CommandRunner.run(sweep + ["--load-runs", file])
+        #expect(loaded.status == 0, "\(loaded.stderr)")
+        let figures = saved.stdout.split(separator: "\n").filter { !$0.hasPrefix("wrote the sweep's runs") }
+        #expect(loaded.stdout.split(separator: "\n") == figures, "the loaded runs score as the sweep did")
+        #expect(unwritable.stdout.split(separator: "\n") == figures, "the runs are the same whether or not the file is written")
+
+        var lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        let other = sweep.map { $0 == "2" ? "3" : $0 }
+        let refusals: [([String], String)] = [
+            (other + ["--load-runs", file], "it holds a sweep of other seeds (2)"),
+            (sweep + ["--load-runs", file, "--set", "lead=30"], "it holds a sweep of other --set changes"),
+            (sweep + ["--load-runs", file, "--save-runs", file], "drop --save-runs"),
+            (["simulate", "--scenarios", scenarios.path, "--load-runs", file], "give --folds K or --plot FILE"),
+        ]
+        for (arguments, message) in refusals {
+            let refused = try await CommandRunner.run(arguments)
+            #expect(refused.status == 2 && refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
+        }
+        lines.removeLast()
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let cut = try await CommandRunner.run(sweep + ["--load-runs", file])
+        #expect(cut.status == 2 && cut.stderr.contains("the file is cut short"), "\(cut.stderr)")
+        lines[1] = "{"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let damaged = try await CommandRunner.run(sweep + ["--load-runs", file])
+        #expect(damaged.status == 2 && damaged.stderr.contains("line 2 is not a run's report"), "\(damaged.stderr)")
+    }
+
     @Test("simulate --folds over two folders also prints each folder's held-out figures, counting only its runs")
     func foldsByFolder() async throws {
         let first = temporaryFolder("cli")

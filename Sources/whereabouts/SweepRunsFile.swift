@@ -1,0 +1,94 @@
+import Foundation
+import WhereaboutsSimulator
+
+/// Every run of a sweep in one file (`simulate --save-runs`), so that it can be scored again
+/// (`--load-runs`) without running it: JSON Lines, a header saying what was run, then one line a run.
+///
+/// A sweep of 288 settings over the scenarios at two seeds takes the better part of an hour; scoring it
+/// takes seconds. Reading refuses a file whose header differs from the sweep asked for, or that lacks a
+/// run, so that figures never mix sweeps.
+struct SweepRunsFile {
+    /// What a sweep ran: everything its runs depend on that the command line gives.
+    struct Header: Codable, Equatable {
+        /// The scenarios' names, in order.
+        var scenarios: [String]
+        /// The seeds, in order.
+        var seeds: [UInt64]
+        /// The pad, seconds.
+        var pad: Double
+        /// Each strategy run, with its settings (`sweep-N: lead=10 …`, or a fixed strategy's name).
+        var strategies: [String]
+        /// The `--set` changes made to every strategy.
+        var settings: [String]
+    }
+
+    private struct Line: Codable {
+        let seed: UInt64
+        let report: RunReport
+    }
+
+    /// Writes `table`'s runs of `header`'s strategies under `header` to `path`, through a temporary
+    /// file beside it, so that a failed write leaves no partial file under that name.
+    static func write(_ table: RunTable, header: Header, names: [String], to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        var data = try encoder.encode(header) + Data("\n".utf8)
+        for name in names {
+            let runs = table.reports[name, default: [:]].sorted { ($0.key.seed, $0.key.scenario) < ($1.key.seed, $1.key.scenario) }
+            for (key, report) in runs {
+                data += try encoder.encode(Line(seed: key.seed, report: report)) + Data("\n".utf8)
+            }
+        }
+        do {
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw InputError("--save-runs \(path): cannot be written (\(error.localizedDescription)); give a writable path")
+        }
+    }
+
+    /// The runs in `path`, which must have been written for `header` and hold every run of `names`
+    /// on its scenarios at its seeds.
+    static func read(from path: String, expecting header: Header, names: [String]) throws -> RunTable {
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw InputError("--load-runs \(path): cannot be read (\(error.localizedDescription)); give a file --save-runs wrote")
+        }
+        let decoder = JSONDecoder()
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: true).makeIterator()
+        guard let first = lines.next(), let found = try? decoder.decode(Header.self, from: Data(first.utf8)) else {
+            throw InputError("--load-runs \(path): its first line is not a sweep's header; give a file --save-runs wrote")
+        }
+        if let mismatch = Self.mismatch(found, header) {
+            throw InputError(
+                "--load-runs \(path): it holds a sweep of other \(mismatch); run the sweep it was written for, or run it again")
+        }
+        var table = RunTable()
+        var number = 1
+        while let line = lines.next() {
+            number += 1
+            guard let run = try? decoder.decode(Line.self, from: Data(line.utf8)) else {
+                throw InputError("--load-runs \(path): line \(number) is not a run's report; the file is damaged, run the sweep again")
+            }
+            table.reports[run.report.strategy, default: [:]][RunTable.Key(scenario: run.report.scenario, seed: run.seed)] = run.report
+        }
+        for name in names {
+            for seed in header.seeds {
+                for scenario in header.scenarios where table.reports[name]?[RunTable.Key(scenario: scenario, seed: seed)] == nil {
+                    throw InputError(
+                        "--load-runs \(path): it lacks \(name) on \(scenario) at seed \(seed); the file is cut short, run the sweep again")
+                }
+            }
+        }
+        return table
+    }
+
+    /// What differs between two headers, in words; `nil` when nothing does.
+    private static func mismatch(_ found: Header, _ expected: Header) -> String? {
+        if found.scenarios != expected.scenarios { return "scenarios (\(found.scenarios.count), not these \(expected.scenarios.count))" }
+        if found.seeds != expected.seeds { return "seeds (\(found.seeds.map(String.init).joined(separator: ", ")))" }
+        if found.pad != expected.pad { return "pad (\(Int(found.pad)) s)" }
+        if found.strategies != expected.strategies { return "strategies or settings (a grid unlike this one)" }
+        if found.settings != expected.settings { return "--set changes (\(found.settings.joined(separator: " ")))" }
+        return nil
+    }
+}
