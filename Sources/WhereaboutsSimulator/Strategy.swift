@@ -40,19 +40,19 @@ public struct Strategy: Sendable, Equatable {
     public static let adaptive = preset(
         .adaptive,
         summary:
-            "cell while boundaries are out of reach, Wi-Fi near them, GPS where Wi-Fi cannot decide or halfway into a band (held 3 s), still within 40 m, off after 1 min still unless within 30 m of one"
+            "cell while boundaries are out of reach, Wi-Fi near them, GPS where Wi-Fi cannot decide (held 3 s), still within 80 m, off after 2 min still unless within 30 m of one"
     )
     /// The `efficient` preset of the adaptive mode.
     public static let efficient = preset(
         .efficient,
         summary:
-            "adaptive with GPS asked for once a fix lies past a region's outline, circles of 100 m or more left to the OS's monitoring (reported 20–180 s late), off 2 min after any stop"
+            "adaptive off after 1 min still unless within 30 m of a boundary, circles of 100 m or more left to the OS's monitoring (reported 20–180 s late)"
     )
     /// The `responsive` preset of the adaptive mode.
     public static let responsive = preset(
         .responsive,
         summary:
-            "adaptive with GPS asked for once a fix lies past a region's outline, GPS for regions under 60 m, still within 40 m, on for 2 min still, motion activity watched while still"
+            "adaptive with GPS asked for once a fix lies past a region's outline, GPS for regions under 60 m, still within 40 m, on for 5 min still, motion activity watched while still"
     )
 
     /// The adaptive mode with `policy`, named for it.

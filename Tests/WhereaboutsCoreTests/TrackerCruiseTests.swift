@@ -170,11 +170,11 @@ struct TrackerCruiseTests {
     }
 
     @Test(
-        "the presets watch as tuned: balanced and responsive within 30 m of a boundary, efficient nowhere",
+        "the presets watch as tuned: balanced and efficient within 30 m of a boundary, responsive nowhere",
         arguments: [
             (MotionPolicy.adaptive, 20.0, true), (MotionPolicy.adaptive, 40, false),
-            (MotionPolicy.responsive, 20, true), (MotionPolicy.responsive, 40, false),
-            (MotionPolicy.efficient, 20, false), (MotionPolicy.efficient, 40, false),
+            (MotionPolicy.efficient, 20, true), (MotionPolicy.efficient, 40, false),
+            (MotionPolicy.responsive, 20, false), (MotionPolicy.responsive, 40, false),
         ])
     func presetWatch(policy: MotionPolicy, distance: Double, watches: Bool) {
         let region = F.region("r", at: F.point(200 + distance), radius: 200)

@@ -90,11 +90,7 @@ struct EngineStoreTests {
     @Test("a stop is placed by one GPS fix: the stored record and the pending list take its position, at the record's time")
     func stopPlaced() async throws {
         let app = try EngineHarness(pad: 600)
-        // At the old undecided depth: balanced's (halfway into the band) asks for GPS at once for the
-        // start's first Wi-Fi fix, and the stay's record is then placed from the start.
-        var policy = MotionPolicy.adaptive
-        policy.undecidedDepth = 1
-        try await app.startTracking(.adaptive(policy))
+        try await app.startTracking(.adaptive())
         await app.play(to: 20)
         let first = try #require(try app.store.allRecords().first?.record)
         #expect(first.fix.source == .wifi, "tracking starts on Wi-Fi")

@@ -5,10 +5,12 @@ import Foundation
 /// A region of radius r has a hysteresis band h = min(25 m, r/4) on each side of its boundary (the
 /// same band `evaluation.md` uses for the truth). A fix at distance d from the centre with accuracy a
 /// shows *inside* when d ≤ r − h − m and *outside* when d ≥ r + h + m, where the margin m grows with
-/// the accuracy: m = k·max(0, a − 5 m), k = ½ for fixes finer than the region and 1 for coarser
-/// ones. A fix coarser than the region's radius can never show *inside*: a 1 km fix is no evidence of
-/// being in a 150 m region. A coarse fix near the band needs the next fix that reaches the region to agree
-/// (see ``strength(of:signedDistance:accuracy:size:)``). Between the two lies a band where the fix says
+/// the accuracy: m = ½·a for a fix no coarser than the region's radius, and max(0, a − 5 m) for a
+/// coarser one (issue 50's eleventh round widened the first from ½·max(0, a − 5 m): a fine fix half
+/// an accuracy past the band reported crossings the device never made). A fix coarser than the
+/// region's radius can never show *inside*: a 1 km fix is no evidence of being in a 150 m region. A
+/// coarse fix near the band needs the next fix that reaches the region to agree (see
+/// ``strength(of:signedDistance:accuracy:size:)``). Between the two lies a band where the fix says
 /// nothing, so a fix jittering at the boundary cannot make the state flap.
 public enum TransitionRule {
     /// Fixes at least this accurate (metres) count as decisive on their own; coarser ones must be
@@ -20,8 +22,7 @@ public enum TransitionRule {
 
     /// The accuracy margin in metres for a fix of `accuracy` metres judged against a region of `radius` metres.
     public static func margin(accuracy: Double, radius: Double) -> Double {
-        let k = accuracy <= radius ? 0.5 : 1.0
-        return k * max(0, accuracy - 5)
+        accuracy <= radius ? 0.5 * accuracy : max(0, accuracy - 5)
     }
 
     /// What a fix `distance` metres from the centre with `accuracy` metres says about a circle of `radius` metres.
