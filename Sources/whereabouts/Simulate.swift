@@ -130,6 +130,7 @@ struct Simulate: AsyncParsableCommand {
             "scenario \(scenario.name): \(scenario.trace.count) points, \(scenario.regions.count) regions, pad \(Int(pad)) s, seed \(seeds[0])"
         )
         print(SummaryTable.render(reports.map { StrategyAggregate(reports: [$0]) }))
+        print(SummaryTable.renderEnergy(reports.map { [$0] }))
         if let store {
             let file = try StoreFile.open(store)
             var stranded: String?
@@ -220,7 +221,7 @@ struct Simulate: AsyncParsableCommand {
 
     /// Prints the figures of the runs `runs` gives at some seeds (a list per strategy): for each seed
     /// alone and then pooled when there are several, else once; then how precisely the pooled runs
-    /// measure each figure.
+    /// measure each figure, and what their energy went on.
     func printBySeed(_ runs: ([UInt64]) -> [[RunReport]]) {
         if seeds.count > 1 {
             for seed in seeds {
@@ -232,6 +233,7 @@ struct Simulate: AsyncParsableCommand {
         let pooled = runs(seeds)
         print(SummaryTable.render(pooled.map(StrategyAggregate.init(reports:))))
         print(SummaryTable.renderIntervals(pooled))
+        print(SummaryTable.renderEnergy(pooled))
     }
 
     /// Every scenario with every strategy at every seed, as many runs at once as there are processors;

@@ -38,6 +38,19 @@ enum SummaryTable {
         return heading + "\n" + aligned(["strategy", "recall", "precision", "latency p95", "energy ratio"], body)
     }
 
+    /// What each strategy's energy went on (``EnergyShares``), one row per list of runs: each item as a
+    /// share of continuous GPS's energy over the same scenarios, adding up to the energy ratio.
+    static func renderEnergy(_ runs: [[RunReport]]) -> String {
+        let body = runs.filter { !$0.isEmpty }.map { reports in
+            let shares = EnergyShares(reports: reports)
+            return [reports[0].strategy]
+                + [shares.gps, shares.wifi, shares.cell, shares.app, shares.motionSensing, shares.network, shares.wakes, shares.total]
+                .map { fixed($0, 3) }
+        }
+        return "energy by what spent it (each a share of continuous GPS's energy over the same runs):\n"
+            + aligned(["strategy", "gps", "wifi", "cell", "app running", "motion", "uploads", "wakes", "energy ratio"], body)
+    }
+
     /// How each preset's figures differ from those of the preset below it on the front (`presets`
     /// cheapest first), with intervals from draws that take the same traces for both
     /// (``ScoreIntervals/difference(_:minus:resamples:level:seed:)``): whether the front's order holds

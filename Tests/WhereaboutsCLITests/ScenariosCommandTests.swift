@@ -75,6 +75,24 @@ struct ScenariosCommandTests {
         ] {
             #expect(result.stdout.contains(line), "stdout lacks \(line): \(result.stdout)")
         }
+        // What the pooled runs' energy went on follows their table, its items adding up to the energy ratio.
+        let pooled = try #require(result.stdout.components(separatedBy: "2 seeds pooled:").last)
+        let energy = try #require(
+            pooled.components(separatedBy: "energy by what spent it").dropFirst().first, "no energy table: \(pooled)")
+        /// The adaptive row's "energy ratio" cell in `table`: columns are right-aligned under their heading.
+        func energyRatio(_ table: String) throws -> Substring? {
+            let lines = table.split(separator: "\n")
+            let header = try #require(lines.first { $0.hasPrefix("strategy ") }, "\(table)")
+            let end = header.distance(from: header.startIndex, to: try #require(header.range(of: "energy ratio")).upperBound)
+            let row = try #require(lines.first { $0.hasPrefix("adaptive ") }, "\(table)")
+            return row.prefix(end).split(separator: " ").last
+        }
+        let row = try #require(energy.split(separator: "\n").first { $0.hasPrefix("adaptive ") }, "\(energy)")
+        let items = row.split(separator: " ").dropFirst().compactMap { Double($0) }
+        #expect(items.count == 8, "gps, wifi, cell, app, motion, uploads, wakes and the ratio: \(energy)")
+        #expect(abs(items.dropLast().reduce(0, +) - items[7]) <= 0.004, "the items (rounded) add up to the ratio: \(items)")
+        let (ratio, itemsRatio) = (try energyRatio(pooled), try energyRatio(energy))
+        #expect(ratio != nil && ratio == itemsRatio, "the same energy ratio as the pooled table: \(pooled)")
         var seeds: Set<UInt64> = []
         for seed in [2, 5] {
             let report = out.appendingPathComponent("seed-\(seed)/d01/adaptive/report.json")
