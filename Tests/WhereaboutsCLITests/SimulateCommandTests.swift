@@ -59,7 +59,8 @@ struct SimulateCommandTests {
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try await CommandRunner.run(["simulate", "--strategy", "balanced", "--strategy", "continuous", "--out", out.path])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        let rows = result.stdout.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        let figures = try #require(result.stdout.components(separatedBy: "energy by what spent it").first)
+        let rows = figures.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }
         #expect(rows.filter { ["adaptive", "continuous", "move"].contains($0) } == ["adaptive", "continuous"], "\(result.stdout)")
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["adaptive", "continuous"])
         for (names, message) in [
