@@ -6,8 +6,8 @@ import Foundation
 /// same band `evaluation.md` uses for the truth). A fix at distance d from the centre with accuracy a
 /// shows *inside* when d ≤ r − h − m and *outside* when d ≥ r + h + m, where the margin m grows with
 /// the accuracy: m = ½·a for a fix no coarser than the region's radius, and max(0, a − 5 m) for a
-/// coarser one (issue 50's eleventh round widened the first from ½·max(0, a − 5 m): a fine fix half
-/// an accuracy past the band reported crossings the device never made). A fix coarser than the
+/// coarser one (issue 50's eleventh round widened the first from ½·max(0, a − 5 m), which raised
+/// precision on held-out traces at no measurable cost in recall). A fix coarser than the
 /// region's radius can never show *inside*: a 1 km fix is no evidence of being in a 150 m region. A
 /// coarse fix near the band needs the next fix that reaches the region to agree (see
 /// ``strength(of:signedDistance:accuracy:size:)``). Between the two lies a band where the fix says
