@@ -84,14 +84,14 @@ struct TuningTests {
         #expect(abs(validation.heldOut.recall - 0.96) < 1e-9)
     }
 
-    @Test("a latency goal picks the lowest p95 within its budget, the most recall among equal p95s")
-    func lowestLatency() {
-        let figures = Self.figures([(0.90, 0.10, 30), (0.95, 0.15, 20), (0.97, 0.16, 20), (0.99, 0.30, 10)])
-        let goal = PresetGoal(name: "x", precisionFloor: 0.9, energyBudget: 0.2, objective: .lowestLatency)
-        // 3 is over the budget; 1 and 2 share the lowest p95 left, and 2 has more recall.
-        #expect(goal.pick(figures) == 2)
-        #expect(goal.summary == "x: precision ≥ 0.9, energy ≤ 0.200, lowest p95 latency")
-        #expect(PresetGoal.presets.last?.objective == .lowestLatency, "responsive is for reporting quickly")
+    @Test("responsive asks for the most recall within a quarter's energy and a 30 s p95, as issue 50 aims")
+    func responsiveGoal() throws {
+        let goal = try #require(PresetGoal.presets.last)
+        #expect(goal.name == MotionPolicy.responsive.name)
+        // 0 reports soonest, 2 has the most recall but a p95 over 30 s, 3 is over the budget: 1 is picked.
+        let figures = Self.figures([(0.985, 0.20, 10), (0.990, 0.24, 25), (0.995, 0.24, 40), (0.999, 0.30, 5)])
+        #expect(goal.pick(figures) == 1)
+        #expect(goal.summary == "responsive: precision ≥ 0.95, p95 latency ≤ 30 s, energy ≤ 0.250, most recall")
     }
 
     @Test("a goal no candidate meets picks the best recall plus precision")

@@ -2,7 +2,7 @@ import Foundation
 import WhereaboutsCore
 
 /// What a preset asks of the sweep, on the scenarios it is tuned on: floors and ceilings a candidate
-/// must meet, and among those the least energy, the most recall or the lowest p95 latency.
+/// must meet, and among those the least energy or the most recall.
 public struct PresetGoal: Sendable, Equatable {
     /// What a goal asks for among the candidates it admits.
     public enum Objective: Sendable, Equatable {
@@ -10,8 +10,6 @@ public struct PresetGoal: Sendable, Equatable {
         case leastEnergy
         /// The most recall (then precision, then the least energy).
         case mostRecall
-        /// The lowest p95 latency (then the most recall, then precision, then the least energy).
-        case lowestLatency
     }
 
     /// The preset's name (the strategy it tunes).
@@ -27,30 +25,30 @@ public struct PresetGoal: Sendable, Equatable {
     /// What the goal asks for among the candidates it admits.
     public let objective: Objective
 
-    /// Creates a goal. Without an objective, a goal with a budget asks for the most recall within
-    /// it, and one without for the least energy.
+    /// Creates a goal. A goal with a budget asks for the most recall within it, and one without for
+    /// the least energy.
     public init(
         name: String, recallFloor: Double = 0, precisionFloor: Double, latencyP95Ceiling: TimeInterval? = nil,
-        energyBudget: Double? = nil, objective: Objective? = nil
+        energyBudget: Double? = nil
     ) {
         self.name = name
         self.recallFloor = recallFloor
         self.precisionFloor = precisionFloor
         self.latencyP95Ceiling = latencyP95Ceiling
         self.energyBudget = energyBudget
-        self.objective = objective ?? (energyBudget == nil ? .leastEnergy : .mostRecall)
+        self.objective = energyBudget == nil ? .leastEnergy : .mostRecall
     }
 
     /// The three presets, slowest to drain the battery first, each picked above the one before it
     /// (``admits(_:above:)``): `efficient` the least energy with recall ≥ 0.95; `balanced` (the
     /// adaptive default) the most recall within a sixth of continuous GPS's energy with a p95 latency
-    /// of at most 60 s (issue 50's aim); `responsive`, which is for reporting quickly, the lowest p95
-    /// latency within a quarter; each with precision ≥ 0.95 (the city blocks of small regions bring
-    /// every strategy's precision below 0.97).
+    /// of at most 60 s; `responsive` the most recall within a quarter with a p95 latency of at most
+    /// 30 s (each as issue 50 aims); each with precision ≥ 0.95 (the city blocks of small regions
+    /// bring every strategy's precision below 0.97).
     public static let presets = [
         PresetGoal(name: MotionPolicy.efficient.name, recallFloor: 0.95, precisionFloor: 0.95),
         PresetGoal(name: MotionPolicy.adaptive.name, precisionFloor: 0.95, latencyP95Ceiling: 60, energyBudget: 1.0 / 6),
-        PresetGoal(name: MotionPolicy.responsive.name, precisionFloor: 0.95, energyBudget: 0.25, objective: .lowestLatency),
+        PresetGoal(name: MotionPolicy.responsive.name, precisionFloor: 0.95, latencyP95Ceiling: 30, energyBudget: 0.25),
     ]
 
     /// How much more energy a preset must spend than the one below it on the front, so that the
@@ -82,13 +80,11 @@ public struct PresetGoal: Sendable, Equatable {
         var admitted = aggregates.indices.filter { admits(aggregates[$0], above: cheaper) }
         if admitted.isEmpty { admitted = aggregates.indices.filter { admits(aggregates[$0]) } }
         /// What the objective minimises, in order, for the candidate at `index`.
-        func cost(_ index: Int) -> (Double, Double, Double, Double, Int) {
+        func cost(_ index: Int) -> (Double, Double, Double, Int) {
             let figures = aggregates[index]
             switch objective {
-            case .leastEnergy: return (figures.energyRatio, 0, 0, 0, index)
-            case .mostRecall: return (-figures.recall, -figures.precision, figures.energyRatio, 0, index)
-            case .lowestLatency:
-                return (figures.latencyP95 ?? 0, -figures.recall, -figures.precision, figures.energyRatio, index)
+            case .leastEnergy: return (figures.energyRatio, 0, 0, index)
+            case .mostRecall: return (-figures.recall, -figures.precision, figures.energyRatio, index)
             }
         }
         if let best = admitted.min(by: { cost($0) < cost($1) }) { return best }
@@ -107,7 +103,6 @@ public struct PresetGoal: Sendable, Equatable {
         switch objective {
         case .leastEnergy: terms.append("least energy")
         case .mostRecall: terms.append("most recall")
-        case .lowestLatency: terms.append("lowest p95 latency")
         }
         return "\(name): " + terms.joined(separator: ", ")
     }
