@@ -54,8 +54,10 @@ struct BenchGeofence: ParsableCommand {
         let build = watch.time { engine.add(regionSet) }
         let memory = Double(residentBytes() - memoryBefore) / Double(regions)
 
-        var transitions = 0
-        let evaluate = queries.map { fix in watch.time { transitions += engine.evaluate(fix).count } }
+        var reported: [Int] = []
+        reported.reserveCapacity(queries.count)
+        let evaluate = queries.map { fix in watch.time { reported.append(engine.evaluate(fix).count) } }
+        let transitions = reported.reduce(0, +)
         let track = SyntheticCity.track(count: fixes, side: Self.side, start: start.addingTimeInterval(1e6), seed: 3)
         let evaluateTrack = track.map { fix in watch.time { _ = engine.evaluate(fix) } }
         var plans: [Double] = []
@@ -112,6 +114,7 @@ struct BenchGeofence: ParsableCommand {
                 format: "%12.2f %11.2f %17.0f %9.0f×", ours.median, ours.p99, brute.median, brute.median / max(ours.median, 1e-3))
             print(name.padding(toLength: 26, withPad: " ", startingAt: 0) + figures)
         }
+        print(Self.byTransitions(evaluate, reported))
         let r = Stopwatch.summary(refits)
         print(
             String(
@@ -139,6 +142,21 @@ struct BenchGeofence: ParsableCommand {
             print(String(decoding: data, as: UTF8.self))
         }
         if mismatches > 0 { throw ExitCode(1) }
+    }
+
+    /// The median evaluation of the scattered fixes by how many transitions each reported, in bands of
+    /// four (the last band takes every fix with more): what a fix costs beyond finding its cell grows
+    /// with the regions it enters and leaves.
+    private static func byTransitions(_ seconds: [Double], _ reported: [Int]) -> String {
+        let last = 24
+        var bands: [Int: [Double]] = [:]
+        for (time, count) in zip(seconds, reported) { bands[min(count, last) / 4 * 4, default: []].append(time) }
+        let parts = bands.keys.sorted().map { band -> String in
+            let times = bands[band]!
+            let label = band == last ? "\(band)+" : "\(band)–\(band + 3)"
+            return label + String(format: ": %.2f µs (%d fixes)", Stopwatch.summary(times).median, times.count)
+        }
+        return "evaluate by transitions reported, median: " + parts.joined(separator: ", ")
     }
 
     /// Times refitting the slot plan after each fix of `track`, as the Tracker does: the fix is judged
