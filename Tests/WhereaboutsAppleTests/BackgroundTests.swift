@@ -87,7 +87,9 @@ struct BackgroundTests {
         }
         let app = PhoneApp(at: home)
         app.mode = .manual
-        try app.launch(uploadTo: server.baseURL, transport: transport)
+        // The reply waits for `resumeAll` below: on a loaded machine the steps before it took more than
+        // the 10 s other tests give a reply, and the flush gave the upload up before it came.
+        try app.launch(uploadTo: server.baseURL, transport: transport, requestTimeout: 120)
         try await app.engine.launch(.user)
         try await app.engine.start(mode: .manual)
         try await app.engine.requestLocationUpdate()

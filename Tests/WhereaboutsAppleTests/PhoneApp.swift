@@ -32,8 +32,9 @@ final class PhoneApp {
         os.status = status
     }
 
-    /// Starts a process: the service on two new managers, then the engine (not yet launched).
-    func launch(uploadTo server: URL? = nil, transport: (any HTTPTransport)? = nil) throws {
+    /// Starts a process: the service on two new managers, then the engine (not yet launched). Uploads
+    /// wait `requestTimeout` seconds for each reply.
+    func launch(uploadTo server: URL? = nil, transport: (any HTTPTransport)? = nil, requestTimeout: TimeInterval = 10) throws {
         let store = try SQLiteLocationStore(path: storePath)
         service = makeService()
         let uploader = server.map {
@@ -41,7 +42,7 @@ final class PhoneApp {
                 queue: store, endpoint: WhereaboutsBatchEndpoint(base: $0, device: "phone-1", maxBatchSize: 100),
                 transport: transport ?? URLSessionTransport(),
                 configuration: UploaderConfiguration(
-                    batchSize: 100, requestTimeout: 10, backoff: Backoff(initial: 0.05, multiplier: 2, maximum: 0.4)))
+                    batchSize: 100, requestTimeout: requestTimeout, backoff: Backoff(initial: 0.05, multiplier: 2, maximum: 0.4)))
         }
         engine = LocationEngine(store: store, service: service, uploader: uploader, configuration: TrackerConfiguration(mode: mode))
     }
