@@ -22,11 +22,11 @@ public struct PresetGoal: Sendable, Equatable {
     public let latencyP95Ceiling: TimeInterval?
     /// The energy ratio a candidate must not exceed; `nil` for no limit.
     public let energyBudget: Double?
-    /// What the goal asks for among the candidates it admits.
-    public let objective: Objective
+    /// What the goal asks for among the candidates it admits: with a budget, the most recall within
+    /// it; without, the least energy.
+    public var objective: Objective { energyBudget == nil ? .leastEnergy : .mostRecall }
 
-    /// Creates a goal. A goal with a budget asks for the most recall within it, and one without for
-    /// the least energy.
+    /// Creates a goal (see ``objective`` for what it asks for among the candidates it admits).
     public init(
         name: String, recallFloor: Double = 0, precisionFloor: Double, latencyP95Ceiling: TimeInterval? = nil,
         energyBudget: Double? = nil
@@ -36,7 +36,6 @@ public struct PresetGoal: Sendable, Equatable {
         self.precisionFloor = precisionFloor
         self.latencyP95Ceiling = latencyP95Ceiling
         self.energyBudget = energyBudget
-        self.objective = energyBudget == nil ? .leastEnergy : .mostRecall
     }
 
     /// The three presets, slowest to drain the battery first, each picked above the one before it
