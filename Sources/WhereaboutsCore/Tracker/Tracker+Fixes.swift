@@ -20,7 +20,7 @@ extension Tracker {
         var trigger = recordNextFix
         recordNextFix = nil
         if isRunning {
-            let events = judging && judgesRegions(fix) ? geofences.evaluate(fix, undecidedDepth: undecidedDepth) : []
+            let events = judging && judgesRegions(fix) ? judgeRegions(fix) : []
             emit(events, now: now, into: &effects)
             if events.contains(where: { !$0.initial }) { trigger = trigger ?? .region }
             followMotion(fix, now: now, into: &effects)
@@ -34,6 +34,28 @@ extension Tracker {
             }
         }
         if let trigger { recordOrMerge(fix, trigger: trigger, now: now, into: &effects) }
+    }
+
+    /// Judges the regions on `fix`, at the line through the last GPS fixes (``FixLine``) in a mode
+    /// that streams GPS (``streamsGPS``). The events carry `fix` itself, the fix that caused them.
+    private mutating func judgeRegions(_ fix: Fix) -> [RegionEvent] {
+        guard streamsGPS else { return geofences.evaluate(fix, undecidedDepth: undecidedDepth) }
+        let judged = fixLine.judged(fix)
+        let events = geofences.evaluate(judged, undecidedDepth: undecidedDepth)
+        guard judged != fix else { return events }
+        return events.map { RegionEvent(regionID: $0.regionID, kind: $0.kind, timestamp: $0.timestamp, initial: $0.initial, fix: fix) }
+    }
+
+    /// Whether the mode keeps GPS on while it positions: continuous and active tracking at GPS
+    /// accuracy, move and interval modes, and a stop-detecting mode that moves on GPS. The presets
+    /// move on Wi-Fi and take GPS in bursts of a few seconds near a band, too short for a line.
+    var streamsGPS: Bool {
+        switch mode {
+        case .manual, .significant: false
+        case .move, .interval: true
+        case .continuous(let accuracy, _): accuracy <= .tenMeters
+        case .adaptive(let policy): policy.movingAccuracy <= .tenMeters
+        }
     }
 
     /// Follows the stay at the last record. A still fix within the merge radius, or one that leaves a

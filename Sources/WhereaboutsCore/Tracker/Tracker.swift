@@ -63,6 +63,8 @@ public struct Tracker: Sendable {
     var stay = Stay.none
     /// The run of fixes that judged regions, which tells whether they could have seen a crossing the OS reports.
     var fixWatch = FixWatch()
+    /// The line through the last GPS fixes, where a mode that streams GPS judges regions.
+    var fixLine = FixLine()
 
     /// Creates a stopped tracker watching `regions` (a later duplicate id replaces an earlier one).
     public init(configuration: TrackerConfiguration, regions: [Region] = []) {
