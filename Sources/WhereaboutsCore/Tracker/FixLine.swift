@@ -4,7 +4,7 @@ import Foundation
 /// its regions.
 ///
 /// A device lingering a few metres short of a band is seen across it, minutes early, by the first
-/// fix whose noise carries it those metres: one in a few dozen at 1 Hz. Judged at the end of a line
+/// fix whose noise carries it those metres, and at 1 Hz one soon comes. Judged at the end of a line
 /// fitted (least squares in time) to the fine fixes of the last ``window`` seconds, the noise that
 /// differs from fix to fix averages out, and a device walking at a steady pace is not trailed, as it
 /// would be by a mean. The line stands in for the fix only while it can:
