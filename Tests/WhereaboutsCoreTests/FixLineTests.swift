@@ -21,6 +21,13 @@ struct FixLineTests {
         }
     }
 
+    /// A line through `count` fixes a second apart around ``home``, with `sigma` metres of noise an axis.
+    private func still(count: Int, sigma: Double) -> FixLine {
+        var line = FixLine()
+        _ = judged(count: count, sigma: sigma, line: &line) { _ in home }
+        return line
+    }
+
     @Test("a still device's noisy fixes are judged nearer where it is, at a smaller accuracy")
     func stillNoise() {
         var line = FixLine()
@@ -52,8 +59,7 @@ struct FixLineTests {
         let four = judged(count: 4, sigma: 5, line: &few) { _ in home }
         #expect(four.allSatisfy { $0.judged == $0.raw })
 
-        var coarse = FixLine()
-        _ = judged(count: 8, sigma: 5, line: &coarse) { _ in home }
+        var coarse = still(count: 8, sigma: 5)
         let wifi = fix(home, acc: 40, t: 8)
         #expect(coarse.judged(wifi) == wifi)
 
@@ -61,22 +67,29 @@ struct FixLineTests {
         let driving = judged(count: 10, sigma: 2, line: &fast) { t in point(home, metres: 5 * t) }
         #expect(driving.allSatisfy { $0.judged == $0.raw }, "5 m/s is past the 3 m/s a line judges at")
 
-        var stepping = FixLine()
-        _ = judged(count: 9, sigma: 2, line: &stepping) { _ in home }
+        var stepping = still(count: 9, sigma: 2)
         let step = fix(east(of: home, 30), acc: 10, t: 9)
-        #expect(stepping.judged(step) == step, "30 m off the line is over two accuracies: the device stepped")
+        #expect(stepping.judged(step) == step, "30 m off the line is past three standard errors of a 10 m fix: the device stepped")
     }
 
     @Test("fixes older than the window, or not before the one judged, are forgotten")
     func window() {
-        var line = FixLine()
-        _ = judged(count: 8, sigma: 5, line: &line) { _ in home }
+        var line = still(count: 8, sigma: 5)
         let later = fix(home, acc: 10, t: 30)
         #expect(line.judged(later) == later, "the fixes of 0–7 s are over 10 s old at 30 s")
-        var replayed = FixLine()
-        _ = judged(count: 8, sigma: 5, line: &replayed) { _ in home }
+        var replayed = still(count: 8, sigma: 5)
         let again = fix(east(of: home, 3), acc: 10, t: 2)
         #expect(replayed.judged(again) == again, "a fix older than the last one starts the line again")
+    }
+
+    @Test("a still device on the antimeridian is judged where it is, its fixes on both sides of it")
+    func antimeridian() {
+        var line = FixLine()
+        let dateLine = coord(-16.5, 180)
+        let answers = judged(count: 30, accuracy: 7.5, sigma: 5, line: &line) { _ in dateLine }
+        #expect(answers.contains { $0.raw.coordinate.longitude < 0 } && answers.contains { $0.raw.coordinate.longitude > 0 })
+        #expect(answers.dropFirst(10).allSatisfy { $0.judged == $0.raw || Geodesy.distance($0.judged.coordinate, dateLine) < 15 })
+        #expect(answers.dropFirst(10).contains { $0.judged != $0.raw }, "the line judges across ±180°")
     }
 
     @Test("continuous tracking: a device lingering outside a band is seldom reported inside, as single fixes are")

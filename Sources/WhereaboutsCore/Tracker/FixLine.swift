@@ -73,7 +73,7 @@ struct FixLine: Sendable {
             let points = fixes.map {
                 (
                     t: $0.timestamp.timeIntervalSince(origin.timestamp),
-                    x: ($0.coordinate.longitude - origin.coordinate.longitude) * metresPerDegreeLongitude,
+                    x: Geodesy.wrapped($0.coordinate.longitude - origin.coordinate.longitude) * metresPerDegreeLongitude,
                     y: ($0.coordinate.latitude - latitude) * Geodesy.metresPerDegreeLatitude
                 )
             }
