@@ -27,6 +27,14 @@ struct TrackCommandTests {
         (try? String(contentsOf: folder.appendingPathComponent("out"), encoding: .utf8)) ?? ""
     }
 
+    /// How many lines gpsd had sent `track` by its last status line in `output`, or nil before the first.
+    static func linesRelayed(_ output: String) -> Int? {
+        guard let status = output.split(whereSeparator: \.isNewline).last(where: { $0.hasPrefix("status: ") }),
+            let match = status.firstMatch(of: /: (\d+) lines,/)
+        else { return nil }
+        return Int(match.1)
+    }
+
     @Test("records into the store, prints region events and status lines, and stops cleanly on SIGTERM")
     func tracksUntilSIGTERM() async throws {
         let folder = temporaryFolder()
@@ -52,23 +60,35 @@ struct TrackCommandTests {
             in: folder)
         defer { process.terminate(grace: 5) }
 
-        // gpsd is the test's tool, not what it tests: if it goes down (seen once on a loaded CI
-        // machine), a new one takes its place and `track` must reconnect to it, as it would to a
-        // restarted gpsd in the field. What the old one said goes into the failure message.
-        var gpsdDeaths: [String] = []
-        let sawEverything = try await eventually(within: 120) {
-            if !fake.isRunning {
-                gpsdDeaths.append(fake.errorOutput)
+        // gpsd is the test's tool, not what it tests. If it goes down, or relays nothing for 30 s
+        // while the feed loops every 10 ms (each seen once on a loaded CI machine: gpsd sent its
+        // greeting, then no report for two minutes), a new one takes its place and `track` must
+        // reconnect to it, as it would to a restarted gpsd in the field. Why each was replaced goes
+        // into the failure message.
+        var replacements: [String] = []
+        var linesSeen: Int?
+        var lastProgress = Date()
+        let sawEverything = try await eventually(within: 150) {
+            let out = Self.output(folder)
+            let lines = Self.linesRelayed(out)
+            if lines != linesSeen {
+                linesSeen = lines
+                lastProgress = Date()
+            }
+            let stalled = Date().timeIntervalSince(lastProgress) > 30
+            if !fake.isRunning || stalled {
+                replacements.append(
+                    fake.isRunning ? "gpsd relayed nothing for 30 s after \(lines.map(String.init) ?? "no") lines" : "it went down: \(fake.errorOutput)")
                 fake.stop()
                 fake = try await GPSFake.started(log: Self.log, port: port, feed: .looping(cycle: 0.01))
+                lastProgress = Date()
             }
-            let out = Self.output(folder)
             // A status line counting a record: the first fixes of this receiver are too coarse to record.
             return out.contains("enter dock") && out.range(of: #"status: [1-9][0-9]* records"#, options: .regularExpression) != nil
         }
         #expect(
             sawEverything,
-            "stdout: \(Self.output(folder)); gpsfake said: \(fake.errorOutput); gpsd went down \(gpsdDeaths.count) times: \(gpsdDeaths)")
+            "stdout: \(Self.output(folder)); gpsfake said: \(fake.errorOutput); gpsd replaced \(replacements.count) times: \(replacements)")
         process.signalGroup(SIGTERM)
         #expect(await process.exited(within: 30))
         #expect(process.exitCode == 0)
