@@ -4,7 +4,8 @@ import WhereaboutsCore
 /// Firebase ID tokens kept in the store and renewed from the refresh token, as the travel app does:
 /// `POST {base}/v1/token?key={apiKey}` with `grant_type=refresh_token`, answered with `id_token`,
 /// `refresh_token` and `expires_in`. A token close to expiry is renewed before use
-/// (``AuthTokens/usableIDToken(at:)``).
+/// (``AuthTokens/usableIDToken(at:)``). A renewal answered after the stored tokens changed (a
+/// sign-out, another user's sign-in) is not stored.
 public actor FirebaseTokenProvider: CredentialProvider {
     private let store: any SettingStore
     private let apiKey: String
@@ -41,6 +42,9 @@ public actor FirebaseTokenProvider: CredentialProvider {
                 method: "POST", url: components.url!, headers: ["Content-Type": "application/x-www-form-urlencoded"],
                 body: Data(form.utf8)),
             timeout: 30)
+        // The user may have signed out, or in as someone else, while the request was out: the
+        // tokens stored since stand, and this answer, for the old ones, is dropped.
+        guard try store.setting(.authTokens)?.refreshToken == refreshToken else { return try await current() }
         guard reply.status == 200, let answer = try? JSONDecoder().decode(RefreshAnswer.self, from: reply.body) else {
             if (400..<500).contains(reply.status) {
                 tokens.idToken = nil

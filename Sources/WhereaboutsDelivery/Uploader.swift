@@ -13,6 +13,9 @@ import WhereaboutsCore
 public actor Uploader {
     private let queue: any DeliveryQueue
     private let endpoint: any UploadEndpoint
+    /// The endpoint of the drain under way (``UploadEndpoint/snapshot()``), taken as it fetches its
+    /// credential, when the machine is given that endpoint's batch size and acknowledgements.
+    private var drainEndpoint: any UploadEndpoint
     private let transport: any HTTPTransport
     private let credentials: any CredentialProvider
     private let configuration: UploaderConfiguration
@@ -56,11 +59,12 @@ public actor Uploader {
         self.clock = clock
         self.jitter = jitter
         self.account = account
-        self.machine = DeliveryMachine(configuration: Self.machineConfiguration(endpoint, queue: queue, configuration))
+        self.drainEndpoint = endpoint.snapshot()
+        self.machine = DeliveryMachine(configuration: Self.machineConfiguration(drainEndpoint, queue: queue, configuration))
     }
 
-    /// What the machine must know of `endpoint`, read again before each flush: an endpoint read from
-    /// settings (the bridge's) changes when the app configures uploads.
+    /// What the machine must know of `endpoint`, read again at each drain of the queue: an endpoint
+    /// read from settings (the bridge's) changes when the app configures uploads.
     private static func machineConfiguration(
         _ endpoint: any UploadEndpoint, queue: any DeliveryQueue, _ configuration: UploaderConfiguration
     ) -> DeliveryMachine.Configuration {
@@ -81,7 +85,6 @@ public actor Uploader {
     /// server took).
     @discardableResult
     public func flush(_ trigger: UploadTrigger, acknowledging acknowledgements: [String]) async -> FlushReport {
-        if !machine.isFlushing { machine.configuration = Self.machineConfiguration(endpoint, queue: queue, configuration) }
         var decision = decide(.flush(trigger, acknowledging: acknowledgements))
         while true {
             var input: DeliveryInput
@@ -92,11 +95,16 @@ public actor Uploader {
                     return await withCheckedContinuation { waiters.append($0) }
                 case .finished(let report):
                     claimed.removeAll()
-                    await reportHandler.current?(report)
-                    for waiter in waiters { waiter.resume(returning: report) }
+                    // Those that joined this flush, taken before the handler's wait, during which a
+                    // new flush may start and others join that one.
+                    let joined = waiters
                     waiters.removeAll()
+                    await reportHandler.current?(report)
+                    for waiter in joined { waiter.resume(returning: report) }
                     return report
                 case .fetchCredential:
+                    drainEndpoint = endpoint.snapshot()
+                    machine.configuration = Self.machineConfiguration(drainEndpoint, queue: queue, configuration)
                     do { input = .credential(try await credentials.current()) } catch { input = .credentialFailed("\(error)") }
                 case .refreshCredential:
                     do { input = .refreshed(try await credentials.refreshed()) } catch { input = .refreshFailed("\(error)") }
@@ -160,8 +168,8 @@ public actor Uploader {
         let request: OutgoingRequest
         do {
             switch kind {
-            case .record: request = try endpoint.request(for: records(ids), acknowledging: acknowledgements, credential: credential)
-            case .event: request = try endpoint.eventRequest(for: events(ids), credential: credential)
+            case .record: request = try drainEndpoint.request(for: records(ids), acknowledging: acknowledgements, credential: credential)
+            case .event: request = try drainEndpoint.eventRequest(for: events(ids), credential: credential)
             }
             let reply = try await transport.send(request, timeout: configuration.requestTimeout)
             return .replied(reply, url: request.url.absoluteString)
@@ -172,8 +180,8 @@ public actor Uploader {
 
     private func interpret(_ reply: HTTPReply, kind: DeliveryItemKind, ids: [UUID]) -> DeliveryOutcome {
         switch kind {
-        case .record: endpoint.interpret(reply, for: records(ids))
-        case .event: endpoint.interpretEvents(reply, for: events(ids))
+        case .record: drainEndpoint.interpret(reply, for: records(ids))
+        case .event: drainEndpoint.interpretEvents(reply, for: events(ids))
         }
     }
 

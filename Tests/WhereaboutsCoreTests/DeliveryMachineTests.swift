@@ -103,8 +103,9 @@ struct DeliveryMachineTests {
 
         var plain = Runner(machine: Self.machine(acknowledgements: false))
         #expect(plain.step(.flush(.manual, acknowledging: ["c1"])) == .fetchCredential)
-        #expect(plain.writes == [.confirmAcknowledged(["c1"])])
+        #expect(plain.writes.isEmpty, "the drain's endpoint is known once its credential is fetched")
         _ = plain.step(.credential(.notNeeded))
+        #expect(plain.writes == [.confirmAcknowledged(["c1"])])
         let forgotten = Self.report(plain.step(.claimed([])))
         #expect(forgotten?.requests == 0)
         #expect(forgotten?.acknowledged == ["c1"])
@@ -162,9 +163,13 @@ struct DeliveryMachineTests {
         #expect(runner.machine.notBefore == nil)
     }
 
-    @Test("404, 405 and 400 bad_device_id pause uploads without rejecting anything, until a manual flush")
+    @Test("404, 405, 403 and 400 bad_device_id pause uploads without rejecting anything, until a manual flush")
     func pauseAndResume() {
-        for wrong in [Self.reply(404), Self.reply(405), Self.reply(400, #"{"error":"bad_device_id","message":"too long"}"#)] {
+        let wrongs = [
+            Self.reply(404), Self.reply(405), Self.reply(403, #"{"error":"forbidden","message":"admin"}"#),
+            Self.reply(400, #"{"error":"bad_device_id","message":"too long"}"#),
+        ]
+        for wrong in wrongs {
             var runner = Runner(machine: Self.machine())
             _ = runner.open(.threshold)
             _ = runner.step(.claimed([Self.ids[0]]))
@@ -320,6 +325,21 @@ struct DeliveryMachineTests {
         _ = stopped.step(.claimed([Self.ids[0]]))
         #expect(Self.report(stopped.step(.unanswered("offline"))) != nil)
         #expect(!stopped.machine.isFlushing)
+    }
+
+    @Test("the drain a folded flush asks for takes the configuration given as it fetches its credential")
+    func foldedDrainTakesNewConfiguration() {
+        var runner = Runner(machine: Self.machine(limit: 500))
+        _ = runner.open(.threshold)
+        _ = runner.step(.flush(.manual, acknowledging: ["c2"]))
+        #expect(runner.step(.claimed([])) == .fetchCredential)
+        // The app switched to a one-record endpoint that takes no acknowledgements.
+        runner.machine.configuration = Self.machine(acknowledgements: false, limit: 1).configuration
+        #expect(runner.step(.credential(.notNeeded)) == .claim(.record, limit: 1))
+        #expect(runner.writes == [.confirmAcknowledged(["c2"])], "an endpoint that takes none forgets them")
+        let report = Self.report(runner.step(.claimed([])))
+        #expect(report?.requests == 0)
+        #expect(report?.acknowledged == ["c2"])
     }
 
     @Test("region events follow the records when the endpoint takes them")

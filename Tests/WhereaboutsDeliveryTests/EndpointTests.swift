@@ -159,6 +159,26 @@ struct EndpointTests {
         #expect(await uploader.flush(.manual, acknowledging: []).delivered == 20)
     }
 
+    @Test("a sign-out while a token renewal is out stands: the renewal is not stored and nothing is uploaded")
+    func signOutDuringRenewal() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        await server.state.setRefreshTokens(["refresh-1"])
+        let store = try makeStore()
+        try store.append(sampleRecords(2), at: Date())
+        try store.set(.authTokens, AuthTokens(idToken: nil, expiresAt: nil, refreshToken: "refresh-1", userID: "user-1"))
+        // The user signs out as the renewal request leaves; the server answers it all the same.
+        let transport = SignOutOnRenewal(store: store)
+        let tokens = FirebaseTokenProvider(store: store, apiKey: "key", base: server.baseURL, transport: transport)
+        let report = await uploader(store, FirestoreEndpoint(base: server.baseURL, project: "p", userID: "user-1"), tokens).flush(
+            .manual, acknowledging: [])
+        #expect(transport.renewals == 1)
+        #expect(report.stoppedBy == .signedOut)
+        #expect(try store.setting(.authTokens) == nil, "the sign-out is not undone")
+        #expect(await server.state.documents.isEmpty)
+        #expect(try store.pendingCount() == 2)
+    }
+
     @Test("a revoked refresh token signs the user out instead of failing forever")
     func revokedRefreshToken() async throws {
         let server = try await TestServer.start()
@@ -171,5 +191,24 @@ struct EndpointTests {
             .manual, acknowledging: [])
         #expect(report.stoppedBy == .signedOut)
         #expect(try store.pendingCount() == 2)
+    }
+}
+
+/// Our transport, which signs the user out (removes the stored tokens) as a token renewal leaves.
+private final class SignOutOnRenewal: HTTPTransport, @unchecked Sendable {
+    private let store: SQLiteLocationStore
+    private let lock = NSLock()
+    private var count = 0
+
+    init(store: SQLiteLocationStore) { self.store = store }
+
+    var renewals: Int { lock.withLock { count } }
+
+    func send(_ request: OutgoingRequest, timeout: TimeInterval) async throws -> HTTPReply {
+        if request.url.path.hasSuffix("/v1/token") {
+            lock.withLock { count += 1 }
+            try store.set(.authTokens, nil as AuthTokens?)
+        }
+        return try await URLSessionTransport().send(request, timeout: timeout)
     }
 }

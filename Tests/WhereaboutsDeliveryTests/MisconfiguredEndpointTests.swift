@@ -57,6 +57,28 @@ struct MisconfiguredEndpointTests {
         #expect(try await exactlyOnce(store, server.state))
     }
 
+    @Test("403 (the admin token, another device's token) refuses the credential, not the records: nothing is rejected, uploads pause")
+    func forbidden() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let body = #"{"error":"forbidden","message":"the admin token reads; only the device's own token writes its data"}"#
+        await server.state.script([.status(403, body: body)])
+        let store = try makeStore()
+        try store.append(sampleRecords(30), at: Date())
+        let uploader = batchUploader(store, url: server.baseURL)
+        let report = await uploader.flush(.threshold, acknowledging: [])
+        guard case .misconfigured(let message) = report.stoppedBy else {
+            Issue.record("403 did not pause uploads: \(report)")
+            return
+        }
+        #expect(message.contains("403: the admin token reads") && message.contains("Give the device's own credential"), "\(message)")
+        #expect(report.rejected == 0)
+        #expect(try store.pendingCount() == 30)
+        #expect(await uploader.flush(.threshold, acknowledging: []).requests == 0, "paused: automatic flushes send nothing")
+        #expect(await uploader.flush(.manual, acknowledging: []).delivered == 30)
+        #expect(try await exactlyOnce(store, server.state))
+    }
+
     @Test("400 bad_device_id refuses the request, not its records: nothing is rejected, uploads pause naming the device id")
     func badDevice() async throws {
         let server = try await TestServer.start()

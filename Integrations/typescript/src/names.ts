@@ -41,7 +41,7 @@ export type UploadTrigger = (typeof uploadTriggers)[number];
 /**
  * What stopped a flush before the queue was empty: no credential (call `setAuth`), a failed request
  * (a retry follows at `retryAt`), an earlier failure's back-off, the store, or an endpoint that
- * answered 404/405 (a wrong URL; uploads pause).
+ * answered 404/405 (a wrong URL) or 403 (a credential that may not write there); uploads pause.
  */
 export const uploadStops = ['signedOut', 'failed', 'backingOff', 'storeError', 'misconfigured'] as const;
 

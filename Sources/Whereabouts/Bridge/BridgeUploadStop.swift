@@ -11,6 +11,7 @@ public enum BridgeUploadStop: String, Sendable, CaseIterable, Encodable {
     case backingOff
     /// The store could not be read or written.
     case storeError
-    /// The endpoint answered 404 or 405 (a wrong URL); uploads pause until the app configures another.
+    /// The endpoint answered 404 or 405 (a wrong URL) or 403 (a credential that may not write there);
+    /// uploads pause until the app configures another or flushes by hand.
     case misconfigured
 }

@@ -6,7 +6,8 @@ import WhereaboutsStore
 extension Bridge {
     /// An uploader that sends the store's pending records wherever JavaScript's `configure` said,
     /// with the credentials `setAuth` gave. Both are the engine's session values, kept in memory
-    /// (`Uploader.account`) and in the store: a change takes effect at the next upload, and a
+    /// (`Uploader.account`) and in the store: a change takes effect at the next drain of the queue (a
+    /// drain under way ends with the server, credential and batch size it began with), and a
     /// relaunched app uploads to the same place. Until `configure` is called (and after `signOut` for
     /// a server that needs a token) records wait on disk.
     ///
@@ -36,6 +37,9 @@ struct AccountUploadEndpoint: UploadEndpoint {
         guard let current else { throw ArgumentProblem("uploads are not configured: call configure({upload}) first") }
         return current
     }
+
+    /// The endpoint the settings name now; itself (which sends nothing) while uploads are not configured.
+    func snapshot() -> any UploadEndpoint { current ?? self }
 
     var name: String { current?.name ?? "unconfigured" }
     var maxBatchSize: Int { current?.maxBatchSize ?? 1 }

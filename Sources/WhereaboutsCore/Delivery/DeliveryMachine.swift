@@ -13,7 +13,7 @@ import Foundation
 /// - 408, 425, 429, 5xx and no answer: the batch is released and a back-off starts, never shorter than
 ///   the server's `Retry-After`; a flush during it stops at once, unless the network came back, the
 ///   app came to the foreground or the user asked (a server's `Retry-After` still holds then).
-/// - 404, 405 and 400 `bad_device_id`: the request is wrong, not its records. They stay pending and
+/// - 404, 405, 403 and 400 `bad_device_id`: the request or its credential is wrong, not its records. They stay pending and
 ///   uploads pause until a manual flush.
 /// - Other 4xx: the batch is rejected.
 ///
@@ -50,7 +50,8 @@ public struct DeliveryMachine: Sendable, Equatable {
     }
 
     /// The endpoint and policy. A runner whose endpoint can change (settings read from the store)
-    /// sets it again before each flush; a change during a flush applies to the next.
+    /// sets it again at each ``DeliveryStep/fetchCredential``, which starts every drain of the queue
+    /// (a flush's, and the one a folded flush asks for): the drain that follows uses it throughout.
     public var configuration: Configuration
     /// Failures in a row since the last flush that emptied the queue.
     public private(set) var failures = 0
@@ -145,14 +146,21 @@ public struct DeliveryMachine: Sendable, Equatable {
         if let until = notBefore, until > now, !trigger.skipsBackoff { return finish(&flush, .backingOff(until: until)) }
         flush.kind = .record
         let confirmed = Set(flush.report.acknowledged)
-        let ids = acknowledgements.filter { !confirmed.contains($0) }
-        if configuration.acceptsAcknowledgements {
-            flush.acknowledgements = ids
-        } else if !ids.isEmpty {
-            writes.append(.confirmAcknowledged(ids))
-            flush.report.acknowledged += ids
-        }
+        flush.acknowledgements = acknowledgements.filter { !confirmed.contains($0) }
         return .fetchCredential
+    }
+
+    /// The drain's credential has come, and with it the configuration of the drain (the runner may
+    /// change ``configuration`` at each ``DeliveryStep/fetchCredential``): an endpoint that takes no
+    /// acknowledgements has them forgotten now; then the first batch is claimed.
+    private mutating func credentialed(_ flush: inout Flush, _ state: CredentialState, writes: inout [DeliveryWrite]) -> DeliveryStep {
+        flush.credential = state
+        if !configuration.acceptsAcknowledgements && !flush.acknowledgements.isEmpty {
+            writes.append(.confirmAcknowledged(flush.acknowledgements))
+            flush.report.acknowledged += flush.acknowledgements
+            flush.acknowledgements = []
+        }
+        return claim(&flush)
     }
 
     // MARK: Advancing
@@ -165,8 +173,7 @@ public struct DeliveryMachine: Sendable, Equatable {
         case .flush:
             return .joinRunningFlush
         case .credential(let state):
-            flush.credential = state
-            return claim(&flush)
+            return credentialed(&flush, state, writes: &writes)
         case .credentialFailed(let reason):
             return fail(&flush, "could not get a credential for \(name): \(reason)", retryAfter: nil, now: now, jitter: jitter)
         case .claimed(let ids):
@@ -245,6 +252,11 @@ public struct DeliveryMachine: Sendable, Equatable {
             return pause(
                 &flush, "\(name) refused the device id of \(url) (400 bad_device_id: \(reason))",
                 fix: "Fix the device id (the name given to `whereabouts-server device add`)")
+        case .forbidden(let reason):
+            writes.append(.release(flush.kind, batch))
+            return pause(
+                &flush, "\(name) refused the credential's access to \(url) (403: \(reason))",
+                fix: "Give the device's own credential (not an admin's or another device's) or let it write there")
         case .reject(let rejection):
             let rejected = Dictionary(uniqueKeysWithValues: batch.map { ($0, rejection) })
             writes.append(.rejected(flush.kind, rejected, at: now))

@@ -26,7 +26,7 @@ public struct FirestoreEndpoint: UploadEndpoint {
     }
 
     public func request(for records: [LocationRecord], credential: Credential?) throws -> OutgoingRequest {
-        let record = records[0]
+        let record = try single(records, "records")
         let url = base.appendingPathComponent("v1/projects/\(project)/databases/(default)/documents/\(collection)")
             .appendingPathComponent(record.id.uuidString.lowercased())
         var headers = ["Content-Type": "application/json"]
@@ -37,10 +37,11 @@ public struct FirestoreEndpoint: UploadEndpoint {
     /// Firestore answers a written document with the document, named by its path: anything else,
     /// such as a proxy's page, delivers nothing.
     public func interpret(_ reply: HTTPReply, for records: [LocationRecord]) -> DeliveryOutcome {
-        let path = "/documents/\(collection)/\(records[0].id.uuidString.lowercased())"
-        guard let name = (try? JSONSerialization.jsonObject(with: reply.body) as? [String: Any])?["name"] as? String, name.hasSuffix(path)
+        let path = "/documents/\(collection)/\((records.first?.id.uuidString ?? "").lowercased())"
+        guard records.count == 1,
+            let name = (try? JSONSerialization.jsonObject(with: reply.body) as? [String: Any])?["name"] as? String, name.hasSuffix(path)
         else {
-            return .notStored(reply, expected: "the Firestore document …\(path)", count: records.count)
+            return .notStored(reply, expected: "the Firestore document …\(path) of a request for one record", count: records.count)
         }
         return DeliveryOutcome(delivered: records.map(\.id))
     }

@@ -11,8 +11,9 @@ public enum FlushStop: Sendable, Equatable {
     /// The store could not be read or written.
     case storeError(String)
     /// The request is wrong, not its records (the endpoint's URL answered 404 or 405, or the server
-    /// refused the device id): the records stay pending and uploads pause until a manual flush or an
-    /// uploader with the right URL and device; the text names the URL and the fix.
+    /// refused the device id or, with 403, the credential's access): the records stay pending and
+    /// uploads pause until a manual flush or an uploader with the right URL, device and credential;
+    /// the text names the URL and the fix.
     case misconfigured(String)
 
     /// Whether the records wait for the user, not for time: signed out, or the request is wrong.

@@ -29,7 +29,7 @@ public struct OwnTracksEndpoint: UploadEndpoint {
     }
 
     public func request(for records: [LocationRecord], credential: Credential?) throws -> OutgoingRequest {
-        post(Self.message(for: Self.upload(of: records[0]), trackerID: trackerID), credential)
+        post(Self.message(for: Self.upload(of: try single(records, "records")), trackerID: trackerID), credential)
     }
 
     public func interpret(_ reply: HTTPReply, for records: [LocationRecord]) -> DeliveryOutcome {
@@ -40,7 +40,7 @@ public struct OwnTracksEndpoint: UploadEndpoint {
 
     /// The `_type:"transition"` message of the first event (``maxBatchSize`` is 1 for events too).
     public func eventRequest(for events: [EventRecord], credential: Credential?) throws -> OutgoingRequest {
-        post(Self.transition(for: events[0], trackerID: trackerID), credential)
+        post(Self.transition(for: try single(events, "events"), trackerID: trackerID), credential)
     }
 
     public func interpretEvents(_ reply: HTTPReply, for events: [EventRecord]) -> DeliveryOutcome {

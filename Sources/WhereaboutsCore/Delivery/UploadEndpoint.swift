@@ -23,9 +23,17 @@ public protocol UploadEndpoint: Sendable {
     func eventRequest(for events: [EventRecord], credential: Credential?) throws -> OutgoingRequest
     /// Reads a 2xx answer to the request for `events`.
     func interpretEvents(_ reply: HTTPReply, for events: [EventRecord]) -> DeliveryOutcome
+    /// The endpoint one drain of the queue uses from its first claim to its last answer: this one,
+    /// unless it reads the app's settings at each use (the bridge's), which gives the one the
+    /// settings name now. A drain builds every request, and reads every answer, with the endpoint
+    /// whose batch size and acknowledgements it was planned for, even when the app changes the
+    /// settings meanwhile.
+    func snapshot() -> any UploadEndpoint
 }
 
 extension UploadEndpoint {
+    public func snapshot() -> any UploadEndpoint { self }
+
     public var acceptsEvents: Bool { false }
 
     public var acceptsAcknowledgements: Bool { false }
@@ -43,6 +51,18 @@ extension UploadEndpoint {
     /// Delivers nothing: an endpoint that takes events reads its own answers to them.
     public func interpretEvents(_ reply: HTTPReply, for events: [EventRecord]) -> DeliveryOutcome {
         .notStored(reply, expected: "\(name)'s answer to region events", count: events.count)
+    }
+
+    /// The one item of a request to an endpoint that sends one a request (``maxBatchSize`` 1).
+    /// - Throws: `ValidationError` naming the count when `items` holds none or more than one, since
+    ///   sending the first would let the answer settle items never sent.
+    func single<Item>(_ items: [Item], _ what: String) throws -> Item {
+        guard items.count == 1, let item = items.first else {
+            throw ValidationError(
+                field: what, value: "\(items.count) \(what)", problem: "\(name) sends exactly one a request",
+                fix: "claim at most maxBatchSize (\(maxBatchSize)) and send no request without one")
+        }
+        return item
     }
 }
 

@@ -18,6 +18,10 @@ public enum UploadVerdict: Sendable, Equatable {
     /// fault, not its records: keep them pending and pause until the id is fixed. `reason` is the
     /// server's message.
     case badDevice(reason: String)
+    /// 403: the credential is known but may not write here (our server's admin token, another
+    /// device's token, Firestore's security rules). The records are not at fault: keep them pending
+    /// and pause until the credential or the rules are fixed. `reason` is the server's message.
+    case forbidden(reason: String)
     /// Any other 4xx: the server will never take these records; keep them as rejected.
     case reject(Rejection)
 
@@ -30,6 +34,7 @@ public enum UploadVerdict: Sendable, Equatable {
         case 408, 425, 429, 500...599:
             return .retry(after: reply.headers["retry-after"].flatMap { retryAfter($0, now: now) })
         case 404, 405: return .misconfigured(status: reply.status)
+        case 403: return .forbidden(reason: errorMessage(reply.body) ?? reply.bodyPrefix)
         // A body the server could not read whole (its framing broke on the way) is sent again.
         case 400 where errorCode(reply.body) == "unreadable_body": return .retry(after: nil)
         case 400 where errorCode(reply.body) == "bad_device_id":
