@@ -63,13 +63,14 @@ public struct AutomaticSetup: Sendable, Equatable {
 
     /// Creates the store, the engine and its bridge on `service`, installs the bridge, registers and
     /// schedules the refresh task and launches the engine for `reason`. Call it on the main thread while
-    /// the app finishes launching.
+    /// the app finishes launching. `service` is created only when the set-up goes ahead: a throwaway
+    /// service would start CoreLocation and CoreMotion and move the mark of the motion already read.
     /// - Returns: what was created, or `nil` when the set-up is off, the app installed its own bridge, or
     ///   the store could not be opened (logged; JavaScript's calls then answer `notConfigured`).
     @MainActor
     public func start(
-        reason: LaunchReason, service: CoreLocationService, scheduler: any TaskScheduling, notificationCenter: any NotificationCentering,
-        log: AdapterLog = .system
+        reason: LaunchReason, service: @autoclosure () -> CoreLocationService, scheduler: any TaskScheduling,
+        notificationCenter: any NotificationCentering, log: AdapterLog = .system
     ) -> Started? {
         guard enabled else {
             log(.launch, .notice, "automatic set-up is off (\(Self.enabledKey) is false): the app creates its engine")
@@ -79,7 +80,8 @@ public struct AutomaticSetup: Sendable, Equatable {
             log(.launch, .notice, "the app installed its own bridge: the automatic set-up creates nothing")
             return nil
         }
-        guard let started = make(reason: reason, service: service, scheduler: scheduler, notificationCenter: notificationCenter, log: log)
+        guard
+            let started = make(reason: reason, service: service(), scheduler: scheduler, notificationCenter: notificationCenter, log: log)
         else { return nil }
         Bridge.install(started.bridge)
         return started

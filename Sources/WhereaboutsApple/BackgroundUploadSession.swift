@@ -81,17 +81,35 @@ public final class UploadExchanges: @unchecked Sendable {
 
 /// The app delegate's completion handler for background session events, kept and called on the main
 /// thread as UIKit requires.
+///
+/// An app relaunched for its session's events creates the session while it finishes launching, and
+/// UIKit hands over the handler only afterwards: the session may have delivered every event by then.
+/// A handler that comes after the session finished is called at once.
 @MainActor
 final class BackgroundEventsCompletion {
     /// The handler waiting for the session to finish its events.
-    var handler: (() -> Void)?
+    private var handler: (() -> Void)?
+    /// Whether the session finished its events while no handler waited.
+    private var finishedBeforeHandler = false
 
     nonisolated init() {}
 
-    /// Calls the handler, once.
+    /// Keeps `handler` until the session has delivered its events, or calls it now if it has.
+    func wait(_ handler: @escaping () -> Void) {
+        guard !finishedBeforeHandler else {
+            finishedBeforeHandler = false
+            return handler()
+        }
+        self.handler = handler
+    }
+
+    /// Calls the handler, once; remembers the finish when none waits yet.
     func finish() {
-        let waiting = handler
+        guard let waiting = handler else {
+            finishedBeforeHandler = true
+            return
+        }
         handler = nil
-        waiting?()
+        waiting()
     }
 }

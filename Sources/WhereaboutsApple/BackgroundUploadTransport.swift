@@ -85,7 +85,7 @@ public final class BackgroundUploadTransport: HTTPTransport, @unchecked Sendable
     @discardableResult
     public func handleEvents(forBackgroundURLSession identifier: String, completionHandler: @escaping () -> Void) -> Bool {
         guard identifier == self.identifier else { return false }
-        exchanges.finishedEvents.handler = completionHandler
+        exchanges.finishedEvents.wait(completionHandler)
         return true
     }
 }

@@ -31,6 +31,8 @@ public final class RegionNotifier: RegionNotificationControl, @unchecked Sendabl
     private var settings: RegionNotificationSettings
     private var relay: Task<Void, Never>?
     private var held: AsyncStream<RegionEvent>?
+    /// How many times ``disable()`` ran: an ``enable()`` whose question was out meanwhile starts nothing.
+    private var disables = 0
 
     /// Creates a notifier on any notification centre; it posts nothing until ``enable()``. Apps use the
     /// convenience initializer on `UNUserNotificationCenter.current()`.
@@ -54,15 +56,16 @@ public final class RegionNotifier: RegionNotificationControl, @unchecked Sendabl
     /// Listens to the engine's region events, then asks for permission to show alerts with sound (iOS
     /// shows its dialog the first time only). Events that come while the question is out are held: posted
     /// when notifications are allowed, dropped when they are not.
-    /// - Returns: whether notifications are allowed.
+    /// A ``disable()`` while the question is out wins: the answer then starts nothing.
+    /// - Returns: whether notifications are allowed and on.
     /// - Throws: the notification centre's error when the request could not be made (nothing is posted;
     ///   dropping the subscription ends it).
     @discardableResult
     public func enable() async throws -> Bool {
-        let (current, events) = lock.withLock {
+        let (current, events, disablesBefore) = lock.withLock {
             settings.enabled = true
             defer { held = nil }
-            return (settings, relay == nil ? held ?? engine.regionEvents() : nil)
+            return (settings, relay == nil ? held ?? engine.regionEvents() : nil, disables)
         }
         await center.setCategory(current.categoryIdentifier, actions: current.actions)
         guard let events else { return true }
@@ -71,8 +74,7 @@ public final class RegionNotifier: RegionNotificationControl, @unchecked Sendabl
             log(.notifications, .notice, "notifications are not allowed; region events are not notified")
             return false
         }
-        startRelay(events)
-        return true
+        return startRelay(events, unlessDisabledSince: disablesBefore)
     }
 
     /// Starts holding the engine's region events now, for the next ``enable()`` to post: call it before
@@ -89,6 +91,7 @@ public final class RegionNotifier: RegionNotificationControl, @unchecked Sendabl
     public func disable() {
         lock.withLock {
             settings.enabled = false
+            disables += 1
             held = nil
             defer { relay = nil }
             return relay
@@ -111,12 +114,17 @@ public final class RegionNotifier: RegionNotificationControl, @unchecked Sendabl
         }
     }
 
-    private func startRelay(_ events: AsyncStream<RegionEvent>) {
+    /// Starts posting `events`, unless ``disable()`` ran after the `disablesBefore`-th time; returns
+    /// whether notifications are on.
+    private func startRelay(_ events: AsyncStream<RegionEvent>, unlessDisabledSince disablesBefore: Int) -> Bool {
         lock.withLock {
-            guard relay == nil else { return }
-            relay = Task { [weak self] in
-                for await event in events { await self?.post(event) }
+            guard disables == disablesBefore else { return false }
+            if relay == nil {
+                relay = Task { [weak self] in
+                    for await event in events { await self?.post(event) }
+                }
             }
+            return true
         }
     }
 

@@ -30,13 +30,18 @@ struct AutomaticSetupTests {
         let support = temporaryFolder("support")
         let info: [String: Any] = [AutomaticSetup.refreshTaskKey: "whereabouts.refresh"]
         let scheduler = RecordingScheduler()
+        // A service made where none is used would start CoreLocation and CoreMotion for nothing.
+        let madeInVain = Latest<Bool>()
 
         let off = AutomaticSetup(
             bundleIdentifier: "com.example.app", reading: { [AutomaticSetup.enabledKey: false][$0] }, applicationSupport: support)
         #expect(
             off.start(
-                reason: .user, service: app.service, scheduler: scheduler, notificationCenter: RecordingNotificationCenter(),
-                log: app.lines.log) == nil)
+                reason: .user,
+                service: {
+                    madeInVain.set(true)
+                    return app.service
+                }(), scheduler: scheduler, notificationCenter: RecordingNotificationCenter(), log: app.lines.log) == nil)
         #expect(Bridge.installed == nil && scheduler.registered.isEmpty)
 
         let relayed = Latest<Bridge>()
@@ -56,9 +61,13 @@ struct AutomaticSetupTests {
 
         #expect(
             setup.start(
-                reason: .user, service: app.service, scheduler: scheduler, notificationCenter: RecordingNotificationCenter(),
-                log: app.lines.log) == nil)
+                reason: .user,
+                service: {
+                    madeInVain.set(true)
+                    return app.service
+                }(), scheduler: scheduler, notificationCenter: RecordingNotificationCenter(), log: app.lines.log) == nil)
         #expect(app.lines.messages(.launch).contains("the app installed its own bridge: the automatic set-up creates nothing"))
+        #expect(madeInVain.value == nil, "no service is made when the set-up is off or a bridge is installed")
         await started.engine.shutdown()
     }
 }

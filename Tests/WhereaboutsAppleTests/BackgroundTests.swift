@@ -112,6 +112,25 @@ struct BackgroundTests {
         await app.kill()
     }
 
+    @Test("a relaunched app's completion handler, handed over after the session delivered its events, is called at once")
+    func handlerAfterEvents() async {
+        let session = SuspendingSession()
+        let transport = BackgroundUploadTransport(identifier: "uploads", directory: temporaryFolder("uploads"), log: LogLines().log) {
+            session.exchanges = $0
+            return session
+        }
+        // The session, created while the app finished launching, delivers its events before UIKit
+        // calls the app delegate with the handler.
+        transport.exchanges.finishedDeliveringEvents()
+        try? await Task.sleep(nanoseconds: 50_000_000)
+        var calls = 0
+        #expect(transport.handleEvents(forBackgroundURLSession: "uploads") { calls += 1 })
+        #expect(await soon { calls == 1 })
+        #expect(transport.handleEvents(forBackgroundURLSession: "uploads") { calls += 1 })
+        try? await Task.sleep(nanoseconds: 50_000_000)
+        #expect(calls == 1, "the next wake's handler waits for that wake's events")
+    }
+
     @Test("a reply for an upload no one awaits (an earlier process's) removes its file and is logged")
     func orphanReply() throws {
         let lines = LogLines()

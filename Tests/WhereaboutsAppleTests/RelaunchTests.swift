@@ -70,6 +70,31 @@ struct RelaunchTests {
         await app.kill()
     }
 
+    @Test("a disable() while the permission question is out wins over the enable() that asked it")
+    func disableWhileAsking() async throws {
+        let app = PhoneApp(at: home)
+        try app.launch()
+        try await app.engine.launch(.user)
+        try await app.engine.addRegions([try Region(id: "home", center: home, radius: 150)])
+        try await app.engine.start(mode: .significant)
+        #expect(await soon { app.os.monitored["home"] != nil })
+        #expect(try await soon { try await app.engine.recordedRegionEvents().contains { $0.regionID == "home" } })
+
+        let center = RecordingNotificationCenter(answer: nil)
+        let notifier = RegionNotifier(engine: app.engine, center: center, kinds: [.exit], log: app.lines.log)
+        let enabling = Task { try await notifier.enable() }
+        #expect(await soon { await center.asked == 1 }, "the question is out")
+        notifier.disable()
+        await center.answer(true)
+        #expect(try await enabling.value == false, "notifications are off")
+        app.os.move(to: Geodesy.destination(from: home, distance: 1_000, bearing: 90))
+        let engine = try #require(app.engine)
+        #expect(try await soon { try await engine.recordedRegionEvents().contains { $0.kind == .exit } })
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(await center.posted.isEmpty, "the exit is not notified")
+        await app.kill()
+    }
+
     @Test(
         "events held from holdEvents() are posted by the enable() that runs later; disable() drops them",
         arguments: [false, true])

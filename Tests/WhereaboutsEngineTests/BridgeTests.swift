@@ -41,6 +41,25 @@ struct BridgeTests {
         #expect((error?["message"] as? String)?.contains("startTracking") == true)
     }
 
+    @Test("options the glue hands over that JSON cannot hold (NaN, infinity) are refused naming the value, never sent as none")
+    func nonJSONOptions() async throws {
+        let cases: [([AnyHashable: Any], String)] = [
+            (["mode": "move", "distance": Double.nan], #""distance""#),
+            (["regions": [["id": "a", "latitude": 52.5, "longitude": 13.4, "radius": Double.infinity]]], #""regions[0].radius""#),
+        ]
+        for (options, path) in cases {
+            let outcome = Outcome<BridgeError?>()
+            bridge.forward(
+                options["regions"] == nil ? "startTracking" : "addRegions", options: options, resolve: { _ in outcome.set(nil) },
+                reject: { outcome.set($0) })
+            #expect(await eventually { outcome.value != nil })
+            let error = try #require(outcome.value ?? nil, "\(options) was taken")
+            #expect(error.code == "invalidArguments")
+            #expect(error.message.contains(path), "\(error.message)")
+        }
+        #expect(await !app.engine.isTrackingEnabled, "tracking did not start on the old settings")
+    }
+
     @Test("startTracking and stopTracking, with and without a mode")
     func startStop() async throws {
         #expect(await errorCode(bridge, "startTracking", "{\"mode\": \"teleport\"}") == "invalidArguments")
@@ -225,3 +244,4 @@ struct BridgeTests {
         #expect(try await app.engine.regions().isEmpty)
     }
 }
+

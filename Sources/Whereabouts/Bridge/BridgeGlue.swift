@@ -43,9 +43,22 @@ extension Bridge {
             return reject(
                 BridgeError(code: "notConfigured", message: "\(method): no bridge: call Bridge.install(_:) when the app launches"))
         }
+        bridge.forward(method, options: options, resolve: resolve, reject: reject)
+    }
+
+    /// ``forward(_:options:resolve:reject:)`` to this bridge. Options JSON cannot hold (a number that
+    /// is NaN or infinite, which React Native's new architecture and Capacitor hand over as such) are
+    /// refused with `invalidArguments` naming the value, never sent as no options.
+    public func forward(
+        _ method: String, options: [AnyHashable: Any], resolve: @escaping @Sendable (Any) -> Void,
+        reject: @escaping @Sendable (BridgeError) -> Void
+    ) {
+        if let known = BridgeMethod(rawValue: method), let path = Self.nonJSONValue(in: options) {
+            return reject(.invalidArguments(known, "\(path) is NaN, infinite or not a JSON value"))
+        }
         let arguments = JSONSerialization.isValidJSONObject(options) ? try? JSONSerialization.data(withJSONObject: options) : nil
         Task {
-            switch await bridge.call(method, arguments: arguments) {
+            switch await call(method, arguments: arguments) {
             case .success(let data):
                 if let value = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) {
                     resolve(value)
@@ -56,6 +69,25 @@ extension Bridge {
                 reject(error)
             }
         }
+    }
+
+    /// Where `value` holds what JSON cannot: the first such member's path (`"distance"`,
+    /// `"regions[2].radius"`), or `nil` when all of it is JSON.
+    static func nonJSONValue(in value: Any, at path: String = "") -> String? {
+        if let object = value as? [AnyHashable: Any] {
+            for (key, member) in object.sorted(by: { "\($0.key)" < "\($1.key)" }) {
+                guard let name = key.base as? String else { return "the key \(key) of \(path.isEmpty ? "the options" : "\"\(path)\"")" }
+                if let found = nonJSONValue(in: member, at: path.isEmpty ? name : "\(path).\(name)") { return found }
+            }
+            return nil
+        }
+        if let array = value as? [Any] {
+            for (index, element) in array.enumerated() {
+                if let found = nonJSONValue(in: element, at: "\(path)[\(index)]") { return found }
+            }
+            return nil
+        }
+        return JSONSerialization.isValidJSONObject([value]) ? nil : "\"\(path)\""
     }
 
     /// Relays ``events()`` to `send` as Foundation objects until the task is cancelled or the engine
