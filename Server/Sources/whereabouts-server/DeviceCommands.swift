@@ -33,8 +33,9 @@ struct DeviceCommand: AsyncParsableCommand {
         func run() async throws {
             let (name, token) = (device.name, Tokens.generate())
             try await database.withStorage { storage in
-                // A removed device's locations stay; a new device of that name would be handed them.
-                if try await storage.tokenHash(device: name) == nil, try await storage.last(device: name) != nil {
+                // A removed device's locations, events, regions and messages stay; a new device of that
+                // name would be handed them.
+                if try await storage.tokenHash(device: name) == nil, try await Self.keepsData(name, storage) {
                     throw ValidationError(
                         "device \(name) was removed, but its locations and events are kept, and a new device \(name) would be handed them; "
                             + "erase them with `whereabouts-server device delete \(name) --yes` (after `device export \(name)` if they are wanted), "
@@ -44,6 +45,14 @@ struct DeviceCommand: AsyncParsableCommand {
             }
             print("device \(name) added; its token is shown only now:")
             print(token)
+        }
+
+        /// Whether `storage` keeps anything of a device `name`: a location, a region event, a region or a message.
+        private static func keepsData(_ name: String, _ storage: any TrackStorage) async throws -> Bool {
+            if try await storage.last(device: name) != nil { return true }
+            if try await !storage.regions(device: name).isEmpty { return true }
+            if try await !storage.messages(device: name).isEmpty { return true }
+            return try await !storage.events(device: name, from: .distantPast, to: .distantFuture).isEmpty
         }
     }
 

@@ -5,13 +5,18 @@ import WhereaboutsServer
 /// `whereabouts-server device set-user | set-key | clear-key | set-group | clear-group`: how a device
 /// appears to OwnTracks (``OwnTracksProfile``).
 extension DeviceCommand {
-    /// Changes the device's OwnTracks profile and prints what it is now.
+    /// Changes the device's OwnTracks profile and prints what it is now. A topic that is another
+    /// device's is refused: its messages would go to whichever device sorts first.
     static func changeProfile(
         _ device: String, _ database: DatabaseOption, _ change: @escaping @Sendable (inout OwnTracksProfile) -> Void
     ) async throws {
         let saved = try await database.withStorage { storage -> OwnTracksProfile? in
             guard var profile = try await storage.ownTracksProfile(device: device) else { return nil }
             change(&profile)
+            if let owner = try await storage.ownTracksProfile(topic: profile.topic), owner.device != device {
+                throw ValidationError(
+                    "\(profile.topic) is already device \(owner.device)'s OwnTracks topic; give device \(device) another user or --name")
+            }
             return try await storage.saveOwnTracksProfile(profile) ? profile : nil
         }
         guard let saved else {

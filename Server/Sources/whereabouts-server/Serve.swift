@@ -17,6 +17,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Requests per second per device; 0 turns the limit off (env WHEREABOUTS_RATE_LIMIT; default 50).") var rateLimit: Double?
     @Option(help: "Largest request body in bytes; larger ones get 413 unread (env WHEREABOUTS_MAX_BODY_BYTES; default 1048576).")
     var maxBodyBytes: Int?
+    @Option(
+        help:
+            "The most locations one /api/0/locations answer holds; a range holding more is refused, naming from, to and limit (env WHEREABOUTS_MAX_RECORDER_LOCATIONS; default 100000)."
+    ) var maxRecorderLocations: Int?
     @Flag(help: "Serve /metrics without the admin token (env WHEREABOUTS_PUBLIC_METRICS=1).") var publicMetrics = false
     @Option(help: "Seconds from a request's first byte to the end of its header, else 408 (env WHEREABOUTS_HEADER_TIMEOUT; default 10).")
     var headerTimeout: Double?
@@ -53,7 +57,7 @@ struct Serve: AsyncParsableCommand {
     ) var leafletDir: String?
     @Option(
         help:
-            "Also store the OwnTracks messages of an MQTT broker: mqtt[s]://[user[:password]@]host[:port][?client_id=ID&topics=FILTER,…&share=GROUP&ca=FILE]; mqtts speaks TLS, trusting the system or ca=; topics by default owntracks/+/+ and its /event, /info and /cmd subtopics; share= splits the messages among the instances of one group, each with a client_id of its own (env WHEREABOUTS_MQTT)."
+            "Also store the OwnTracks messages of an MQTT broker: mqtt[s]://[user[:password]@]host[:port][?client_id=ID&topics=FILTER,…&share=GROUP&ca=FILE]; mqtts speaks TLS, trusting the system or ca=; topics by default owntracks/+/+ and its /event, /info, /cmd, /waypoint, /waypoints and /status subtopics; share= splits the messages among the instances of one group, each with a client_id of its own (env WHEREABOUTS_MQTT)."
     ) var mqtt: String?
     @Option(
         help:
@@ -85,7 +89,9 @@ struct Serve: AsyncParsableCommand {
                 commandLease: Self.value(commandLease, "WHEREABOUTS_COMMAND_LEASE", default: defaults.commandLease),
                 tileURL: tileURL ?? Self.environment["WHEREABOUTS_TILE_URL"] ?? defaults.tileURL,
                 tileAttribution: tileAttribution ?? Self.environment["WHEREABOUTS_TILE_ATTRIBUTION"] ?? defaults.tileAttribution,
-                leafletDirectory: leafletDir ?? Self.environment["WHEREABOUTS_LEAFLET_DIR"] ?? defaults.leafletDirectory
+                leafletDirectory: leafletDir ?? Self.environment["WHEREABOUTS_LEAFLET_DIR"] ?? defaults.leafletDirectory,
+                maxRecorderLocations: Self.value(
+                    maxRecorderLocations, "WHEREABOUTS_MAX_RECORDER_LOCATIONS", default: defaults.maxRecorderLocations)
             ).validated()
         } catch let error as ServerError {
             throw ValidationError("\(error)")

@@ -67,6 +67,27 @@ struct DeviceCommandTests {
         await server.signal(SIGTERM)
     }
 
+    @Test("a removed device that sent only region events is not re-added with them: add names device delete")
+    func readdAfterEventsOnly() async throws {
+        let database = database()
+        let token = try await ServerProcess.addDevice("tablet", database: database)
+        let server = try await ServerProcess(database: database)
+        let event =
+            #"{"events":[{"id":"6f1c2b8e-6b1a-4d55-9c3b-1f2e3d4c5b6b","regionId":"home","kind":"enter","timestamp":"2025-06-01T10:00:00.000Z","latitude":47.3,"longitude":8.5}]}"#
+        let stored = try await RawConnection.with(port: server.port) {
+            await $0.sendAndRead(
+                rawRequest(
+                    "POST", "/v1/devices/tablet/events",
+                    headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")], body: Array(event.utf8)),
+                timeout: 10)
+        }
+        #expect(stored?.status == 200)
+        await server.signal(SIGTERM)
+        #expect(try await ServerProcess.run(["device", "remove", "tablet", "--database", database]).status == 0)
+        let readd = try await ServerProcess.run(["device", "add", "tablet", "--database", database])
+        #expect(readd.status != 0 && readd.errors.contains("device delete tablet --yes"), "\(readd.errors)")
+    }
+
     @Test("list and export only read: a missing database is not created, an unmigrated one is neither migrated nor changed")
     func readCommandsWriteNothing() async throws {
         let database = database()
@@ -165,5 +186,19 @@ struct DeviceCommandTests {
         }
         let unchanged = try await ServerProcess.run(["device", "set-group", "phone", "family", "--database", database])
         #expect(unchanged.output.contains("OwnTracks owntracks/phone/phone, friends group family"), "\(unchanged.output)")
+
+        // Another device's topic, given or by default, is refused.
+        for device in ["tablet", "bob"] {
+            #expect(try await ServerProcess.run(["device", "add", device, "--database", database]).status == 0)
+        }
+        #expect(try await ServerProcess.run(["device", "set-user", "phone", "jane", "--database", database]).status == 0)
+        for (arguments, owner) in [
+            (["set-user", "tablet", "jane", "--name", "phone"], "phone"), (["set-user", "tablet", "bob", "--name", "bob"], "bob"),
+        ] {
+            let taken = try await ServerProcess.run(["device"] + arguments + ["--database", database])
+            #expect(
+                taken.status != 0 && taken.errors.contains("already device \(owner)'s OwnTracks topic"), "\(arguments): \(taken.errors)")
+        }
+        #expect(try await ServerProcess.run(["device", "set-user", "tablet", "jane", "--database", database]).status == 0)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdWSClient
+import NIOWebSocket
 import Testing
 import WhereaboutsCore
 import WhereaboutsServer
@@ -81,6 +82,66 @@ struct LiveLocationsTests {
             #expect(messages.dropFirst().first?["lat"] as? Double == 52.5 && messages.dropFirst().first?["batt"] as? Int == 77)
             #expect(messages.last?["lat"] as? Double == later[0].latitude, "the batch's location")
         }
+    }
+
+    @Test(
+        "a token rotated or removed while its feed is open ends the feed: it closes (1008) and sends nothing stored after",
+        arguments: StorageKind.available)
+    func revokedLogin(_ kind: StorageKind) async throws {
+        for removed in [false, true] {
+            try await withLiveServer(kind) { server in
+                #expect(
+                    try await server.storage.saveOwnTracksProfile(
+                        OwnTracksProfile(device: server.device, user: uniqueDevice("jane"), name: "p")))
+                _ = try await server.send(
+                    "POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(wireLocations(1)))
+                let (texts, closed) = try await Self.listen(server, authorization: Self.basic(server.device, server.token)) {
+                    if removed {
+                        #expect(try await server.storage.removeDevice(server.device) != nil)
+                        try await server.storage.addDevice(id: server.device, tokenHash: Tokens.hash("new-token"), at: Date())
+                    } else {
+                        #expect(try await server.storage.rotateToken(device: server.device, tokenHash: Tokens.hash("new-token")))
+                    }
+                    try await Task.sleep(for: .seconds(1.5))
+                    let stored = try await server.send(
+                        "POST", "/v1/devices/\(server.device)/locations", token: "new-token", body: batchBody(wireLocations(1)))
+                    #expect(stored.status == 200)
+                }
+                #expect(texts.count == 1, "LAST's answer only: \(texts)")
+                #expect(closed == .policyViolation)
+            }
+        }
+    }
+
+    /// Connects to `server`'s `/ws/last` with `authorization`, sends `LAST`, runs `meanwhile` once the
+    /// first message came, and returns the messages received and how the server closed the feed
+    /// (`nil` when it was still open after 10 s).
+    private static func listen(
+        _ server: LiveServer, authorization: String, meanwhile: @escaping @Sendable () async throws -> Void
+    ) async throws -> (texts: [String], closed: WebSocketErrorCode?) {
+        let received = Received()
+        let headers: HTTPFields = [.authorization: authorization]
+        let outcome = try await withThrowingTaskGroup(of: WebSocketErrorCode??.self) { group in
+            group.addTask {
+                let close = try await WebSocketClient.connect(
+                    url: "ws://127.0.0.1:\(server.port)/ws/last", configuration: .init(additionalHeaders: headers), logger: quietLogger
+                ) { inbound, outbound, _ in
+                    try await outbound.writeTextMessage("LAST")
+                    for try await message in inbound.messages(maxSize: 1 << 20) {
+                        guard case .text(let text) = message else { continue }
+                        if await received.append(text) == 1 { try await meanwhile() }
+                    }
+                }
+                return .some(close?.closeCode)
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(10))
+                return .none
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+        return (await received.texts, outcome ?? nil)
     }
 
     @Test("without a login /ws/last is refused (401 naming the logins); a plain GET with one gets 426", arguments: [StorageKind.sqlite])

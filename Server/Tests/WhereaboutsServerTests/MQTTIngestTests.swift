@@ -83,7 +83,7 @@ struct MQTTIngestTests {
     }
 
     @Test(
-        "locations, a card and a transition published to mosquitto are stored; an unknown topic is passed over; the broker restarted, the server reconnects; what was published while the server was away arrives when it returns",
+        "locations, a card, a transition, exported regions and a status published to mosquitto are stored; an unknown topic is passed over; the broker restarted, the server reconnects; what was published while the server was away arrives when it returns",
         arguments: StorageKind.available)
     func ingest(_ kind: StorageKind) async throws {
         try await withStorage(kind) { storage in
@@ -113,9 +113,13 @@ struct MQTTIngestTests {
         let transition =
             #"{"_type":"transition","event":"enter","desc":"home","tst":\#(tst),"lat":48,"lon":2.29,"acc":5,"wtst":1700000000,"t":"c"}"#
         try await broker.publish([transition], topic: topic + "/event")
+        try await broker.publish([OwnTracksBooklet.waypoints], topic: topic + "/waypoints")
+        try await broker.publish([OwnTracksBooklet.status], topic: topic + "/status")
         #expect(try await eventually(within: 30) { try await latitudes(storage, device).count == 200 })
         #expect(try await eventually(within: 10) { try await storage.lastMessage("card", device: device) != nil })
         #expect(try await storage.events(device: device, from: .distantPast, to: .distantFuture).count == 1)
+        #expect(try await eventually(within: 10) { try await storage.regions(device: device).count == 2 }, "the exported regions")
+        #expect(try await eventually(within: 10) { try await storage.lastMessage("status", device: device) != nil })
 
         await broker.stop()
         broker = try await MosquittoBroker.start(folder: broker.folder, port: broker.port)

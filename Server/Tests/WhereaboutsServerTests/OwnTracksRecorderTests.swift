@@ -124,6 +124,41 @@ struct OwnTracksRecorderTests {
     }
 
     @Test(
+        "a range holding more locations than the server answers at once is refused naming from, to and limit; the newest up to it are served",
+        arguments: StorageKind.available)
+    func boundedLocations(_ kind: StorageKind) async throws {
+        let settings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, maxRecorderLocations: 5)
+        try await withLiveServer(kind, settings: settings) { server in
+            let user = uniqueDevice("jane")
+            try await profile(server, server.device, user: user, name: "nokia")
+            let auth = basic(server.device, server.token)
+            let start = Int(Date().timeIntervalSince1970) - 3600
+            for offset in 0..<5 {
+                #expect(try await publish(server, #"{"_type":"location","lat":52.5,"lon":13.4,"tst":\#(start + offset)}"#).status == 200)
+            }
+            let path = "/api/0/locations?user=\(user)&device=nokia"
+            let five = server.json(try await server.send("GET", path, token: nil, headers: auth))
+            #expect(five["count"] as? Int == 5, "as many as the server answers: all, oldest first")
+            #expect((five["data"] as? [[String: Any]])?.compactMap { $0["tst"] as? Int } == Array(start..<start + 5))
+
+            #expect(try await publish(server, #"{"_type":"location","lat":52.5,"lon":13.4,"tst":\#(start + 5)}"#).status == 200)
+            for query in ["", "&limit=6"] {
+                let refused = try await server.send("GET", path + query, token: nil, headers: auth)
+                #expect(refused.status == 400)
+                #expect(server.json(refused)["error"] as? String == "too_many_locations")
+                let message = server.json(refused)["message"] as? String ?? ""
+                #expect(
+                    message.contains("more than 5 locations") && message.contains("(from, to)") && message.contains("limit=5"), "\(message)"
+                )
+            }
+            let newest = server.json(try await server.send("GET", path + "&limit=2", token: nil, headers: auth))
+            #expect(
+                (newest["data"] as? [[String: Any]])?.compactMap { $0["tst"] as? Int } == [start + 5, start + 4], "the newest, newest first"
+            )
+        }
+    }
+
+    @Test(
         "friends: devices in one group see each other's last location and card in the /pub answer; others see nothing",
         arguments: StorageKind.available)
     func friends(_ kind: StorageKind) async throws {

@@ -55,8 +55,7 @@ extension API {
                         "no device \(user)/\(device) this login may read; /api/0/list shows the users, ?user=\(user) their devices")
                 }
                 let range = try parameters.range(now: clock.now())
-                let locations = try await storage.ownTracksLocations(
-                    device: profile.device, from: range.lowerBound, to: range.upperBound, limit: parameters.limit)
+                let locations = try await boundedLocations(of: profile, in: range, limit: parameters.limit)
                 let objects = locations.map { parameters.selecting(RecorderObjects.location($0, profile: profile, history: true)) }
                 switch parameters.format {
                 case .json:
@@ -69,6 +68,22 @@ extension API {
                 }
             }
         }
+    }
+
+    /// The locations `/api/0/locations` answers with: the newest `limit` in `range` (newest first),
+    /// or all of them (oldest first), never more than ``ServerSettings/maxRecorderLocations``.
+    /// - Throws: 400 `too_many_locations` when `range` holds more than that.
+    private func boundedLocations(of profile: OwnTracksProfile, in range: Range<Date>, limit: Int?) async throws -> [OwnTracksLocation] {
+        let most = settings.maxRecorderLocations
+        let newest = try await storage.ownTracksLocations(
+            device: profile.device, from: range.lowerBound, to: range.upperBound, limit: min(limit ?? most + 1, most + 1))
+        guard newest.count <= most else {
+            throw APIError.badRequest(
+                "too_many_locations",
+                "\(profile.topic) has more than \(most) locations from \(Timestamp.format(range.lowerBound)) to \(Timestamp.format(range.upperBound)): ask for a shorter range (from, to) or the newest (limit=\(most) or less)"
+            )
+        }
+        return limit == nil ? newest.reversed() : newest
     }
 
     /// The Recorder release whose API these routes follow.

@@ -48,6 +48,9 @@ public struct ServerSettings: Sendable {
     public var leafletDirectory: String
     /// Seconds a browser's login lasts.
     public var loginLifetime: Double
+    /// The most locations one `/api/0/locations` answer holds: a range holding more is refused
+    /// (400, naming `from`, `to` and `limit`), since the answer is built whole in memory.
+    public var maxRecorderLocations: Int
 
     /// OpenStreetMap's standard tiles.
     public static let openStreetMapTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
@@ -58,7 +61,8 @@ public struct ServerSettings: Sendable {
         publicMetrics: Bool = false, headerTimeout: Double = 10, bodyTimeout: Double = 60, idleTimeout: Double = 60,
         maxConnections: Int = 1000, maxConnectionsPerAddress: Int = 100, loginFailuresPerMinute: Int = 10, trustForwardedFor: Bool = false,
         commandLease: Double = 30, tileURL: String = openStreetMapTiles, tileAttribution: String = "© OpenStreetMap contributors",
-        leafletDirectory: String = "/usr/share/javascript/leaflet", loginLifetime: Double = 12 * 3600
+        leafletDirectory: String = "/usr/share/javascript/leaflet", loginLifetime: Double = 12 * 3600,
+        maxRecorderLocations: Int = 100_000
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.maxBatch = maxBatch
@@ -78,6 +82,7 @@ public struct ServerSettings: Sendable {
         self.tileAttribution = tileAttribution
         self.leafletDirectory = leafletDirectory
         self.loginLifetime = loginLifetime
+        self.maxRecorderLocations = maxRecorderLocations
     }
 
     /// Checks every limit is usable.
@@ -96,6 +101,9 @@ public struct ServerSettings: Sendable {
             throw ServerError.usage("--max-connections-per-address \(maxConnectionsPerAddress) must be 0 (no such limit) or more")
         }
         guard maxBodyBytes >= 1 else { throw ServerError.usage("--max-body-bytes \(maxBodyBytes) must be at least 1") }
+        guard maxRecorderLocations >= 1 else {
+            throw ServerError.usage("--max-recorder-locations \(maxRecorderLocations) must be at least 1")
+        }
         guard loginFailuresPerMinute >= 0 else {
             throw ServerError.usage("--login-failures-per-minute \(loginFailuresPerMinute) must be 0 (no throttling) or more")
         }

@@ -17,12 +17,23 @@ extension API {
         -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>>
     {
         guard head.path?.split(separator: "?").first.map(String.init) == Self.liveLocationsPath else { return .dontUpgrade }
-        guard let principal = try? await authenticator.recorderPrincipal(Request(head: head, body: .init(buffer: ByteBuffer()))) else {
-            return .dontUpgrade
+        let login: @Sendable () async throws -> Principal = {
+            try await authenticator.recorderPrincipal(Request(head: head, body: .init(buffer: ByteBuffer())))
         }
+        guard let principal = try? await login() else { return .dontUpgrade }
         return .upgrade([:]) { inbound, outbound, _ in
-            try await streamLocations(to: outbound, principal: principal, inbound: inbound)
+            let access = LiveAccess(visible: try await visibleDevices(principal)) {
+                let now = try await login()
+                guard now == principal else { throw APIError.unauthorized("the login now names another device") }
+                return try await visibleDevices(now)
+            }
+            try await streamLocations(to: outbound, access: access, inbound: inbound)
         }
+    }
+
+    /// The profiles `principal` may read, by device.
+    private func visibleDevices(_ principal: Principal) async throws -> [String: OwnTracksProfile] {
+        Dictionary(try await visibleProfiles(principal).map { ($0.device, $0) }) { first, _ in first }
     }
 
     /// `/ws/last` asked without an upgrade or without a valid login: 401 naming the logins, else 426.
@@ -35,17 +46,26 @@ extension API {
         }
     }
 
-    /// The live feed of one WebSocket: each location stored from now on of a device `principal` may
+    /// The live feed of one WebSocket: each location stored from now on of a device `access` may
     /// read, as a `_type: "location"` object of `/api/0/last`; a `LAST` message from the client
     /// also sends each such device's last location. Updates published while the client is slow
-    /// beyond ``LocationFeed/backlog`` are dropped, oldest first.
-    private func streamLocations(to outbound: WebSocketOutboundWriter, principal: Principal, inbound: WebSocketInboundStream) async throws {
+    /// beyond ``LocationFeed/backlog`` are dropped, oldest first. Once the login no longer holds,
+    /// the feed closes (1008, policy violation) instead of sending.
+    private func streamLocations(to outbound: WebSocketOutboundWriter, access: LiveAccess, inbound: WebSocketInboundStream) async throws {
         let updates = feed.subscribe()
-        let visible = Dictionary(try await visibleProfiles(principal).map { ($0.device, $0) }) { first, _ in first }
+        /// What the login may read now; `nil` once the feed is closed for a login that ended.
+        @Sendable func readable() async throws -> [String: OwnTracksProfile]? {
+            guard let visible = await access.current() else {
+                try await outbound.close(.policyViolation, reason: "the login ended (its token was rotated or removed); log in again")
+                return nil
+            }
+            return visible
+        }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for try await message in inbound.messages(maxSize: 4096) {
                     guard case .text(let text) = message, text.trimmingCharacters(in: .whitespacesAndNewlines) == "LAST" else { continue }
+                    guard let visible = try await readable() else { return }
                     for profile in visible.values.sorted(by: { $0.device < $1.device }) {
                         guard
                             let last = try await storage.ownTracksLocations(
@@ -58,6 +78,7 @@ extension API {
             }
             group.addTask {
                 for await update in updates {
+                    guard let visible = try await readable() else { return }
                     guard let profile = visible[update.device] else { continue }
                     for location in update.locations {
                         try await outbound.writeTextMessage(Self.liveMessage(try await lastObject(location, profile: profile)))

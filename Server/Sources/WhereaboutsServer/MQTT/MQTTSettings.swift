@@ -4,9 +4,13 @@ import WhereaboutsMQTT
 /// `serve --mqtt`'s URL: `mqtt[s]://[user[:password]@]host[:port][?client_id=ID&topics=FILTER,FILTER&share=GROUP&ca=FILE]`:
 /// `mqtts` speaks TLS (port 8883 by default), trusting the system's authorities or those in `ca`.
 public enum MQTTSettings {
-    /// OwnTracks' topics: the apps publish locations to `owntracks/USER/DEVICE` and events, cards
-    /// and commands to its `/event`, `/info` and `/cmd` subtopics.
-    public static let defaultTopics = ["owntracks/+/+", "owntracks/+/+/event", "owntracks/+/+/info", "owntracks/+/+/cmd"]
+    /// OwnTracks' topics: the apps publish locations to `owntracks/USER/DEVICE`, and events, cards,
+    /// commands, regions (one, or all of them exported) and status to its `/event`, `/info`, `/cmd`,
+    /// `/waypoint`, `/waypoints` and `/status` subtopics (the booklet's JSON page).
+    public static let defaultTopics = [
+        "owntracks/+/+", "owntracks/+/+/event", "owntracks/+/+/info", "owntracks/+/+/cmd", "owntracks/+/+/waypoint",
+        "owntracks/+/+/waypoints", "owntracks/+/+/status",
+    ]
 
     /// The subscription `url` names. With `share` and no `client_id`, the client id is
     /// `whereabouts-server-HOSTNAME`, from `hostName` (the machine's, read only then, by default):

@@ -29,7 +29,8 @@ extension PostgresTrackStorage {
     private static let profileColumns = "SELECT d.id, p.owntracks_user, p.device_name, p.friends_group, p.secret FROM device d"
 
     public func ownTracksProfiles() async throws -> [OwnTracksProfile] {
-        try await profiles("\(unescaped: Self.profileColumns) LEFT JOIN owntracks_device p ON p.device_id = d.id ORDER BY d.id")
+        try await profiles(
+            "\(unescaped: Self.profileColumns) LEFT JOIN owntracks_device p ON p.device_id = d.id ORDER BY d.id COLLATE \"C\"")
     }
 
     public func ownTracksProfile(device: String) async throws -> OwnTracksProfile? {
@@ -40,7 +41,7 @@ extension PostgresTrackStorage {
     public func ownTracksProfiles(group: String) async throws -> [OwnTracksProfile] {
         try await profiles(
             """
-            \(unescaped: Self.profileColumns) JOIN owntracks_device p ON p.device_id = d.id WHERE p.friends_group = \(group) ORDER BY d.id
+            \(unescaped: Self.profileColumns) JOIN owntracks_device p ON p.device_id = d.id WHERE p.friends_group = \(group) ORDER BY d.id COLLATE "C"
             """)
     }
 
@@ -49,7 +50,7 @@ extension PostgresTrackStorage {
             """
             \(unescaped: Self.profileColumns) LEFT JOIN owntracks_device p ON p.device_id = d.id
             WHERE 'owntracks/' || COALESCE(p.owntracks_user, d.id) || '/' || COALESCE(p.device_name, d.id) = \(topic)
-            ORDER BY d.id LIMIT 1
+            ORDER BY d.id COLLATE "C" LIMIT 1
             """
         ).first
     }

@@ -31,7 +31,7 @@ extension PostgresTrackStorage {
             ), a AS (
                 SELECT d.id, d.token_hash, p.owntracks_user, p.device_name, p.friends_group, p.secret
                 FROM device d LEFT JOIN owntracks_device p ON p.device_id = d.id WHERE d.id IN (SELECT device_id FROM w)
-                ORDER BY d.id FOR SHARE OF d
+                ORDER BY d.id COLLATE "C" FOR SHARE OF d
             ), h AS (
                 SELECT w.*, a.token_hash IS NOT DISTINCT FROM w.token_hash
                     AND (a.owntracks_user, a.device_name, a.friends_group, a.secret)

@@ -62,7 +62,7 @@ public final class PostgresTrackStorage: TrackStorage {
             """
             SELECT d.id, d.created_at, (SELECT count(*) FROM location l WHERE l.device_id = d.id),
                 (SELECT max(t) FROM location l WHERE l.device_id = d.id)
-            FROM device d ORDER BY d.id
+            FROM device d ORDER BY d.id COLLATE "C"
             """, logger: logger)
         var devices: [DeviceInfo] = []
         for try await (id, created, count, last) in rows.decode((String, Double, Int64, Double?).self) {
