@@ -244,4 +244,3 @@ struct BridgeTests {
         #expect(try await app.engine.regions().isEmpty)
     }
 }
-

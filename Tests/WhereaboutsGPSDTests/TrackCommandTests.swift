@@ -78,7 +78,9 @@ struct TrackCommandTests {
             let stalled = Date().timeIntervalSince(lastProgress) > 30
             if !fake.isRunning || stalled {
                 replacements.append(
-                    fake.isRunning ? "gpsd relayed nothing for 30 s after \(lines.map(String.init) ?? "no") lines" : "it went down: \(fake.errorOutput)")
+                    fake.isRunning
+                        ? "gpsd relayed nothing for 30 s after \(lines.map(String.init) ?? "no") lines"
+                        : "it went down: \(fake.errorOutput)")
                 fake.stop()
                 fake = try await GPSFake.started(log: Self.log, port: port, feed: .looping(cycle: 0.01))
                 lastProgress = Date()
