@@ -46,7 +46,8 @@ public actor FirebaseTokenProvider: CredentialProvider {
         // tokens stored since stand, and this answer, for the old ones, is dropped.
         guard try store.setting(.authTokens)?.refreshToken == refreshToken else { return try await current() }
         guard reply.status == 200, let answer = try? JSONDecoder().decode(RefreshAnswer.self, from: reply.body) else {
-            if (400..<500).contains(reply.status) {
+            // A refused refresh token signs out; a busy or slow token service (408, 429) is tried again later.
+            if (400..<500).contains(reply.status), ![408, 429].contains(reply.status) {
                 tokens.idToken = nil
                 try store.set(.authTokens, tokens)
                 return .signedOut

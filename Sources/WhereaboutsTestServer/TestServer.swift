@@ -132,14 +132,16 @@ enum TestRoutes {
             }
         }
         router.post("/v1/token") { request, context in
-            let form = String(decoding: try await body(request), as: UTF8.self)
-            let pairs = form.split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
-            let refresh = pairs.first { $0.first == "refresh_token" }?.last?.removingPercentEncoding ?? ""
-            guard let idToken = await state.refresh(refresh) else {
-                return json(.badRequest, "{\"error\":{\"message\":\"INVALID_REFRESH_TOKEN\"}}")
+            try await withFaults(await state.nextTokenFault()) { _ in
+                let form = String(decoding: try await body(request), as: UTF8.self)
+                let pairs = form.split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
+                let refresh = pairs.first { $0.first == "refresh_token" }?.last?.removingPercentEncoding ?? ""
+                guard let idToken = await state.refresh(refresh) else {
+                    return json(.badRequest, "{\"error\":{\"message\":\"INVALID_REFRESH_TOKEN\"}}")
+                }
+                return json(
+                    .ok, "{\"id_token\":\"\(idToken)\",\"refresh_token\":\"\(refresh)\",\"expires_in\":\"3600\",\"user_id\":\"user-1\"}")
             }
-            return json(
-                .ok, "{\"id_token\":\"\(idToken)\",\"refresh_token\":\"\(refresh)\",\"expires_in\":\"3600\",\"user_id\":\"user-1\"}")
         }
         return router
     }

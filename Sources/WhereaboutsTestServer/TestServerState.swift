@@ -29,6 +29,7 @@ public actor TestServerState {
     /// Command ids the device acknowledged, in order.
     public private(set) var acknowledged: [String] = []
     private var faults: [Fault] = []
+    private var tokenFaults: [Fault] = []
     private var commands: [DeviceCommand] = []
     private var commandsQueued = 0
     private var issued = 0
@@ -38,6 +39,9 @@ public actor TestServerState {
 
     /// Scripts faults for the next requests, in order.
     public func script(_ faults: [Fault]) { self.faults += faults }
+    /// Scripts faults for the next requests to the token endpoint (`/v1/token`), in order; they
+    /// count apart from the others.
+    public func scriptTokenFaults(_ faults: [Fault]) { tokenFaults += faults }
     /// Queues commands, each with a new id (`command-1`, `command-2`, …): every batch answer carries
     /// them until the device acknowledges them.
     public func queue(_ commands: [ServerCommand]) {
@@ -54,6 +58,10 @@ public actor TestServerState {
     public func setBasicUsers(_ users: Set<String>?) { basicUsers = users }
     /// Sets the accepted refresh tokens.
     public func setRefreshTokens(_ tokens: Set<String>) { refreshTokens = tokens }
+
+    func nextTokenFault() -> Fault? {
+        tokenFaults.isEmpty ? nil : tokenFaults.removeFirst()
+    }
 
     func nextFault() -> Fault? {
         requests += 1

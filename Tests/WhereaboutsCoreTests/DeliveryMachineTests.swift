@@ -92,6 +92,19 @@ struct DeliveryMachineTests {
         #expect(!runner.machine.isFlushing)
     }
 
+    @Test("what an answer settles neither way is handed back at once, not left leased")
+    func unsettledHandedBack() {
+        var runner = Runner(machine: Self.machine())
+        _ = runner.open(.threshold)
+        let batch = Array(Self.ids.prefix(3))
+        _ = runner.step(.claimed(batch))
+        let ok = Self.reply(200)
+        _ = runner.step(.replied(ok, url: Self.url))
+        let outcome = DeliveryOutcome(delivered: [batch[0]], rejected: [batch[1]: Rejection(status: 200, reason: "bad")])
+        #expect(runner.step(.interpreted(outcome)) == .claim(.record, limit: 500))
+        #expect(runner.writes.contains(.release(.record, [batch[2]])))
+    }
+
     @Test("acknowledgements travel alone when nothing is pending, and are forgotten at once by an endpoint that takes none")
     func acknowledgementsAlone() {
         var runner = Runner(machine: Self.machine())

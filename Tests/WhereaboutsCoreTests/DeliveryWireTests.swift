@@ -130,6 +130,8 @@ struct DeliveryWireTests {
         #expect(verdict(429, ["Retry-After": "7"]) == .retry(after: 7))
         #expect(verdict(503, ["retry-after": "Sun, 15 Jun 2025 15:06:50 GMT"]) == .retry(after: 10))
         #expect(verdict(500, ["Retry-After": "soon"]) == .retry(after: nil))
+        #expect(verdict(503, ["Retry-After": "31536000"]) == .retry(after: 86_400), "a year is taken as a day")
+        #expect(verdict(503, ["Retry-After": "Fri, 15 Jun 2035 15:06:50 GMT"]) == .retry(after: 86_400))
         #expect(verdict(400) == .reject(Rejection(status: 400, reason: "nope")))
         #expect(verdict(404) == .misconfigured(status: 404))
         #expect(verdict(405) == .misconfigured(status: 405))

@@ -179,6 +179,31 @@ struct EndpointTests {
         #expect(try store.pendingCount() == 2)
     }
 
+    @Test("a token service that answers 429 or 408 is tried again after a back-off; the user stays signed in")
+    func throttledRenewal() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        await server.state.setRefreshTokens(["refresh-1"])
+        await server.state.scriptTokenFaults([
+            .status(429, retryAfter: nil, body: #"{"error":{"message":"TOO_MANY_ATTEMPTS_TRY_LATER"}}"#), .status(408),
+        ])
+        let store = try makeStore()
+        try store.append(sampleRecords(2), at: Date())
+        let saved = AuthTokens(idToken: nil, expiresAt: nil, refreshToken: "refresh-1", userID: "user-1")
+        try store.set(.authTokens, saved)
+        let tokens = FirebaseTokenProvider(store: store, apiKey: "key", base: server.baseURL, transport: URLSessionTransport())
+        let uploader = uploader(store, FirestoreEndpoint(base: server.baseURL, project: "p", userID: "user-1"), tokens)
+        for _ in 0..<2 {
+            let report = await uploader.flush(.manual, acknowledging: [])
+            guard case .failed = report.stoppedBy else {
+                Issue.record("a busy token service is a failure to retry, not a sign-out: \(report)")
+                return
+            }
+            #expect(try store.setting(.authTokens) == saved, "the tokens are kept")
+        }
+        #expect(await uploader.flush(.manual, acknowledging: []).delivered == 2)
+    }
+
     @Test("a revoked refresh token signs the user out instead of failing forever")
     func revokedRefreshToken() async throws {
         let server = try await TestServer.start()

@@ -191,6 +191,10 @@ public struct DeliveryMachine: Sendable, Equatable {
             }
             if !outcome.delivered.isEmpty { writes.append(.delivered(flush.kind, outcome.delivered)) }
             if !outcome.rejected.isEmpty { writes.append(.rejected(flush.kind, outcome.rejected, at: now)) }
+            // What the answer settles neither way goes back to pending now, not when its lease ends.
+            let answered = Set(outcome.delivered).union(outcome.rejected.keys)
+            let unsettled = flush.batch.filter { !answered.contains($0) }
+            if !unsettled.isEmpty { writes.append(.release(flush.kind, unsettled)) }
             if !flush.acknowledgements.isEmpty {
                 writes.append(.confirmAcknowledged(flush.acknowledgements))
                 flush.report.acknowledged += flush.acknowledgements

@@ -55,15 +55,19 @@ public enum UploadVerdict: Sendable, Equatable {
         (try? JSONSerialization.jsonObject(with: body.prefix(4096)) as? [String: Any])?[name] as? String
     }
 
-    /// Parses `Retry-After`: delay seconds or an HTTP-date; `nil` when unreadable.
+    /// The longest wait a `Retry-After` imposes: a proxy's answer of a year would otherwise hold
+    /// every upload, manual ones too, for the life of the process.
+    public static let longestRetryAfter: TimeInterval = 86_400
+
+    /// Parses `Retry-After`: delay seconds or an HTTP-date, at most ``longestRetryAfter``; `nil` when unreadable.
     public static func retryAfter(_ value: String, now: Date) -> TimeInterval? {
         let text = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Double(text), seconds.isFinite, seconds >= 0 { return seconds }
+        if let seconds = Double(text), seconds.isFinite, seconds >= 0 { return min(seconds, longestRetryAfter) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         guard let date = formatter.date(from: text) else { return nil }
-        return max(0, date.timeIntervalSince(now))
+        return min(max(0, date.timeIntervalSince(now)), longestRetryAfter)
     }
 }
