@@ -8,4 +8,7 @@ public enum Fault: Sendable, Equatable {
     case hang(TimeInterval)
     /// Store the request's records, then close the connection without an answer.
     case dropAfterStore
+    /// Store the request's records, then answer 200 with a 100-byte body sent one byte every this
+    /// many seconds: a server too slow for any client's timeout that never goes quiet for long.
+    case trickle(TimeInterval)
 }

@@ -159,6 +159,17 @@ enum TestRoutes {
             return try await handle(false)
         case .dropAfterStore:
             return try await handle(true)
+        case .trickle(let interval):
+            _ = try await handle(false)
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: ResponseBody(contentLength: 100) { writer in
+                    for _ in 0..<100 {
+                        try await writer.write(ByteBuffer(string: " "))
+                        try await Task.sleep(nanoseconds: UInt64(interval * 1e9))
+                    }
+                    try await writer.finish(nil)
+                })
         case nil:
             return try await handle(false)
         }

@@ -109,6 +109,29 @@ struct UploaderFaultTests {
         #expect(try await exactlyOnce(store, server.state))
     }
 
+    @Test("a server that trickles its answer past the timeout: the flush gives up at the timeout and the batch is resent")
+    func tricklingServer() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        // A byte every half second keeps the connection from ever going quiet for the 2 s timeout,
+        // and the whole answer would take 50 s.
+        await server.state.script([.trickle(0.5)])
+        let store = try makeStore()
+        try store.append(sampleRecords(10), at: Date())
+        let started = Date()
+        let first = await batchUploader(store, url: server.baseURL, timeout: 2).flush(.threshold, acknowledging: [])
+        guard case .failed(let message, _) = first.stoppedBy else {
+            Issue.record("expected a timeout, got \(first)")
+            return
+        }
+        #expect(Date().timeIntervalSince(started) < 20, "given up near the 2 s timeout, not after the 50 s answer")
+        #expect(message.contains("no answer"), "\(message)")
+        #expect(try store.pendingCount() == 10)
+        let resend = await batchUploader(store, url: server.baseURL).flush(.manual, acknowledging: [])
+        #expect(resend.delivered == 10)
+        #expect(try await exactlyOnce(store, server.state))
+    }
+
     @Test("a server that hangs past the timeout: the batch is resent and recognised as a duplicate")
     func hangingServer() async throws {
         let server = try await TestServer.start()
