@@ -77,18 +77,23 @@ extension LocationEngine {
         for case .refuse(let refusal) in effects { throw refusal }
     }
 
-    /// The store writes of one input, in order; new records and events get their ids here.
+    /// The store writes of one input, in order; new records and events get their ids here, and a
+    /// stay's changes name the record they change (the newest).
     private func storeWrites(_ effects: [SessionEffect]) -> [StoreWrite] {
-        effects.compactMap { effect in
+        var newestID = newestRecord?.record.id
+        return effects.compactMap { effect in
             switch effect {
-            case .track(.record(let fix, let trigger)): .record(LocationRecord(id: recordID(fix.timestamp), fix: fix, trigger: trigger))
-            case .track(.extendDwell(let dwell, _)): .dwell(dwell)
-            case .track(.placeRecord(let fix)): .place(fix)
-            case .track(.emit(let event)): .event(EventRecord(id: recordID(event.timestamp), event: event))
-            case .track(.saveRegionStates(let states)): .regionStates(states)
-            case .track(.forgetRegionStates): .forgetRegionStates
-            case .store(let value): .session(value)
-            default: nil
+            case .track(.record(let fix, let trigger)):
+                let record = LocationRecord(id: recordID(fix.timestamp), fix: fix, trigger: trigger)
+                newestID = record.id
+                return .record(record)
+            case .track(.extendDwell(let dwell, _)): return newestID.map { .dwell(dwell, of: $0) }
+            case .track(.placeRecord(let fix)): return newestID.map { .place(fix, of: $0) }
+            case .track(.emit(let event)): return .event(EventRecord(id: recordID(event.timestamp), event: event))
+            case .track(.saveRegionStates(let states)): return .regionStates(states)
+            case .track(.forgetRegionStates): return .forgetRegionStates
+            case .store(let value): return .session(value)
+            default: return nil
             }
         }
     }
@@ -102,8 +107,8 @@ extension LocationEngine {
                 newestRecord = (record, false)
                 pending.append(record)
                 locationBroadcast.yield(record)
-            case .dwell(let dwell): updateNewest { $0.dwell = dwell }
-            case .place(let fix): updateNewest { $0.fix = fix }
+            case .dwell(let dwell, let id): update(id) { $0.dwell = dwell }
+            case .place(let fix, let id): update(id) { $0.fix = fix }
             case .event(let record): eventBroadcast.yield(record.event)
             case .regionStates, .forgetRegionStates, .session: continue
             }
@@ -112,10 +117,10 @@ extension LocationEngine {
         if changed { pendingVersion += 1 }
     }
 
-    /// Changes the newest record as its stored row was changed, in the snapshot and, unless the server
-    /// refused it, among the pending ones.
-    private func updateNewest(_ change: (inout LocationRecord) -> Void) {
-        guard var newest = newestRecord else { return }
+    /// Changes the newest record, when it is record `id`, as its stored row was changed, in the
+    /// snapshot and, unless the server refused it, among the pending ones.
+    private func update(_ id: UUID, _ change: (inout LocationRecord) -> Void) {
+        guard var newest = newestRecord, newest.record.id == id else { return }
         change(&newest.record)
         newestRecord = newest
         if !newest.rejected { pending.update(newest: newest.record) }

@@ -4,7 +4,9 @@ import WhereaboutsCore
 
 extension SQLiteLocationStore {
     /// Applies the retention limits now: by age, then by count; delivered records first, then rejected,
-    /// then pending. Every drop is written to the drop log.
+    /// then pending. A record's age counts from the end of its stay (its time plus its dwell), and the
+    /// newest record, the one a stay goes on changing, is never dropped. Every drop is written to the
+    /// drop log.
     @discardableResult
     public func enforceRetention(now: Date) throws -> RetentionReport {
         try write { db in
@@ -13,7 +15,8 @@ extension SQLiteLocationStore {
             if let maxAge = retention.maxAge {
                 for state in Self.dropOrder {
                     try db.execute(
-                        sql: "DELETE FROM location WHERE state = ? AND t < ?", arguments: [RecordCodes.code(state), at - maxAge])
+                        sql: "DELETE FROM location WHERE state = ? AND t + dwell < ? AND seq < (SELECT max(seq) FROM location)",
+                        arguments: [RecordCodes.code(state), at - maxAge])
                     try log(db, dropped: db.changesCount, state: state, reason: "older than \(Int(maxAge)) s", at: at, into: &report)
                 }
             }
@@ -22,7 +25,10 @@ extension SQLiteLocationStore {
                     let excess = (try Int.fetchOne(db, sql: "SELECT count(*) FROM location") ?? 0) - maxRecords
                     guard excess > 0 else { break }
                     try db.execute(
-                        sql: "DELETE FROM location WHERE seq IN (SELECT seq FROM location WHERE state = ? ORDER BY seq LIMIT ?)",
+                        sql: """
+                            DELETE FROM location WHERE seq IN (
+                                SELECT seq FROM location WHERE state = ? AND seq < (SELECT max(seq) FROM location) ORDER BY seq LIMIT ?)
+                            """,
                         arguments: [RecordCodes.code(state), excess])
                     try log(db, dropped: db.changesCount, state: state, reason: "over \(maxRecords) records", at: at, into: &report)
                 }

@@ -5,21 +5,21 @@ import WhereaboutsCore
 extension SQLiteLocationStore {
     /// Writes `writes` in order in one transaction, at `now` (the time commands are marked carried out
     /// and retention counts from): all of them or, when the store refuses (a full disk), none.
+    /// Retention, when due, runs after the writes are committed (``retainAfterWrite(records:now:)``).
     /// - Throws: ``StoreError``; nothing of `writes` is then stored.
     public func apply(_ writes: [StoreWrite], at now: Date) throws {
         guard !writes.isEmpty else { return }
         try write { db in
             for change in writes { try Self.apply(change, db, now: now) }
         }
-        let records = writes.reduce(0) { count, change in if case .record = change { count + 1 } else { count } }
-        if records > 0, retentionDue(after: records) { _ = try enforceRetention(now: now) }
+        retainAfterWrite(records: writes.reduce(0) { count, change in if case .record = change { count + 1 } else { count } }, now: now)
     }
 
     private static func apply(_ change: StoreWrite, _ db: Database, now: Date) throws {
         switch change {
         case .record(let record): try insert([record], db)
-        case .dwell(let dwell): try updateNewest("dwell = ?", [dwell], db)
-        case .place(let fix): try placeNewest(fix, db)
+        case .dwell(let dwell, let id): try update(id, "dwell = ?", [dwell], db)
+        case .place(let fix, let id): try place(id, at: fix, db)
         case .event(let record): try insert(record, db)
         case .regionStates(let states):
             let statement = try db.cachedStatement(sql: "UPDATE region SET inside = ?, state_at = ?, dwelt = ? WHERE id = ?")
@@ -66,26 +66,26 @@ extension SQLiteLocationStore {
         }
     }
 
-    /// Places the newest record at `fix`, which carries its timestamp (``updateNewest(_:_:_:)``).
-    private static func placeNewest(_ fix: Fix, _ db: Database) throws {
-        try updateNewest(
-            "lat = ?, lon = ?, acc = ?, alt = ?, speed = ?, course = ?, source = ?",
+    /// Places record `id` at `fix`, which carries its timestamp (``update(_:_:_:_:)``).
+    private static func place(_ id: UUID, at fix: Fix, _ db: Database) throws {
+        try update(
+            id, "lat = ?, lon = ?, acc = ?, alt = ?, speed = ?, course = ?, source = ?",
             [
                 fix.coordinate.latitude, fix.coordinate.longitude, fix.horizontalAccuracy, fix.altitude, fix.speed, fix.course,
                 RecordCodes.code(fix.source),
             ], db)
     }
 
-    /// Sets `assignments` on the newest record; a delivered record becomes pending again, one in
-    /// flight is marked to be sent again once its upload settles, so the server learns the change.
-    private static func updateNewest(_ assignments: String, _ arguments: StatementArguments, _ db: Database) throws {
+    /// Sets `assignments` on record `id`; a delivered record becomes pending again, one in flight is
+    /// marked to be sent again once its upload settles, so the server learns the change.
+    private static func update(_ id: UUID, _ assignments: String, _ arguments: StatementArguments, _ db: Database) throws {
         try db.execute(
             sql: """
                 UPDATE location SET \(assignments),
                     redo = CASE WHEN state = 0 AND lease IS NOT NULL THEN 1 ELSE redo END,
                     state = CASE WHEN state = 1 THEN 0 ELSE state END
-                WHERE seq = (SELECT max(seq) FROM location)
-                """, arguments: arguments)
+                WHERE uuid = ?
+                """, arguments: arguments + [id])
     }
 
     /// Inserts a region event, pending upload.

@@ -15,6 +15,7 @@ public final class SQLiteLocationStore: DeliveryQueue, EventQueue, SettingStore,
     let database: any DatabaseWriter
     private let lock = NSLock()
     private var appendsSinceRetention = 0
+    private var retentionFailure: StoreError?
 
     /// Opens the store at `path` as `options.mode` allows (see ``StoreOpenMode``): by default an
     /// app's own store, created when missing and salvaged when damaged.
@@ -77,18 +78,36 @@ public final class SQLiteLocationStore: DeliveryQueue, EventQueue, SettingStore,
     public func append(_ records: [LocationRecord], at now: Date) throws {
         guard !records.isEmpty else { return }
         try write { db in try Self.insert(records, db) }
-        if retentionDue(after: records.count) { _ = try enforceRetention(now: now) }
+        retainAfterWrite(records: records.count, now: now)
     }
 
-    func retentionDue(after count: Int) -> Bool {
-        guard retention.isLimited else { return false }
-        lock.lock()
-        defer { lock.unlock() }
-        appendsSinceRetention += count
-        guard appendsSinceRetention >= retention.checkEvery else { return false }
-        appendsSinceRetention = 0
-        return true
+    /// Applies retention when `records` more make it due. The records are already committed, so a
+    /// retention that fails (a disk too full for its deletions) does not make the write fail: it is
+    /// kept in ``lastRetentionFailure`` and tried again at the next record.
+    func retainAfterWrite(records count: Int, now: Date) {
+        guard count > 0, retention.isLimited else { return }
+        let due = lock.withLock {
+            appendsSinceRetention += count
+            guard appendsSinceRetention >= retention.checkEvery else { return false }
+            appendsSinceRetention = 0
+            return true
+        }
+        guard due else { return }
+        do {
+            _ = try enforceRetention(now: now)
+            lock.withLock { retentionFailure = nil }
+        } catch {
+            lock.withLock {
+                retentionFailure =
+                    error as? StoreError
+                    ?? StoreError(kind: .io, path: path, problem: "could not apply retention (\(error))", fix: "check the store file")
+                appendsSinceRetention = retention.checkEvery
+            }
+        }
     }
+
+    /// Why the last retention run after a write failed, until one succeeds; the write itself was stored.
+    public var lastRetentionFailure: StoreError? { lock.withLock { retentionFailure } }
 
     /// Every record in append order, with its state (for inspection and tests).
     public func allRecords() throws -> [(record: LocationRecord, state: DeliveryState)] {

@@ -7,12 +7,14 @@ import WhereaboutsCore
 public enum StoreWrite: Sendable, Equatable {
     /// A new record.
     case record(LocationRecord)
-    /// The stay at the newest record lasts this many seconds; a delivered record becomes pending
-    /// again so the server learns the longer stay (uploads are upserts by id).
-    case dwell(TimeInterval)
-    /// The newest record is better placed by this fix, which carries the record's own timestamp; a
-    /// delivered record becomes pending again so the server learns the better position.
-    case place(Fix)
+    /// The stay at record `of` (the newest) lasts this many seconds; a delivered record becomes
+    /// pending again so the server learns the longer stay (uploads are upserts by id). Nothing
+    /// changes when that record is not stored.
+    case dwell(TimeInterval, of: UUID)
+    /// Record `of` (the newest) is better placed by this fix, which carries the record's own
+    /// timestamp; a delivered record becomes pending again so the server learns the better position.
+    /// Nothing changes when that record is not stored.
+    case place(Fix, of: UUID)
     /// A region event, pending upload.
     case event(EventRecord)
     /// Regions' states, what a relaunched app restores.

@@ -114,6 +114,23 @@ struct GPXParserTests {
         #expect(!error.fix.isEmpty)
     }
 
+    @Test("a large file that is not XML is refused once 4 MiB hold no token, not read whole to its end")
+    func notXMLRefusedEarly() {
+        var parser = GPXParser(sourceName: "trace.csv")
+        let chunk = Array(String(repeating: "52.5,13.4,2024-05-06T07:30:01Z\n", count: 2048).utf8)  // 64 KiB
+        var fed = 0
+        do {
+            while fed < 20 << 20 {
+                _ = try parser.feed(chunk)
+                fed += chunk.count
+            }
+            Issue.record("20 MiB of CSV were taken as the start of a GPX file")
+        } catch {
+            #expect(fed <= 5 << 20, "refused after \(fed) bytes")
+            #expect(error.problem.contains("not XML"), "\(error)")
+        }
+    }
+
     @Test("timestamps parse and format")
     func timestamps() {
         #expect(Timestamp.parse("2024-02-29T23:59:59Z") == Date(timeIntervalSince1970: 1_709_251_199))

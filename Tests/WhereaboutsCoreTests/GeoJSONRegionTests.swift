@@ -42,6 +42,18 @@ struct GeoJSONRegionTests {
                 [#"{"type":"Feature","geometry":{"type":"Point","coordinates":[0]},"properties":{"id":"a","radius":5}}"#], "feature 0",
                 "coordinates"
             ),
+            (
+                [
+                    #"{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]},"properties":{"id":"a","radius":5,"notifyOnExit":"false"}}"#
+                ],
+                "feature 0", #"notifyOnExit "false", not true or false"#
+            ),
+            (
+                [
+                    #"{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]},"properties":{"id":"a","radius":5,"loiteringDelay":"120"}}"#
+                ],
+                "feature 0", #"loiteringDelay "120", not a number"#
+            ),
         ])
     func bad(features: [String], location: String, problem: String) {
         let expanded = features.map { text -> String in
@@ -76,6 +88,10 @@ struct GeoJSONRegionTests {
     func malformed() {
         for text in ["{not json", #"{"type":"Feature"}"#, "[]"] {
             #expect(throws: FormatError.self) { try GeoJSONRegionReader.regions(from: Data(text.utf8), sourceName: "x") }
+        }
+        // A string among the features (a feature encoded twice) is refused, not skipped.
+        #expect { try read([#""{\"type\":\"Feature\"}""#, feature("a")]) } throws: { error in
+            "\(error)".contains("an element of \"features\" is not an object")
         }
     }
 

@@ -54,7 +54,7 @@ struct StoreTests {
         #expect(stored.allSatisfy { $0.state == .pending })
     }
 
-    @Test("a longer dwell and a better place change only the newest record, keep its id, time and trigger, and make it pending again")
+    @Test("a longer dwell and a better place change only the record they name, keep its id, time and trigger, and make it pending again")
     func changeNewest() throws {
         let store = try makeStore()
         let records = sampleRecords(2)
@@ -63,7 +63,7 @@ struct StoreTests {
         let better = try Fix(
             coordinate: Geodesy.destination(from: records[1].fix.coordinate, distance: 30, bearing: 45), horizontalAccuracy: 4,
             altitude: 512, speed: 0, course: nil, timestamp: records[1].fix.timestamp, source: .gps)
-        try store.apply([.dwell(60), .place(better)], at: Date())
+        try store.apply([.dwell(60, of: records[1].id), .place(better, of: records[1].id)], at: Date())
         let stored = try store.allRecords()
         #expect(stored[1].record == LocationRecord(id: records[1].id, fix: better, trigger: records[1].trigger, dwell: 60))
         #expect(stored[1].state == .pending)
@@ -79,7 +79,7 @@ struct StoreTests {
         _ = try store.claim(limit: 10, order: .oldestFirst, now: Date(), lease: 60)
         var better = records[0].fix
         better.horizontalAccuracy = 3
-        try store.apply([placing ? .place(better) : .dwell(30)], at: Date())
+        try store.apply([placing ? .place(better, of: records[0].id) : .dwell(30, of: records[0].id)], at: Date())
         try store.markDelivered(records.map(\.id))
         #expect(try store.pendingCount() == 1)
         let again = try store.claim(limit: 10, order: .oldestFirst, now: Date(), lease: 60)

@@ -82,9 +82,22 @@ public struct GeoJSONRegionReader {
         guard let geometry = feature["geometry"] as? [String: Any], let type = geometry["type"] as? String else {
             throw fail(location, "has no geometry", "give a Point, Polygon or MultiPolygon geometry")
         }
-        let entry = properties["notifyOnEntry"] as? Bool ?? true
-        let exit = properties["notifyOnExit"] as? Bool ?? true
-        let delay = (properties["loiteringDelay"] as? NSNumber)?.doubleValue
+        func flag(_ name: String) throws(FormatError) -> Bool {
+            guard let value = properties[name] else { return true }
+            guard let flag = value as? Bool, !(value is String) else {
+                throw fail(location, "has properties.\(name) \(Self.shown(value)), not true or false", "give true or false, unquoted")
+            }
+            return flag
+        }
+        let entry = try flag("notifyOnEntry")
+        let exit = try flag("notifyOnExit")
+        let delay: Double?
+        switch properties["loiteringDelay"] {
+        case nil, is NSNull: delay = nil
+        case let number as NSNumber: delay = number.doubleValue
+        case let other?:
+            throw fail(location, "has properties.loiteringDelay \(Self.shown(other)), not a number", "give the delay in seconds, unquoted")
+        }
         let region: Region
         do {
             // The limits a server holds regions to, so a file the engine takes is one the server takes.
@@ -151,6 +164,12 @@ public struct GeoJSONRegionReader {
             let lat = (pair[1] as? NSNumber)?.doubleValue
         else { return nil }
         return (lon, lat)
+    }
+
+    /// `value` as a message shows it: a string quoted, anything else as it prints, cut at 40 characters.
+    private static func shown(_ value: Any) -> String {
+        let text = value is String ? String(reflecting: value as? String ?? "") : "\(value)"
+        return text.count > 40 ? text.prefix(40) + "…" : text
     }
 
     private static func identifier(_ value: Any?) -> String? {

@@ -44,6 +44,10 @@ struct JSONArrayStream {
             }
             switch c {
             case 0x22:
+                if inArray && depth == 2 && elementStart == nil {
+                    throw .malformed(
+                        offset: consumed + i, problem: "an element of \"\(String(decoding: key, as: UTF8.self))\" is not an object")
+                }
                 inString = true
                 stringStart = i
             case 0x7B, 0x5B:

@@ -1,6 +1,11 @@
 /// A small streaming XML tokenizer: bytes go in, whole tokens come out with their line numbers.
-/// It holds back only an incomplete token, so memory stays bounded whatever the file's size.
+/// It holds back only an incomplete token, at most ``longestToken`` bytes, so memory stays bounded
+/// whatever the file's size, and a file that is not XML at all is refused early.
 struct XMLTokenizer {
+    /// The longest element, text or comment held while incomplete: a longer one is refused (each
+    /// chunk searches the whole incomplete token again, so its cost grows with its square).
+    static let longestToken = 4 << 20
+
     enum Token: Equatable {
         case start(name: String, attributes: [String: String], selfClosing: Bool)
         case end(name: String)
@@ -13,6 +18,8 @@ struct XMLTokenizer {
 
     private var buffer: [UInt8] = []
     private var position = 0
+    /// How far the text at `position` is known to hold no `<`, so each chunk searches only new bytes.
+    private var textScanned = 0
     private(set) var line = 1
     private var sawFirstBytes = false
 
@@ -25,8 +32,16 @@ struct XMLTokenizer {
         }
         var tokens: [(Token, Int)] = []
         while let token = try next() { if let token = token { tokens.append(token) } }
+        guard buffer.count - position <= Self.longestToken else {
+            throw .malformed(
+                line: line,
+                problem:
+                    "more than \(Self.longestToken >> 20) MiB from line \(line) on hold no complete element, text or comment: this is not XML, or it holds a part too large to read"
+            )
+        }
         if position > 65_536 || position == buffer.count {
             buffer.removeFirst(position)
+            textScanned = max(0, textScanned - position)
             position = 0
         }
         return tokens
@@ -43,7 +58,10 @@ struct XMLTokenizer {
         guard position < buffer.count else { return nil }
         let startLine = line
         if buffer[position] != UInt8(ascii: "<") {
-            guard let end = buffer[position...].firstIndex(of: UInt8(ascii: "<")) else { return nil }
+            guard let end = buffer[max(position, textScanned)...].firstIndex(of: UInt8(ascii: "<")) else {
+                textScanned = buffer.count
+                return nil
+            }
             let text = decodeEntities(String(decoding: buffer[position..<end], as: UTF8.self))
             consume(to: end)
             return .some((.text(text), startLine))
