@@ -127,7 +127,8 @@ let package = Package(
         .testTarget(
             name: "WhereaboutsGPSDTests",
             dependencies: [
-                "WhereaboutsGPSD", "Whereabouts", "WhereaboutsCore", "WhereaboutsStore", "whereabouts", "WhereaboutsTestSupport",
+                "WhereaboutsGPSD", "Whereabouts", "WhereaboutsCore", "WhereaboutsStore", "whereabouts", "WhereaboutsTestServer",
+                "WhereaboutsTestSupport",
             ]),
         .testTarget(
             name: "WhereaboutsCLITests",

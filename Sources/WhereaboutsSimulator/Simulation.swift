@@ -47,10 +47,14 @@ public struct Simulation: Sendable {
         defer { if let folder { try? FileManager.default.removeItem(at: folder) } }
         let path = storePath ?? folder!.appendingPathComponent("run.sqlite").path
         let store = try SQLiteLocationStore(path: path, options: StoreOptions(mode: storePath == nil ? .dedicated : .readWrite))
+        // A store used before (a run killed, or run again) keeps its rows: this run scores only its
+        // own, under ids of its own.
+        let earlierRecords = Set(try store.allRecords().map(\.record.id))
+        let earlierEvents = Set(try store.allEvents().map(\.record.id))
         let phone = SimulatedPhone(truth: truth, seed: seed)
         let engine = LocationEngine(
             store: store, service: phone, uploader: uploader(store: store, phone: phone), configuration: configuration,
-            clock: phone.clock, recordIDs: recordIDs, logger: Self.logger)
+            clock: phone.clock, recordIDs: recordIDs(after: earlierRecords.count + earlierEvents.count), logger: Self.logger)
 
         phone.setForeground(true)
         try await engine.launch(.user)
@@ -68,8 +72,8 @@ public struct Simulation: Sendable {
         await phone.idle()
 
         let run = SimulationRun(
-            events: try store.allEvents().map(\.record.event),
-            fixes: try store.allRecords().map(\.record),
+            events: try store.allEvents().filter { !earlierEvents.contains($0.record.id) }.map(\.record.event),
+            fixes: try store.allRecords().map(\.record).filter { !earlierRecords.contains($0.id) },
             timeline: phone.timeline)
         try store.close()
         let unstored = storeDiagnostics.storeBacklog + storeDiagnostics.storeOverflowed
@@ -85,10 +89,11 @@ public struct Simulation: Sendable {
     }
 
     /// Record ids drawn from the seed, so a run's store is the same every time; random ones when a
-    /// real server receives the run, which would take a second run's records for the first's.
-    private var recordIDs: @Sendable (Date) -> UUID {
+    /// real server receives the run, which would take a second run's records for the first's. A
+    /// store that already holds `earlier` rows gets ids drawn apart from the runs before.
+    private func recordIDs(after earlier: Int) -> @Sendable (Date) -> UUID {
         guard case .loopback = upload else { return { RecordID.make(at: $0) } }
-        return SeededDraws(seed: seed ^ 0x2545_F491_4F6C_DD1D).recordID
+        return SeededDraws(seed: seed ^ 0x2545_F491_4F6C_DD1D ^ (UInt64(earlier) &* 0x9E37_79B9_7F4A_7C15)).recordID
     }
 
     private func uploader(store: SQLiteLocationStore, phone: SimulatedPhone) -> Uploader {

@@ -107,6 +107,17 @@ struct Simulate: AsyncParsableCommand {
             }
             let loaded = try loadScenarios()
             if folds != nil || plot != nil {
+                if out != nil {
+                    throw InputError(
+                        "--out writes one run's files, which a sweep (--folds, --plot) does not keep: drop --out, or keep the sweep's runs with --save-runs FILE"
+                    )
+                }
+                let traces = Set(loaded.flatMap(\.scenarios).map { ScenarioFamily.trace(of: $0.name) })
+                if let folds, traces.count < 2 {
+                    throw InputError(
+                        "--folds \(folds): the scenarios come from \(traces.count) trace (\(traces.sorted().joined(separator: ", "))), and each fold is scored by settings tuned on the others' traces; give scenarios from two or more traces, or drop --folds"
+                    )
+                }
                 try await sweep(loaded, strategies: strategies)
             } else {
                 try await runFolder(loaded.flatMap(\.scenarios), strategies: strategies)

@@ -50,8 +50,8 @@ struct Track: AsyncParsableCommand {
         } catch {
             throw InputError("--mode: \(error)")
         }
-        guard statusEvery.isFinite, statusEvery > 0 else {
-            throw InputError("--status-every \(statusEvery) is not a positive number of seconds")
+        guard statusEvery.isFinite, (0.1...31_536_000).contains(statusEvery) else {
+            throw InputError("--status-every \(statusEvery) is not a positive number of seconds from 0.1 to 31536000 (a year)")
         }
         let regionList = try regions.map { path in
             do { return try RegionFile.read(at: URL(fileURLWithPath: path)) } catch { throw InputError(reading: error) }
@@ -85,16 +85,20 @@ struct Track: AsyncParsableCommand {
         let signal = await stop.wait()
         status.cancel()
         TrackLine.say("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"); stopping")
+        var stranded: String?
         if let report = await engine.drainUploads(until: Date().addingTimeInterval(upload.drainTimeout), trigger: .stopped) {
             TrackLine.say(
-                "final upload: delivered \(report.delivered), rejected \(report.rejected)\(report.stoppedBy.map { ", stopped: \($0)" } ?? "")"
-            )
+                "final upload: delivered \(report.delivered), rejected \(report.rejected)"
+                    + (report.stoppedBy.map { ", stopped: \(upload.explain($0))" } ?? ""))
+            if let stop = report.stoppedBy, stop.strands { stranded = upload.explain(stop) }
         }
         TrackLine.say(await TrackLine.status(engine: engine, service: service, store: storeFile))
         await engine.shutdown()
         await service.shutdown()
         await printer.value
         do { try storeFile.close() } catch { throw InputError(reading: error) }
+        // Records no upload can send until the user fixes something fail the run, as for simulate and store flush.
+        if let stranded { throw InputError("\(stranded); the records stay pending in \(store)") }
     }
 
     /// `HOST:PORT` split and checked.

@@ -102,6 +102,26 @@ struct ScenariosCommandTests {
         #expect(seeds.count == 2, "the two seeds' runs got the same noise")
     }
 
+    @Test("a sweep refuses --out, which it would not write, and cross-validation over one trace, before running")
+    func sweepRefusals() async throws {
+        let folder = temporaryFolder("cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["d01", "d01-stress"] { try writePair(name, in: folder) }
+        let cases: [([String], [String])] = [
+            (["--folds", "2"], ["--folds 2", "1 trace (d01)", "two or more traces"]),
+            (["--folds", "2", "--out", folder.appendingPathComponent("out").path], ["--out", "--save-runs"]),
+            (["--plot", folder.appendingPathComponent("front.svg").path, "--out", folder.appendingPathComponent("out").path], ["--out"]),
+        ]
+        for (arguments, words) in cases {
+            let result = try await CommandRunner.run(
+                ["simulate", "--scenarios", folder.path, "--strategy", "continuous", "--pad", "0"] + arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(words.allSatisfy(result.stderr.contains), "\(arguments): \(result.stderr)")
+            #expect(!result.stdout.contains("held-out"), "nothing ran")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
+    }
+
     @Test("simulate --folds at two seeds tunes on both and prints each seed's held-out figures and the pooled ones")
     func foldsOverSeeds() async throws {
         let folder = temporaryFolder("cli")

@@ -110,6 +110,26 @@ struct StoreCommandTests {
         #expect(await server.state.locations.count == records.count)
     }
 
+    @Test("a run into a store an earlier run used scores only its own records and events, under ids of its own")
+    func secondRunIntoOneStore() async throws {
+        let folder = temporaryFolder("cli")
+        let path = folder.appendingPathComponent("twice.sqlite").path
+        var reports: [[String: Any]] = []
+        for round in 0..<2 {
+            let out = folder.appendingPathComponent("out\(round)").path
+            let result = try await CommandRunner.run(["simulate", "--strategy", "move", "--store", path, "--out", out])
+            #expect(result.status == 0, "round \(round): \(result.stderr)")
+            let data = try Data(contentsOf: URL(fileURLWithPath: out).appendingPathComponent("report.json"))
+            reports.append(try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any]))
+        }
+        let store = try SQLiteLocationStore(path: path, options: StoreOptions(mode: .readOnly))
+        let records = try store.allRecords()
+        #expect(Set(records.map(\.record.id)).count == records.count)
+        for key in ["recall", "precision", "recordedFixes", "reports"] {
+            #expect("\(reports[0][key] ?? "none")" == "\(reports[1][key] ?? "none")", "\(key) of the second run counts the first's rows")
+        }
+    }
+
     @Test("bench delivery reports append and upload throughput with a JSON last line")
     func benchDelivery() async throws {
         let result = try await CommandRunner.run(["bench", "delivery", "--single", "50", "--fixes", "1000", "--json"])

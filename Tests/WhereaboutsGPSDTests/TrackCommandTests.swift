@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WhereaboutsCore
 import WhereaboutsStore
+import WhereaboutsTestServer
 import WhereaboutsTestSupport
 
 /// `whereabouts track`, the built executable, against gpsd fed by gpsfake.
@@ -121,6 +122,34 @@ struct TrackCommandTests {
         #expect(Self.output(folder).contains("received SIGINT; stopping"))
     }
 
+    @Test("records no upload can send (a refused token) fail the run when it stops: exit 2 saying what to fix")
+    func strandedUploads() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        await server.state.setValidTokens(["current"])
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let storePath = folder.appendingPathComponent("s.sqlite").path
+        let store = try SQLiteLocationStore(path: storePath)
+        try store.append(sampleRecords(3), at: Date())
+        try store.close()
+        let process = try Self.track(
+            [
+                "--gpsd", "127.0.0.1:\(try freePort())", "--store", storePath, "--status-every", "0.3", "--upload",
+                server.baseURL.absoluteString,
+                "--device", "phone", "--token", "stale",
+            ],
+            in: folder)
+        defer { process.terminate(grace: 5) }
+        #expect(await eventually(within: 30) { Self.output(folder).contains("status: ") })
+        process.signalGroup(SIGINT)
+        #expect(await process.exited(within: 60))
+        #expect(process.exitCode == 2)
+        let error = (try? String(contentsOf: folder.appendingPathComponent("err"), encoding: .utf8)) ?? ""
+        #expect(error.contains("the records stay pending in \(storePath)"), "\(error)")
+        #expect(Self.output(folder).contains("final upload: delivered 0"), "\(Self.output(folder))")
+    }
+
     @Test("bad flags exit with status 2 and say what to give")
     func badFlags() async throws {
         let folder = temporaryFolder()
@@ -133,6 +162,8 @@ struct TrackCommandTests {
             (["--mode", "move", "--distance=-5"], "is not a positive number"),
             (["--regions", folder.appendingPathComponent("missing.geojson").path], "missing.geojson"),
             (["--status-every", "0"], "is not a positive number of seconds"),
+            (["--status-every", "1e12"], "from 0.1 to 31536000"),
+            (["--status-every", "1e-10"], "from 0.1 to 31536000"),
         ]
         for (arguments, message) in cases {
             let process = try Self.track(arguments + ["--store", store], in: folder)
