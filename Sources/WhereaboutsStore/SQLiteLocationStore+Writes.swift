@@ -36,6 +36,7 @@ extension SQLiteLocationStore {
         switch value {
         case .configuration(let configuration): try setSetting(.configuration, configuration, db)
         case .trackingEnabled(let enabled): try setSetting(.trackingEnabled, enabled, db)
+        case .activeTrackingEnd(let end): try setSetting(.activeTrackingEnd, end, db)
         case .permissions(let permissions): try setSetting(.permissions, permissions, db)
         case .saveRegions(let regions): try save(regions, db)
         case .removeRegions(let ids):

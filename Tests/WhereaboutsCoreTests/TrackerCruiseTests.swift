@@ -40,6 +40,19 @@ struct TrackerCruiseTests {
         #expect(!due.oneShots.isEmpty)
     }
 
+    @Test("a cruise whose fine fix never comes fine ends after a minute: the moving positions take over, not cell fixes for ever")
+    func cruiseEndsWithoutAFineAnswer() {
+        var tracker = Self.started(regions: [F.region("far", at: F.point(2000), radius: 100)])
+        _ = tracker.handle(.activity(Self.walking(at: 0)), now: F.date(1))
+        _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 40, at: 2)), now: F.date(2))
+        #expect(!tracker.handle(.wake, now: F.date(122)).oneShots.isEmpty)
+        _ = tracker.handle(.fix(F.fix(east: 150, accuracy: 500, at: 125)), now: F.date(125))
+        #expect(tracker.nextDeadline == F.date(182), "the answer is a cell fix: the cruise waits a minute more")
+        let ended = tracker.handle(.wake, now: F.date(182))
+        #expect(ended.locationRequests.last?.standard?.accuracy == .hundredMeters, "\(ended)")
+        #expect(tracker.timers[.clearance] == nil)
+    }
+
     @Test("a cruise ends at the time a walker could have used up the room")
     func clearanceEnd() {
         var tracker = Self.started(regions: [F.region("near", at: F.point(300), radius: 100)])

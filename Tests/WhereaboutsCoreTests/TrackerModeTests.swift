@@ -100,7 +100,7 @@ struct TrackerModeTests {
         var (tracker, _) = startedTracker(.manual)
         _ = tracker.feed(fix(home, t: 10))
         _ = tracker.send(.requestFix, at: 20)
-        #expect(tracker.feed(fix(point(home, metres: 300), t: 5)).records.isEmpty, "stale, dropped")
+        #expect(tracker.handle(.fix(fix(point(home, metres: 300), t: 5)), now: time(21)).records.isEmpty, "stale, dropped")
         #expect(tracker.statistics.rejected[.stale] == 1)
         #expect(tracker.feed(fix(point(home, metres: 300), t: 25)).recordTriggers == [.request])
     }

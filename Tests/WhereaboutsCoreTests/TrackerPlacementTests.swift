@@ -98,4 +98,13 @@ struct TrackerPlacementTests {
         let gps = fix(east(of: home, 5), acc: 10, t: 70, speed: 0)
         #expect(placements(tracker.feed(gps)) == [placed(gps, recordAt: 1)])
     }
+
+    @Test("a restored record taken moving opens no stay: a fix far away an hour later claims no dwell there")
+    func restoredOnTheMove() {
+        var (tracker, _) = startedTracker(.continuous())
+        tracker.restore(lastRecord: LocationRecord(fix: fix(home, acc: 5, t: 0, speed: 15), trigger: .policy), regionStates: [])
+        let effects = tracker.feed(fix(east(of: home, 2_000), acc: 5, t: 3_600, speed: 15))
+        #expect(!effects.contains { if case .extendDwell = $0 { true } else { false } }, "\(effects)")
+        #expect(effects.records.count == 1)
+    }
 }

@@ -126,6 +126,22 @@ struct TrackerTests {
         #expect(tracker.handle(.fix(F.fix(east: 2000, at: 700)), now: F.date(700)).flushes == [.threshold])
         #expect(tracker.handle(.lifecycle(.foreground), now: F.date(701)).flushes == [.foreground])
     }
+
+    @Test("a coalesced upload is a deadline: it starts when its interval ends, with nothing else coming in")
+    func coalescedUploadIsADeadline() {
+        var tracker = Tracker(
+            configuration: TrackerConfiguration(mode: .manual, minimumFlushInterval: 600),
+            regions: [F.region("a", at: F.point(2000), radius: 300)])
+        _ = tracker.handle(.command(.start), now: F.date(0))
+        _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 50, at: 1)), now: F.date(1))
+        #expect(tracker.handle(.lifecycle(.foreground), now: F.date(500)).flushes == [.foreground])
+        let crossing = tracker.handle(.regionCrossing(id: "a", state: .inside), now: F.date(1000))
+        #expect(crossing.events.map(\.kind) == [.enter])
+        #expect(crossing.flushes.isEmpty, "within 600 s of the last upload: coalesced")
+        #expect(tracker.nextDeadline == F.date(1100))
+        #expect(tracker.handle(.wake, now: F.date(1100)).flushes == [.regionEvent])
+        #expect(tracker.timers[.flush] == nil)
+    }
 }
 
 @Suite("Tracker lifecycle")

@@ -104,4 +104,22 @@ struct EngineRestartTests {
         await app.kill()
         #expect(try await app.relaunch(.user) == .tracking(.significant))
     }
+
+    @Test("an app killed during active tracking goes on with it after a relaunch until its end, then the configured mode")
+    func activeTrackingSurvivesRelaunch() async throws {
+        let app = try EngineHarness()
+        try await app.engine.launch(.user)
+        try await app.engine.start(mode: .significant)
+        try await app.engine.startActiveTracking(for: 600)
+        #expect(try app.store.setting(.activeTrackingEnd) != nil)
+        await app.kill()
+        _ = try await app.relaunch(.locationEvent)
+        #expect(await app.engine.mode == .continuous(accuracy: .best, distanceFilter: nil), "the 10 minutes are not over")
+        await app.play(to: 700)
+        #expect(await app.engine.mode == .significant, "then the configured mode")
+        #expect(try app.store.setting(.activeTrackingEnd) == nil)
+        await app.kill()
+        _ = try await app.relaunch(.locationEvent)
+        #expect(await app.engine.mode == .significant)
+    }
 }

@@ -14,6 +14,11 @@ extension SettingKey where Value == Bool {
     public static var trackingEnabled: SettingKey<Bool> { .init("trackingEnabled") }
 }
 
+extension SettingKey where Value == Date {
+    /// When active tracking ends, while it runs; a relaunched app goes on with it until then.
+    public static var activeTrackingEnd: SettingKey<Date> { .init("activeTrackingEnd") }
+}
+
 extension SettingKey where Value == TrackerConfiguration {
     /// The Tracker's configuration, its mode included; it survives relaunches.
     public static var configuration: SettingKey<TrackerConfiguration> { .init("configuration") }

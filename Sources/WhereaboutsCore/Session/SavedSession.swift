@@ -1,9 +1,13 @@
+import Foundation
+
 /// What the store keeps of a ``Session`` across app processes, read once when the app launches.
 public struct SavedSession: Sendable, Equatable {
     /// The configuration, with the mode the app configured; `nil` on first launch.
     public var configuration: TrackerConfiguration?
     /// Whether tracking was on.
     public var trackingEnabled: Bool
+    /// When the active tracking under way ends, if one was.
+    public var activeTrackingEnd: Date?
     /// Every region.
     public var regions: [Region]
     /// The regions' last known states (only those judged since tracking last started).
@@ -21,10 +25,11 @@ public struct SavedSession: Sendable, Equatable {
     public init(
         configuration: TrackerConfiguration? = nil, trackingEnabled: Bool = false, regions: [Region] = [],
         regionStates: [RegionStateRecord] = [], lastRecord: LocationRecord? = nil, permissions: Permissions? = nil,
-        uploads: UploadAccount = UploadAccount(), unacknowledgedCommands: [String] = []
+        uploads: UploadAccount = UploadAccount(), unacknowledgedCommands: [String] = [], activeTrackingEnd: Date? = nil
     ) {
         self.configuration = configuration
         self.trackingEnabled = trackingEnabled
+        self.activeTrackingEnd = activeTrackingEnd
         self.regions = regions
         self.regionStates = regionStates
         self.lastRecord = lastRecord

@@ -21,6 +21,8 @@ public struct Session: Sendable {
     public private(set) var isLaunched = false
     /// Whether tracking was on when the saved session was written; it restarts at launch.
     private var resumeTracking: Bool
+    /// When the active tracking a killed app was running ends, for the launch to go on with it.
+    private var resumeActiveUntil: Date?
     /// Where uploads go and the credential they present, as the app last set them.
     public private(set) var uploads: UploadAccount
     /// The ids of the server commands carried out and not yet acknowledged to the server: a command
@@ -41,6 +43,7 @@ public struct Session: Sendable {
         tracker.restore(lastRecord: saved.lastRecord, regionStates: saved.trackingEnabled ? saved.regionStates : [])
         permissions = PermissionCoordinator(permissions: saved.permissions ?? Permissions(), configuration: permissionRules)
         resumeTracking = saved.trackingEnabled
+        resumeActiveUntil = saved.trackingEnabled ? saved.activeTrackingEnd : nil
         uploads = saved.uploads
         unacknowledgedCommands = saved.unacknowledgedCommands
     }
@@ -70,6 +73,7 @@ public struct Session: Sendable {
             isLaunched = true
             permit(.authorizationChanged(authorization), now: now, into: &effects)
             if resumeTracking { startTracking(now: now, into: &effects) }
+            resumeActiveTracking(now: now, into: &effects)
         case .start(let mode, let authorization):
             start(mode: mode, authorization: authorization, now: now, into: &effects)
         case .stop:
@@ -188,8 +192,26 @@ public struct Session: Sendable {
         track(.command(.start), now: now, into: &effects)
     }
 
+    /// Hands `input` to the Tracker; an active tracking that starts, extends or ends is stored.
     private mutating func track(_ input: TrackerInput, now: Date, into effects: inout [SessionEffect]) {
+        let activeBefore = tracker.activeTracking?.end
         effects += tracker.handle(input, now: now).map(SessionEffect.track)
+        let activeAfter = tracker.activeTracking?.end
+        if activeAfter != activeBefore { effects.append(.store(.activeTrackingEnd(activeAfter))) }
+    }
+
+    /// Goes on with the active tracking a killed app was running, until its end (at most
+    /// ``maximumActiveTracking`` from now, should the clock have gone back); one that ended while
+    /// the app was dead is forgotten.
+    private mutating func resumeActiveTracking(now: Date, into effects: inout [SessionEffect]) {
+        guard let end = resumeActiveUntil else { return }
+        resumeActiveUntil = nil
+        guard isTracking, end > now else {
+            effects.append(.store(.activeTrackingEnd(nil)))
+            return
+        }
+        track(
+            .command(.startActiveTracking(duration: min(end.timeIntervalSince(now), Self.maximumActiveTracking))), now: now, into: &effects)
     }
 
     /// The problems that are a refusal, logged each time the OS reports an authorization that has one.

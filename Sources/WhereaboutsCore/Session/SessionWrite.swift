@@ -1,9 +1,13 @@
+import Foundation
+
 /// A session value the store keeps, so that a relaunched app restores it (``SavedSession``).
 public enum SessionWrite: Sendable, Equatable {
     /// The configuration, with the mode the app configured (never active tracking's).
     case configuration(TrackerConfiguration)
     /// Whether tracking is on.
     case trackingEnabled(Bool)
+    /// When active tracking ends (`nil`: none runs), so a relaunched app goes on with it.
+    case activeTrackingEnd(Date?)
     /// The permission records.
     case permissions(Permissions)
     /// Regions to store, replacing those with the same ids (their state is forgotten).

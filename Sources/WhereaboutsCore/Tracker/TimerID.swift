@@ -8,4 +8,6 @@ public enum TimerID: String, Sendable, Hashable, CaseIterable {
     case dwell
     /// The device may be within reach of a region boundary: time for a fine fix (adaptive's cruise).
     case clearance
+    /// A coalesced upload's interval ends: it starts then, if nothing started it before.
+    case flush
 }

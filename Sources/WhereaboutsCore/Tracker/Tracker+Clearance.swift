@@ -9,6 +9,8 @@ struct Clearance: Sendable, Equatable {
     var metres: Double
     /// The top speed assumed, in metres per second.
     var speed: Double
+    /// Whether the cruise's time is up and the fine fix that ends it was asked for.
+    var asked = false
 
     /// When the device, at the top speed, may have used the distance up.
     var end: Date { from.addingTimeInterval(metres / speed) }
@@ -99,9 +101,22 @@ extension Tracker {
         timers[.clearance] = nil
     }
 
-    /// The cruise's time is up: take one fine fix, which plans again.
+    /// Seconds the fine fix asked for when a cruise's time is up may take before the cruise ends anyway.
+    static let cruiseAnswerWait: TimeInterval = 60
+
+    /// The cruise's time is up: take one fine fix, which plans again. When none comes fine enough
+    /// to plan within ``cruiseAnswerWait`` (a cell fix, or no answer), the cruise ends and the
+    /// policy's moving positions take over, so a device walking on toward a region is not left on
+    /// cell positions with nothing to wake it.
     mutating func clearanceDue(now: Date, into effects: inout [TrackerEffect]) {
-        guard clearance != nil, case .adaptive(let policy) = mode else { return }
+        guard let cruise = clearance, case .adaptive(let policy) = mode else { return }
+        guard !cruise.asked else {
+            endCruise()
+            applyLocationRequest(into: &effects)
+            return
+        }
+        clearance?.asked = true
+        timers[.clearance] = now.addingTimeInterval(Self.cruiseAnswerWait)
         effects.append(.requestOneShot(policy.movingAccuracy))
     }
 

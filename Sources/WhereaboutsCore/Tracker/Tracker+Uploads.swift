@@ -6,17 +6,21 @@ extension Tracker {
     /// else until the last fix that showed it there. Stopping, coming to the foreground and an
     /// arrival flush at once; the other triggers (threshold, region event, motion change) are
     /// coalesced so that at most one upload starts per ``TrackerConfiguration/minimumFlushInterval``:
-    /// each upload wakes the radio for about 12 J, far more than the bytes cost.
+    /// each upload wakes the radio for about 12 J, far more than the bytes cost. A coalesced upload
+    /// is a deadline (``TimerID/flush``): it starts when its interval ends, even if nothing else
+    /// comes in.
     mutating func flush(_ reason: FlushReason, now: Date, into effects: inout [TrackerEffect]) {
         let immediate = reason == .stopped || reason == .foreground || reason == .arrival
         if !immediate, let last = lastFlush, now.timeIntervalSince(last) < configuration.minimumFlushInterval {
             deferredFlush = deferredFlush ?? reason
+            timers[.flush] = last.addingTimeInterval(configuration.minimumFlushInterval)
             return
         }
         if stay.open { extendStay(until: isStationary ? now : stay.lastThere, into: &effects) }
         effects.append(.flushUploads(reason))
         lastFlush = now
         deferredFlush = nil
+        timers[.flush] = nil
         recordsSinceFlush = 0
     }
 

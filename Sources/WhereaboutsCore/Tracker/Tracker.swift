@@ -54,6 +54,8 @@ public struct Tracker: Sendable {
     var lastFlush: Date?
     var deferredFlush: FlushReason?
     var raisedAccuracyUntil: Date?
+    /// The time of the last input, to see the clock set back (``followClock(to:)``).
+    var lastNow: Date?
     /// Whether a fix fine enough to decide regions on its own was taken since the moving anchor was set.
     var fineFixAtAnchor = false
     /// While set, every region boundary is out of reach and the adaptive policy cruises.
@@ -93,6 +95,7 @@ public struct Tracker: Sendable {
     /// Handles one input that happened at `now` and returns what the shell must do.
     public mutating func handle(_ input: TrackerInput, now: Date) -> [TrackerEffect] {
         var effects: [TrackerEffect] = []
+        followClock(to: now)
         fireDueTimers(now: now, into: &effects)
         switch input {
         case .fix(let fix): handleFix(fix, now: now, into: &effects)
@@ -221,6 +224,8 @@ public struct Tracker: Sendable {
             break
         case .clearance:
             clearanceDue(now: now, into: &effects)
+        case .flush:
+            flushIfDue(now: now, into: &effects)
         }
     }
 

@@ -8,4 +8,6 @@ public struct TrackerStatistics: Sendable, Equatable {
     public internal(set) var tooCoarseToRecord = 0
     /// Fixes accepted.
     public internal(set) var accepted = 0
+    /// Times the clock was seen set back, each forgetting the last fix and record taken on the old clock.
+    public internal(set) var clockJumpsBack = 0
 }

@@ -1,0 +1,35 @@
+import Foundation
+
+extension Tracker {
+    /// Follows a clock set back (by the user, or a host's clock corrected): the Tracker's times were
+    /// read on the old clock, and fixes now carry times on the new one.
+    ///
+    /// A jump back of more than ``FixFilter/futureTolerance`` moves every timer, the last upload and
+    /// the end of active tracking back by as much, so each still lasts what it had left; and the
+    /// last fix and the last record, taken on the old clock, are forgotten: judged against them,
+    /// every new fix would be stale and no mode would record until the clock caught up. The next
+    /// fix starts afresh. A record restored from the store with a time ahead of the clock (a
+    /// relaunch after the jump) is forgotten the same way.
+    mutating func followClock(to now: Date) {
+        defer { lastNow = now }
+        if let before = lastNow, before.timeIntervalSince(now) > FixFilter.futureTolerance {
+            let jump = before.timeIntervalSince(now)
+            timers = timers.mapValues { $0.addingTimeInterval(-jump) }
+            lastFlush = lastFlush?.addingTimeInterval(-jump)
+            raisedAccuracyUntil = raisedAccuracyUntil?.addingTimeInterval(-jump)
+            if let active = activeTracking { activeTracking = (active.previous, active.end.addingTimeInterval(-jump)) }
+            lastFix = nil
+            forgetRecord()
+            statistics.clockJumpsBack += 1
+        } else if let record = lastRecord, record.timestamp.timeIntervalSince(now) > FixFilter.futureTolerance {
+            lastFix = nil
+            forgetRecord()
+            statistics.clockJumpsBack += 1
+        }
+    }
+
+    private mutating func forgetRecord() {
+        lastRecord = nil
+        stay = .none
+    }
+}
