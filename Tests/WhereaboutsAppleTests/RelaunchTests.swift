@@ -47,8 +47,11 @@ struct RelaunchTests {
         await app.kill()
     }
 
-    @Test("a notifier enabled at relaunch hears the event broadcast while its permission question is still out")
-    func notifierListensBeforeAsking() async throws {
+    /// An app tracking in significant mode inside region "home", with a notifier of exits whose
+    /// permission question is out (unanswered) in `enabling`.
+    private func askingAtHome() async throws -> (
+        app: PhoneApp, center: RecordingNotificationCenter, notifier: RegionNotifier, enabling: Task<Bool, any Error>
+    ) {
         let app = PhoneApp(at: home)
         try app.launch()
         try await app.engine.launch(.user)
@@ -56,11 +59,16 @@ struct RelaunchTests {
         try await app.engine.start(mode: .significant)
         #expect(await soon { app.os.monitored["home"] != nil })
         #expect(try await soon { try await app.engine.recordedRegionEvents().contains { $0.regionID == "home" } })
-
         let center = RecordingNotificationCenter(answer: nil)
         let notifier = RegionNotifier(engine: app.engine, center: center, kinds: [.exit], log: app.lines.log)
         let enabling = Task { try await notifier.enable() }
         #expect(await soon { await center.asked == 1 }, "the question is out")
+        return (app, center, notifier, enabling)
+    }
+
+    @Test("a notifier enabled at relaunch hears the event broadcast while its permission question is still out")
+    func notifierListensBeforeAsking() async throws {
+        let (app, center, notifier, enabling) = try await askingAtHome()
         app.os.move(to: Geodesy.destination(from: home, distance: 1_000, bearing: 90))
         let engine = try #require(app.engine)
         #expect(try await soon { try await engine.recordedRegionEvents().contains { $0.kind == .exit } })
@@ -72,18 +80,7 @@ struct RelaunchTests {
 
     @Test("a disable() while the permission question is out wins over the enable() that asked it")
     func disableWhileAsking() async throws {
-        let app = PhoneApp(at: home)
-        try app.launch()
-        try await app.engine.launch(.user)
-        try await app.engine.addRegions([try Region(id: "home", center: home, radius: 150)])
-        try await app.engine.start(mode: .significant)
-        #expect(await soon { app.os.monitored["home"] != nil })
-        #expect(try await soon { try await app.engine.recordedRegionEvents().contains { $0.regionID == "home" } })
-
-        let center = RecordingNotificationCenter(answer: nil)
-        let notifier = RegionNotifier(engine: app.engine, center: center, kinds: [.exit], log: app.lines.log)
-        let enabling = Task { try await notifier.enable() }
-        #expect(await soon { await center.asked == 1 }, "the question is out")
+        let (app, center, notifier, enabling) = try await askingAtHome()
         notifier.disable()
         await center.answer(true)
         #expect(try await enabling.value == false, "notifications are off")
