@@ -19,32 +19,9 @@ struct LiveLocationsTests {
     private func feed(
         _ server: LiveServer, authorization: String, count: Int, meanwhile: @escaping @Sendable () async throws -> Void
     ) async throws -> [[String: Any]] {
-        let texts = try await withThrowingTaskGroup(of: [String]?.self) { group in
-            group.addTask {
-                let received = Received()
-                var headers = HTTPFields()
-                headers[.authorization] = authorization
-                try await WebSocketClient.connect(
-                    url: "ws://127.0.0.1:\(server.port)/ws/last", configuration: .init(additionalHeaders: headers), logger: quietLogger
-                ) { inbound, outbound, _ in
-                    try await outbound.writeTextMessage("LAST")
-                    for try await message in inbound.messages(maxSize: 1 << 20) {
-                        guard case .text(let text) = message else { continue }
-                        if await received.append(text) == 1 { try await meanwhile() }
-                        if await received.count == count { return }
-                    }
-                }
-                return await received.texts
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(20))
-                return nil
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? nil
-        }
-        let messages = try #require(texts, "no \(count) messages on /ws/last within 20 s")
-        return messages.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let texts = try await Self.listen(server, authorization: authorization, until: count, within: 20, meanwhile: meanwhile).texts
+        try #require(texts.count == count, "no \(count) messages on /ws/last within 20 s: \(texts)")
+        return texts.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
     @Test(
@@ -114,10 +91,11 @@ struct LiveLocationsTests {
     }
 
     /// Connects to `server`'s `/ws/last` with `authorization`, sends `LAST`, runs `meanwhile` once the
-    /// first message came, and returns the messages received and how the server closed the feed
-    /// (`nil` when it was still open after 10 s).
+    /// first message came, and returns the messages received (the first `count` of them, when given)
+    /// and how the server closed the feed (`nil` while it was open: `count` came, or `seconds` passed).
     private static func listen(
-        _ server: LiveServer, authorization: String, meanwhile: @escaping @Sendable () async throws -> Void
+        _ server: LiveServer, authorization: String, until count: Int? = nil, within seconds: Double = 10,
+        meanwhile: @escaping @Sendable () async throws -> Void
     ) async throws -> (texts: [String], closed: WebSocketErrorCode?) {
         let received = Received()
         let headers: HTTPFields = [.authorization: authorization]
@@ -129,13 +107,15 @@ struct LiveLocationsTests {
                     try await outbound.writeTextMessage("LAST")
                     for try await message in inbound.messages(maxSize: 1 << 20) {
                         guard case .text(let text) = message else { continue }
-                        if await received.append(text) == 1 { try await meanwhile() }
+                        let taken = await received.append(text)
+                        if taken == 1 { try await meanwhile() }
+                        if taken == count { return }
                     }
                 }
                 return .some(close?.closeCode)
             }
             group.addTask {
-                try await Task.sleep(for: .seconds(10))
+                try await Task.sleep(for: .seconds(seconds))
                 return .none
             }
             defer { group.cancelAll() }
