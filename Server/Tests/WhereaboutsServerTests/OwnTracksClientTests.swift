@@ -22,9 +22,9 @@ struct OwnTracksClientTests {
             let uploader = Uploader(
                 queue: store, endpoint: endpoint, credentials: FixedCredential(.basic(user: server.device, password: server.token)))
             #expect(await uploader.flush(.manual, acknowledging: []).requests == 2)
-            try store.apply([.dwell(120)], at: Date())
+            try store.apply([.dwell(120, of: arrival.id)], at: Date())
             #expect(await uploader.flush(.manual, acknowledging: []).requests == 1)
-            try store.apply([.dwell(300)], at: Date())
+            try store.apply([.dwell(300, of: arrival.id)], at: Date())
             #expect(await uploader.flush(.manual, acknowledging: []).requests == 1)
             #expect(await uploader.flush(.manual, acknowledging: []).requests == 0, "nothing is sent twice")
 
