@@ -41,6 +41,7 @@ extension LocationEngine {
     /// behind: when the store refuses (a full disk) they wait in the writer's backlog, in order, and
     /// are announced once the writer reports them stored.
     func perform(_ input: SessionInput) {
+        guard !isShutDown else { return }
         let now = clock.now()
         let effects = session.handle(input, now: now)
         let writes = storeWrites(effects)
@@ -61,6 +62,7 @@ extension LocationEngine {
     /// through: when the store refuses, nothing changes and the request fails.
     /// - Throws: the session's refusal, or `Refusal/Code/storeFailure` naming what could not be done.
     func request(_ input: SessionInput, doing action: String) throws(EngineError) {
+        guard !isShutDown else { return }
         let before = session
         let now = clock.now()
         let effects = session.handle(input, now: now)
@@ -186,6 +188,7 @@ extension LocationEngine {
     /// the session, which carries out the commands the server sent (the store kept them first, so a
     /// crash loses none), settles the acknowledged ones and learns when to retry.
     func uploaded(_ report: FlushReport) {
+        guard !isShutDown else { return }
         let settled = Set(report.deliveredIDs + report.rejectedIDs)
         if !settled.isEmpty {
             pending.remove(settled)

@@ -35,6 +35,8 @@ public actor LocationEngine {
     let recordID: @Sendable (Date) -> UUID
     var session: Session
     var launched = false
+    /// Whether ``shutdown()`` ran: from then on the engine takes no input and does not launch again.
+    var isShutDown = false
     /// The newest record (read at launch, then kept by effects), and whether a server refused it.
     var newestRecord: (record: LocationRecord, rejected: Bool)?
     /// The pending records the snapshot lists, kept by effects and upload reports.
@@ -110,7 +112,7 @@ public actor LocationEngine {
     /// off starts nothing, logs a line and returns ``LaunchOutcome/trackingDisabled``.
     @discardableResult
     public func launch(_ reason: LaunchReason) throws(EngineError) -> LaunchOutcome {
-        if launched { return session.isTracking ? .tracking(session.configuration.mode) : .idle }
+        if launched || isShutDown { return session.isTracking ? .tracking(session.configuration.mode) : .idle }
         let saved: SavedSession
         let waiting: [LocationRecord]
         let commands: [DeviceCommand]
@@ -174,8 +176,11 @@ public actor LocationEngine {
     }
 
     /// Stops listening and ends every stream, without changing what is stored: what an app process
-    /// being killed looks like to the engine. A new engine on the same store picks up from here.
+    /// being killed looks like to the engine. A new engine on the same store picks up from here; this
+    /// one takes no input any more (an upload under way that ends later settles its records in the
+    /// store, and the commands it brought wait there for the next engine) and does not launch again.
     public func shutdown() {
+        isShutDown = true
         listener?.cancel()
         listener = nil
         wake?.task.cancel()

@@ -72,6 +72,21 @@ struct SessionTests {
         #expect((session.tracker.timers[.clearance] != nil) == trusts, "\(authorization)")
     }
 
+    @Test(
+        "location allowed while tracking re-arms the tracker, whether the OS's change or an app call reading the new authorization comes first"
+    )
+    func allowedReArmsWhicheverComesFirst() {
+        for first in [SessionInput.checkPermissions(Self.allowed), .authorizationChanged(Self.allowed)] {
+            var session = Self.launched()
+            _ = session.handle(.start(.continuous(), Self.allowed), now: time(1))
+            _ = session.handle(.authorizationChanged(Self.denied), now: time(2))
+            let reArm = session.handle(first, now: time(3))
+            #expect(reArm.contains { if case .track(.configureLocation) = $0 { true } else { false } }, "\(first)")
+            let later = session.handle(.authorizationChanged(Self.allowed), now: time(4))
+            #expect(!later.contains { if case .track(.configureLocation) = $0 { true } else { false } }, "once")
+        }
+    }
+
     @Test("stop remembers that tracking is off")
     func stop() {
         var session = Self.launched()

@@ -45,6 +45,27 @@ struct EngineDeliveryTests {
         await server.stop()
     }
 
+    @Test("an upload that ends after its engine shut down carries out nothing there: its commands wait for the next engine")
+    func uploadEndingAfterShutdown() async throws {
+        let server = try await TestServer.start()
+        let app = try EngineHarness(uploader: uploaderFactory(server.baseURL))
+        try await app.engine.launch(.user)
+        try await app.engine.start(mode: .continuous())
+        await app.play(to: 20)
+        await server.state.queue([.setRegions([WireRegion(id: "office", latitude: 52.53, longitude: 13.41, radius: 120)])])
+        await server.state.script([.hang(1)])
+        let engine = app.engine
+        let flushing = Task { await engine.flush() }
+        #expect(await eventually { await server.state.requests >= 1 }, "the upload is on its way")
+        await app.kill()
+        _ = await flushing.value
+        #expect(try app.store.unappliedCommands().count == 1, "kept, not carried out by the engine that shut down")
+        #expect(try app.store.regions().isEmpty)
+        _ = try await app.relaunch(.user)
+        #expect(try await app.engine.regions().map(\.id) == ["office"], "the next engine carries it out")
+        await server.stop()
+    }
+
     @Test("commands in an upload's answer are carried out: report a location, set the regions")
     func serverCommands() async throws {
         let server = try await TestServer.start()

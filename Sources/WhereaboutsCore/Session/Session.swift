@@ -96,14 +96,10 @@ public struct Session: Sendable {
             permit(.authorizationChanged(authorization), now: now, into: &effects)
             permit(.request(kind), now: now, into: &effects)
         case .authorizationChanged(let authorization):
-            let wasAllowed = permissions.authorization?.grantsForeground ?? false
             permit(.authorizationChanged(authorization), now: now, into: &effects)
             for problem in permissions.problems where Self.refusals.contains(problem.code) {
                 effects.append(
                     .notice("location permission refused (\(problem.code.rawValue), \(problem.kind.rawValue)): \(problem.message)"))
-            }
-            if authorization.grantsForeground && !wasAllowed && isTracking {
-                track(.lifecycle(.locationAllowed), now: now, into: &effects)
             }
         case .fix(let fix):
             track(.fix(fix), now: now, into: &effects)
@@ -217,14 +213,22 @@ public struct Session: Sendable {
     /// The problems that are a refusal, logged each time the OS reports an authorization that has one.
     private static let refusals: Set<PermissionProblem.Code> = [.restricted, .foregroundDenied, .backgroundDenied]
 
+    /// Hands `input` to the permission rules. Whichever input first shows location newly allowed
+    /// while tracking is on (the OS's change, or the authorization an app call read as it came)
+    /// has the Tracker configure its location services again.
     private mutating func permit(_ input: PermissionInput, now: Date, into effects: inout [SessionEffect]) {
         defer { tracker.osMonitorsRegions = permissions.authorization?.monitorsRegions ?? true }
+        let wasAllowed = permissions.authorization?.grantsForeground ?? false
         for effect in permissions.handle(input, now: now) {
             switch effect {
             case .permissionsChanged(let records): effects.append(.store(.permissions(records)))
             case .requestAuthorization(let kind): effects.append(.requestAuthorization(kind))
             case .openSettings: effects.append(.openSettings)
             }
+        }
+        if !wasAllowed, permissions.authorization?.grantsForeground == true, isTracking {
+            tracker.osMonitorsRegions = permissions.authorization?.monitorsRegions ?? true
+            track(.lifecycle(.locationAllowed), now: now, into: &effects)
         }
     }
 
