@@ -60,6 +60,23 @@ struct ScoringTests {
         #expect(edge.matchedRequiredEvents == [EventMatching.MatchedEvent(event: truth[1], latency: 900)], "which event was how late")
     }
 
+    @Test("an optional graze does not take the report of the real visit after it from a strategy that ignored the graze")
+    func optionalTakesNoRequiredReport() {
+        // d00's route-4: a 22 s graze (optional enter and exit), then the real visit 33 s later.
+        let truth = [
+            TruthEvent(regionID: "r", kind: .enter, time: S.start + 2705, optional: true),
+            TruthEvent(regionID: "r", kind: .exit, time: S.start + 2727, optional: true),
+            TruthEvent(regionID: "r", kind: .enter, time: S.start + 2738, optional: false),
+            TruthEvent(regionID: "r", kind: .exit, time: S.start + 2827, optional: false),
+        ]
+        let once = EventMatching(events: [event("r", .enter, 2800), event("r", .exit, 2900)], truth: truth)
+        #expect(once.recall == 1 && once.precision == 1)
+        #expect(once.latencies == [62, 73])
+        let both = EventMatching(
+            events: [event("r", .enter, 2706), event("r", .exit, 2728), event("r", .enter, 2740), event("r", .exit, 2830)], truth: truth)
+        #expect(both.recall == 1 && both.precision == 1, "reporting the graze as well costs nothing")
+    }
+
     @Test("track error: exact records give 0; dwell holds the point")
     func trackError() {
         let truth = S.path(still: 100, speed: 10, moving: 100)

@@ -31,14 +31,18 @@ public struct EventMatching: Sendable, Equatable {
     public let unmatched: [RegionEvent]
 
     /// Matches `events` against `truth`: each truth event, in time order, takes the earliest unmatched
-    /// report of the same region and kind within [truth − 60 s, truth + 900 s].
+    /// report of the same region and kind within [truth − 60 s, truth + 900 s]. The required events
+    /// take theirs first, then the optional ones from what is left: an optional event (a graze
+    /// shorter than 30 s) is "not required and not penalised", so it must not take the report of
+    /// the real visit after it from a strategy that rightly ignored the graze.
     public init(events: [RegionEvent], truth: [TruthEvent]) {
         let scored = events.filter { !$0.initial && $0.kind != .dwell }
         var used = Array(repeating: false, count: scored.count)
         var matchedReports = 0
         var matchedRequiredEvents: [MatchedEvent] = []
         var missed: [TruthEvent] = []
-        for event in truth.sorted(by: { $0.time < $1.time }) {
+        let inOrder = truth.sorted(by: { $0.time < $1.time })
+        for event in inOrder.filter({ !$0.optional }) + inOrder.filter(\.optional) {
             let match = scored.indices.filter { i in
                 let t = scored[i].timestamp.timeIntervalSince1970
                 return !used[i] && scored[i].regionID == event.regionID && scored[i].kind == event.kind
