@@ -84,7 +84,7 @@ public struct GeoJSONRegionReader {
         }
         func flag(_ name: String) throws(FormatError) -> Bool {
             guard let value = properties[name] else { return true }
-            guard let flag = value as? Bool, !(value is String) else {
+            guard let flag = value as? Bool else {
                 throw fail(location, "has properties.\(name) \(Self.shown(value)), not true or false", "give true or false, unquoted")
             }
             return flag

@@ -217,7 +217,6 @@ public struct Session: Sendable {
     /// while tracking is on (the OS's change, or the authorization an app call read as it came)
     /// has the Tracker configure its location services again.
     private mutating func permit(_ input: PermissionInput, now: Date, into effects: inout [SessionEffect]) {
-        defer { tracker.osMonitorsRegions = permissions.authorization?.monitorsRegions ?? true }
         let wasAllowed = permissions.authorization?.grantsForeground ?? false
         for effect in permissions.handle(input, now: now) {
             switch effect {
@@ -226,8 +225,8 @@ public struct Session: Sendable {
             case .openSettings: effects.append(.openSettings)
             }
         }
+        tracker.osMonitorsRegions = permissions.authorization?.monitorsRegions ?? true
         if !wasAllowed, permissions.authorization?.grantsForeground == true, isTracking {
-            tracker.osMonitorsRegions = permissions.authorization?.monitorsRegions ?? true
             track(.lifecycle(.locationAllowed), now: now, into: &effects)
         }
     }

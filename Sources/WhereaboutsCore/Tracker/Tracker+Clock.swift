@@ -12,24 +12,18 @@ extension Tracker {
     /// relaunch after the jump) is forgotten the same way.
     mutating func followClock(to now: Date) {
         defer { lastNow = now }
-        if let before = lastNow, before.timeIntervalSince(now) > FixFilter.futureTolerance {
-            let jump = before.timeIntervalSince(now)
+        let jump = lastNow.map { $0.timeIntervalSince(now) } ?? 0
+        if jump > FixFilter.futureTolerance {
             timers = timers.mapValues { $0.addingTimeInterval(-jump) }
             lastFlush = lastFlush?.addingTimeInterval(-jump)
             raisedAccuracyUntil = raisedAccuracyUntil?.addingTimeInterval(-jump)
             if let active = activeTracking { activeTracking = (active.previous, active.end.addingTimeInterval(-jump)) }
-            lastFix = nil
-            forgetRecord()
-            statistics.clockJumpsBack += 1
-        } else if let record = lastRecord, record.timestamp.timeIntervalSince(now) > FixFilter.futureTolerance {
-            lastFix = nil
-            forgetRecord()
-            statistics.clockJumpsBack += 1
+        } else if (lastRecord?.timestamp.timeIntervalSince(now) ?? 0) <= FixFilter.futureTolerance {
+            return
         }
-    }
-
-    private mutating func forgetRecord() {
+        lastFix = nil
         lastRecord = nil
         stay = .none
+        statistics.clockJumpsBack += 1
     }
 }
