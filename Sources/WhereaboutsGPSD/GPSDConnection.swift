@@ -16,6 +16,8 @@ final class GPSDConnection: @unchecked Sendable {
     private let logger: Logger
     /// The time regions are monitored from: the engine's clock.
     private let now: @Sendable () -> Date
+    /// Set from each fix's time before the fix is routed, when the service follows the receiver's time.
+    private let gpsTime: GPSTime?
     private let continuation: AsyncStream<LocationServiceEvent>.Continuation
     private let wake = GPSDWakePipe()
     private let condition = NSCondition()
@@ -40,13 +42,14 @@ final class GPSDConnection: @unchecked Sendable {
 
     init(
         endpoint: GPSDEndpoint, backoff: GPSDBackoff, connectTimeout: Double, logger: Logger, now: @escaping @Sendable () -> Date,
-        continuation: AsyncStream<LocationServiceEvent>.Continuation
+        gpsTime: GPSTime?, continuation: AsyncStream<LocationServiceEvent>.Continuation
     ) {
         self.endpoint = endpoint
         self.backoff = backoff
         self.connectTimeout = connectTimeout
         self.logger = logger
         self.now = now
+        self.gpsTime = gpsTime
         self.continuation = continuation
     }
 
@@ -263,6 +266,9 @@ final class GPSDConnection: @unchecked Sendable {
                 }
                 switch report {
                 case .fix(let fix):
+                    if gpsTime?.observe(fixTime: fix.timestamp) == true {
+                        decoder.statistics.clockSettings += 1
+                    }
                     let routed = router.route(fix)
                     if routed.delivered {
                         decoder.statistics.delivered += 1

@@ -38,9 +38,13 @@ public final class GPSDLocationService: LocationService {
     ///   - connectTimeout: how long one connection attempt may take, in seconds.
     ///   - logger: where skipped lines, connections and reconnections are logged.
     ///   - clock: the engine's clock: region monitoring starts at its time.
+    ///   - gpsTime: a clock to set from every fix's time before the fix is delivered (its
+    ///     ``GPSTime/clock`` is then the engine's, and `clock` should be it too); `nil` leaves every
+    ///     clock alone.
     public init(
         host: String = "127.0.0.1", port: UInt16 = GPSDEndpoint.standardPort, backoff: GPSDBackoff = .standard,
-        connectTimeout: Double = 5, logger: Logger = Logger(label: "whereabouts.gpsd"), clock: EngineClock = .system
+        connectTimeout: Double = 5, logger: Logger = Logger(label: "whereabouts.gpsd"), clock: EngineClock = .system,
+        following gpsTime: GPSTime? = nil
     ) {
         let endpoint = GPSDEndpoint(host: host, port: port)
         let (events, continuation) = AsyncStream.makeStream(of: LocationServiceEvent.self)
@@ -49,7 +53,7 @@ public final class GPSDLocationService: LocationService {
         continuation.yield(.authorizationChanged(.unrestricted))
         connection = GPSDConnection(
             endpoint: endpoint, backoff: backoff, connectTimeout: connectTimeout.isFinite ? max(0.1, connectTimeout) : 5,
-            logger: logger, now: clock.now, continuation: continuation)
+            logger: logger, now: clock.now, gpsTime: gpsTime, continuation: continuation)
         connection.start()
     }
 

@@ -22,6 +22,9 @@ public struct GPSDStatistics: Sendable, Hashable, CustomStringConvertible {
     public internal(set) var connections = 0
     /// Connection attempts that failed and connections that were lost.
     public internal(set) var connectionFailures = 0
+    /// Fixes whose time disagreed with the engine's clock and set it (only when the service follows
+    /// a ``GPSTime``).
+    public internal(set) var clockSettings = 0
 
     /// Creates empty counters.
     public init() {}
@@ -39,5 +42,6 @@ public struct GPSDStatistics: Sendable, Hashable, CustomStringConvertible {
             + "no fix [\(list(noFixByMode) { "mode \($0)" })], skipped [\(list(skippedByClass) { $0 })], "
             + "rejected \(rejected) [\(list(rejectedByReason) { $0.rawValue })], "
             + "\(connections) connections, \(connectionFailures) connection failures"
+            + (clockSettings > 0 ? ", clock set from a fix \(clockSettings) times" : "")
     }
 }

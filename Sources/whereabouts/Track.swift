@@ -58,10 +58,12 @@ struct Track: AsyncParsableCommand {
         }
         _ = try upload.target()
         let storeFile = try StoreFile.open(store)
-        let uploader = try upload.uploader(for: storeFile)
-        let service = GPSDLocationService(host: endpoint.host, port: endpoint.port)
+        let gpsTime = GPSTime()
+        let uploader = try upload.uploader(for: storeFile, clock: gpsTime.clock)
+        let service = GPSDLocationService(host: endpoint.host, port: endpoint.port, clock: gpsTime.clock, following: gpsTime)
         let engine = LocationEngine(
-            store: storeFile, service: service, uploader: uploader, configuration: TrackerConfiguration(mode: trackingMode))
+            store: storeFile, service: service, uploader: uploader, configuration: TrackerConfiguration(mode: trackingMode),
+            clock: gpsTime.clock)
         let stop = SignalWaiter([SIGINT, SIGTERM])
         do {
             try await engine.launch(.user)
@@ -79,20 +81,20 @@ struct Track: AsyncParsableCommand {
             while !Task.isCancelled {
                 try? await Task.sleep(nanoseconds: UInt64(statusEvery * 1e9))
                 guard !Task.isCancelled else { return }
-                TrackLine.say(await TrackLine.status(engine: engine, service: service, store: storeFile))
+                TrackLine.say(await TrackLine.status(engine: engine, service: service, time: gpsTime, store: storeFile))
             }
         }
         let signal = await stop.wait()
         status.cancel()
         TrackLine.say("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"); stopping")
         var stranded: String?
-        if let report = await engine.drainUploads(until: Date().addingTimeInterval(upload.drainTimeout), trigger: .stopped) {
+        if let report = await engine.drainUploads(until: gpsTime.now().addingTimeInterval(upload.drainTimeout), trigger: .stopped) {
             TrackLine.say(
                 "final upload: delivered \(report.delivered), rejected \(report.rejected)"
                     + (report.stoppedBy.map { ", stopped: \(upload.explain($0))" } ?? ""))
             if let stop = report.stoppedBy, stop.strands { stranded = upload.explain(stop) }
         }
-        TrackLine.say(await TrackLine.status(engine: engine, service: service, store: storeFile))
+        TrackLine.say(await TrackLine.status(engine: engine, service: service, time: gpsTime, store: storeFile))
         await engine.shutdown()
         await service.shutdown()
         await printer.value
@@ -128,13 +130,25 @@ enum TrackLine {
         return line
     }
 
-    static func status(engine: LocationEngine, service: GPSDLocationService, store: SQLiteLocationStore) async -> String {
+    /// What the status line says while the engine keeps the receiver's time.
+    static func clock(_ systemError: TimeInterval) -> String {
+        let off = abs(systemError)
+        let amount =
+            off < 120
+            ? String(format: "%.0f s", off)
+            : off < 172_800 ? String(format: "%.1f h", off / 3600) : String(format: "%.0f days", off / 86_400)
+        return "times are the receiver's: the system clock is \(amount) \(systemError < 0 ? "behind" : "ahead of") it "
+            + "(set it, e.g. with chrony reading gpsd)"
+    }
+
+    static func status(engine: LocationEngine, service: GPSDLocationService, time: GPSTime, store: SQLiteLocationStore) async -> String {
         let diagnostics = await engine.diagnostics
         let records = (try? store.summary().records).map(String.init) ?? "?"
         let pending = (try? store.pendingCount()).map(String.init) ?? "?"
         var line =
             "status: \(records) records (\(pending) pending upload), inside [\(await engine.insideRegionIDs.joined(separator: ", "))]; "
         line += "gpsd \(service.isWatching ? "watching" : "not connected"): \(service.statistics)"
+        if let error = time.systemClockError { line += "; \(clock(error))" }
         if let failure = diagnostics.lastFailure { line += "; last problem: \(failure)" }
         return line
     }

@@ -25,8 +25,8 @@ struct UploadOptions: ParsableArguments {
     @Option(help: "Seconds to keep retrying at the end before exiting with records still pending.")
     var drainTimeout: Double = 60
 
-    /// An uploader for `store`, or `nil` without `--upload`.
-    func uploader(for store: SQLiteLocationStore) throws -> Uploader? {
+    /// An uploader for `store` living by `clock` (the engine's), or `nil` without `--upload`.
+    func uploader(for store: SQLiteLocationStore, clock: EngineClock = .system) throws -> Uploader? {
         guard case .server(let url, let device, let token, let batchSize, let requestTimeout) = try target() else { return nil }
         // This process is the store's only uploader: leases left by a killed run are handed back now.
         try store.releaseAllLeases()
@@ -34,7 +34,8 @@ struct UploadOptions: ParsableArguments {
             queue: store, endpoint: WhereaboutsBatchEndpoint(base: url, device: device, maxBatchSize: batchSize),
             credentials: token.map { FixedCredential(.bearer($0)) } ?? FixedCredential.none,
             configuration: UploaderConfiguration(
-                batchSize: batchSize, requestTimeout: requestTimeout, backoff: Backoff(initial: 0.5, maximum: 10)))
+                batchSize: batchSize, requestTimeout: requestTimeout, backoff: Backoff(initial: 0.5, maximum: 10)),
+            clock: clock)
     }
 
     /// Why an upload stopped, in a user's words: what was refused or failed, and what to do.

@@ -107,6 +107,38 @@ struct TrackCommandTests {
         #expect(try store.setting(.trackingEnabled) == true)
     }
 
+    @Test("a system clock a year behind the receiver (a Raspberry Pi without a network): records on the receiver's time")
+    func clockBehindReceiver() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The receiver's time: 400 days after the host's; the engine would refuse every fix as from
+        // the future on the host's clock.
+        let receiverStart = Date().addingTimeInterval(400 * 86_400)
+        let log = folder.appendingPathComponent("ahead.nmea")
+        try Data(NMEALog.stationary(latitude: -27.21074, longitude: 153.05205, from: receiverStart, seconds: 600).utf8).write(to: log)
+        let storePath = folder.appendingPathComponent("track.sqlite").path
+        let port = try freePort()
+        let fake = try await GPSFake.started(log: log, port: port, feed: .looping(cycle: 0.02))
+        defer { fake.stop() }
+        let process = try Self.track(
+            ["--gpsd", "127.0.0.1:\(port)", "--mode", "continuous", "--store", storePath, "--status-every", "0.5"], in: folder)
+        defer { process.terminate(grace: 5) }
+        let recorded = await eventually(within: 90) {
+            let out = Self.output(folder)
+            return out.contains("the system clock is 400 days behind")
+                && out.range(of: #"status: [1-9][0-9]* records"#, options: .regularExpression) != nil
+        }
+        #expect(recorded, "stdout: \(Self.output(folder)); gpsfake said: \(fake.errorOutput)")
+        process.signalGroup(SIGTERM)
+        #expect(await process.exited(within: 30))
+        #expect(process.exitCode == 0)
+        let records = try SQLiteLocationStore(path: storePath).allRecords().map(\.record)
+        #expect(!records.isEmpty)
+        for record in records {
+            #expect(abs(record.fix.timestamp.timeIntervalSince(receiverStart)) < 700, "\(record.fix.timestamp)")
+        }
+    }
+
     @Test("a gpsd that is not there is reported and retried; SIGINT still stops it cleanly")
     func gpsdAbsent() async throws {
         let folder = temporaryFolder()

@@ -1,0 +1,84 @@
+import Foundation
+import WhereaboutsCore
+
+/// An engine clock that keeps the receiver's time when the host's clock disagrees with it.
+///
+/// A Raspberry Pi has no battery-backed clock: without a network it boots at the time it last shut
+/// down (or at 1970), hours or years behind the GPS. The engine refuses a fix more than
+/// ``WhereaboutsCore/FixFilter/futureTolerance`` ahead of its clock, so on the system clock such a
+/// device would record nothing until someone set the time. This clock reads the system clock until
+/// gpsd reports a fix that disagrees with it — ahead of it by more than ``aheadTolerance`` (no fix
+/// is measured after it arrives) or behind it by more than ``behindTolerance`` — and from then on
+/// counts from that fix's time on the monotonic clock, so a later step of the system clock (NTP or
+/// chrony setting it) changes nothing. Each later fix that disagrees by as much sets it again.
+///
+/// A host whose clock agrees with the receiver never notices it. Pass ``clock`` to both
+/// ``GPSDLocationService`` (with `following:` this object) and the engine.
+public final class GPSTime: @unchecked Sendable {
+    /// How far ahead of the clock a fix may be before the clock is set to it, in seconds.
+    public static let aheadTolerance: TimeInterval = 1
+    /// How far behind the clock a fix may be before the clock is set to it, in seconds: more than a
+    /// fix takes to reach the engine, less than a jump the engine would mistake for elapsed time.
+    public static let behindTolerance: TimeInterval = 30
+
+    private let lock = NSLock()
+    private let systemNow: @Sendable () -> Date
+    private let uptime: @Sendable () -> TimeInterval
+    /// The time of the fix the clock was last set to, and the uptime at which it arrived.
+    private var anchor: (time: Date, uptime: TimeInterval)?
+
+    /// Creates a clock that reads the system clock until a fix disagrees with it.
+    public convenience init() {
+        let start = ContinuousClock.now
+        self.init(systemNow: Date.init, uptime: { (ContinuousClock.now - start) / .seconds(1) })
+    }
+
+    /// Creates a clock on the given readings (tests pass their own).
+    /// - Parameters:
+    ///   - systemNow: the host's wall clock.
+    ///   - uptime: seconds on a clock that never steps.
+    init(systemNow: @escaping @Sendable () -> Date, uptime: @escaping @Sendable () -> TimeInterval) {
+        self.systemNow = systemNow
+        self.uptime = uptime
+    }
+
+    /// The current time: the system clock's, or the receiver's since a fix disagreed with it.
+    public func now() -> Date {
+        lock.withLock { time(at: uptime()) }
+    }
+
+    /// How far the system clock is ahead of this clock (negative: behind), or `nil` while this clock
+    /// still reads the system clock.
+    public var systemClockError: TimeInterval? {
+        lock.withLock { anchor.map { _ in systemNow().timeIntervalSince(time(at: uptime())) } }
+    }
+
+    /// The engine's clock on this time: sleeps end when this clock passes their deadline.
+    public var clock: EngineClock {
+        EngineClock(
+            now: { [self] in now() },
+            sleep: { [self] deadline in
+                let seconds = deadline.timeIntervalSince(now())
+                if seconds > 0 { try await Task.sleep(nanoseconds: UInt64(min(seconds, 1) * 1e9)) }
+            },
+            spawn: EngineClock.system.spawn)
+    }
+
+    /// Takes in the time of a fix that has just arrived.
+    /// - Returns: `true` when the clock was set to it.
+    @discardableResult
+    func observe(fixTime: Date) -> Bool {
+        lock.withLock {
+            let arrival = uptime()
+            let lead = fixTime.timeIntervalSince(time(at: arrival))
+            guard lead > Self.aheadTolerance || lead < -Self.behindTolerance else { return false }
+            anchor = (fixTime, arrival)
+            return true
+        }
+    }
+
+    private func time(at uptime: TimeInterval) -> Date {
+        guard let anchor else { return systemNow() }
+        return anchor.time.addingTimeInterval(uptime - anchor.uptime)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import WhereaboutsCore
+
+@testable import WhereaboutsGPSD
+
+/// The clock `track` gives the engine: the system's until a fix disagrees with it.
+struct GPSTimeTests {
+    /// A host's two clocks, moved by the test.
+    final class HostClocks: @unchecked Sendable {
+        private let lock = NSLock()
+        private var system: Date
+        private var uptime: TimeInterval = 0
+
+        init(system: Date) { self.system = system }
+
+        /// Both clocks advance.
+        func pass(_ seconds: TimeInterval) {
+            lock.withLock {
+                system += seconds
+                uptime += seconds
+            }
+        }
+
+        /// The wall clock is set (NTP, chrony, the user); uptime goes on.
+        func setSystem(_ date: Date) { lock.withLock { system = date } }
+
+        func time() -> GPSTime {
+            GPSTime(systemNow: { [self] in lock.withLock { system } }, uptime: { [self] in lock.withLock { uptime } })
+        }
+    }
+
+    let boot = Date(timeIntervalSince1970: 1_700_000_000)
+
+    @Test("a host whose clock agrees with the receiver keeps its clock: fixes arrive a little after their time")
+    func agreeingClock() {
+        let host = HostClocks(system: boot)
+        let time = host.time()
+        for second in 1...5 {
+            host.pass(1)
+            #expect(!time.observe(fixTime: boot + Double(second) - 0.4))
+        }
+        #expect(time.now() == boot + 5)
+        #expect(time.systemClockError == nil)
+    }
+
+    @Test("a clock hours behind the receiver (a Raspberry Pi without a network) takes the receiver's time and keeps it")
+    func clockBehind() {
+        let host = HostClocks(system: boot)
+        let time = host.time()
+        let gps = boot + 3 * 3600
+        #expect(time.observe(fixTime: gps))
+        #expect(time.now() == gps)
+        host.pass(10)
+        #expect(time.now() == gps + 10)
+        #expect(abs((time.systemClockError ?? 0) + 3 * 3600) < 1e-6)
+        // The next fixes agree with the clock it now keeps.
+        #expect(!time.observe(fixTime: gps + 9.6))
+        // Chrony steps the system clock to GPS time: the engine's clock does not move.
+        host.setSystem(gps + 10)
+        #expect(time.now() == gps + 10)
+        #expect(time.systemClockError == 0)
+    }
+
+    @Test("a fix a second or less ahead is within jitter; further ahead, or 30 s behind, sets the clock again")
+    func tolerances() {
+        let host = HostClocks(system: boot)
+        let time = host.time()
+        #expect(!time.observe(fixTime: boot + 1))
+        #expect(!time.observe(fixTime: boot - 30))
+        #expect(time.observe(fixTime: boot + 1.5))
+        #expect(time.now() == boot + 1.5)
+        #expect(time.observe(fixTime: boot - 60))
+        #expect(time.now() == boot - 60)
+        #expect(time.systemClockError == 60)
+    }
+
+    @Test("the engine clock sleeps by the receiver's time")
+    func engineClock() async throws {
+        let time = GPSTime()
+        #expect(time.observe(fixTime: Date() + 86_400))
+        let clock = time.clock
+        let before = clock.now()
+        #expect(abs(before.timeIntervalSinceNow - 86_400) < 5)
+        let started = ContinuousClock.now
+        try await clock.sleep(before + 0.2)
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(clock.now() >= before + 0.2)
+    }
+}
