@@ -22,7 +22,7 @@ public struct GPSDStatistics: Sendable, Hashable, CustomStringConvertible {
     public internal(set) var connections = 0
     /// Connection attempts that failed and connections that were lost.
     public internal(set) var connectionFailures = 0
-    /// Fixes whose time disagreed with the engine's clock and set it (only when the service follows
+    /// Fixes whose time was ahead of the engine's clock and set it (only when the service follows
     /// a ``GPSTime``).
     public internal(set) var clockSettings = 0
 

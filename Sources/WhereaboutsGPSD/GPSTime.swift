@@ -1,25 +1,24 @@
 import Foundation
 import WhereaboutsCore
 
-/// An engine clock that keeps the receiver's time when the host's clock disagrees with it.
+/// An engine clock that keeps the receiver's time when the host's clock is behind it.
 ///
 /// A Raspberry Pi has no battery-backed clock: without a network it boots at the time it last shut
 /// down (or at 1970), hours or years behind the GPS. The engine refuses a fix more than
 /// ``WhereaboutsCore/FixFilter/futureTolerance`` ahead of its clock, so on the system clock such a
 /// device would record nothing until someone set the time. This clock reads the system clock until
-/// gpsd reports a fix that disagrees with it — ahead of it by more than ``aheadTolerance`` (no fix
-/// is measured after it arrives) or behind it by more than ``behindTolerance`` — and from then on
-/// counts from that fix's time on the monotonic clock, so a later step of the system clock (NTP or
-/// chrony setting it) changes nothing. Each later fix that disagrees by as much sets it again.
+/// gpsd reports a fix more than ``aheadTolerance`` ahead of it (no fix is measured after it
+/// arrives), and from then on counts from that fix's time on the monotonic clock, so a later step of
+/// the system clock (NTP or chrony setting it) changes nothing. Each later fix that is as far ahead
+/// sets it again.
 ///
-/// A host whose clock agrees with the receiver never notices it. Pass ``clock`` to both
-/// ``GPSDLocationService`` (with `following:` this object) and the engine.
+/// A fix behind the clock never sets it: a receiver with the GPS week-rollover fault reports dates
+/// 19.6 years back, and a correct clock must not follow it there. A host whose clock agrees with the
+/// receiver never notices this clock. Pass ``clock`` to both ``GPSDLocationService`` (with
+/// `following:` this object) and the engine.
 public final class GPSTime: @unchecked Sendable {
     /// How far ahead of the clock a fix may be before the clock is set to it, in seconds.
     public static let aheadTolerance: TimeInterval = 1
-    /// How far behind the clock a fix may be before the clock is set to it, in seconds: more than a
-    /// fix takes to reach the engine, less than a jump the engine would mistake for elapsed time.
-    public static let behindTolerance: TimeInterval = 30
 
     private let lock = NSLock()
     private let systemNow: @Sendable () -> Date
@@ -27,7 +26,7 @@ public final class GPSTime: @unchecked Sendable {
     /// The time of the fix the clock was last set to, and the uptime at which it arrived.
     private var anchor: (time: Date, uptime: TimeInterval)?
 
-    /// Creates a clock that reads the system clock until a fix disagrees with it.
+    /// Creates a clock that reads the system clock until a fix is ahead of it.
     public convenience init() {
         let start = ContinuousClock.now
         self.init(systemNow: Date.init, uptime: { (ContinuousClock.now - start) / .seconds(1) })
@@ -42,7 +41,7 @@ public final class GPSTime: @unchecked Sendable {
         self.uptime = uptime
     }
 
-    /// The current time: the system clock's, or the receiver's since a fix disagreed with it.
+    /// The current time: the system clock's, or the receiver's since a fix was ahead of it.
     public func now() -> Date {
         lock.withLock { time(at: uptime()) }
     }
@@ -70,8 +69,7 @@ public final class GPSTime: @unchecked Sendable {
     func observe(fixTime: Date) -> Bool {
         lock.withLock {
             let arrival = uptime()
-            let lead = fixTime.timeIntervalSince(time(at: arrival))
-            guard lead > Self.aheadTolerance || lead < -Self.behindTolerance else { return false }
+            guard fixTime.timeIntervalSince(time(at: arrival)) > Self.aheadTolerance else { return false }
             anchor = (fixTime, arrival)
             return true
         }

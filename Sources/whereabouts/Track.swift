@@ -133,6 +133,7 @@ enum TrackLine {
     /// What the status line says while the engine keeps the receiver's time.
     static func clock(_ systemError: TimeInterval) -> String {
         let off = abs(systemError)
+        guard off >= 1 else { return "times are the receiver's, and the system clock now agrees with it" }
         let amount =
             off < 120
             ? String(format: "%.0f s", off)
