@@ -60,6 +60,44 @@ struct BridgeTests {
         #expect(await !app.engine.isTrackingEnabled, "tracking did not start on the old settings")
     }
 
+    @Test("calls the glue forwards run in the order JavaScript made them, without waiting for each other's answers")
+    func forwardedCallsKeepTheirOrder() async throws {
+        let answered = Outcome<[Int]>()
+        answered.set([])
+        let count = 200
+        for call in 0..<count {
+            let (method, options): (String, [AnyHashable: Any]) =
+                call % 2 == 0
+                ? ("setRegions", ["regions": [["id": "r\(call)", "latitude": 52.5, "longitude": 13.4, "radius": 100]]])
+                : ("getRegions", [:])
+            bridge.forward(
+                method, options: options,
+                resolve: { value in
+                    // Each read sees the regions the call just before it set.
+                    let seen = (value as? [[String: Any]])?.first?["id"] as? String
+                    answered.update { $0.append(method == "getRegions" && seen != "r\(call - 1)" ? -call : call) }
+                }, reject: { _ in answered.update { $0.append(-call) } })
+        }
+        #expect(await eventually { answered.value?.count == count })
+        #expect(answered.value == Array(0..<count), "answered out of order or on stale regions: \(answered.value ?? [])")
+        #expect(try await app.engine.regions().map(\.id) == ["r\(count - 2)"])
+    }
+
+    @Test("a forwarded call that waits for a fix does not hold up the calls after it")
+    func waitingCallLetsOthersPass() async throws {
+        let answered = Outcome<[String]>()
+        answered.set([])
+        for (method, options) in [("addRegionHere", ["id": "here", "radius": 50, "timeout": 5]), ("getRegions", [:])]
+            as [(String, [AnyHashable: Any])]
+        {
+            bridge.forward(
+                method, options: options, resolve: { _ in answered.update { $0.append(method) } },
+                reject: { _ in answered.update { $0.append(method) } })
+        }
+        // The harness's phone gives no fix, so addRegionHere is still waiting when getRegions answers.
+        #expect(await eventually { answered.value == ["getRegions"] })
+    }
+
     @Test("startTracking and stopTracking, with and without a mode")
     func startStop() async throws {
         #expect(await errorCode(bridge, "startTracking", "{\"mode\": \"teleport\"}") == "invalidArguments")

@@ -114,6 +114,15 @@ final class Outcome<T: Sendable>: @unchecked Sendable {
     var value: T? { lock.withLock { stored } }
 
     func set(_ value: T) { lock.withLock { stored = value } }
+
+    /// Changes the value set before.
+    func update(_ change: (inout T) -> Void) {
+        lock.withLock {
+            guard var value = stored else { return }
+            change(&value)
+            stored = value
+        }
+    }
 }
 
 /// Keeps every message logged through its loggers, for tests that check a log line.

@@ -14,6 +14,8 @@ public final class Bridge: Sendable {
     public let engine: LocationEngine
     /// What posts region notifications (the iOS adapter's `RegionNotifier`), or `nil` where nothing does.
     public let notifications: (any RegionNotificationControl)?
+    /// The order the glue's calls run in.
+    let order = BridgeCallOrder()
 
     /// Creates a bridge over `engine`, with `notifications` driven by `configureNotifications`.
     public init(engine: LocationEngine, notifications: (any RegionNotificationControl)? = nil) {

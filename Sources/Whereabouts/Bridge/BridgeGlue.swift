@@ -49,6 +49,10 @@ extension Bridge {
     /// ``forward(_:options:resolve:reject:)`` to this bridge. Options JSON cannot hold (a number that
     /// is NaN or infinite, which React Native's new architecture and Capacitor hand over as such) are
     /// refused with `invalidArguments` naming the value, never sent as no options.
+    ///
+    /// Calls run in the order they are forwarded: each starts once the one before has finished,
+    /// except that `addRegionHere` and `flush`, which wait for a fix or the server, do not hold up
+    /// the calls after them.
     public func forward(
         _ method: String, options: [AnyHashable: Any], resolve: @escaping @Sendable (Any) -> Void,
         reject: @escaping @Sendable (BridgeError) -> Void
@@ -57,7 +61,7 @@ extension Bridge {
             return reject(.invalidArguments(known, "\(path) is NaN, infinite or not a JSON value"))
         }
         let arguments = JSONSerialization.isValidJSONObject(options) ? try? JSONSerialization.data(withJSONObject: options) : nil
-        Task {
+        order.enqueue(holdsLine: !(BridgeMethod(rawValue: method)?.waitsOnTheWorld ?? false)) { [self] in
             switch await call(method, arguments: arguments) {
             case .success(let data):
                 if let value = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) {

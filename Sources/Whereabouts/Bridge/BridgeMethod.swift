@@ -61,6 +61,10 @@ public enum BridgeMethod: String, Sendable, CaseIterable {
     /// → the region as ``getRegions`` lists it, or `null` once unmarked.
     case markRegion
 
+    /// Whether the call waits on the outside world (a fix, the server) before it answers, so that
+    /// forwarded calls after it should not wait for it.
+    var waitsOnTheWorld: Bool { self == .addRegionHere || self == .flush }
+
     /// The arguments the method takes, as an error message shows them.
     var expectedArguments: String {
         switch self {

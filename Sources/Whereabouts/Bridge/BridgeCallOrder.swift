@@ -1,0 +1,28 @@
+import Foundation
+
+/// Keeps the glue's calls in the order JavaScript made them.
+///
+/// The glue hands each call over from a native thread and cannot await it; tasks started one after
+/// another may run in any order, so `setRegions` followed at once by `getRegions` could read the old
+/// regions, and `startTracking` followed by `stopTracking` could leave tracking on. Each call here
+/// starts once the call before it has finished. A call that waits on the outside world (a fix for
+/// `addRegionHere`, the server for `flush`) starts in its turn but does not hold up the calls after
+/// it, which may then run while it waits.
+final class BridgeCallOrder: @unchecked Sendable {
+    private let lock = NSLock()
+    /// The last call that later calls wait for.
+    private var last: Task<Void, Never>?
+
+    /// Runs `work` after every earlier call that holds the line; later calls wait for this one when
+    /// `holdsLine`.
+    func enqueue(holdsLine: Bool, _ work: @escaping @Sendable () async -> Void) {
+        lock.withLock {
+            let previous = last
+            let task = Task {
+                await previous?.value
+                await work()
+            }
+            if holdsLine { last = task }
+        }
+    }
+}
