@@ -106,7 +106,7 @@ struct CoordinateValidationTests {
 
     // MARK: Region
 
-    @Test(arguments: [0.0, -5, .nan, .infinity, -.infinity])
+    @Test(arguments: [0.0, -5, .nan, .infinity, -.infinity, 0.5, 1_000_001])
     func badRadiusIsRejected(_ radius: Double) {
         let error = validationError { () throws(ValidationError) in
             try Region(id: "home", center: home, radius: radius)
@@ -121,6 +121,34 @@ struct CoordinateValidationTests {
         #expect(error?.field == "id")
     }
 
+    /// Bug: a region the device accepted, with an id the companion server refuses, had every event
+    /// refused upstream and never sent again; and a user region named as the engine's refresh
+    /// region lost its OS monitoring and its notifications.
+    @Test(arguments: [String(repeating: "a", count: 201), "office\t2", "line\nbreak", "whereabouts.refresh", "whereabouts.mine"])
+    func idsTheServerOrTheEngineKeepsAreRefused(_ id: String) throws {
+        let circle = validationError { () throws(ValidationError) in try Region(id: id, center: home, radius: 100) }
+        #expect(circle?.field == "id")
+        let north = try Coordinate(latitude: home.latitude + 0.001, longitude: home.longitude)
+        let northEast = try Coordinate(latitude: home.latitude + 0.001, longitude: home.longitude + 0.001)
+        let square = [[[home, north, northEast, home]]]
+        let polygon = validationError { () throws(ValidationError) in try Region(id: id, polygons: square) }
+        #expect(polygon?.field == "id")
+        #expect(circle?.fix.isEmpty == false)
+    }
+
+    @Test func longestPrintableIDIsAccepted() throws {
+        #expect(try Region(id: String(repeating: "é", count: 200), center: home, radius: 1_000_000).radius == 1_000_000)
+    }
+
+    /// Regions stored before the id and radius rules still load: launching must not fail on them.
+    @Test func storedRegionsFromBeforeTheRulesStillDecode() throws {
+        let json =
+            #"{"id": "whereabouts.x\u0009\#(String(repeating: "a", count: 300))", "center": {"latitude": 47, "longitude": 8}, "radius": 0.5, "notifyOnEntry": true, "notifyOnExit": true}"#
+        let region = try JSONDecoder().decode(Region.self, from: Data(json.utf8))
+        #expect(region.radius == 0.5)
+        #expect(region.id.count == 314)
+    }
+
     @Test(arguments: [-1.0, .nan, .infinity])
     func badLoiteringDelayIsRejected(_ delay: Double) {
         let error = validationError { () throws(ValidationError) in
@@ -130,8 +158,8 @@ struct CoordinateValidationTests {
     }
 
     @Test func goodRegionIsAccepted() throws {
-        let r = try Region(id: "home", center: home, radius: 0.5, notifyOnExit: false, loiteringDelay: 0)
-        #expect(r.radius == 0.5)
+        let r = try Region(id: "home", center: home, radius: 1, notifyOnExit: false, loiteringDelay: 0)
+        #expect(r.radius == 1)
         #expect(r.notifyOnEntry)
         #expect(!r.notifyOnExit)
     }

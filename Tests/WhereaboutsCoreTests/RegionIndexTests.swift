@@ -86,7 +86,7 @@ struct RegionIndexTests {
     func hugePagesAndGroups() {
         // 40 000 regions: the region array (about 3 MB) spans whole huge pages.
         var regions = randomRegions(count: 40_000, around: TestFixtures.origin, spread: 20_000, seed: 16).map {
-            try! Region(id: $0.id, center: $0.center, radius: $0.radius / 10)
+            try! Region(id: $0.id, center: $0.center, radius: max(1, $0.radius / 10))
         }
         var index = RegionIndex()
         index.reserveCapacity(for: regions)
@@ -107,7 +107,7 @@ struct RegionIndexTests {
         check()
         // Growing afterwards moves cells to blocks on ordinary pages.
         let added = randomRegions(count: 500, around: TestFixtures.origin, spread: 20_000, seed: 18).map {
-            try! Region(id: "n\($0.id)", center: $0.center, radius: $0.radius / 10)
+            try! Region(id: "n\($0.id)", center: $0.center, radius: max(1, $0.radius / 10))
         }
         for region in added { index.insert(region) }
         regions += added

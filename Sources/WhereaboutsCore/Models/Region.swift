@@ -20,21 +20,57 @@ public struct Region: Sendable, Hashable, Codable, Identifiable {
     public var loiteringDelay: TimeInterval?
 
     /// Creates a validated region.
-    /// - Throws: ``ValidationError`` for an empty id, a radius that is not a positive finite number of
-    ///   metres, or a negative loitering delay.
+    /// - Throws: ``ValidationError`` for an id the companion server would refuse (empty, longer than
+    ///   ``WireLimits/regionIDLength`` characters or holding control characters) or one the engine
+    ///   keeps for itself (starting `whereabouts.`), a radius outside ``WireLimits/radius`` (1 m to
+    ///   1000 km), or a negative loitering delay.
     public init(
         id: String, center: Coordinate, radius: Double, notifyOnEntry: Bool = true, notifyOnExit: Bool = true,
         loiteringDelay: TimeInterval? = nil
+    ) throws(ValidationError) {
+        try Self.checkNew(id: id, radius: radius)
+        try self.init(
+            stored: id, center: center, radius: radius, notifyOnEntry: notifyOnEntry, notifyOnExit: notifyOnExit,
+            loiteringDelay: loiteringDelay, shape: .circle)
+    }
+
+    /// Ids starting with this belong to the engine (``MonitoredRegion/refreshRegionID``).
+    public static let reservedIDPrefix = "whereabouts."
+
+    /// The rules a region must meet to be created, beyond those every stored region met: the ones
+    /// the companion server and the GeoJSON reader apply, so a region the device accepts never has
+    /// its events refused upstream.
+    private static func checkNew(id: String, radius: Double) throws(ValidationError) {
+        try WireLimits.checkRegionID(id, field: "id")
+        guard !id.hasPrefix(reservedIDPrefix) else {
+            throw ValidationError(
+                field: "id", value: String(reflecting: id),
+                problem: "starts with \"\(reservedIDPrefix)\", which the engine keeps for its own regions",
+                fix: "choose an id that does not start with \"\(reservedIDPrefix)\"")
+        }
+        guard radius.isFinite, radius > 0 else { throw badRadius(radius) }
+        try WireLimits.check(
+            radius, field: "radius", in: WireLimits.radius, unit: "m", fix: "give the radius in metres, from 1 m to 1000 km")
+    }
+
+    private static func badRadius(_ radius: Double) -> ValidationError {
+        ValidationError(
+            field: "radius", value: "\(radius)", problem: "is not a positive number of metres",
+            fix: "give the radius in metres, greater than 0")
+    }
+
+    /// A region as stored: the checks every version of the engine made (a non-empty id, a positive
+    /// radius, a non-negative loitering delay), so regions saved before the stricter rules of
+    /// ``init(id:center:radius:notifyOnEntry:notifyOnExit:loiteringDelay:)`` still load.
+    private init(
+        stored id: String, center: Coordinate, radius: Double, notifyOnEntry: Bool, notifyOnExit: Bool,
+        loiteringDelay: TimeInterval?, shape: RegionShape
     ) throws(ValidationError) {
         guard !id.isEmpty else {
             throw ValidationError(
                 field: "id", value: "\"\"", problem: "is empty", fix: "give every region a non-empty identifier")
         }
-        guard radius.isFinite, radius > 0 else {
-            throw ValidationError(
-                field: "radius", value: "\(radius)", problem: "is not a positive number of metres",
-                fix: "give the radius in metres, greater than 0")
-        }
+        guard radius.isFinite, radius > 0 else { throw Self.badRadius(radius) }
         if let loiteringDelay, !(loiteringDelay.isFinite && loiteringDelay >= 0) {
             throw ValidationError(
                 field: "loiteringDelay", value: "\(loiteringDelay)", problem: "is not a non-negative number of seconds",
@@ -43,7 +79,7 @@ public struct Region: Sendable, Hashable, Codable, Identifiable {
         self.id = id
         self.center = center
         self.radius = radius
-        self.shape = .circle
+        self.shape = shape
         self.notifyOnEntry = notifyOnEntry
         self.notifyOnExit = notifyOnExit
         self.loiteringDelay = loiteringDelay
@@ -60,19 +96,11 @@ public struct Region: Sendable, Hashable, Codable, Identifiable {
     ) throws(ValidationError) {
         let set = try PolygonSet(rings)
         let circle = EnclosingCircle.smallest(around: set.vertices)
+        let radius = max(circle.radius, 1)
+        try Self.checkNew(id: id, radius: radius)
         try self.init(
-            id: id, center: circle.center, radius: max(circle.radius, 1), notifyOnEntry: notifyOnEntry,
-            notifyOnExit: notifyOnExit, loiteringDelay: loiteringDelay, shape: .polygons(set))
-    }
-
-    private init(
-        id: String, center: Coordinate, radius: Double, notifyOnEntry: Bool, notifyOnExit: Bool,
-        loiteringDelay: TimeInterval?, shape: RegionShape
-    ) throws(ValidationError) {
-        try self.init(
-            id: id, center: center, radius: radius, notifyOnEntry: notifyOnEntry, notifyOnExit: notifyOnExit,
-            loiteringDelay: loiteringDelay)
-        self.shape = shape
+            stored: id, center: circle.center, radius: radius, notifyOnEntry: notifyOnEntry, notifyOnExit: notifyOnExit,
+            loiteringDelay: loiteringDelay, shape: .polygons(set))
     }
 
     /// Signed distance in metres from `point` to the region's outline: negative inside.
@@ -83,14 +111,16 @@ public struct Region: Sendable, Hashable, Codable, Identifiable {
         }
     }
 
-    /// Decodes a region and validates it as the initialisers do.
+    /// Decodes a region and validates it as every version of the engine did (a non-empty id, a
+    /// positive radius, a non-negative loitering delay), so that regions an older version stored
+    /// still load.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try self.init(
-            id: c.decode(String.self, forKey: .id), center: c.decode(Coordinate.self, forKey: .center),
+            stored: c.decode(String.self, forKey: .id), center: c.decode(Coordinate.self, forKey: .center),
             radius: c.decode(Double.self, forKey: .radius), notifyOnEntry: c.decode(Bool.self, forKey: .notifyOnEntry),
             notifyOnExit: c.decode(Bool.self, forKey: .notifyOnExit),
-            loiteringDelay: c.decodeIfPresent(Double.self, forKey: .loiteringDelay))
-        shape = try c.decodeIfPresent(RegionShape.self, forKey: .shape) ?? .circle
+            loiteringDelay: c.decodeIfPresent(Double.self, forKey: .loiteringDelay),
+            shape: c.decodeIfPresent(RegionShape.self, forKey: .shape) ?? .circle)
     }
 }
