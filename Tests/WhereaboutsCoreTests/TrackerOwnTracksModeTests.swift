@@ -56,6 +56,32 @@ struct TrackerOwnTracksModeTests {
         #expect(small.feed(fix(point(home, metres: 35), t: 60)).records.count == 1, "the foreground never needs more than the background")
     }
 
+    /// Bug: a parameter the named mode does not take (`interval` with `distance`, what OwnTracks'
+    /// `locatorDisplacement` users reach for) was validated, then dropped without a word.
+    @Test("a parameter the named mode would ignore is refused, naming the modes that take it")
+    func parameterTheModeIgnoresIsRefused() throws {
+        let cases: [(() throws(ValidationError) -> TrackingMode, String, String)] = [
+            ({ () throws(ValidationError) in try TrackingMode.named("interval", distance: 200) }, "distance", "move, continuous"),
+            ({ () throws(ValidationError) in try TrackingMode.named("significant", interval: 60) }, "interval", "move, interval"),
+            ({ () throws(ValidationError) in try TrackingMode.named("move", accuracy: .best) }, "accuracy", "continuous"),
+            ({ () throws(ValidationError) in try TrackingMode.named("balanced", displacement: 50) }, "displacement", "interval"),
+            (
+                { () throws(ValidationError) in try TrackingMode.named("continuous", foregroundDisplacement: 5) }, "foregroundDisplacement",
+                "interval"
+            ),
+        ]
+        for (make, field, takers) in cases {
+            let error = validationError(make)
+            #expect(error?.field == field)
+            #expect(error?.problem.contains("would ignore it") == true, "\(String(describing: error))")
+            #expect(error?.fix.hasSuffix(takers) == true, "\(String(describing: error))")
+        }
+        #expect(try TrackingMode.named("move", distance: 50, interval: 30) == .move(distance: 50, interval: 30))
+        #expect(
+            try TrackingMode.named("continuous", distance: 5, accuracy: .tenMeters) == .continuous(accuracy: .tenMeters, distanceFilter: 5))
+        #expect(validationError { () throws(ValidationError) in try TrackingMode.named("teleport", distance: 5) }?.field == "mode")
+    }
+
     @Test("interval mode by name: 60 s, 500 m, 50 m in the foreground; a saved mode without the split still decodes")
     func intervalModeByNameAndSaved() throws {
         #expect(try TrackingMode.named("interval") == .interval(interval: 60, displacement: 500))

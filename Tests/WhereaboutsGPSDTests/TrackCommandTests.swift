@@ -192,6 +192,7 @@ struct TrackCommandTests {
             (["--gpsd", "127.0.0.1:99999"], "is not HOST:PORT"),
             (["--mode", "teleport"], "is not a tracking mode"),
             (["--mode", "move", "--distance=-5"], "is not a positive number"),
+            (["--mode", "significant", "--interval", "60"], "is not a parameter of significant mode"),
             (["--regions", folder.appendingPathComponent("missing.geojson").path], "missing.geojson"),
             (["--status-every", "0"], "is not a positive number of seconds"),
             (["--status-every", "1e12"], "from 0.1 to 31536000"),

@@ -15,7 +15,8 @@ extension TrackingMode {
     ///   - displacement: interval mode's minimum metres moved (in the background).
     ///   - foregroundDisplacement: interval mode's minimum metres moved in the foreground.
     ///   - accuracy: continuous mode's accuracy.
-    /// - Throws: ``ValidationError`` for an unknown name or a parameter that is not a positive number.
+    /// - Throws: ``ValidationError`` for an unknown name, a parameter that is not a positive number, or
+    ///   a parameter the named mode does not take (it would be dropped without effect).
     public static func named(
         _ name: String, distance: Double? = nil, interval: TimeInterval? = nil, displacement: Double? = nil,
         foregroundDisplacement: Double? = nil, accuracy: LocationAccuracy? = nil
@@ -31,6 +32,18 @@ extension TrackingMode {
                     fix: "give \(field) in \(field == "interval" ? "seconds" : "metres"), greater than 0, or leave it out for the default")
             }
         }
+        guard let taken = parametersTaken[name] else {
+            throw ValidationError(
+                field: "mode", value: "\"\(name)\"", problem: "is not a tracking mode", fix: "use one of \(names.joined(separator: ", "))")
+        }
+        let given =
+            parameters.compactMap { field, value in value.map { (field, "\($0)") } } + (accuracy.map { [("accuracy", $0.rawValue)] } ?? [])
+        if let (field, value) = given.first(where: { !taken.contains($0.0) }) {
+            let takers = names.filter { parametersTaken[$0]?.contains(field) == true }
+            throw ValidationError(
+                field: field, value: value, problem: "is not a parameter of \(name) mode, which would ignore it",
+                fix: "leave it out, or use a mode that takes it: \(takers.joined(separator: ", "))")
+        }
         switch name {
         case "manual": return .manual
         case "significant": return .significant
@@ -41,11 +54,18 @@ extension TrackingMode {
         case "adaptive", "balanced": return .adaptive(.adaptive)
         case "efficient": return .adaptive(.efficient)
         case "responsive": return .adaptive(.responsive)
-        case "stop-detect": return .adaptive(.stopDetect)
-        default:
-            throw ValidationError(
-                field: "mode", value: "\"\(name)\"", problem: "is not a tracking mode",
-                fix: "use one of \(names.joined(separator: ", "))")
+        default: return .adaptive(.stopDetect)  // "stop-detect", the last of the names
         }
     }
+
+    /// The parameters each mode name takes.
+    private static let parametersTaken: [String: Set<String>] = Dictionary(
+        uniqueKeysWithValues: names.map { name in
+            switch name {
+            case "move": (name, ["distance", "interval"])
+            case "interval": (name, ["interval", "displacement", "foregroundDisplacement"])
+            case "continuous": (name, ["distance", "accuracy"])
+            default: (name, [])
+            }
+        })
 }
