@@ -25,6 +25,8 @@ public actor Uploader {
     /// The items of the batch claimed last, by id, to build its requests from.
     private var claimed: [UUID: ClaimedItem] = [:]
     private var waiters: [CheckedContinuation<FlushReport, Never>] = []
+    /// While a drain runs: its deadline, after which flushes claim no new batch.
+    private var claimsEnd: Date?
     private let reportHandler = ReportHandler()
     /// Where uploads go and the credential, when the endpoint and credentials read them from memory
     /// (the bridge's uploader): the engine keeps it equal to its session's.
@@ -109,7 +111,8 @@ public actor Uploader {
                 case .refreshCredential:
                     do { input = .refreshed(try await credentials.refreshed()) } catch { input = .refreshFailed("\(error)") }
                 case .claim(let kind, let limit):
-                    input = .claimed(try claim(kind, limit: limit))
+                    let pastDeadline = claimsEnd.map { clock.now() >= $0 } ?? false
+                    input = .claimed(pastDeadline ? [] : try claim(kind, limit: limit))
                 case .send(let kind, let ids, let acknowledgements, let credential):
                     input = await send(kind, ids, acknowledging: acknowledgements, credential: credential)
                 case .interpret(let kind, let ids, let reply):
@@ -125,9 +128,15 @@ public actor Uploader {
     /// Flushes, waiting out back-off between attempts, until nothing is pending, the user is signed
     /// out, or `deadline` passes: for a background task or a process about to exit. `acknowledgements`
     /// go as with ``flush(_:acknowledging:)``, until the server takes them.
+    ///
+    /// No batch is claimed after `deadline`, by this drain's flushes or one already running, so the
+    /// drain ends by `deadline` plus one request's timeout, however large the backlog or however fast
+    /// new records arrive; what was not sent stays pending.
     public func drain(until deadline: Date, trigger: UploadTrigger = .stopped, acknowledging acknowledgements: [String]) async
         -> FlushReport
     {
+        claimsEnd = deadline
+        defer { claimsEnd = nil }
         var total = FlushReport(trigger: trigger)
         while true {
             let taken = Set(total.acknowledged)

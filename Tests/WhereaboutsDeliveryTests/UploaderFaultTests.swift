@@ -67,6 +67,31 @@ struct UploaderFaultTests {
         #expect(try await exactlyOnce(store, server.state))
     }
 
+    /// Bug: a drain checked its deadline only between flushes, and one flush claimed batch after
+    /// batch until none was left: `track` stopping with a day's backlog on a slow uplink took
+    /// minutes (or for ever, while new records kept arriving) instead of `--drain-timeout`.
+    @Test("a drain claims no batch after its deadline: it ends by then plus one request, the rest pending")
+    func drainStopsClaimingAtItsDeadline() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        await server.state.script(Array(repeating: .hang(0.2), count: 20))
+        let store = try makeStore()
+        try store.append(sampleRecords(200), at: Date())
+        let uploader = batchUploader(store, url: server.baseURL, batchSize: 1, timeout: 5)
+        let started = Date()
+        let report = await uploader.drain(until: started.addingTimeInterval(1), trigger: .stopped, acknowledging: [])
+        // 20 slow answers, then fast ones: a drain that went on past its deadline would send all 200.
+        let took = Date().timeIntervalSince(started)
+        #expect(took < 1 + 5 + 1, "the drain took \(took) s")
+        #expect(report.delivered > 0 && report.delivered < 200, "\(report)")
+        #expect(try store.pendingCount() == 200 - report.delivered)
+        #expect(try store.allRecords().filter { $0.state == .delivered }.count == report.delivered)
+        // A later drain without a near deadline sends the rest, each once.
+        _ = await uploader.drain(until: Date().addingTimeInterval(120), trigger: .retry, acknowledging: [])
+        #expect(try store.pendingCount() == 0)
+        #expect(try await exactlyOnce(store, server.state))
+    }
+
     @Test("a 200 that is not a batch answer for the items (a captive portal's page, an empty object) delivers nothing; they are resent")
     func unreadableSuccess() async throws {
         let server = try await TestServer.start()
