@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import Testing
 import WhereaboutsCore
 import WhereaboutsMQTT
@@ -138,6 +139,57 @@ struct MQTTIngestTests {
         #expect(stored == sent, "each once")
         server.cancel()
         _ = await server.result
+    }
+
+    @Test(
+        "PostgreSQL: a message whose data the database refuses for good (SQLSTATE class 22) is acknowledged, not delivered again, and holds up no other; U+0000 in a typed field is stored",
+        .needsPostgres)
+    func dataExceptionAcknowledged() async throws {
+        try await withIsolatedDatabase(.postgres) { url in
+            try await ServerApp.withStorage(url, logger: quietLogger) { storage in
+                // A data exception no retry cures, raised by the database itself for one tid.
+                let client = (storage as! PostgresTrackStorage).client
+                for statement in [
+                    """
+                    CREATE FUNCTION poison() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN RAISE EXCEPTION 'poisoned tid' USING ERRCODE = '22023'; END $$
+                    """,
+                    "CREATE TRIGGER poison BEFORE INSERT ON owntracks_location FOR EACH ROW WHEN (NEW.tid = 'poison') EXECUTE FUNCTION poison()",
+                ] {
+                    try await client.query(PostgresQuery(unsafeSQL: statement), logger: quietLogger)
+                }
+                try await MosquittoBroker.with { broker in
+                    let (poisoned, poisonedTopic) = try await Self.addDevice(storage)
+                    let (other, otherTopic) = try await Self.addDevice(storage)
+                    let subscription = MQTTSubscription(
+                        host: "127.0.0.1", port: broker.port, clientID: uniqueDevice("whereabouts"), topics: MQTTSettings.defaultTopics,
+                        keepAlive: 5)
+                    let tst = Int(Date().timeIntervalSince1970) - 100
+                    try await Self.withServer(storage, subscription) {
+                        try await Self.awaitSubscription(broker, storage)
+                        try await broker.publish(
+                            [#"{"_type":"location","lat":1,"lon":2,"tst":\#(tst),"tid":"poison"}"#], topic: poisonedTopic)
+                        try await broker.publish(
+                            [#"{"_type":"location","lat":1,"lon":2,"tst":\#(tst + 1),"tid":"a\u0000","SSID":"\u0000"}"#],
+                            topic: poisonedTopic)
+                        try await broker.publish((0..<20).map { Self.location($0) }, topic: otherTopic)
+                        #expect(try await Self.eventually(within: 10) { try await Self.latitudes(storage, other).count == 20 })
+                        #expect(try await Self.eventually(within: 10) { try await Self.latitudes(storage, poisoned).count == 1 })
+                    }
+                    // Without the poison, a message the broker delivers again (not acknowledged) is now stored.
+                    try await client.query("DROP TRIGGER poison ON owntracks_location", logger: quietLogger)
+                    try await Self.withServer(storage, subscription) {
+                        try await broker.publish([Self.location(20)], topic: otherTopic)
+                        #expect(try await Self.eventually(within: 30) { try await Self.latitudes(storage, other).count == 21 })
+                        try await Task.sleep(for: .seconds(1))
+                    }
+                    let stored = try await storage.ownTracksLocations(device: poisoned, from: .distantPast, to: .distantFuture, limit: nil)
+                    #expect(
+                        stored.map(\.fields?.tid) == ["a\u{FFFD}"],
+                        "the poisoned message was acknowledged, so never delivered again; the one with U+0000 is stored")
+                }
+            }
+        }
     }
 
     @Test(

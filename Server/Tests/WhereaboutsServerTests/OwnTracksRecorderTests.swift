@@ -240,6 +240,27 @@ struct OwnTracksRecorderTests {
         }
     }
 
+    @Test(
+        "U+0000 in tid, topic, conn, SSID and BSSID: the location is stored with U+FFFD in the typed fields and the message as it came, alike on both kinds",
+        arguments: StorageKind.available)
+    func nulInTypedFields(_ kind: StorageKind) async throws {
+        try await withLiveServer(kind) { server in
+            let body =
+                #"{"_type":"location","lat":47.3,"lon":8.5,"tst":1706858149,"tid":"a\u0000","topic":"owntracks/\u0000/x","conn":"\u0000","SSID":"net\u0000work","BSSID":"\u0000"}"#
+            let reply = try await publish(server, body)
+            #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
+            let stored = try await server.storage.ownTracksLocations(
+                device: server.device, from: .distantPast, to: .distantFuture, limit: nil)
+            let fields = try #require(stored.first?.fields)
+            #expect(stored.count == 1)
+            #expect(
+                [fields.tid, fields.topic, fields.connectivity, fields.ssid, fields.bssid] == [
+                    "a\u{FFFD}", "owntracks/\u{FFFD}/x", "\u{FFFD}", "net\u{FFFD}work", "\u{FFFD}",
+                ])
+            #expect(fields.message == body, "the message keeps \\u0000 as it came")
+        }
+    }
+
     @Test("a device without a key that sends an encrypted message, and one that publishes another device's topic, are refused")
     func refusedIdentity() async throws {
         try await withLiveServer(.sqlite) { server in

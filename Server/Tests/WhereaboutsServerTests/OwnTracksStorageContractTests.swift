@@ -151,6 +151,34 @@ struct OwnTracksStorageContractTests {
         }
     }
 
+    @Test(
+        "U+0000 in the typed fields is stored as U+FFFD on both kinds, through /pub's write and saveOwnTracksFields alike",
+        arguments: StorageKind.available)
+    func nulInFields(_ kind: StorageKind) async throws {
+        try await withStorage(kind) { storage in
+            let device = uniqueDevice()
+            try await storage.addDevice(id: device, tokenHash: Tokens.hash("token"), at: Date())
+            let account = try #require(try await storage.ownTracksAccount(device: device))
+            let (written, saved) = (record(1_706_858_149), record(1_706_858_150))
+            let message = #"{"_type":"location","tid":"a\u0000"}"#
+            let nul = OwnTracksFields(
+                tid: "a\u{0}", topic: "owntracks/\u{0}/x", battery: 1, batteryStatus: 1, connectivity: "\u{0}", ssid: "net\u{0}work",
+                bssid: "\u{0}\u{0}", message: message)
+            let expected = OwnTracksFields(
+                tid: "a\u{FFFD}", topic: "owntracks/\u{FFFD}/x", battery: 1, batteryStatus: 1, connectivity: "\u{FFFD}",
+                ssid: "net\u{FFFD}work", bssid: "\u{FFFD}\u{FFFD}", message: message)
+            #expect(nul.tid == "a\u{FFFD}" && nul.message == message, "the message keeps its escape as six characters")
+            #expect(
+                try await storage.ingestOwnTracksTakingCommands(written, fields: nul, account: account, at: Date()).counts
+                    == IngestCounts(accepted: 1))
+            try await storage.saveOwnTracksFields(nul, record: saved.id, timestamp: saved.fix.timestamp, device: device)
+            #expect(try await storage.ingest([saved], device: device, at: Date()) == IngestCounts(accepted: 1))
+            let read = try await storage.ownTracksLocations(device: device, from: .distantPast, to: .distantFuture, limit: nil)
+            #expect(read.map(\.record.id) == [written.id, saved.id])
+            #expect(read.map(\.fields) == [expected, expected])
+        }
+    }
+
     @Test("lastMessage is the newest message of the type", arguments: StorageKind.available)
     func lastMessage(_ kind: StorageKind) async throws {
         try await withStorage(kind) { storage in

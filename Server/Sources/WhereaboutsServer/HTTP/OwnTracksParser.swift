@@ -72,11 +72,13 @@ enum OwnTracksParser {
     }
 
     /// Refuses a message whose `topic` names another of our devices: a device publishes only its own data.
+    /// The topic is looked up as it is stored (``OwnTracksFields/storable(_:)``: a U+0000, which no
+    /// profile holds and PostgreSQL cannot compare, read as U+FFFD), so the check is of what is kept.
     /// - Throws: 403 naming the topic, the device it belongs to and the fix.
     static func checkTopic(
         of message: [String: Any], profile: OwnTracksProfile, owner: (String) async throws -> OwnTracksProfile?
     ) async throws {
-        guard let topic = message["topic"] as? String, topic != profile.topic,
+        guard let topic = OwnTracksFields.storable(message["topic"] as? String), topic != profile.topic,
             let owner = try await owner(topic), owner.device != profile.device
         else { return }
         throw APIError.forbidden(

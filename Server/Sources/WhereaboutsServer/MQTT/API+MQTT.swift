@@ -7,8 +7,9 @@ extension API {
     /// the device is the one whose OwnTracks topic (`owntracks/USER/DEVICE`) the message was
     /// published to, or to one of its subtopics. Returns normally, so the message is acknowledged,
     /// once it is stored, or when it can never be (an unknown topic, a message refused as `/pub`
-    /// would refuse it): then it is logged with the reason. Throws, so the broker delivers it again,
-    /// when storing failed.
+    /// would refuse it, data the database refuses whenever it is tried: ``UnstorableData``): then it
+    /// is logged with the reason. Throws, so the broker delivers it again, when storing failed in a
+    /// way that may pass.
     ///
     /// A location takes the device's due commands, as on `/pub`; they are returned as the `cmd`
     /// messages to publish on the device's `…/cmd` topic (encrypted for a device with a key), which
@@ -16,7 +17,8 @@ extension API {
     /// tool's), never stored.
     func ingest(_ publish: MQTTPacket.Publish) async throws -> [MQTTMessage] {
         let parts = publish.topic.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count >= 3 else {
+        // No topic of ours holds U+0000 (MQTT forbids it, and PostgreSQL could not look it up).
+        guard parts.count >= 3, !publish.topic.unicodeScalars.contains("\u{0}") else {
             logger.warning("MQTT: a message on \(publish.topic) was not stored: the topic is no owntracks/USER/DEVICE")
             return []
         }
@@ -53,6 +55,11 @@ extension API {
                     logger.warning("MQTT: a message on \(publish.topic) was not stored: \(refusal.message)")
                     return []
                 }
+            } catch {
+                // Delivered again, it would fail again, and hold up every message after it.
+                guard let reason = UnstorableData.reason(error) else { throw error }
+                logger.warning("MQTT: a message on \(publish.topic) was not stored, and never can be: \(reason)")
+                return []
             }
             mqttAccounts.forget(topic)
             cached = false
