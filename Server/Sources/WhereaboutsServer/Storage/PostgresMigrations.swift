@@ -46,11 +46,34 @@ extension PostgresTrackStorage {
     /// Versioned migrations, applied in order; never edit one that has shipped. `upgradedAt`: when
     /// the database, which has migrations an earlier server applied, is upgraded (`nil` for a new one).
     private static func migrations(upgradedAt: Date?) -> [[String]] {
-        [schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6OwnTracks, schemaV7OwnTracksOrderedIDs(upgradedAt: upgradedAt)]
+        [
+            schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6OwnTracks, schemaV7OwnTracksOrderedIDs(upgradedAt: upgradedAt),
+            schemaV8PartitionMonth,
+        ]
     }
 
     /// How many versions ``migrations(upgrading:)`` has.
     private static let migrationCount = migrations(upgradedAt: nil).count
+
+    /// `whereabouts_location_partition` picks the month of the whole second at or before `at`, as the
+    /// partition bounds route the row (``LocationPartitions/month(epochSeconds:)`` likewise), where
+    /// version 5's `to_timestamp(at)` rounded to the microsecond: a time in the last half microsecond
+    /// of a month made the next month's partition, and its row fitted none.
+    private static let schemaV8PartitionMonth = [
+        """
+        CREATE OR REPLACE FUNCTION whereabouts_location_partition(at DOUBLE PRECISION) RETURNS text LANGUAGE plpgsql AS $$
+        DECLARE
+            first_day timestamp := date_trunc('month', to_timestamp(floor(at)) AT TIME ZONE 'UTC');
+            partition_name text := 'location_p' || to_char(first_day, 'YYYYMM');
+        BEGIN
+            IF to_regclass(partition_name) IS NULL THEN
+                EXECUTE format('CREATE TABLE %I PARTITION OF location FOR VALUES FROM (%s) TO (%s)', partition_name,
+                    extract(epoch FROM first_day), extract(epoch FROM first_day + interval '1 month'));
+            END IF;
+            RETURN partition_name;
+        END $$
+        """
+    ]
 
     /// Partitions `location` by month of its timestamp, keeping every row: the old table is renamed,
     /// the partitioned one created with a partition for each month that holds rows, the rows copied
