@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import Testing
 import WhereaboutsCore
 import WhereaboutsServer
@@ -149,6 +150,26 @@ struct StorageContractTests {
                 ],
                 device: device, at: at)
             #expect(try await storage.regions(device: device) == [WireRegion(id: "home", latitude: 3, longitude: 4, radius: 60)])
+        }
+    }
+
+    @Test(
+        "regions come back in byte order (upper case first) on both kinds, whatever the database's collation",
+        arguments: StorageKind.available)
+    func regionOrder(_ kind: StorageKind) async throws {
+        try await withIsolatedStorage(kind) { storage in
+            if let client = (storage as? PostgresTrackStorage)?.client {
+                // As in a database made with an en_US locale, which ignores case and punctuation at first.
+                let icu = try await client.query("SELECT count(*) FROM pg_collation WHERE collname = 'en-US-x-icu'", logger: quietLogger)
+                for try await count in icu.decode(Int.self) where count > 0 {
+                    try await client.query(
+                        #"ALTER TABLE region ALTER COLUMN id TYPE text COLLATE "en-US-x-icu""#, logger: quietLogger)
+                }
+            }
+            let device = uniqueDevice()
+            let regions = ["gym", "Home", "a-c", "ab"].map { WireRegion(id: $0, latitude: 1, longitude: 2, radius: 50) }
+            try await storage.saveRegions(regions, device: device, at: Date())
+            #expect(try await storage.regions(device: device).map(\.id) == ["Home", "a-c", "ab", "gym"])
         }
     }
 

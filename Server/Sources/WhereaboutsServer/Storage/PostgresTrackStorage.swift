@@ -301,8 +301,10 @@ public final class PostgresTrackStorage: TrackStorage {
             """, logger: logger)
     }
 
+    /// Ordered by `id` byte by byte, as SQLite orders it, whatever the database's collation.
     public func regions(device: String) async throws -> [WireRegion] {
-        let rows = try await client.query("SELECT id, lat, lon, radius FROM region WHERE device_id = \(device) ORDER BY id", logger: logger)
+        let rows = try await client.query(
+            "SELECT id, lat, lon, radius FROM region WHERE device_id = \(device) ORDER BY id COLLATE \"C\"", logger: logger)
         var regions: [WireRegion] = []
         for try await (id, lat, lon, radius) in rows.decode((String, Double, Double, Double).self) {
             regions.append(WireRegion(id: id, latitude: lat, longitude: lon, radius: radius))
