@@ -170,6 +170,29 @@ struct OwnTracksAndPagesTests {
         }
     }
 
+    @Test("a region id holding markup (<!--<script>, </script>, &) stays inside the day page's map data, as JSON that reads back")
+    func markupInRegionID() async throws {
+        try await withLiveServer(.sqlite) { server in
+            let id = "<!--<script></script>&amp;"
+            try await server.storage.saveRegions(
+                [WireRegion(id: id, latitude: 47.37, longitude: 8.54, radius: 100)], device: server.device, at: Date())
+            _ = try await server.send(
+                "POST", "/v1/devices/\(server.device)/locations", token: server.token, body: batchBody(wireLocations(5)))
+            let login = try await server.login(device: server.device, token: server.token)
+            let cookie = try #require(login.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+            let yesterday = String(Timestamp.format(Date().addingTimeInterval(-86_400)).prefix(10))
+            let html = try await server.raw("GET", "/devices/\(server.device)?date=\(yesterday)", headers: [("Cookie", cookie)]).text
+            let opening = #"<script id="map-data" type="application/json">"#
+            let start = try #require(html.range(of: opening)?.upperBound, "\(html)")
+            let end = try #require(html[start...].range(of: "</script>")?.lowerBound)
+            let block = html[start..<end]
+            #expect(!block.contains("<") && !block.contains(">") && !block.contains("&"), "\(block)")
+            let data = try #require(try JSONSerialization.jsonObject(with: Data(block.utf8)) as? [String: Any])
+            #expect((data["regions"] as? [[String: Any]])?.first?["label"] as? String == id)
+            #expect(html[end...].contains(#"<script src="/assets/day-map.js"></script>"#) && html.contains(#"<div id="drawing">"#))
+        }
+    }
+
     @Test("behind a trusted TLS proxy the cookie is Secure")
     func secureCookie() async throws {
         let settings = ServerSettings(rateLimit: 0, adminToken: LiveServer.adminToken, trustForwardedFor: true)

@@ -25,14 +25,22 @@ struct DayMap: Sendable {
                     latitude: lat, longitude: lon, label: "\(event.kind.rawValue) \(event.regionID)", kind: event.kind.rawValue)
             },
             regions: regions.map { MapData.Region(latitude: $0.latitude, longitude: $0.longitude, radius: $0.radius, label: $0.id) })
-        // JSONEncoder writes "/" as "\/", so no "</script>" can end the block early.
-        let json = String(decoding: (try? JSONEncoder().encode(data)) ?? Data("{}".utf8), as: UTF8.self)
+        let json = Self.embeddable(String(decoding: (try? JSONEncoder().encode(data)) ?? Data("{}".utf8), as: UTF8.self))
         return """
             <div id="map" style="height:600px;max-width:900px;border:1px solid #d0d7de"></div>
             <script id="map-data" type="application/json">\(json)</script>
             <script src="/assets/leaflet/leaflet.js"></script>
             <script src="/assets/day-map.js"></script>
             """
+    }
+
+    /// `json` as the content of a `<script>` element: `<`, `>` and `&`, which only a JSON string can
+    /// hold, written as `\u003c`, `\u003e` and `\u0026` (`JSONEncoder` already writes `/` as `\/`),
+    /// so no region id or label (`<!--<script>`, `</script>`) can change how the HTML tokenizer reads
+    /// the block and the page after it.
+    static func embeddable(_ json: String) -> String {
+        json.replacingOccurrences(of: "&", with: "\\u0026").replacingOccurrences(of: "<", with: "\\u003c")
+            .replacingOccurrences(of: ">", with: "\\u003e")
     }
 
     /// The `img-src` sources the page's Content-Security-Policy allows for tiles: the tile URL's origin,
