@@ -241,6 +241,42 @@ struct OwnTracksRecorderTests {
     }
 
     @Test(
+        "X-Limit-User, -Device, -From, -To and -Fields win over the query, as on the Recorder, so a proxy can pin them",
+        arguments: StorageKind.available)
+    func limitHeadersFirst(_ kind: StorageKind) async throws {
+        try await withLiveServer(kind) { server in
+            let (jane, bob) = (uniqueDevice("jane"), uniqueDevice("bob"))
+            let bobsDevice = uniqueDevice("bob")
+            let bobsToken = Tokens.generate()
+            try await server.storage.addDevice(id: bobsDevice, tokenHash: Tokens.hash(bobsToken), at: Date())
+            try await profile(server, server.device, user: jane, name: "phone")
+            try await profile(server, bobsDevice, user: bob, name: "phone")
+            #expect(try await publish(server, #"{"_type":"location","lat":1,"lon":1,"tst":1706858150,"batt":10}"#).status == 200)
+            #expect(
+                try await publish(
+                    server, #"{"_type":"location","lat":2,"lon":2,"tst":1706858150,"batt":20}"#, device: bobsDevice, token: bobsToken
+                ).status == 200)
+            let admin = ["Authorization": "Bearer \(LiveServer.adminToken)"]
+            let last = array(
+                try await server.send("GET", "/api/0/last?user=\(bob)", token: nil, headers: admin.merging(["X-Limit-User": jane]) { $1 }))
+            #expect(last.map { $0["username"] as? String } == [jane], "the header's user, not the query's")
+
+            let pinned = admin.merging([
+                "X-Limit-User": jane, "X-Limit-Device": "phone", "X-Limit-From": "2024-02-01", "X-Limit-To": "2024-02-03",
+                "X-Limit-Fields": "lat,batt",
+            ]) { $1 }
+            let query = "/api/0/locations?user=\(bob)&device=phone&from=2024-02-02T07:15:50&to=2024-02-02T07:15:50&fields=lon"
+            let locations = server.json(try await server.send("GET", query, token: nil, headers: pinned))
+            #expect(
+                OwnTracksBooklet.canonical(locations["data"]) == #"[[{"batt":10,"lat":1}]]"#,
+                "jane's location, in the header's range, with the header's fields: \(locations)")
+            let limited = server.json(
+                try await server.send("GET", query + "&limit=1", token: nil, headers: pinned.merging(["X-Limit-Limit": "5"]) { $1 }))
+            #expect(limited["count"] as? Int == 1, "limit has no header on the Recorder: the query's")
+        }
+    }
+
+    @Test(
         "U+0000 in tid, topic, conn, SSID and BSSID: the location is stored with U+FFFD in the typed fields and the message as it came, alike on both kinds",
         arguments: StorageKind.available)
     func nulInTypedFields(_ kind: StorageKind) async throws {

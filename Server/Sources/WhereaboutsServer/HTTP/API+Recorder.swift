@@ -6,7 +6,8 @@ import WhereaboutsCore
 extension API {
     /// The OwnTracks Recorder's API (its `API.md`), so OwnTracks Frontend can read us: `/api/0/version`,
     /// `/api/0/list`, `/api/0/last` and `/api/0/locations`, by GET or POST, with parameters in the
-    /// query, a POSTed form, or `X-Limit-User`, `X-Limit-Device`, `X-Limit-From` and `X-Limit-To`.
+    /// query or a POSTed form; `X-Limit-User`, `X-Limit-Device`, `X-Limit-From`, `X-Limit-To` and
+    /// `X-Limit-Fields` win over them, as on the Recorder (``RecorderParameters/headerFirst``).
     /// Devices appear as OwnTracks users and devices through their ``OwnTracksProfile``; the admin sees
     /// every device, a device the devices of its OwnTracks user.
     func addRecorderRoutes(to router: Router<ServerRequestContext>) {
@@ -97,9 +98,8 @@ extension API {
             let text = String(decoding: try await body(request), as: UTF8.self).replacingOccurrences(of: "+", with: " ")
             for item in URLComponents(string: "?" + text)?.queryItems ?? [] { form[item.name] = item.value }
         }
-        let parameters = try RecorderParameters { name, header in
-            request.uri.queryParameters.get(name) ?? form[name] ?? request.headers[HTTPField.Name(header)!]
-        }
+        let parameters = try RecorderParameters(
+            header: { request.headers[HTTPField.Name($0)!] }, parameter: { request.uri.queryParameters.get($0) ?? form[$0] })
         return (parameters, try await visibleProfiles(principal))
     }
 

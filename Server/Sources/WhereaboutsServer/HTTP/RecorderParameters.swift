@@ -19,13 +19,22 @@ struct RecorderParameters {
     /// The members each object keeps; `nil` keeps all.
     var fields: [String]?
 
-    /// Reads the parameters through `value(name, header)`, which looks in the query, the form and the
-    /// header (`X-Limit-User` for `user`, and so on).
+    /// The parameters the Recorder also reads from an `X-Limit-` header (`X-Limit-User` for `user`, and
+    /// so on: its `field()`), which then wins over the query and the form, so a proxy that sets one
+    /// pins it whatever the client asks for. The Recorder has no header for `limit` or `format`.
+    static let headerFirst: Set<String> = ["user", "device", "from", "to", "fields"]
+
+    /// Reads the parameters: `header(name)` is the request's header of that name, `parameter(name)`
+    /// the query's parameter, else the POSTed form's. For ``headerFirst`` the header is read first, as
+    /// the Recorder reads it; `limit` and `format` come from the query or form, else `X-Limit-Limit`
+    /// and `X-Limit-Format`.
     /// - Throws: 400 for a `limit` that is not a whole number or an unknown `format`.
-    init(_ value: (_ name: String, _ header: String) -> String?) throws {
+    init(header: (_ name: String) -> String?, parameter: (_ name: String) -> String?) throws {
         var given: [String: String] = [:]
         for name in ["user", "device", "from", "to", "limit", "format", "fields"] {
-            if let text = value(name, "X-Limit-" + name.prefix(1).uppercased() + name.dropFirst()), !text.isEmpty { given[name] = text }
+            let headerName = "X-Limit-" + name.prefix(1).uppercased() + name.dropFirst()
+            let text = Self.headerFirst.contains(name) ? header(headerName) ?? parameter(name) : parameter(name) ?? header(headerName)
+            if let text, !text.isEmpty { given[name] = text }
         }
         (user, device, from, to) = (given["user"], given["device"], given["from"], given["to"])
         if let text = given["limit"] {
