@@ -43,6 +43,22 @@ struct IngestAPITests {
             #expect(server.json(bad)["message"] as? String == "format=kml is not one of json, geojson, gpx, csv")
             let badTime = try await server.send("GET", "/v1/devices/\(server.device)/locations?from=yesterday", token: server.token)
             #expect(badTime.status == 400)
+            let swapped = try await server.send(
+                "GET", "/v1/devices/\(server.device)/locations?from=\(locations[15].timestamp)&to=\(locations[5].timestamp)",
+                token: server.token)
+            #expect(swapped.status == 400 && server.json(swapped)["error"] as? String == "bad_range", "as the Recorder API refuses it")
+            #expect(
+                server.json(swapped)["message"] as? String
+                    == "from=\(locations[15].timestamp) is after to=\(locations[5].timestamp); send from before to")
+            let beforeEpoch = try await server.send("GET", "/v1/devices/\(server.device)/locations?to=-5", token: server.token)
+            #expect(
+                server.json(beforeEpoch)["message"] as? String
+                    == "from (by default 1970-01-01T00:00:00.000Z) is after to=-5; send from before to")
+            let empty = try await server.send(
+                "GET", base.replacingOccurrences(of: "&to=\(locations[15].timestamp)", with: "&to=\(locations[5].timestamp)"),
+                token: server.token)
+            #expect(
+                empty.status == 200 && (server.json(empty)["locations"] as? [Any])?.isEmpty == true, "from equal to to: nothing, no error")
         }
     }
 

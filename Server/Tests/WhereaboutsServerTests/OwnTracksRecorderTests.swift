@@ -241,6 +241,40 @@ struct OwnTracksRecorderTests {
     }
 
     @Test(
+        "Recorder API ranges leave out both bounds, as the Recorder does; a from after to is refused naming the default taken",
+        arguments: StorageKind.available)
+    func recorderRanges(_ kind: StorageKind) async throws {
+        try await withLiveServer(kind) { server in
+            let user = uniqueDevice("jane")
+            try await profile(server, server.device, user: user, name: "nokia")
+            // 2024-02-02T07:15:49Z, :50 and :51.
+            for tst in 1_706_858_149...1_706_858_151 {
+                #expect(try await publish(server, #"{"_type":"location","lat":52.5,"lon":13.4,"tst":\#(tst)}"#).status == 200)
+            }
+            let path = "/api/0/locations?user=\(user)&device=nokia"
+            func tsts(_ query: String) async throws -> [Int]? {
+                let reply = try await server.send("GET", path + query, token: LiveServer.adminToken)
+                #expect(reply.status == 200, "\(query): \(String(decoding: reply.body, as: UTF8.self))")
+                return (server.json(reply)["data"] as? [[String: Any]])?.compactMap { $0["tst"] as? Int }
+            }
+            #expect(try await tsts("&from=2024-02-02T07:15:49&to=2024-02-02T07:15:51") == [1_706_858_150], "neither bound is in")
+            #expect(try await tsts("&from=2024-02-02T07:15:48&to=2024-02-02T07:15:52") == Array(1_706_858_149...1_706_858_151))
+            #expect(try await tsts("&from=2024-02-02T07:15:49&to=2024-02-02T07:15:49") == [], "an empty range is no error")
+
+            for (query, words) in [
+                ("&to=2020-01-01", "from defaults to 6 hours before now"),
+                ("&to=2020-01-01", "which is after to=2020-01-01"),
+                ("&from=2999-01-01", "from=2999-01-01 is after to, which defaults to now"),
+                ("&from=2024-02-03&to=2024-02-02", "from=2024-02-03 is after to=2024-02-02; send from before to"),
+            ] {
+                let refused = try await server.send("GET", path + query, token: LiveServer.adminToken)
+                #expect(refused.status == 400 && server.json(refused)["error"] as? String == "bad_range", "\(query)")
+                #expect((server.json(refused)["message"] as? String)?.contains(words) == true, "\(query): \(server.json(refused))")
+            }
+        }
+    }
+
+    @Test(
         "X-Limit-User, -Device, -From, -To and -Fields win over the query, as on the Recorder, so a proxy can pin them",
         arguments: StorageKind.available)
     func limitHeadersFirst(_ kind: StorageKind) async throws {

@@ -79,6 +79,9 @@ struct OwnTracksSideBySideTests {
                 "user=jane&device=nokia&\(range)", "user=jane&device=nokia&\(range)&limit=1", "user=jane&device=nokia&\(range)&limit=2",
                 "user=jane&device=nokia&\(range)&fields=lat,lon,tst,isorcv",
                 "user=jane&device=nokia&from=2024-02-02T08:00:00&to=2024-02-03",
+                // A location exactly at from (tst 1706858149) and one exactly at to (1706861749).
+                "user=jane&device=nokia&from=2024-02-02T07:15:49&to=2024-02-03",
+                "user=jane&device=nokia&from=2024-02-01&to=2024-02-02T08:15:49",
                 "user=john&device=android&\(range)",
             ] {
                 let path = "/api/0/locations?" + query

@@ -31,6 +31,12 @@ extension API {
             let query = request.uri.queryParameters
             let from = try Self.time(query.get("from"), name: "from") ?? Date(timeIntervalSince1970: 0)
             let to = try Self.time(query.get("to"), name: "to") ?? Date(timeIntervalSince1970: 1e11)
+            guard from <= to else {
+                let named = { (name: String, value: Date) in
+                    query.get(name).map { "\(name)=\($0.prefix(40))" } ?? "\(name) (by default \(Timestamp.format(value)))"
+                }
+                throw APIError.badRequest("bad_range", "\(named("from", from)) is after \(named("to", to)); send from before to")
+            }
             let name = query.get("format") ?? "json"
             guard let format = TrackExport(rawValue: name) else {
                 throw APIError.badRequest("bad_format", "format=\(name.prefix(40)) is not one of json, geojson, gpx, csv")

@@ -1,4 +1,5 @@
 import Foundation
+import WhereaboutsCore
 
 /// The parameters of a Recorder API request: `user`, `device`, `from`, `to`, `limit`, `format` and
 /// `fields`, read as the Recorder reads them.
@@ -68,15 +69,27 @@ struct RecorderParameters {
         return object.filter { fields.contains($0.key) }
     }
 
-    /// `from ..< to`: by default the last 6 hours up to now, as the Recorder's default.
-    /// - Throws: 400 naming a time that is none of the Recorder's forms, or a `from` after `to`.
+    /// The times between `from` and `to`, both left out as the Recorder leaves them out (its
+    /// `storage.c` skips a location at or before `from` and at or after `to`): the range starts at the
+    /// first time after `from`. By default the last 6 hours up to now, as the Recorder's default.
+    /// - Throws: 400 naming a time that is none of the Recorder's forms, or a `from` after `to`
+    ///   (saying so when either is the default).
     func range(now: Date) throws -> Range<Date> {
         let lower = try from.map { try Self.time($0, name: "from") } ?? now.addingTimeInterval(-6 * 3600)
         let upper = try to.map { try Self.time($0, name: "to") } ?? now
         guard lower <= upper else {
-            throw APIError.badRequest("bad_range", "from=\(from ?? "") is after to=\(to ?? ""); send from before to")
+            let message =
+                switch (from, to) {
+                case (nil, let to?):
+                    "from defaults to 6 hours before now (\(Timestamp.format(lower))), which is after to=\(to); send a from before to"
+                case (let from?, nil):
+                    "from=\(from) is after to, which defaults to now (\(Timestamp.format(upper))); send a from in the past, or a to after from"
+                default: "from=\(from ?? "") is after to=\(to ?? ""); send from before to"
+                }
+            throw APIError.badRequest("bad_range", message)
         }
-        return lower..<upper
+        let after = Date(timeIntervalSince1970: lower.timeIntervalSince1970.nextUp)
+        return after..<max(after, upper)
     }
 
     /// The Recorder's time forms, read as UTC: `YYYY-MM-DDTHH:MM:SS`, `…THH:MM`, `…THH`, `YYYY-MM-DD`, `YYYY-MM`.
