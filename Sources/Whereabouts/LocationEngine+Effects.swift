@@ -158,6 +158,16 @@ extension LocationEngine {
         scheduleWake()
     }
 
+    /// Tries the writes waiting for the store once more (at shutdown, the last chance to keep them).
+    func retryBacklog() {
+        guard writer.backlogCount > 0 else { return }
+        if case .written(let committed) = writer.retry(at: clock.now()) {
+            logger.notice("the store has room again: stored the \(committed.count) writes that waited")
+            announce(committed)
+        }
+        noteBacklog()
+    }
+
     private func noteBacklog() {
         diagnostics.storeBacklog = writer.backlogCount
         diagnostics.storeOverflowed = writer.overflowed

@@ -179,7 +179,10 @@ public actor LocationEngine {
     /// being killed looks like to the engine. A new engine on the same store picks up from here; this
     /// one takes no input any more (an upload under way that ends later settles its records in the
     /// store, and the commands it brought wait there for the next engine) and does not launch again.
+    /// Writes waiting in memory because the store refused them (a full disk) are tried once more
+    /// first; what still cannot be stored shows in ``diagnostics`` (``EngineDiagnostics/storeBacklog``).
     public func shutdown() {
+        retryBacklog()
         isShutDown = true
         listener?.cancel()
         listener = nil

@@ -308,6 +308,6 @@ final class GPSDConnection: @unchecked Sendable {
     /// `0.5 s`, `30 s`.
     static func seconds(_ value: Double) -> String {
         let rounded = (value * 1000).rounded() / 1000
-        return rounded == rounded.rounded() ? "\(Int(rounded)) s" : "\(rounded) s"
+        return rounded == rounded.rounded() && abs(rounded) < 1e15 ? "\(Int(rounded)) s" : "\(rounded) s"
     }
 }

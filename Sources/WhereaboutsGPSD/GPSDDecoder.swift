@@ -44,7 +44,9 @@ public struct GPSDDecoder: Sendable {
     /// height of stratospheric balloons.
     public static let altitudeRange: ClosedRange<Double> = -1_000...60_000
     /// Accepted fix times: 2000-01-01 up to, not including, 2100-01-01 (UTC). Earlier times come from
-    /// receivers that lost their clock or from an uncorrected GPS week rollover.
+    /// receivers that lost their clock. A receiver with the GPS week-rollover fault dates its fixes
+    /// 1024 weeks (19.6 years) back, which since 2019 lies inside this range: such fixes pass, with
+    /// the receiver's wrong dates (its firmware, or gpsd's build-date rollover fix, must correct them).
     public static let timeRange: Range<Date> =
         Date(timeIntervalSince1970: 946_684_800)..<Date(timeIntervalSince1970: 4_102_444_800)
 

@@ -104,6 +104,7 @@ final class GPSDSocket {
             }
             let socket = GPSDSocket(descriptor: descriptor, wake: wake)
             configureDescriptor(descriptor)
+            socket.keepAlive()
             #if canImport(Darwin)
                 var on: Int32 = 1
                 _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -127,6 +128,49 @@ final class GPSDSocket {
             }
         }
         throw .failed(problem)
+    }
+
+    /// How TCP finds a gpsd that vanished without closing the connection (its host lost power or
+    /// its network): after this many seconds without data a probe goes out, then every
+    /// `keepAliveInterval` seconds, and `keepAliveProbes` unanswered probes end the connection. The
+    /// client only reads after `?WATCH`, so without probes a dead peer is never noticed, and a gpsd
+    /// without a receiver is rightly silent, so silence alone proves nothing.
+    static let keepAliveIdle: Int32 = 20
+    static let keepAliveInterval: Int32 = 5
+    static let keepAliveProbes: Int32 = 4
+
+    /// Turns TCP keepalive on with the settings above.
+    private func keepAlive() {
+        func set(_ level: Int32, _ option: Int32, _ value: Int32) {
+            var value = value
+            _ = setsockopt(descriptor, level, option, &value, socklen_t(MemoryLayout<Int32>.size))
+        }
+        set(SOL_SOCKET, SO_KEEPALIVE, 1)
+        #if canImport(Darwin)
+            set(Int32(IPPROTO_TCP), TCP_KEEPALIVE, Self.keepAliveIdle)
+        #else
+            set(Int32(IPPROTO_TCP), TCP_KEEPIDLE, Self.keepAliveIdle)
+        #endif
+        set(Int32(IPPROTO_TCP), TCP_KEEPINTVL, Self.keepAliveInterval)
+        set(Int32(IPPROTO_TCP), TCP_KEEPCNT, Self.keepAliveProbes)
+    }
+
+    /// The keepalive settings in force: whether it is on, the idle seconds, the interval and the probes.
+    var keepAliveSettings: (on: Bool, idle: Int32, interval: Int32, probes: Int32) {
+        func get(_ level: Int32, _ option: Int32) -> Int32 {
+            var value: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            _ = getsockopt(descriptor, level, option, &value, &length)
+            return value
+        }
+        #if canImport(Darwin)
+            let idle = get(Int32(IPPROTO_TCP), TCP_KEEPALIVE)
+        #else
+            let idle = get(Int32(IPPROTO_TCP), TCP_KEEPIDLE)
+        #endif
+        return (
+            get(SOL_SOCKET, SO_KEEPALIVE) != 0, idle, get(Int32(IPPROTO_TCP), TCP_KEEPINTVL), get(Int32(IPPROTO_TCP), TCP_KEEPCNT)
+        )
     }
 
     /// Sends `text` completely; a wake-up does not interrupt it.
@@ -183,7 +227,7 @@ final class GPSDSocket {
         while true {
             var slice: Int32 = wake == nil ? Self.pollSlice : -1
             if let deadline {
-                let left = Int32(max(0, (deadline - monotonicSeconds()) * 1000).rounded(.up))
+                let left = Int32(min(max(0, (deadline - monotonicSeconds()) * 1000).rounded(.up), Double(Int32.max)))
                 slice = slice < 0 ? left : min(slice, left)
             }
             var fds = [

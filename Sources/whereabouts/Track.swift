@@ -6,12 +6,13 @@ import WhereaboutsGPSD
 import WhereaboutsSimulator
 import WhereaboutsStore
 
-/// `whereabouts track`: the engine on a real GPS receiver behind gpsd, until SIGINT or SIGTERM.
+/// `whereabouts track`: the engine on a real GPS receiver behind gpsd, until SIGINT, SIGTERM or SIGHUP.
 struct Track: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Track a GPS receiver through gpsd: record into a store, watch regions, upload.",
         discussion: """
-            Runs until SIGINT or SIGTERM, then uploads what it can within --drain-timeout and closes the store. \
+            Runs until SIGINT, SIGTERM or SIGHUP, then stops reading gpsd, uploads what it can within --drain-timeout \
+            (plus one request's --timeout) and closes the store; writes the store refused (a full disk) fail the run. \
             Prints each region event as it happens and a status line every --status-every seconds. With \
             --regions, the file's regions become the whole set (unchanged regions keep their state across runs).
             """)
@@ -64,7 +65,12 @@ struct Track: AsyncParsableCommand {
         let engine = LocationEngine(
             store: storeFile, service: service, uploader: uploader, configuration: TrackerConfiguration(mode: trackingMode),
             clock: gpsTime.clock)
-        let stop = SignalWaiter([SIGINT, SIGTERM])
+        // A terminal that closes (SIGHUP) stops the run as SIGINT and SIGTERM do: uploads drained,
+        // the store closed. A reader of standard output that quits must not kill it either.
+        let stop = SignalWaiter([SIGINT, SIGTERM, SIGHUP])
+        signal(SIGPIPE, SIG_IGN)
+        // Subscribed before the launch, which may restart tracking: no event goes unprinted.
+        let events = await engine.regionEvents()
         do {
             try await engine.launch(.user)
             if let regionList { try await engine.setRegions(regionList) }
@@ -75,7 +81,7 @@ struct Track: AsyncParsableCommand {
         TrackLine.say(
             "tracking \(service.endpoint) in \(trackingMode.name) mode into \(store); \(try await engine.regions().count) regions")
         let printer = Task {
-            for await event in engine.regionEvents() { TrackLine.say(TrackLine.event(event)) }
+            for await event in events { TrackLine.say(TrackLine.event(event)) }
         }
         let status = Task {
             while !Task.isCancelled {
@@ -86,7 +92,9 @@ struct Track: AsyncParsableCommand {
         }
         let signal = await stop.wait()
         status.cancel()
-        TrackLine.say("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"); stopping")
+        TrackLine.say("received \(Self.signalName(signal)); stopping")
+        // No new fix while the last records go out: a moving receiver would keep the drain busy.
+        await service.shutdown()
         var stranded: String?
         if let report = await engine.drainUploads(until: gpsTime.now().addingTimeInterval(upload.drainTimeout), trigger: .stopped) {
             TrackLine.say(
@@ -94,31 +102,53 @@ struct Track: AsyncParsableCommand {
                     + (report.stoppedBy.map { ", stopped: \(upload.explain($0))" } ?? ""))
             if let stop = report.stoppedBy, stop.strands { stranded = upload.explain(stop) }
         }
-        TrackLine.say(await TrackLine.status(engine: engine, service: service, time: gpsTime, store: storeFile))
         await engine.shutdown()
-        await service.shutdown()
+        TrackLine.say(await TrackLine.status(engine: engine, service: service, time: gpsTime, store: storeFile))
         await printer.value
+        let diagnostics = await engine.diagnostics
         do { try storeFile.close() } catch { throw InputError(reading: error) }
         // Records no upload can send until the user fixes something fail the run, as for simulate and store flush.
         if let stranded { throw InputError("\(stranded); the records stay pending in \(store)") }
+        let unstored = diagnostics.storeBacklog + diagnostics.storeOverflowed
+        if unstored > 0 {
+            throw InputError(
+                "\(store) refused \(unstored) writes (records, stays, region events), which were never stored, as the disk or a "
+                    + "file-size limit was full (\(diagnostics.lastFailure.map { "\($0)" } ?? "see the error above")); "
+                    + "free disk space or raise the limit")
+        }
     }
 
-    /// `HOST:PORT` split and checked.
+    static func signalName(_ signal: Int32) -> String {
+        switch signal {
+        case SIGINT: "SIGINT"
+        case SIGHUP: "SIGHUP"
+        default: "SIGTERM"
+        }
+    }
+
+    /// `HOST:PORT` (`[ADDRESS]:PORT` for an IPv6 address) split and checked.
     static func parseAddress(_ text: String) throws -> (host: String, port: UInt16) {
+        let refusal = InputError(
+            "--gpsd \(text) is not HOST:PORT; give gpsd's address, e.g. 127.0.0.1:2947, or [::1]:2947 for an IPv6 address")
         guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]), port > 0,
             colon > text.startIndex
-        else {
-            throw InputError("--gpsd \(text) is not HOST:PORT; give gpsd's address, e.g. 127.0.0.1:2947")
+        else { throw refusal }
+        var host = text[..<colon]
+        if host.hasPrefix("[") || host.hasSuffix("]") {
+            guard host.count > 2, host.hasPrefix("["), host.hasSuffix("]"), host.dropFirst().dropLast().contains(":") else { throw refusal }
+            host = host.dropFirst().dropLast()
         }
-        return (String(text[..<colon]), port)
+        return (String(host), port)
     }
 }
 
 /// The lines `track` prints.
 enum TrackLine {
-    /// Writes one line to standard output at once (unbuffered, so a log collector sees it live).
+    /// Writes one line to standard output at once (unbuffered, so a log collector sees it live). A
+    /// standard output that went away (a closed terminal, a reader that quit) loses the line, never
+    /// the run: tracking, the final upload and closing the store go on.
     static func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
     }
 
     static func event(_ event: RegionEvent) -> String {
@@ -150,6 +180,9 @@ enum TrackLine {
             "status: \(records) records (\(pending) pending upload), inside [\(await engine.insideRegionIDs.joined(separator: ", "))]; "
         line += "gpsd \(service.isWatching ? "watching" : "not connected"): \(service.statistics)"
         if let error = time.systemClockError { line += "; \(clock(error))" }
+        if diagnostics.storeBacklog + diagnostics.storeOverflowed > 0 {
+            line += "; the store refuses writes: \(diagnostics.storeBacklog) wait in memory, \(diagnostics.storeOverflowed) lost"
+        }
         if let failure = diagnostics.lastFailure { line += "; last problem: \(failure)" }
         return line
     }

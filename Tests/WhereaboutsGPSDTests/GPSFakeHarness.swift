@@ -102,6 +102,21 @@ private final class PortRegistry: @unchecked Sendable {
     }
 }
 
+/// A socket listening on 127.0.0.1:`port` (from ``freePort()``) that accepts nothing itself (the
+/// kernel completes the handshakes), or `nil`; the caller closes it.
+func loopbackListener(port: UInt16) -> Int32? {
+    let descriptor = tcpSocket()
+    guard descriptor >= 0 else { return nil }
+    // Shares the port with the reservation ``freePort()`` holds, as gpsd does.
+    var on: Int32 = 1
+    _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+    guard withLoopback(port, { bind(descriptor, $0, $1) }) == 0, listen(descriptor, 4) == 0 else {
+        close(descriptor)
+        return nil
+    }
+    return descriptor
+}
+
 /// A new TCP socket (IPv4), or -1 with `errno` set.
 private func tcpSocket() -> Int32 {
     #if canImport(Darwin)

@@ -139,6 +139,55 @@ struct TrackCommandTests {
         }
     }
 
+    /// Bug: writes the store refused waited in memory, were dropped at the stop, and the run exited 0.
+    @Test("a disk that fills while tracking: the status line says so, the run fails at the end naming the writes never stored")
+    func diskFills() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let storePath = folder.appendingPathComponent("track.sqlite").path
+        let port = try freePort()
+        let fake = try await GPSFake.started(log: GPSDTestEnvironment.carDrive, port: port, feed: .looping(cycle: 0.001))
+        defer { fake.stop() }
+        // A file-size limit (ulimit -f, 400 blocks of 512 bytes) fills as a disk does.
+        let process = try ChildProcess(
+            executable: "/bin/sh",
+            arguments: [
+                "-c", #"trap '' XFSZ; ulimit -f 400; exec "$0" "$@""#, Self.executable, "track", "--gpsd", "127.0.0.1:\(port)",
+                "--mode", "continuous", "--store", storePath, "--status-every", "0.3",
+            ],
+            environment: ProcessInfo.processInfo.environment, input: nil, output: folder.appendingPathComponent("out").path,
+            error: folder.appendingPathComponent("err").path)
+        defer { process.terminate(grace: 5) }
+        #expect(
+            await eventually(within: 120) { Self.output(folder).contains("the store refuses writes") },
+            "stdout: \(Self.output(folder)); gpsfake said: \(fake.errorOutput)")
+        process.signalGroup(SIGHUP)
+        #expect(await process.exited(within: 60))
+        #expect(process.exitCode == 2)
+        let error = (try? String(contentsOf: folder.appendingPathComponent("err"), encoding: .utf8)) ?? ""
+        #expect(error.contains("writes (records, stays, region events), which were never stored"), "\(error)")
+        #expect(Self.output(folder).contains("received SIGHUP; stopping"))
+        #expect(try SQLiteLocationStore(path: storePath).integrityCheck() == "ok")
+    }
+
+    @Test("--gpsd takes an IPv6 address in brackets")
+    func ipv6Address() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let port = try freePort()
+        let process = try Self.track(
+            ["--gpsd", "[::1]:\(port)", "--store", folder.appendingPathComponent("s.sqlite").path, "--status-every", "0.3"], in: folder)
+        defer { process.terminate(grace: 5) }
+        // Nothing listens there: the failure names the address once bracketed, and it is a refused
+        // connection, not a host name that does not resolve.
+        #expect(
+            await eventually(within: 30) { Self.output(folder).contains("last problem: gpsd at [::1]:\(port)") }, "\(Self.output(folder))")
+        #expect(!Self.output(folder).contains("resolve"), "\(Self.output(folder))")
+        process.signalGroup(SIGINT)
+        #expect(await process.exited(within: 30))
+        #expect(process.exitCode == 0)
+    }
+
     @Test("a gpsd that is not there is reported and retried; SIGINT still stops it cleanly")
     func gpsdAbsent() async throws {
         let folder = temporaryFolder()
@@ -190,6 +239,8 @@ struct TrackCommandTests {
         let cases: [([String], String)] = [
             (["--gpsd", "localhost"], "is not HOST:PORT"),
             (["--gpsd", "127.0.0.1:99999"], "is not HOST:PORT"),
+            (["--gpsd", "[127.0.0.1]:2947"], "is not HOST:PORT"),
+            (["--gpsd", "[::1:2947"], "is not HOST:PORT"),
             (["--mode", "teleport"], "is not a tracking mode"),
             (["--mode", "move", "--distance=-5"], "is not a positive number"),
             (["--mode", "significant", "--interval", "60"], "is not a parameter of significant mode"),
