@@ -281,4 +281,27 @@ struct BridgeTests {
         #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here", "radius": 50, "timeout": 600}"#) == "invalidArgument")
         #expect(try await app.engine.regions().isEmpty)
     }
+
+    @Test("options forwarded as JSON text keep their nulls: configure({upload: null}) stops uploading; no text is no options")
+    func forwardedJSON() async throws {
+        let app = try EngineHarness(uploader: { store, clock in Bridge.uploader(store: store, clock: clock) })
+        let bridge = Bridge(engine: app.engine)
+        let answers = Outcome<[String]>()
+        answers.set([])
+        let calls: [(String, String?)] = [
+            ("configure", #"{"upload": {"kind": "whereabouts", "url": "https://tracks.example.com", "device": "p"}}"#),
+            ("configure", #"{"upload": null}"#), ("flush", "{}"), ("setMode", nil), ("getLocations", nil),
+        ]
+        for (method, json) in calls {
+            bridge.forward(
+                method, json: json, resolve: { _ in answers.update { $0.append("\(method): ok") } },
+                reject: { error in answers.update { $0.append("\(method): \(error.code)") } })
+        }
+        #expect(await eventually { answers.value?.count == calls.count })
+        #expect(
+            Set(answers.value ?? []) == [
+                "configure: ok", "flush: notConfigured", "setMode: invalidArguments", "getLocations: ok",
+            ])
+        #expect(await app.engine.uploadAccount.settings == nil)
+    }
 }

@@ -111,6 +111,9 @@ struct BridgeTranscriptTests {
         #expect((result(await transcript.call("getLocations")) as? [Any])?.isEmpty == true)
         await transcript.call("signOut")
         #expect(try app.store.setting(.authTokens) == nil)
+        await transcript.call("configure", "{\"upload\": null}")
+        #expect(await app.engine.uploadAccount.settings == nil, "null stops uploading")
+        #expect(code(await transcript.call("flush")) == "notConfigured")
         let total = try app.store.allRecords().count
         #expect(result(await transcript.call("clearLocations")) as? [String: Int] == ["removed": total])
         #expect(try app.store.allRecords().isEmpty)
