@@ -304,4 +304,71 @@ struct BridgeTests {
             ])
         #expect(await app.engine.uploadAccount.settings == nil)
     }
+
+    @Test("requestPermission and locationAction answer once the user has answered the dialog they showed, and at once when none showed")
+    func permissionAnswerWaitsForTheUser() async throws {
+        // No answers set: each dialog stays up until the test answers it, as a user who takes a while.
+        let phone = SimulatedPhone(truth: app.truth, seed: 1, authorization: PlatformAuthorization(status: .notDetermined))
+        phone.setForeground(true)
+        let store = try SQLiteLocationStore(path: temporaryFolder().appendingPathComponent("p.sqlite").path)
+        let bridge = Bridge(engine: LocationEngine(store: store, service: phone, clock: phone.clock))
+        /// Forwards a permission call; the outcome gets its `location`, `backgroundLocation` and `granted`.
+        func ask(_ method: String, _ options: [AnyHashable: Any]) -> Outcome<[String]> {
+            let outcome = Outcome<[String]>()
+            bridge.forward(
+                method, options: options,
+                resolve: { value in
+                    let result = value as? [String: Any] ?? [:]
+                    outcome.set(["location", "backgroundLocation", "granted"].map { "\(result[$0] ?? "none")" })
+                }, reject: { outcome.set(["error", $0.code]) })
+            return outcome
+        }
+
+        let foreground = ask("requestPermission", ["kind": "foreground"])
+        #expect(await eventually { phone.authorizationRequests == [.foreground] })
+        let later = Outcome<Bool>()
+        bridge.forward("getRegions", options: [:], resolve: { _ in later.set(true) }, reject: { _ in later.set(false) })
+        #expect(await eventually { later.value == true }, "a call after it is not held up while the dialog shows")
+        #expect(foreground.value == nil, "answered while the dialog was showing")
+        phone.setAuthorization(PlatformAuthorization(status: .whenInUse))
+        #expect(await eventually { foreground.value != nil })
+        #expect(foreground.value == ["granted", "prompt", "1"], "the user's answer")
+
+        let background = ask("requestPermission", ["kind": "background"])
+        #expect(await eventually { phone.authorizationRequests == [.foreground, .background] })
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(background.value == nil, "answered while the Always dialog was showing")
+        phone.setAuthorization(PlatformAuthorization(status: .always))
+        #expect(await eventually { background.value != nil })
+        #expect(background.value == ["granted", "granted", "1"])
+
+        // Nothing left to ask: no dialog, so the answer comes at once.
+        let none = try #require(await answer(bridge, "locationAction")["result"] as? [String: Any])
+        #expect(none["granted"] as? Bool == true)
+        #expect(phone.authorizationRequests == [.foreground, .background])
+    }
+
+    @Test("a permission dialog the OS never reports an answer to (keeping While Using in the Always dialog) answers after 30 s")
+    func permissionAnswerTimesOut() async throws {
+        let phone = SimulatedPhone(truth: app.truth, seed: 1, authorization: PlatformAuthorization(status: .whenInUse))
+        phone.setForeground(true)
+        let store = try SQLiteLocationStore(path: temporaryFolder().appendingPathComponent("p.sqlite").path)
+        let bridge = Bridge(engine: LocationEngine(store: store, service: phone, clock: phone.clock))
+        let reply = Outcome<String>()
+        bridge.forward(
+            "requestPermission", options: ["kind": "background"],
+            resolve: { value in reply.set("\((value as? [String: Any])?["backgroundLocation"] ?? "none")") },
+            reject: { reply.set($0.code) })
+        #expect(await eventually { phone.authorizationRequests == [.background] })
+        let asked = phone.now
+        // The phone's seconds pass one by one, each once the app has done all it can; the wait
+        // starts after the dialog was asked for, so its end is 30 s after that at the earliest.
+        while reply.value == nil, phone.now < asked + 3 * Bridge.permissionAnswerWait {
+            try await Task.sleep(nanoseconds: 5_000_000)
+            await phone.advance(to: phone.now + 1)
+        }
+        #expect(await eventually { reply.value != nil })
+        #expect(phone.now - asked >= Bridge.permissionAnswerWait, "answered before the wait was over")
+        #expect(reply.value == "denied", "asked and not granted: only Settings can grant it now")
+    }
 }

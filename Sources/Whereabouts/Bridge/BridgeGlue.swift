@@ -65,8 +65,8 @@ extension Bridge {
     /// refused with `invalidArguments` naming the value, never sent as no options.
     ///
     /// Calls run in the order they are forwarded: each starts once the one before has finished,
-    /// except that `addRegionHere` and `flush`, which wait for a fix or the server, do not hold up
-    /// the calls after them.
+    /// except that `addRegionHere`, `flush`, `requestPermission` and `locationAction`, which wait for
+    /// a fix, the server or the user's answer, do not hold up the calls after them.
     public func forward(
         _ method: String, options: [AnyHashable: Any], resolve: @escaping @Sendable (Any) -> Void,
         reject: @escaping @Sendable (BridgeError) -> Void
