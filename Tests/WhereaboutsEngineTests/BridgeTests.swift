@@ -275,11 +275,52 @@ struct BridgeTests {
     @Test("addRegionHere refuses a bad radius, accuracy or timeout before asking for any fix")
     func regionHereArguments() async throws {
         #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here"}"#) == "invalidArguments")
-        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here", "radius": -5}"#) == "invalidArgument")
-        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "", "radius": 50}"#) == "invalidArgument")
-        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here", "radius": 50, "accuracy": 0}"#) == "invalidArgument")
-        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here", "radius": 50, "timeout": 600}"#) == "invalidArgument")
+        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here", "radius": -5}"#) == "invalidArguments")
+        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "", "radius": 50}"#) == "invalidArguments")
+        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here", "radius": 50, "accuracy": 0}"#) == "invalidArguments")
+        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here", "radius": 50, "timeout": 600}"#) == "invalidArguments")
         #expect(try await app.engine.regions().isEmpty)
+    }
+
+    @Test("a bad argument gets invalidArguments whether the bridge or the engine finds it, with the shape to send")
+    func oneCodeForBadArguments() async throws {
+        let circle = #"{"regions": [{"id": "x", "latitude": 1, "longitude": 0, "radius": -1}]}"#
+        #expect(await errorCode(bridge, "addRegions", circle) == "invalidArguments", "the bridge's check")
+        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here", "radius": -1}"#) == "invalidArguments", "the engine's check")
+        #expect(
+            await errorCode(bridge, "markRegion", #"{"id": "9b2e0c1e-0000-7000-8000-000000000000", "radius": -1}"#) == "invalidArguments")
+        let reply = await answer(bridge, "addRegionHere", #"{"id": "here", "radius": -1}"#)
+        let message = try #require((reply["error"] as? [String: Any])?["message"] as? String)
+        #expect(message.hasPrefix("addRegionHere: ") && message.contains("radius") && message.contains("; pass {\"id\""), "\(message)")
+        #expect(!BridgeError.codes.contains("invalidArgument"))
+    }
+
+    @Test("configure refuses upload settings that can never work, naming each field, the problem and the fix")
+    func uploadSettingsThatCannotWork() async throws {
+        let app = try EngineHarness(uploader: { store, clock in Bridge.uploader(store: store, clock: clock) })
+        let bridge = Bridge(engine: app.engine)
+        let cases: [(String, [String])] = [
+            (
+                #"{"kind": "whereabouts", "url": "https://", "device": ""}"#,
+                ["upload.url \"https://\" has no host", "upload.device is empty"]
+            ),
+            (#"{"kind": "whereabouts", "url": "https:foo", "device": "phone"}"#, ["upload.url \"https:foo\" has no host"]),
+            (#"{"kind": "whereabouts", "url": "https://x.example", "device": "a/b"}"#, ["upload.device \"a/b\" contains \"/\" or \"..\""]),
+            (#"{"kind": "whereabouts", "url": "https://x.example", "device": ".."}"#, ["upload.device \"..\" contains"]),
+            (#"{"kind": "owntracks", "url": "https://x.example", "user": " ", "device": "p"}"#, ["upload.user is empty"]),
+            (#"{"kind": "firestore", "project": "", "apiKey": ""}"#, ["upload.project is empty", "upload.apiKey is empty"]),
+        ]
+        for (upload, problems) in cases {
+            let reply = await answer(bridge, "configure", "{\"upload\": \(upload)}")
+            let error = try #require(reply["error"] as? [String: Any], "\(upload) was taken")
+            #expect(error["code"] as? String == "invalidArguments")
+            let message = error["message"] as? String ?? ""
+            for problem in problems { #expect(message.contains(problem), "\(message) should say \(problem)") }
+            #expect(message.contains("; pass "), "\(message) should say what to pass")
+        }
+        #expect(await app.engine.uploadAccount.settings == nil, "nothing was configured")
+        let good = #"{"upload": {"kind": "whereabouts", "url": "https://tracks.example.com/api", "device": "phone-1"}}"#
+        #expect(await bridge.call("configure", json: good) == "{\"result\":null}")
     }
 
     @Test("options forwarded as JSON text keep their nulls: configure({upload: null}) stops uploading; no text is no options")

@@ -57,7 +57,7 @@ struct BridgeTranscriptTests {
         #expect(pending.allSatisfy { $0["uploaded"] as? Bool == false })
         #expect(code(await transcript.call("getLocations", "{\"limit\": 0}")) == "invalidArguments")
         let marked = try #require(pending.first?["id"] as? String)
-        #expect(code(await transcript.call("markRegion", "{\"id\": \"\(marked)\", \"radius\": -1}")) == "invalidArgument")
+        #expect(code(await transcript.call("markRegion", "{\"id\": \"\(marked)\", \"radius\": -1}")) == "invalidArguments")
         let mark = try #require(result(await transcript.call("markRegion", "{\"id\": \"\(marked)\", \"radius\": 100}")) as? [String: Any])
         #expect(mark["id"] as? String == marked)
         #expect(result(await transcript.call("markRegion", "{\"id\": \"\(marked)\", \"radius\": 0}")) is NSNull)
