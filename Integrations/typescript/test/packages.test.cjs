@@ -151,3 +151,18 @@ for (const name of ['capacitor', 'react-native']) {
     assert.equal(replay.steps.length, 0);
   });
 }
+
+test('capacitor: a plugin Capacitor does not have on iOS (no npx cap sync) rejects with notConfigured, as an unlinked React Native module', async () => {
+  const unimplemented = {
+    send: async () => {
+      throw Object.assign(new Error('"Whereabouts" plugin is not implemented on ios'), { code: 'UNIMPLEMENTED' });
+    },
+    listen: () => ({ remove: () => {} }),
+  };
+  const { Whereabouts } = loadPackage('capacitor', 'ios', unimplemented);
+  await assert.rejects(Whereabouts.flush(), (error) => {
+    assert.equal(error.code, 'notConfigured');
+    assert.match(error.message, /^flush: .*not implemented on ios.*npx cap sync/);
+    return true;
+  });
+});
