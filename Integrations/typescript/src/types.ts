@@ -13,7 +13,12 @@ export type Milliseconds = number;
 
 /** A position: `{id, latitude, longitude, timestamp}`. */
 export interface LocationPoint {
-  /** A stored record's UUID in lower case, or the refresh region's id for the fence. */
+  /**
+   * A stored record's UUID in lower case; the refresh region's id for the fence; or, for
+   * `LocationData.lastLocation`, `"unrecorded"` when the newest fix was kept out of the store (the
+   * mode's policy or its accuracy). Only a UUID names a stored location (`markRegion` refuses the
+   * others with `invalidArguments`).
+   */
   id: string;
   /** Degrees, −90…90. */
   latitude: number;
