@@ -12,7 +12,9 @@ let package = Package(
         .library(name: "WhereaboutsCapacitor", targets: ["WhereaboutsPlugin"])
     ],
     dependencies: [
-        .package(url: "https://github.com/ionic-team/capacitor-swift-pm.git", from: "6.0.0"),
+        // Capacitor's CLI pins the app's CapApp-SPM to its @capacitor/ios version exactly: admit every
+        // major this package supports (6, 7 and 8), not only 6.x as `from: "6.0.0"` would.
+        .package(url: "https://github.com/ionic-team/capacitor-swift-pm.git", "6.0.0"..<"9.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],

@@ -8,7 +8,10 @@
 //   `false` leaves it out): the `fetch` background mode, the identifier under BGTaskSchedulerPermittedIdentifiers,
 //   and under WhereaboutsRefreshTaskIdentifier for the package's launch observer;
 // - the engine's pods and GRDB to the Podfile (`whereabouts_pods`, engine/cocoapods.rb).
-// Values the app already sets win; running it again adds nothing twice.
+// Values the app already sets win, among them its own WhereaboutsRefreshTaskIdentifier, which is then the
+// one permitted. What the plugin added is listed under WhereaboutsConfigPluginEntries, so that a prebuild
+// without --clean first takes back what the last one added: running it again adds nothing twice, and
+// options changed between prebuilds give what `expo prebuild --clean` gives.
 const { withInfoPlist, withPodfile } = require('@expo/config-plugins');
 
 const defaults = {
@@ -23,15 +26,18 @@ const podfileLines = [
   '  whereabouts_pods',
 ];
 
-function union(existing, added) {
-  return [...new Set([...(existing || []), ...added])];
-}
+/** Where the plugin lists what it added to the Info.plist, to take it back at the next prebuild. */
+const marker = 'WhereaboutsConfigPluginEntries';
 
-/** The Info.plist entries the chosen features need, given the options and the app's bundle id. */
-function entries(options, bundleIdentifier) {
+/** The Info.plist entries the chosen features need, given the options, the app's bundle id and its own Info.plist. */
+function entries(options, bundleIdentifier, infoPlist) {
   const settings = { ...defaults, ...options };
   const refresh =
-    settings.refreshTaskIdentifier ?? `${bundleIdentifier || '$(PRODUCT_BUNDLE_IDENTIFIER)'}.whereabouts.refresh`;
+    settings.refreshTaskIdentifier === false
+      ? false
+      : infoPlist.WhereaboutsRefreshTaskIdentifier ??
+        settings.refreshTaskIdentifier ??
+        `${bundleIdentifier || '$(PRODUCT_BUNDLE_IDENTIFIER)'}.whereabouts.refresh`;
   return {
     strings: {
       NSLocationWhenInUseUsageDescription: settings.whenInUse,
@@ -44,13 +50,38 @@ function entries(options, bundleIdentifier) {
   };
 }
 
-/** Adds the entries to an Info.plist, keeping the app's own strings and array items. */
-function addEntries(infoPlist, { strings, backgroundModes, taskIdentifiers }) {
-  const result = { ...strings, ...infoPlist };
-  if (backgroundModes.length > 0) result.UIBackgroundModes = union(infoPlist.UIBackgroundModes, backgroundModes);
-  if (taskIdentifiers.length > 0) {
-    result.BGTaskSchedulerPermittedIdentifiers = union(infoPlist.BGTaskSchedulerPermittedIdentifiers, taskIdentifiers);
+/** The arrays the plugin adds items to, by the name of the entries that list them. */
+const arrays = { backgroundModes: 'UIBackgroundModes', taskIdentifiers: 'BGTaskSchedulerPermittedIdentifiers' };
+
+/** The Info.plist without what the plugin's last run added (listed under the marker), as the app's own config left it. */
+function withoutPrevious(infoPlist) {
+  const { [marker]: previous, ...result } = infoPlist;
+  if (previous === undefined) return result;
+  for (const [key, value] of Object.entries(previous.strings || {})) if (result[key] === value) delete result[key];
+  for (const [name, key] of Object.entries(arrays)) {
+    if (!Array.isArray(result[key]) || !Array.isArray(previous[name])) continue;
+    const kept = result[key].filter((item) => !previous[name].includes(item));
+    if (kept.length > 0) result[key] = kept;
+    else delete result[key];
   }
+  return result;
+}
+
+/** Adds the entries to an Info.plist, keeping the app's own strings and array items, and lists what it added. */
+function addEntries(infoPlist, entries) {
+  const result = { ...infoPlist };
+  const added = { strings: {} };
+  for (const [key, value] of Object.entries(entries.strings)) {
+    if (key in result) continue;
+    result[key] = value;
+    added.strings[key] = value;
+  }
+  for (const [name, key] of Object.entries(arrays)) {
+    const existing = Array.isArray(result[key]) ? result[key] : [];
+    added[name] = entries[name].filter((item) => !existing.includes(item));
+    if (added[name].length > 0) result[key] = [...existing, ...added[name]];
+  }
+  result[marker] = added;
   return result;
 }
 
@@ -65,7 +96,8 @@ function addPods(podfile) {
 
 module.exports = function withWhereabouts(config, options = {}) {
   const withPlist = withInfoPlist(config, (modConfig) => {
-    modConfig.modResults = addEntries(modConfig.modResults, entries(options, modConfig.ios && modConfig.ios.bundleIdentifier));
+    const own = withoutPrevious(modConfig.modResults);
+    modConfig.modResults = addEntries(own, entries(options, modConfig.ios && modConfig.ios.bundleIdentifier, own));
     return modConfig;
   });
   return withPodfile(withPlist, (modConfig) => {

@@ -38,4 +38,31 @@ extension LocationEngine {
         perform(.requestPermission(kind, service.authorization()))
         return permissions
     }
+
+    /// ``requestPermission(_:)``, answering which permission's OS dialog it asked for: `nil` when it
+    /// showed none (the permission is granted or restricted, background is in its back-off, or only
+    /// Settings can change it). A background request shows the foreground dialog while foreground is
+    /// not granted.
+    func requestPermissionDialog(_ kind: PermissionKind) throws(EngineError) -> PermissionKind? {
+        try launch(.user)
+        return performNotingDialog(.requestPermission(kind, service.authorization()))
+    }
+
+    /// ``locationActionStarted()``, answering which permission's OS dialog it asked for, or `nil`.
+    func locationActionDialog() throws(EngineError) -> PermissionKind? {
+        try launch(.user)
+        return performNotingDialog(.locationAction(service.authorization()))
+    }
+
+    /// Performs `input`, answering the permission whose dialog the rules asked the OS to show for it.
+    /// The session is a value, so a copy tells what the input asks for without changing anything.
+    private func performNotingDialog(_ input: SessionInput) -> PermissionKind? {
+        var probe = session
+        let dialog = probe.handle(input, now: clock.now()).lazy.compactMap { effect -> PermissionKind? in
+            guard case .requestAuthorization(let kind) = effect else { return nil }
+            return kind
+        }.first
+        perform(input)
+        return dialog
+    }
 }

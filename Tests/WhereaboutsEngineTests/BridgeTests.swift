@@ -275,10 +275,141 @@ struct BridgeTests {
     @Test("addRegionHere refuses a bad radius, accuracy or timeout before asking for any fix")
     func regionHereArguments() async throws {
         #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here"}"#) == "invalidArguments")
-        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here", "radius": -5}"#) == "invalidArgument")
-        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "", "radius": 50}"#) == "invalidArgument")
-        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here", "radius": 50, "accuracy": 0}"#) == "invalidArgument")
-        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here", "radius": 50, "timeout": 600}"#) == "invalidArgument")
+        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here", "radius": -5}"#) == "invalidArguments")
+        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "", "radius": 50}"#) == "invalidArguments")
+        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here", "radius": 50, "accuracy": 0}"#) == "invalidArguments")
+        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here", "radius": 50, "timeout": 600}"#) == "invalidArguments")
         #expect(try await app.engine.regions().isEmpty)
+    }
+
+    @Test("a bad argument gets invalidArguments whether the bridge or the engine finds it, with the shape to send")
+    func oneCodeForBadArguments() async throws {
+        let circle = #"{"regions": [{"id": "x", "latitude": 1, "longitude": 0, "radius": -1}]}"#
+        #expect(await errorCode(bridge, "addRegions", circle) == "invalidArguments", "the bridge's check")
+        #expect(await errorCode(bridge, "addRegionHere", #"{"id": "here", "radius": -1}"#) == "invalidArguments", "the engine's check")
+        #expect(
+            await errorCode(bridge, "markRegion", #"{"id": "9b2e0c1e-0000-7000-8000-000000000000", "radius": -1}"#) == "invalidArguments")
+        let reply = await answer(bridge, "addRegionHere", #"{"id": "here", "radius": -1}"#)
+        let message = try #require((reply["error"] as? [String: Any])?["message"] as? String)
+        #expect(message.hasPrefix("addRegionHere: ") && message.contains("radius") && message.contains("; pass {\"id\""), "\(message)")
+        #expect(!BridgeError.codes.contains("invalidArgument"))
+    }
+
+    @Test("configure refuses upload settings that can never work, naming each field, the problem and the fix")
+    func uploadSettingsThatCannotWork() async throws {
+        let app = try EngineHarness(uploader: { store, clock in Bridge.uploader(store: store, clock: clock) })
+        let bridge = Bridge(engine: app.engine)
+        let cases: [(String, [String])] = [
+            (
+                #"{"kind": "whereabouts", "url": "https://", "device": ""}"#,
+                ["upload.url \"https://\" has no host", "upload.device is empty"]
+            ),
+            (#"{"kind": "whereabouts", "url": "https:foo", "device": "phone"}"#, ["upload.url \"https:foo\" has no host"]),
+            (#"{"kind": "whereabouts", "url": "https://x.example", "device": "a/b"}"#, ["upload.device \"a/b\" contains \"/\" or \"..\""]),
+            (#"{"kind": "whereabouts", "url": "https://x.example", "device": ".."}"#, ["upload.device \"..\" contains"]),
+            (#"{"kind": "owntracks", "url": "https://x.example", "user": " ", "device": "p"}"#, ["upload.user is empty"]),
+            (#"{"kind": "firestore", "project": "", "apiKey": ""}"#, ["upload.project is empty", "upload.apiKey is empty"]),
+        ]
+        for (upload, problems) in cases {
+            let reply = await answer(bridge, "configure", "{\"upload\": \(upload)}")
+            let error = try #require(reply["error"] as? [String: Any], "\(upload) was taken")
+            #expect(error["code"] as? String == "invalidArguments")
+            let message = error["message"] as? String ?? ""
+            for problem in problems { #expect(message.contains(problem), "\(message) should say \(problem)") }
+            #expect(message.contains("; pass "), "\(message) should say what to pass")
+        }
+        #expect(await app.engine.uploadAccount.settings == nil, "nothing was configured")
+        let good = #"{"upload": {"kind": "whereabouts", "url": "https://tracks.example.com/api", "device": "phone-1"}}"#
+        #expect(await bridge.call("configure", json: good) == "{\"result\":null}")
+    }
+
+    @Test("options forwarded as JSON text keep their nulls: configure({upload: null}) stops uploading; no text is no options")
+    func forwardedJSON() async throws {
+        let app = try EngineHarness(uploader: { store, clock in Bridge.uploader(store: store, clock: clock) })
+        let bridge = Bridge(engine: app.engine)
+        let answers = Outcome<[String]>()
+        answers.set([])
+        let calls: [(String, String?)] = [
+            ("configure", #"{"upload": {"kind": "whereabouts", "url": "https://tracks.example.com", "device": "p"}}"#),
+            ("configure", #"{"upload": null}"#), ("flush", "{}"), ("setMode", nil), ("getLocations", nil),
+        ]
+        for (method, json) in calls {
+            bridge.forward(
+                method, json: json, resolve: { _ in answers.update { $0.append("\(method): ok") } },
+                reject: { error in answers.update { $0.append("\(method): \(error.code)") } })
+        }
+        #expect(await eventually { answers.value?.count == calls.count })
+        #expect(
+            Set(answers.value ?? []) == [
+                "configure: ok", "flush: notConfigured", "setMode: invalidArguments", "getLocations: ok",
+            ])
+        #expect(await app.engine.uploadAccount.settings == nil)
+    }
+
+    @Test("requestPermission and locationAction answer once the user has answered the dialog they showed, and at once when none showed")
+    func permissionAnswerWaitsForTheUser() async throws {
+        // No answers set: each dialog stays up until the test answers it, as a user who takes a while.
+        let phone = SimulatedPhone(truth: app.truth, seed: 1, authorization: PlatformAuthorization(status: .notDetermined))
+        phone.setForeground(true)
+        let store = try SQLiteLocationStore(path: temporaryFolder().appendingPathComponent("p.sqlite").path)
+        let bridge = Bridge(engine: LocationEngine(store: store, service: phone, clock: phone.clock))
+        /// Forwards a permission call; the outcome gets its `location`, `backgroundLocation` and `granted`.
+        func ask(_ method: String, _ options: [AnyHashable: Any]) -> Outcome<[String]> {
+            let outcome = Outcome<[String]>()
+            bridge.forward(
+                method, options: options,
+                resolve: { value in
+                    let result = value as? [String: Any] ?? [:]
+                    outcome.set(["location", "backgroundLocation", "granted"].map { "\(result[$0] ?? "none")" })
+                }, reject: { outcome.set(["error", $0.code]) })
+            return outcome
+        }
+
+        let foreground = ask("requestPermission", ["kind": "foreground"])
+        #expect(await eventually { phone.authorizationRequests == [.foreground] })
+        let later = Outcome<Bool>()
+        bridge.forward("getRegions", options: [:], resolve: { _ in later.set(true) }, reject: { _ in later.set(false) })
+        #expect(await eventually { later.value == true }, "a call after it is not held up while the dialog shows")
+        #expect(foreground.value == nil, "answered while the dialog was showing")
+        phone.setAuthorization(PlatformAuthorization(status: .whenInUse))
+        #expect(await eventually { foreground.value != nil })
+        #expect(foreground.value == ["granted", "prompt", "1"], "the user's answer")
+
+        let background = ask("requestPermission", ["kind": "background"])
+        #expect(await eventually { phone.authorizationRequests == [.foreground, .background] })
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(background.value == nil, "answered while the Always dialog was showing")
+        phone.setAuthorization(PlatformAuthorization(status: .always))
+        #expect(await eventually { background.value != nil })
+        #expect(background.value == ["granted", "granted", "1"])
+
+        // Nothing left to ask: no dialog, so the answer comes at once.
+        let none = try #require(await answer(bridge, "locationAction")["result"] as? [String: Any])
+        #expect(none["granted"] as? Bool == true)
+        #expect(phone.authorizationRequests == [.foreground, .background])
+    }
+
+    @Test("a permission dialog the OS never reports an answer to (keeping While Using in the Always dialog) answers after 30 s")
+    func permissionAnswerTimesOut() async throws {
+        let phone = SimulatedPhone(truth: app.truth, seed: 1, authorization: PlatformAuthorization(status: .whenInUse))
+        phone.setForeground(true)
+        let store = try SQLiteLocationStore(path: temporaryFolder().appendingPathComponent("p.sqlite").path)
+        let bridge = Bridge(engine: LocationEngine(store: store, service: phone, clock: phone.clock))
+        let reply = Outcome<String>()
+        bridge.forward(
+            "requestPermission", options: ["kind": "background"],
+            resolve: { value in reply.set("\((value as? [String: Any])?["backgroundLocation"] ?? "none")") },
+            reject: { reply.set($0.code) })
+        #expect(await eventually { phone.authorizationRequests == [.background] })
+        let asked = phone.now
+        // The phone's seconds pass one by one, each once the app has done all it can; the wait
+        // starts after the dialog was asked for, so its end is 30 s after that at the earliest.
+        while reply.value == nil, phone.now < asked + 3 * Bridge.permissionAnswerWait {
+            try await Task.sleep(nanoseconds: 5_000_000)
+            await phone.advance(to: phone.now + 1)
+        }
+        #expect(await eventually { reply.value != nil })
+        #expect(phone.now - asked >= Bridge.permissionAnswerWait, "answered before the wait was over")
+        #expect(reply.value == "denied", "asked and not granted: only Settings can grant it now")
     }
 }

@@ -250,12 +250,13 @@ struct Seed002OwnTracksTests {
         #expect(try await app.publish() == 1)
 
         #expect(
-            await app.failure("markRegion", "{\"id\": \"9b2e0c1e-0000-7000-8000-000000000000\", \"radius\": 100}").code == "invalidArgument"
+            await app.failure("markRegion", "{\"id\": \"9b2e0c1e-0000-7000-8000-000000000000\", \"radius\": 100}").code
+                == "invalidArguments"
         )
         let negative = await app.failure("markRegion", "{\"id\": \"\(id)\", \"radius\": -5}")
-        #expect(negative.code == "invalidArgument")
+        #expect(negative.code == "invalidArguments")
         #expect(negative.message.contains("radius -5.0") && negative.message.contains("0 to unmark"))
-        #expect(await app.failure("markRegion", "{\"id\": \"\(id)\", \"radius\": 250000}").code == "invalidArgument")
+        #expect(await app.failure("markRegion", "{\"id\": \"\(id)\", \"radius\": 250000}").code == "invalidArguments")
         #expect(await app.failure("markRegion", "{\"id\": \"home\", \"radius\": 100}").code == "invalidArguments")
         #expect((try await app.call("getRegions") as? [Any])?.isEmpty == true)
 

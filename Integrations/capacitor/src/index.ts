@@ -1,6 +1,6 @@
 import { Capacitor, registerPlugin } from '@capacitor/core';
 import type { PluginListenerHandle } from '@capacitor/core';
-import { createWhereabouts } from '../../typescript/src/index.js';
+import { WhereaboutsError, createWhereabouts } from '../../typescript/src/index.js';
 import type { WhereaboutsEventName, WhereaboutsMethodName, WhereaboutsMethods } from '../../typescript/src/index.js';
 
 /** The plugin as `registerPlugin` exposes it: one method per native method, each answering `{ result }`. */
@@ -15,12 +15,32 @@ export const WhereaboutsNative = registerPlugin<WhereaboutsPlugin>('Whereabouts'
   web: () => import('./web.js').then((module) => new module.WhereaboutsWeb()),
 });
 
+/**
+ * Capacitor's rejection when the app has no native plugin of that name (`UNIMPLEMENTED`: the package
+ * was installed but `npx cap sync` did not run, or the app was not rebuilt since) as `notConfigured`,
+ * as React Native answers an unlinked module; any other rejection as it is.
+ */
+function unsynced(method: string, error: unknown): unknown {
+  const { code, message } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; message?: unknown };
+  if (code !== 'UNIMPLEMENTED') return error;
+  return new WhereaboutsError(
+    'notConfigured',
+    `${method}: the Whereabouts native plugin is not in this app (Capacitor: ${String(message)}); run npx cap sync ios and rebuild the app`,
+  );
+}
+
 /** Whereabouts in a Capacitor app. On Android every call rejects with `unsupportedPlatform`. */
 export const Whereabouts = createWhereabouts(
   Capacitor.getPlatform() === 'android'
     ? { unavailable: 'unsupportedPlatform', reason: 'Whereabouts has no Android implementation yet (see the package README)' }
     : {
-        send: (method, options) => (WhereaboutsNative[method] as (options: unknown) => Promise<never>)(options),
+        send: async (method, options) => {
+          try {
+            return await (WhereaboutsNative[method] as (options: unknown) => Promise<never>)(options);
+          } catch (error) {
+            throw unsynced(method, error);
+          }
+        },
         events: WhereaboutsNative,
       },
 );

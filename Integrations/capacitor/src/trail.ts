@@ -1,3 +1,4 @@
+import { WhereaboutsError } from '../../typescript/src/index.js';
 import type { ClearLocationsResult, CurrentLocation, GetLocationsOptions, ReportItem, StoredLocation } from '../../typescript/src/index.js';
 
 /**
@@ -19,9 +20,21 @@ export class Trail {
     return last === undefined ? null : { lat: last.latitude, lng: last.longitude, timestamp: last.timestamp };
   }
 
-  /** The newest `limit` records (1000 by default), oldest first. */
+  /**
+   * The newest `limit` records (1000 by default), oldest first. Refuses what the device refuses, with
+   * `invalidArguments`: a `limit` that is not a whole number from 1 to 100000, an `includeUploaded`
+   * that is not a boolean.
+   */
   list(options: GetLocationsOptions): StoredLocation[] {
-    return this.records.slice(-(options.limit ?? 1000));
+    const { limit = 1000, includeUploaded } = options as { limit?: unknown; includeUploaded?: unknown };
+    const expected = '; pass {"includeUploaded"?: bool, "limit"?: 1 to 100000}';
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 100000) {
+      throw new WhereaboutsError('invalidArguments', `getLocations: limit ${String(limit)} is not a whole number in 1...100000${expected}`);
+    }
+    if (includeUploaded !== undefined && typeof includeUploaded !== 'boolean') {
+      throw new WhereaboutsError('invalidArguments', `getLocations: includeUploaded ${String(includeUploaded)} is not a boolean${expected}`);
+    }
+    return this.records.slice(-limit);
   }
 
   /** Forgets every record. */

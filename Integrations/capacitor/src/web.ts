@@ -10,34 +10,67 @@ import { Trail } from './trail.js';
  * `unsupportedPlatform`.
  */
 export class WhereaboutsWeb extends WebPlugin {
+  /** The browser watch of the tracking on, from the moment it is asked for; `null` while off. */
   private watch: number | null = null;
+  /** Marks the tracking on: a watch's positions are recorded only while its start's token is this one. */
+  private token: object | null = null;
+  /** The start waiting for the browser's first answer, which a second start joins. */
+  private starting: Promise<{ result: null }> | null = null;
+  /** Ends that wait when tracking stops first. */
+  private endWait: (() => void) | null = null;
   private readonly trail = new Trail();
+  /** Counts the positions recorded, so that two with the same timestamp get different ids. */
+  private recorded = 0;
 
-  /** Watches positions; resolves at the browser's first answer, rejects with `permissionDenied` if it refuses. */
+  /**
+   * Watches positions; resolves at the browser's first answer, rejects with `permissionDenied` if it
+   * refuses. One watch at most: a start while one is on or waiting joins it, and a stop while a start
+   * waits wins (the watch is cleared, nothing more is recorded, and the start resolves).
+   */
   async startTracking(): Promise<{ result: null }> {
-    if (this.watch !== null) return { result: null };
+    if (this.token !== null) return this.starting ?? { result: null };
     const geolocation = WhereaboutsWeb.geolocation('startTracking');
+    const token = {};
+    this.token = token;
     let settle: (failure: WhereaboutsError | null) => void = () => {};
     const firstAnswer = new Promise<WhereaboutsError | null>((resolve) => (settle = resolve));
+    this.endWait = () => settle(null);
+    // The browser may answer inside watchPosition, before its id is known: the token says whether to record.
     const watch = geolocation.watchPosition(
       (position) => {
-        this.record(position);
+        if (this.token === token) this.record(position);
         settle(null);
       },
       (error) => settle(WhereaboutsWeb.failure('startTracking', error)),
     );
-    const failure = await firstAnswer;
-    if (failure !== null && failure.code === 'permissionDenied') {
-      geolocation.clearWatch(watch);
-      throw failure;
-    }
     this.watch = watch;
-    return { result: null };
+    const started = (async () => {
+      const failure = await firstAnswer;
+      if (this.token !== token) return { result: null } as const;
+      this.starting = null;
+      this.endWait = null;
+      if (failure !== null && failure.code === 'permissionDenied') {
+        geolocation.clearWatch(watch);
+        this.watch = null;
+        this.token = null;
+        throw failure;
+      }
+      return { result: null } as const;
+    })();
+    this.starting = started;
+    return started;
   }
 
+  /** Clears the watch, also one whose start still waits for the browser. */
   async stopTracking(): Promise<{ result: null }> {
-    if (this.watch !== null) WhereaboutsWeb.geolocation('stopTracking').clearWatch(this.watch);
+    const watch = this.watch;
+    const endWait = this.endWait;
     this.watch = null;
+    this.token = null;
+    this.starting = null;
+    this.endWait = null;
+    if (watch !== null) WhereaboutsWeb.geolocation('stopTracking').clearWatch(watch);
+    endWait?.();
     return { result: null };
   }
 
@@ -47,8 +80,9 @@ export class WhereaboutsWeb extends WebPlugin {
     return { result: this.trail.newest() };
   }
 
+  /** The stored positions; `limit` must be a whole number from 1 to 100000, as on the device. */
   async getLocations(options: GetLocationsOptions = {}): Promise<{ result: StoredLocation[] }> {
-    return { result: this.trail.list(options) };
+    return { result: this.trail.list(options ?? {}) };
   }
 
   async clearLocations(): Promise<{ result: ClearLocationsResult }> {
@@ -120,14 +154,16 @@ export class WhereaboutsWeb extends WebPlugin {
 
   /** Stores a browser position and sends it as a `location` event. */
   private record(position: GeolocationPosition): void {
-    const item = WhereaboutsWeb.item(position);
+    this.recorded += 1;
+    const item = WhereaboutsWeb.item(position, this.recorded);
     this.trail.add(item);
     this.notifyListeners('location', item);
   }
 
-  private static item(position: GeolocationPosition): ReportItem {
+  /** The record of the `count`th position recorded: its id is unique even when timestamps repeat. */
+  private static item(position: GeolocationPosition, count: number): ReportItem {
     return {
-      id: `web-${position.timestamp}`,
+      id: `web-${position.timestamp}-${count}`,
       latitude: position.coords.latitude,
       longitude: position.coords.longitude,
       timestamp: position.timestamp,

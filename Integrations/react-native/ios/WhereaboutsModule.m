@@ -1,5 +1,7 @@
 // Exports WhereaboutsModule (WhereaboutsModule.swift) to JavaScript as the Whereabouts module: one
-// promise method per bridge method, each taking an options object and forwarded by name.
+// promise method taking a bridge method's name and its options as JSON text (src/index.ts encodes
+// them: the New Architecture's interop layer would drop every null-valued key of an object), forwarded
+// by name.
 
 #import <React/RCTBridgeModule.h>
 #import <React/RCTEventEmitter.h>
@@ -7,7 +9,7 @@
 @interface RCT_EXTERN_REMAP_MODULE(Whereabouts, WhereaboutsModule, RCTEventEmitter)
 
 RCT_EXTERN_METHOD(call:(NSString *)method
-                  options:(NSDictionary *)options
+                  options:(NSString *)options
                   resolver:(RCTPromiseResolveBlock)resolve
                   rejecter:(RCTPromiseRejectBlock)reject)
 

@@ -48,15 +48,16 @@ final class WhereaboutsModule: RCTEventEmitter, @unchecked Sendable {
         relay = bridge.relayEvents { [weak self] name, body in self?.sendEvent(withName: name, body: body) }
     }
 
-    /// Every method of `WhereaboutsModule.m` lands here with its name.
+    /// Every Whereabouts method lands here with its name and its options as JSON text (`nil` for
+    /// none). Text, not a dictionary: on the New Architecture the interop layer leaves out every key
+    /// whose value is `null`, so `configure({upload: null})` would arrive as `{}` and be refused.
     @objc func call(
-        _ method: String, options: NSDictionary, resolver resolve: @escaping RCTPromiseResolveBlock,
+        _ method: String, options: String?, resolver resolve: @escaping RCTPromiseResolveBlock,
         rejecter reject: @escaping RCTPromiseRejectBlock
     ) {
         let promise = PendingPromise(resolve: resolve, reject: reject)
         Bridge.forward(
-            method, options: options as? [AnyHashable: Any] ?? [:], resolve: { promise.resolve(["result": $0]) },
-            reject: { promise.reject($0.code, $0.message, nil) })
+            method, json: options, resolve: { promise.resolve(["result": $0]) }, reject: { promise.reject($0.code, $0.message, nil) })
     }
 }
 

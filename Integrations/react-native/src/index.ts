@@ -1,5 +1,5 @@
 import { NativeEventEmitter, NativeModules, Platform } from 'react-native';
-import { createWhereabouts } from '../../typescript/src/index.js';
+import { createWhereabouts, optionsJSON } from '../../typescript/src/index.js';
 import type { NativeSide } from '../../typescript/src/index.js';
 import NativeWhereabouts from './NativeWhereabouts.js';
 import type { Spec } from './NativeWhereabouts.js';
@@ -18,7 +18,8 @@ function nativeSide(): NativeSide {
   }
   const events = new NativeEventEmitter(module);
   return {
-    send: (method, options) => module.call(method, options) as Promise<never>,
+    // JSON text, not the object: the New Architecture's interop layer drops every null-valued key.
+    send: (method, options) => module.call(method, optionsJSON(method, options)) as Promise<never>,
     events: { addListener: (name, listener) => events.addListener(name, listener) },
   };
 }

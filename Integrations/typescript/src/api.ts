@@ -32,6 +32,40 @@ export type NativeSide = { send: NativeSend; events: NativeEventSource } | { una
 
 const none: NoOptions = {};
 
+/** Where `value` holds a number JSON cannot carry (NaN, ±Infinity) or a BigInt: the path (`distance`, `regions[2].radius`), else `null`. */
+function nonJSONValue(value: unknown, path: string): string | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : path;
+  if (typeof value === 'bigint') return path;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const found = nonJSONValue(value[index], `${path}[${index}]`);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const [key, member] of Object.entries(value)) {
+      const found = nonJSONValue(member, path === '' ? key : `${path}.${key}`);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+/**
+ * A method's options as JSON text, as the React Native glue sends them: text keeps every `null`
+ * (`configure({ upload: null })`), which the New Architecture's conversion of objects drops. A number
+ * JSON cannot carry (NaN, ±Infinity, which `JSON.stringify` would turn into `null`) is refused with
+ * `invalidArguments` naming it, as the native side refuses it when it gets an object.
+ */
+export function optionsJSON(method: WhereaboutsMethodName, options: unknown): string {
+  const path = nonJSONValue(options, '');
+  if (path !== null) {
+    throw new WhereaboutsError('invalidArguments', `${method}: "${path}" is NaN, infinite or not a JSON value; pass a finite number`);
+  }
+  return JSON.stringify(options ?? {});
+}
+
 /**
  * The one Whereabouts API both packages export, over a native side: unwraps each answer's
  * `{ result }` envelope and turns rejections into `WhereaboutsError`s. Where no native side runs,
@@ -45,7 +79,8 @@ export function createWhereabouts(native: NativeSide): Whereabouts {
   ): Promise<WhereaboutsMethods[M]['result']> => {
     if ('unavailable' in native) throw new WhereaboutsError(native.unavailable, `${method}: ${native.reason}`);
     try {
-      return (await native.send(method, options)).result;
+      // Plain JavaScript may leave out a required options object: native gets `{}` and names what is missing.
+      return (await native.send(method, options ?? ({} as WhereaboutsMethods[M]['options']))).result;
     } catch (error) {
       throw toWhereaboutsError(error);
     }

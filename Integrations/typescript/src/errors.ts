@@ -2,6 +2,14 @@
  * Every code a Whereabouts call can reject with: the native bridge's (`BridgeError.codes` in Swift)
  * and `unsupportedPlatform`, which the JavaScript side answers where no native implementation runs
  * (Android, or a browser for what `navigator.geolocation` cannot do).
+ *
+ * - `invalidArguments`: an argument is missing, malformed or out of range (whichever side found it);
+ *   the message names the method, the field, the problem and the shape to send.
+ * - `notConfigured`: the method needs `configure` first (`flush`), or the native module is not
+ *   installed or linked (run `pod install`, or `npx cap sync`, and rebuild the app).
+ * - `permissionDenied`, `trackingDisabled`, `duplicateRegion`, `storeFailure`,
+ *   `locationUnavailable`: the engine refused the call; the message says why and what to do.
+ * - `unknownMethod`, `internal`: a mismatch between the JavaScript and the native package, or a bug.
  */
 export const errorCodes = [
   'unknownMethod',
@@ -11,7 +19,6 @@ export const errorCodes = [
   'permissionDenied',
   'trackingDisabled',
   'duplicateRegion',
-  'invalidArgument',
   'storeFailure',
   'locationUnavailable',
   'unsupportedPlatform',

@@ -13,7 +13,12 @@ export type Milliseconds = number;
 
 /** A position: `{id, latitude, longitude, timestamp}`. */
 export interface LocationPoint {
-  /** A stored record's UUID in lower case, or the refresh region's id for the fence. */
+  /**
+   * A stored record's UUID in lower case; the refresh region's id for the fence; or, for
+   * `LocationData.lastLocation`, `"unrecorded"` when the newest fix was kept out of the store (the
+   * mode's policy or its accuracy). Only a UUID names a stored location (`markRegion` refuses the
+   * others with `invalidArguments`).
+   */
   id: string;
   /** Degrees, −90…90. */
   latitude: number;
@@ -442,9 +447,22 @@ export interface Whereabouts {
   clearLocations(): Promise<ClearLocationsResult>;
   /** Reads both permissions again, and asks for background when the rules allow. */
   checkPermissions(): Promise<PermissionStatus>;
-  /** Asks for `location` (foreground, the default) or `backgroundLocation`. */
+  /**
+   * Asks for `location` (foreground, the default) or `backgroundLocation` under the engine's rules
+   * (background only once foreground is granted, and not again within two hours of a refusal).
+   * When that shows the OS dialog, resolves once the user has answered it, with the answer:
+   * `const { granted } = await Whereabouts.requestPermissions()` is the user's choice. At most 30 s
+   * after asking, though: iOS reports nothing when the user keeps While Using in the Always dialog,
+   * so that answer comes after 30 s, as `backgroundLocation: 'denied'` (a `permission` event brings
+   * any later change). When no dialog is shown (already answered, or only Settings can change it),
+   * resolves at once with the state now.
+   */
   requestPermissions(options?: RequestPermissionsOptions): Promise<PermissionStatus>;
-  /** The user started something that needs a position: asks for foreground, or opens Settings. */
+  /**
+   * The user started something that needs a position: asks for foreground, or opens Settings. Like
+   * `requestPermissions`, resolves once the user has answered the dialog it showed (at most 30 s
+   * later), or at once when it showed none.
+   */
   locationAction(): Promise<PermissionStatus>;
   /** Adds regions (any number; only the nearest are handed to the OS). */
   addRegions(options: AddRegionsOptions): Promise<AddRegionsResult>;

@@ -14,7 +14,9 @@ function loadPackage(name, platform, replay) {
   for (const file of Object.keys(require.cache)) if (file.startsWith(path.join(integrations, name))) delete require.cache[file];
   const plugin = Object.fromEntries(contract.methods.map((method) => [method, (options) => replay.send(method, options)]));
   plugin.addListener = async (event, listener) => replay.listen(event, listener);
-  const module = { call: (method, options) => replay.send(method, options), listen: (e, l) => replay.listen(e, l) };
+  // The native module decodes its options as WhereaboutsModule.swift does: JSON text, or none.
+  const decode = (options) => (typeof options === 'string' ? JSON.parse(options) : options ?? {});
+  const module = { call: (method, options) => replay.send(method, decode(options)), listen: (e, l) => replay.listen(e, l) };
   globalThis.whereaboutsFake = { platform, plugin, module: replay ? module : null };
   return require(entry);
 }
@@ -115,4 +117,52 @@ for (const name of ['capacitor', 'react-native']) {
 test('react-native: an unlinked module rejects with notConfigured', async () => {
   const { Whereabouts } = loadPackage('react-native', 'ios', null);
   await assert.rejects(Whereabouts.flush(), { code: 'notConfigured' });
+});
+
+test('react-native: configure({ upload: null }) reaches native with upload null, through the New Architecture\'s interop layer', async () => {
+  const { interop } = require('react-native');
+  assert.deepEqual(interop({ upload: null, a: [null, { b: null }] }), { a: [null, {}] }, 'the fake drops null-valued keys as React Native does');
+  const replay = new Replay(
+    { calls: [{ method: 'configure', arguments: { upload: null }, reply: { result: null } }], events: {} },
+    contract.methods,
+  );
+  const { Whereabouts } = loadPackage('react-native', 'ios', replay);
+  await Whereabouts.configure({ upload: null });
+  assert.equal(replay.steps.length, 0);
+});
+
+test('react-native: a number JSON cannot carry is refused naming it, never sent as null', async () => {
+  const replay = new Replay({ calls: [], events: {} }, contract.methods);
+  const { Whereabouts } = loadPackage('react-native', 'ios', replay);
+  await assert.rejects(Whereabouts.start({ mode: 'move', distance: NaN }), (error) => {
+    assert.equal(error.code, 'invalidArguments');
+    assert.match(error.message, /^startTracking: "distance" is NaN/);
+    return true;
+  });
+  await assert.rejects(Whereabouts.addRegions({ regions: [{ id: 'a', latitude: 1, longitude: 2, radius: Infinity }] }), /"regions\[0\]\.radius"/);
+});
+
+for (const name of ['capacitor', 'react-native']) {
+  test(`${name}: a method that takes options, called with none from plain JavaScript, sends {} and rejects as native answers`, async () => {
+    const refusal = { code: 'invalidArguments', message: 'setMode: "mode" is missing; pass {"mode": ...}' };
+    const replay = new Replay({ calls: [{ method: 'setMode', arguments: {}, reply: { error: refusal } }], events: {} }, contract.methods);
+    const { Whereabouts } = loadPackage(name, 'ios', replay);
+    await assert.rejects(Whereabouts.setMode(), { code: 'invalidArguments' });
+    assert.equal(replay.steps.length, 0);
+  });
+}
+
+test('capacitor: a plugin Capacitor does not have on iOS (no npx cap sync) rejects with notConfigured, as an unlinked React Native module', async () => {
+  const unimplemented = {
+    send: async () => {
+      throw Object.assign(new Error('"Whereabouts" plugin is not implemented on ios'), { code: 'UNIMPLEMENTED' });
+    },
+    listen: () => ({ remove: () => {} }),
+  };
+  const { Whereabouts } = loadPackage('capacitor', 'ios', unimplemented);
+  await assert.rejects(Whereabouts.flush(), (error) => {
+    assert.equal(error.code, 'notConfigured');
+    assert.match(error.message, /^flush: .*not implemented on ios.*npx cap sync/);
+    return true;
+  });
 });

@@ -6,7 +6,8 @@ import Foundation
 /// another may run in any order, so `setRegions` followed at once by `getRegions` could read the old
 /// regions, and `startTracking` followed by `stopTracking` could leave tracking on. Each call here
 /// starts once the call before it has finished. A call that waits on the outside world (a fix for
-/// `addRegionHere`, the server for `flush`) starts in its turn but does not hold up the calls after
+/// `addRegionHere`, the server for `flush`, the user's answer to a permission dialog for
+/// `requestPermission` and `locationAction`) starts in its turn but does not hold up the calls after
 /// it, which may then run while it waits.
 final class BridgeCallOrder: @unchecked Sendable {
     private let lock = NSLock()

@@ -32,10 +32,13 @@ extension Bridge {
             try await engine.checkPermissions()
             return try await permissionsValue()
         case .requestPermission:
-            try await engine.requestPermission(BridgeJSON.decode(PermissionArguments.self, from: body).permissionKind())
+            let kind = try BridgeJSON.decode(PermissionArguments.self, from: body).permissionKind()
+            let updates = engine.snapshots()
+            await awaitAnswer(to: try await engine.requestPermissionDialog(kind), from: updates)
             return try await permissionsValue()
         case .locationAction:
-            try await engine.locationActionStarted()
+            let updates = engine.snapshots()
+            await awaitAnswer(to: try await engine.locationActionDialog(), from: updates)
             return try await permissionsValue()
         case .addRegions:
             let regions = try BridgeJSON.decode(AddRegionsArguments.self, from: body).validated()

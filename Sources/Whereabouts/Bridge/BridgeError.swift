@@ -18,11 +18,13 @@ public struct BridgeError: Error, Sendable, Hashable, Codable, CustomStringConve
 
     public var description: String { "\(code): \(message)" }
 
-    /// Every code a call can fail with: `unknownMethod`, `invalidArguments`, `notConfigured` (a
-    /// method that needs `configure` first, or glue without a bridge), `internal` (an answer that
-    /// could not be encoded), and `Refusal/Code`'s raw values.
+    /// Every code a call can fail with: `unknownMethod`, `invalidArguments` (every bad argument, the
+    /// bridge's checks and the engine's alike), `notConfigured` (a method that needs `configure`
+    /// first, or glue without a bridge), `internal` (an answer that could not be encoded), and
+    /// `Refusal/Code`'s raw values but `invalidArgument`, which the bridge answers as `invalidArguments`.
     public static let codes: [String] =
-        ["unknownMethod", "invalidArguments", "notConfigured", "internal"] + Refusal.Code.allCases.map(\.rawValue)
+        ["unknownMethod", "invalidArguments", "notConfigured", "internal"]
+        + Refusal.Code.allCases.filter { $0 != .invalidArgument }.map(\.rawValue)
 
     static func notConfigured(_ method: BridgeMethod, _ problem: String) -> BridgeError {
         BridgeError(code: "notConfigured", message: "\(method.rawValue): \(problem)")
@@ -43,7 +45,14 @@ public struct BridgeError: Error, Sendable, Hashable, Codable, CustomStringConve
         BridgeError(code: "invalidArguments", message: "\(method.rawValue): \(problem); pass \(method.expectedArguments)")
     }
 
+    /// The engine's refusal: its code and message, except that a bad argument the engine found
+    /// (`invalidArgument`) gets the same code and shape as one the bridge found (`invalidArguments`),
+    /// so JavaScript switches on one code for every bad input.
     init(_ error: EngineError, method: BridgeMethod) {
-        self.init(code: error.code.rawValue, message: "\(method.rawValue): \(error.message)")
+        if error.code == .invalidArgument {
+            self = .invalidArguments(method, error.message)
+        } else {
+            self.init(code: error.code.rawValue, message: "\(method.rawValue): \(error.message)")
+        }
     }
 }

@@ -46,13 +46,27 @@ extension Bridge {
         bridge.forward(method, options: options, resolve: resolve, reject: reject)
     }
 
+    /// ``forward(_:options:resolve:reject:)`` with the options as JSON text, as the React Native glue
+    /// sends them: React Native's New Architecture leaves out every key whose value is `null` when it
+    /// hands a JavaScript object to a legacy module, so `configure({upload: null})` would arrive as
+    /// `{}`; text keeps every `null`. `nil` (JavaScript's `undefined`) is no options.
+    public static func forward(
+        _ method: String, json: String?, resolve: @escaping @Sendable (Any) -> Void, reject: @escaping @Sendable (BridgeError) -> Void
+    ) {
+        guard let bridge = installed else {
+            return reject(
+                BridgeError(code: "notConfigured", message: "\(method): no bridge: call Bridge.install(_:) when the app launches"))
+        }
+        bridge.forward(method, json: json, resolve: resolve, reject: reject)
+    }
+
     /// ``forward(_:options:resolve:reject:)`` to this bridge. Options JSON cannot hold (a number that
     /// is NaN or infinite, which React Native's new architecture and Capacitor hand over as such) are
     /// refused with `invalidArguments` naming the value, never sent as no options.
     ///
     /// Calls run in the order they are forwarded: each starts once the one before has finished,
-    /// except that `addRegionHere` and `flush`, which wait for a fix or the server, do not hold up
-    /// the calls after them.
+    /// except that `addRegionHere`, `flush`, `requestPermission` and `locationAction`, which wait for
+    /// a fix, the server or the user's answer, do not hold up the calls after them.
     public func forward(
         _ method: String, options: [AnyHashable: Any], resolve: @escaping @Sendable (Any) -> Void,
         reject: @escaping @Sendable (BridgeError) -> Void
@@ -61,6 +75,21 @@ extension Bridge {
             return reject(.invalidArguments(known, "\(path) is NaN, infinite or not a JSON value"))
         }
         let arguments = JSONSerialization.isValidJSONObject(options) ? try? JSONSerialization.data(withJSONObject: options) : nil
+        enqueue(method, arguments: arguments, resolve: resolve, reject: reject)
+    }
+
+    /// ``forward(_:json:resolve:reject:)`` to this bridge, in the same order as the calls forwarded
+    /// with options.
+    public func forward(
+        _ method: String, json: String?, resolve: @escaping @Sendable (Any) -> Void, reject: @escaping @Sendable (BridgeError) -> Void
+    ) {
+        enqueue(method, arguments: json.map { Data($0.utf8) }, resolve: resolve, reject: reject)
+    }
+
+    /// Runs `method` in its turn and hands its answer to `resolve` or `reject`.
+    private func enqueue(
+        _ method: String, arguments: Data?, resolve: @escaping @Sendable (Any) -> Void, reject: @escaping @Sendable (BridgeError) -> Void
+    ) {
         order.enqueue(holdsLine: !(BridgeMethod(rawValue: method)?.waitsOnTheWorld ?? false)) { [self] in
             switch await call(method, arguments: arguments) {
             case .success(let data):

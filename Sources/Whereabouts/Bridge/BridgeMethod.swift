@@ -35,9 +35,11 @@ public enum BridgeMethod: String, Sendable, CaseIterable {
     /// Reads both permissions again (and asks for background when the rules allow):
     /// `{}` → `{location, backgroundLocation, status, granted, canAskAgain, foregroundPermission, backgroundPermission, problems}`.
     case checkPermissions
-    /// Asks for a permission: `{kind: "foreground" | "background"}` → as ``checkPermissions``.
+    /// Asks for a permission: `{kind: "foreground" | "background"}` → as ``checkPermissions``, once the user
+    /// has answered the dialog it showed (at most 30 s later); at once when it showed none.
     case requestPermission
-    /// The user started something that needs a position: `{}` → as ``checkPermissions``.
+    /// The user started something that needs a position: `{}` → as ``checkPermissions``, once the user has
+    /// answered the dialog it showed (at most 30 s later); at once when it showed none.
     case locationAction
     /// Adds regions: `{regions: [{id, latitude, longitude, radius, loiteringDelay?, notifyOnEntry?,
     /// notifyOnExit?}]}` or `{geojson: "<FeatureCollection>"}` → `{added}`.
@@ -61,9 +63,9 @@ public enum BridgeMethod: String, Sendable, CaseIterable {
     /// → the region as ``getRegions`` lists it, or `null` once unmarked.
     case markRegion
 
-    /// Whether the call waits on the outside world (a fix, the server) before it answers, so that
-    /// forwarded calls after it should not wait for it.
-    var waitsOnTheWorld: Bool { self == .addRegionHere || self == .flush }
+    /// Whether the call waits on the outside world (a fix, the server, the user's answer to a
+    /// permission dialog) before it answers, so that forwarded calls after it should not wait for it.
+    var waitsOnTheWorld: Bool { [.addRegionHere, .flush, .requestPermission, .locationAction].contains(self) }
 
     /// The arguments the method takes, as an error message shows them.
     var expectedArguments: String {

@@ -2,11 +2,18 @@ import Foundation
 import WhereaboutsCore
 
 extension UploadSettings {
-    /// The settings when every field `kind` needs is there and every URL is http or https.
+    /// The settings when every field `kind` needs is there and can work: every URL http or https
+    /// with a host, no required name empty, and no device or user name that would change the path
+    /// the records go to. Every problem is named in one message, each with its fix.
     func validated() throws(ArgumentProblem) -> UploadSettings {
+        var problems: [String] = []
         for (name, value) in [("url", url), ("tokenUrl", tokenUrl)] {
-            if let value, !["http", "https"].contains(value.scheme?.lowercased() ?? "") {
-                throw ArgumentProblem("upload.\(name) \"\(value.absoluteString)\" is not an http or https URL")
+            guard let value else { continue }
+            if !["http", "https"].contains(value.scheme?.lowercased() ?? "") {
+                problems.append("upload.\(name) \"\(value.absoluteString)\" is not an http or https URL")
+            } else if (value.host ?? "").isEmpty {
+                problems.append(
+                    "upload.\(name) \"\(value.absoluteString)\" has no host; pass the server's address, such as https://tracks.example.com")
             }
         }
         let required: [(String, Any?)] =
@@ -15,9 +22,32 @@ extension UploadSettings {
             case .owntracks: [("url", url), ("user", user), ("device", device)]
             case .firestore: [("project", project), ("apiKey", apiKey)]
             }
-        if let missing = required.first(where: { $0.1 == nil }) {
-            throw ArgumentProblem("upload.\(missing.0) is missing, and \(kind.rawValue) uploads need it")
+        for (name, value) in required {
+            guard let value else {
+                problems.append("upload.\(name) is missing, and \(kind.rawValue) uploads need it")
+                continue
+            }
+            guard let text = value as? String else { continue }
+            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                problems.append("upload.\(name) is empty; pass the \(Self.meaning(of: name)), which \(kind.rawValue) uploads need")
+            } else if ["device", "user"].contains(name), text.contains("/") || text.contains("..") {
+                problems.append(
+                    "upload.\(name) \"\(text)\" contains \"/\" or \"..\", which would send the records to another path on the server; "
+                        + "pass a name without them")
+            }
         }
+        if !problems.isEmpty { throw ArgumentProblem(problems.joined(separator: "; ")) }
         return self
+    }
+
+    /// What a required field holds, in words.
+    private static func meaning(of field: String) -> String {
+        switch field {
+        case "device": "device's name (such as \"phone-1\")"
+        case "user": "user's name"
+        case "project": "Firebase project id"
+        case "apiKey": "Firebase web API key"
+        default: field
+        }
     }
 }
