@@ -52,13 +52,17 @@ public final class GPSTime: @unchecked Sendable {
         lock.withLock { anchor.map { _ in systemNow().timeIntervalSince(time(at: uptime())) } }
     }
 
-    /// The engine's clock on this time: sleeps end when this clock passes their deadline.
+    /// The engine's clock on this time: a sleep ends once this clock passes its deadline, looked at
+    /// every second at most, so a fix that sets the clock forward ends the sleeps it passes.
     public var clock: EngineClock {
         EngineClock(
             now: { [self] in now() },
             sleep: { [self] deadline in
-                let seconds = deadline.timeIntervalSince(now())
-                if seconds > 0 { try await Task.sleep(nanoseconds: UInt64(min(seconds, 1) * 1e9)) }
+                while true {
+                    let seconds = deadline.timeIntervalSince(now())
+                    guard seconds > 0 else { return }
+                    try await Task.sleep(nanoseconds: UInt64(min(seconds, 1) * 1e9))
+                }
             },
             spawn: EngineClock.system.spawn)
     }

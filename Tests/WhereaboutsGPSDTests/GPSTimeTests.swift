@@ -76,7 +76,7 @@ struct GPSTimeTests {
         #expect(time.now() == boot + 1.5)
     }
 
-    @Test("the engine clock sleeps by the receiver's time")
+    @Test("the engine clock sleeps until the receiver's time passes the deadline, and a fix setting it forward ends the sleep")
     func engineClock() async throws {
         let time = GPSTime()
         #expect(time.observe(fixTime: Date() + 86_400))
@@ -84,8 +84,14 @@ struct GPSTimeTests {
         let before = clock.now()
         #expect(abs(before.timeIntervalSinceNow - 86_400) < 5)
         let started = ContinuousClock.now
-        try await clock.sleep(before + 0.2)
-        #expect(ContinuousClock.now - started < .seconds(5))
-        #expect(clock.now() >= before + 0.2)
+        try await clock.sleep(before + 1.5)
+        #expect(ContinuousClock.now - started >= .seconds(1.4), "slept the whole 1.5 s, not one step of it")
+        #expect(clock.now() >= before + 1.5)
+        let long = Task { try await clock.sleep(before + 3600) }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(time.observe(fixTime: before + 7200))
+        let woke = ContinuousClock.now
+        try await long.value
+        #expect(ContinuousClock.now - woke < .seconds(30), "woke within a step of the clock, not after the hour")
     }
 }
