@@ -227,6 +227,23 @@ struct TrackerCruiseTests {
         }
     }
 
+    /// Bug: a preset was saved by value, so after an app update that retuned it a relaunched app ran
+    /// the old numbers under the preset's name (and lost any setting newer than the save).
+    @Test("a preset is saved by name and restored as today's preset; a changed policy is saved by value")
+    func presetsSavedByName() throws {
+        for preset in MotionPolicy.presets {
+            let data = try JSONEncoder().encode(TrackingMode.adaptive(preset))
+            #expect(String(decoding: data, as: UTF8.self) == #"{"adaptive":{"_0":{"preset":"\#(preset.name)"}}}"#)
+            #expect(try JSONDecoder().decode(TrackingMode.self, from: data) == .adaptive(preset))
+        }
+        var tuned = MotionPolicy.efficient
+        tuned.stopTimeout = 45
+        let data = try JSONEncoder().encode(tuned)
+        #expect(!String(decoding: data, as: UTF8.self).contains("preset"))
+        #expect(try JSONDecoder().decode(MotionPolicy.self, from: data) == tuned)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(MotionPolicy.self, from: Data(#"{"preset":"turbo"}"#.utf8)) }
+    }
+
     @Test("the presets are modes by name; balanced is the default adaptive")
     func presetNames() throws {
         #expect(try TrackingMode.named("balanced") == .adaptive(.adaptive))

@@ -173,19 +173,65 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
 
 extension MotionPolicy: Codable {
     private enum CodingKeys: String, CodingKey {
+        case preset
         case name, stopRadius, stopTimeout, stationaryRadius, movingAccuracy, nearBoundaryAccuracy, raisedAccuracyHold
         case distanceFilter, elasticityMultiplier, significantChangeWhileStationary
         case cruiseAccuracy, lead, maximumCruise, fineRadius, watchDistance, motionSensing, placesStops, stillSensing, osTrustRadius
         case undecidedDepth
     }
 
-    /// Decodes a policy; one saved before cruising (or stop placing, or trusting the OS, or the
-    /// undecided depth) existed decodes as a policy that never cruises (or places stops, or leaves
-    /// regions to the OS, or asks for finer fixes in the band).
+    /// The built-in presets, which are saved by name.
+    public static let presets = [adaptive, efficient, responsive, stopDetect]
+
+    /// Saves a built-in preset by name (`{"preset": "efficient"}`), so that a saved mode keeps meaning
+    /// the preset when an app update retunes it; any other policy, a preset with one value changed
+    /// included, by every value.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        if Self.presets.contains(self) {
+            try c.encode(name, forKey: .preset)
+            return
+        }
+        try c.encode(name, forKey: .name)
+        try c.encode(stopRadius, forKey: .stopRadius)
+        try c.encode(stopTimeout, forKey: .stopTimeout)
+        try c.encode(stationaryRadius, forKey: .stationaryRadius)
+        try c.encode(movingAccuracy, forKey: .movingAccuracy)
+        try c.encodeIfPresent(nearBoundaryAccuracy, forKey: .nearBoundaryAccuracy)
+        try c.encode(raisedAccuracyHold, forKey: .raisedAccuracyHold)
+        try c.encode(distanceFilter, forKey: .distanceFilter)
+        try c.encode(elasticityMultiplier, forKey: .elasticityMultiplier)
+        try c.encode(significantChangeWhileStationary, forKey: .significantChangeWhileStationary)
+        try c.encodeIfPresent(cruiseAccuracy, forKey: .cruiseAccuracy)
+        try c.encode(lead, forKey: .lead)
+        try c.encode(maximumCruise, forKey: .maximumCruise)
+        try c.encode(fineRadius, forKey: .fineRadius)
+        try c.encode(watchDistance, forKey: .watchDistance)
+        try c.encode(motionSensing, forKey: .motionSensing)
+        try c.encode(placesStops, forKey: .placesStops)
+        try c.encode(stillSensing, forKey: .stillSensing)
+        try c.encode(osTrustRadius, forKey: .osTrustRadius)
+        try c.encode(undecidedDepth, forKey: .undecidedDepth)
+    }
+
+    /// Decodes a policy: a preset saved by name is today's preset of that name; a policy saved by
+    /// value keeps its values, and one saved before cruising (or stop placing, or trusting the OS, or
+    /// the undecided depth) existed decodes as a policy that never cruises (or places stops, or
+    /// leaves regions to the OS, or asks for finer fixes in the band).
     ///
-    /// - Throws: `DecodingError.dataCorrupted` for an undecided depth outside 0...1 (or not a number).
+    /// - Throws: `DecodingError.dataCorrupted` for a preset name this version does not know, or an
+    ///   undecided depth outside 0...1 (or not a number).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let name = try c.decodeIfPresent(String.self, forKey: .preset) {
+            guard let preset = Self.presets.first(where: { $0.name == name }) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .preset, in: c,
+                    debugDescription: "preset \"\(name)\" is not one of \(Self.presets.map(\.name).joined(separator: ", "))")
+            }
+            self = preset
+            return
+        }
         let undecidedDepth = try c.decodeIfPresent(Double.self, forKey: .undecidedDepth) ?? 1
         guard (0...1).contains(undecidedDepth) else {
             throw DecodingError.dataCorruptedError(
