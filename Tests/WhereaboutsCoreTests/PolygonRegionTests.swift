@@ -71,6 +71,28 @@ struct PolygonRegionTests {
         }
     }
 
+    /// Bug: a ring with its corners on one line was accepted, and the region could never be entered;
+    /// the pole refusal named latitude 90 whatever was given, and no ring.
+    @Test("a ring with no area is refused; errors name the polygon, the ring and the latitude at fault")
+    func flatRingsAndPoles() throws {
+        let square = [c(0, 0), c(0, 0.01), c(0.01, 0.01), c(0.01, 0), c(0, 0)]
+        for line in [
+            [c(0, 0), c(0, 1), c(0, 2), c(0, 0)], [c(0, 0), c(1, 1), c(2, 2), c(0, 0)], [c(10, 170), c(10, 175), c(10, -175), c(10, 170)],
+        ] {
+            let error = validationError { () throws(ValidationError) in try Region(id: "line", polygons: [[square], [line]]) }
+            #expect(error?.field == "ring 1 of polygon 2")
+            #expect(error?.problem.contains("no area") == true, "\(String(describing: error))")
+        }
+        let polar = validationError { () throws(ValidationError) in
+            try Region(id: "cap", polygons: [[square, [self.c(-89.95, 0), self.c(-89.95, 120), self.c(-80, 0), self.c(-89.95, 0)]]])
+        }
+        #expect(polar?.field == "ring 2 of polygon 1")
+        #expect(polar?.value == "latitude -89.95")
+        // A hundred-metre square far out in longitude is no line.
+        #expect(
+            try Region(id: "far", polygons: [[[c(-45, 179.999), c(-45, -179.999), c(-44.999, -179.999), c(-45, 179.999)]]]).radius > 50)
+    }
+
     @Test("GeoJSON polygons and multipolygons stream in, fed a byte at a time")
     func geoJSON() throws {
         let text = """

@@ -16,8 +16,9 @@ public struct PolygonSet: Sendable, Hashable, Codable {
     }
 
     /// Validates and unwraps rings given as coordinates.
-    /// - Throws: ``ValidationError`` for an empty set, a ring with fewer than three distinct positions,
-    ///   or a polygon reaching a pole.
+    /// - Throws: ``ValidationError`` for an empty set, a ring with fewer than three distinct positions
+    ///   or no area (its corners on one line), or a ring reaching a pole; the error names the polygon
+    ///   and ring (counted from 1) and the position at fault.
     public init(_ rings: [[[Coordinate]]]) throws(ValidationError) {
         guard !rings.isEmpty, rings.allSatisfy({ !$0.isEmpty }) else {
             throw ValidationError(
@@ -26,17 +27,19 @@ public struct PolygonSet: Sendable, Hashable, Codable {
         }
         var polygons: [[[PlanarVertex]]] = []
         var reference: Double?
-        for polygon in rings {
+        for (polygonIndex, polygon) in rings.enumerated() {
             var unwrappedRings: [[PlanarVertex]] = []
-            for ring in polygon {
+            for (ringIndex, ring) in polygon.enumerated() {
+                let field = "ring \(ringIndex + 1) of polygon \(polygonIndex + 1)"
                 guard Set(ring).count >= 3 else {
                     throw ValidationError(
-                        field: "ring", value: "\(ring.count) positions", problem: "has fewer than three distinct positions",
+                        field: field, value: "\(ring.count) positions", problem: "has fewer than three distinct positions",
                         fix: "give each ring at least three distinct corners, closed by repeating the first")
                 }
-                guard ring.allSatisfy({ abs($0.latitude) < 89.9 }) else {
+                if let polar = ring.first(where: { abs($0.latitude) >= 89.9 }) {
                     throw ValidationError(
-                        field: "ring", value: "latitude 90", problem: "reaches a pole, where longitude/latitude edges are undefined",
+                        field: field, value: "latitude \(polar.latitude)",
+                        problem: "reaches a pole (89.9° or beyond), where longitude/latitude edges are undefined",
                         fix: "split the area or use a circle region")
                 }
                 var previous = reference ?? ring[0].longitude
@@ -50,11 +53,29 @@ public struct PolygonSet: Sendable, Hashable, Codable {
                 }
                 if reference == nil { reference = vertices[0].lon }
                 if vertices.first != vertices.last { vertices.append(vertices[0]) }
+                guard Self.area(of: vertices) >= 1 else {
+                    throw ValidationError(
+                        field: field, value: "\(ring.count) positions", problem: "encloses no area (its corners lie on one line)",
+                        fix: "give the ring's corners around the area, not along a line")
+                }
                 unwrappedRings.append(vertices)
             }
             polygons.append(unwrappedRings)
         }
         self.polygons = polygons
+    }
+
+    /// The area a closed ring encloses, in square metres (the shoelace formula on a plane scaled at
+    /// the ring's mean latitude: close enough to tell a ring from a line).
+    private static func area(of ring: [PlanarVertex]) -> Double {
+        let metresPerDegree = Geodesy.earthRadius * .pi / 180
+        let scale = metresPerDegree * metresPerDegree * cos(ring.map(\.lat).reduce(0, +) / Double(ring.count) * .pi / 180)
+        let origin = ring[0]
+        let twice = zip(ring, ring.dropFirst()).reduce(0) { sum, edge in
+            let (a, b) = ((edge.0.lon - origin.lon, edge.0.lat - origin.lat), (edge.1.lon - origin.lon, edge.1.lat - origin.lat))
+            return sum + a.0 * b.1 - b.0 * a.1
+        }
+        return abs(twice) / 2 * scale
     }
 
     /// Every vertex as a coordinate (longitudes wrapped back into −180…180).
