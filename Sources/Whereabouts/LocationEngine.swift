@@ -50,8 +50,8 @@ public actor LocationEngine {
     /// Counters of what the engine handled.
     public internal(set) var diagnostics = EngineDiagnostics()
 
-    let locationBroadcast = Broadcast<LocationRecord>()
-    let eventBroadcast = Broadcast<RegionEvent>()
+    let locationBroadcast = Broadcast<LocationRecord>(buffer: LocationEngine.streamBacklog)
+    let eventBroadcast = Broadcast<RegionEvent>(buffer: LocationEngine.streamBacklog)
     let snapshotBroadcast = Broadcast<LocationData>()
     let uploadBroadcast = Broadcast<FlushReport>()
 
@@ -91,13 +91,22 @@ public actor LocationEngine {
 
     // MARK: Streams
 
-    /// Every record the engine stores, once it is stored.
+    /// How many records (and, apart, region events) a subscriber may fall behind before it loses the
+    /// oldest it has not read: a burst (a long replay, regions added around the device) never
+    /// overflows it, and the store keeps everything whatever a stream loses.
+    public static let streamBacklog = 10_000
+
+    /// Every record the engine stores, once it is stored. A subscriber more than ``streamBacklog``
+    /// records behind loses the oldest unread.
     public nonisolated func locations() -> AsyncStream<LocationRecord> { locationBroadcast.subscribe() }
-    /// Every region event (enter, exit, dwell), once it is stored.
+    /// Every region event (enter, exit, dwell), once it is stored. A subscriber more than
+    /// ``streamBacklog`` events behind loses the oldest unread.
     public nonisolated func regionEvents() -> AsyncStream<RegionEvent> { eventBroadcast.subscribe() }
-    /// The `LocationData` snapshot, each time it changes.
+    /// The `LocationData` snapshot, each time it changes; a subscriber behind by 256 snapshots loses
+    /// the oldest (each snapshot replaces the one before).
     public nonisolated func snapshots() -> AsyncStream<LocationData> { snapshotBroadcast.subscribe() }
-    /// The report of every flush the uploader finishes, once the engine has acted on it.
+    /// The report of every flush the uploader finishes, once the engine has acted on it (the newest
+    /// 256 a subscriber has not read).
     public nonisolated func uploads() -> AsyncStream<FlushReport> { uploadBroadcast.subscribe() }
 
     // MARK: Lifecycle

@@ -69,6 +69,27 @@ struct EngineStoreTests {
         #expect(streamed == stored, "every record the engine stored is streamed once, in order, the waiting ones included")
     }
 
+    /// Bug: the streams kept the newest 256 values a subscriber had not read, so a burst (a replay,
+    /// a busy upload loop on the app's side) lost records and region events from the stream.
+    @Test("a subscriber that reads late still gets every record and region event of a long burst")
+    func lateSubscriberGetsTheWholeBurst() async throws {
+        let app = try EngineHarness(configuration: TrackerConfiguration(mode: .move(distance: 5, interval: 2), mergeRadius: 2))
+        try await app.engine.launch(.user)
+        let locations = app.engine.locations()
+        let events = app.engine.regionEvents()
+        try await app.startTracking(.move(distance: 5, interval: 2))
+        await app.playToEnd()
+        await app.kill()
+        var streamed = 0
+        for await _ in locations { streamed += 1 }
+        var announced = 0
+        for await _ in events { announced += 1 }
+        let stored = try app.store.allRecords().count
+        #expect(stored > 256, "the burst is longer than the old buffer: \(stored) records")
+        #expect(streamed == stored)
+        #expect(announced == (try app.store.allEvents().count))
+    }
+
     @Test("the newest location is the newest fix: a fix at the same place moves its time on")
     func newestFixNotNewestRecord() async throws {
         let app = try EngineHarness(pad: 600)
