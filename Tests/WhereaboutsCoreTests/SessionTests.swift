@@ -104,6 +104,23 @@ struct SessionTests {
         #expect(!off.isTracking)
     }
 
+    /// Bug: a relaunch with tracking off still restored the last record's open stay, so starting
+    /// again at the same place wrote a dwell over the time tracking was off.
+    @Test("a relaunch with tracking off restores no stay: the next start at the same place records anew")
+    func stoppedRelaunchRestoresNoStay() {
+        let home = coord(48, 11)
+        let record = LocationRecord(id: UUID(), fix: fix(home, acc: 10, t: 0), trigger: .policy, dwell: 60)
+        var session = Self.launched(SavedSession(trackingEnabled: false, lastRecord: record))
+        var effects = session.handle(.start(nil, Self.allowed), now: time(86_400))
+        effects += session.handle(.fix(fix(home, acc: 10, t: 86_401)), now: time(86_401))
+        effects += session.handle(.stop, now: time(86_500))
+        let dwells = effects.compactMap { effect -> TimeInterval? in
+            guard case .track(.extendDwell(let dwell, _)) = effect else { return nil }
+            return dwell
+        }
+        #expect(dwells.allSatisfy { $0 < 200 }, "a dwell spans the time tracking was off: \(dwells)")
+    }
+
     @Test("regions with a repeated id are refused and nothing changes")
     func duplicateRegions() {
         var session = Self.launched()

@@ -181,6 +181,24 @@ struct TrackerModeTests {
         #expect(restart.events.isEmpty, "got \(restart.events.map { "\($0.kind) at \($0.timestamp)" })")
     }
 
+    /// Bug: a stop left the stay open, so the first fix at the same place after a restart a day
+    /// later merged into the old record and wrote a dwell spanning the time tracking was off.
+    @Test func aRestartAtTheSamePlaceStartsARecordNotADayLongStay() {
+        var (tracker, _) = startedTracker(.continuous())
+        _ = tracker.feed(fix(home, t: 0))
+        _ = tracker.feed(fix(home, t: 60))
+        _ = tracker.send(.stop, at: 100)
+        _ = tracker.send(.start, at: 86_400)
+        var effects = tracker.feed(fix(home, t: 86_401))
+        effects += tracker.send(.stop, at: 86_500)
+        let dwells = effects.compactMap { effect -> TimeInterval? in
+            guard case .extendDwell(let dwell, _) = effect else { return nil }
+            return dwell
+        }
+        #expect(dwells.allSatisfy { $0 < 200 }, "a dwell spans the stop: \(dwells)")
+        #expect(effects.records.count == 1, "the fix after the restart starts a record of its own")
+    }
+
     /// After a restart the first fix reports the states it finds as initial.
     @Test func theFirstFixAfterARestartReportsStatesAsInitial() {
         var (tracker, _) = startedTracker(.move(), regions: [region("desk", home, radius: 100)])

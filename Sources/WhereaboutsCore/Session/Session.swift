@@ -35,12 +35,14 @@ public struct Session: Sendable {
     public static let maximumActiveTracking: TimeInterval = 86_400
 
     /// Restores a session from what the store kept (``SavedSession/empty`` on first launch), before
-    /// launch. Region states are restored only when tracking was on: after a stop they are unknown.
+    /// launch. Region states and the last record's stay are restored only when tracking was on:
+    /// after a stop, where the device went is unknown.
     public init(
         restoring saved: SavedSession, defaults: TrackerConfiguration, permissionRules: PermissionCoordinator.Configuration = .init()
     ) {
         tracker = Tracker(configuration: saved.configuration ?? defaults, regions: saved.regions)
-        tracker.restore(lastRecord: saved.lastRecord, regionStates: saved.trackingEnabled ? saved.regionStates : [])
+        tracker.restore(
+            lastRecord: saved.trackingEnabled ? saved.lastRecord : nil, regionStates: saved.trackingEnabled ? saved.regionStates : [])
         permissions = PermissionCoordinator(permissions: saved.permissions ?? Permissions(), configuration: permissionRules)
         resumeTracking = saved.trackingEnabled
         resumeActiveUntil = saved.trackingEnabled ? saved.activeTrackingEnd : nil

@@ -149,6 +149,10 @@ public struct Tracker: Sendable {
             effects += [.configureLocation(.off), .monitor([]), .forgetRegionStates]
             timers = [:]
             flush(.stopped, now: now, into: &effects)
+            // Where the device is while tracking is off is unknown, as its regions are: the stay
+            // ends with what was written, and the next fix, wherever it is, starts a record.
+            lastRecord = nil
+            stay = .none
         case .setMode(let newMode):
             if activeTracking != nil {
                 activeTracking!.previous = newMode
