@@ -7,26 +7,37 @@ import WhereaboutsCore
 /// down (or at 1970), hours or years behind the GPS. The engine refuses a fix more than
 /// ``WhereaboutsCore/FixFilter/futureTolerance`` ahead of its clock, so on the system clock such a
 /// device would record nothing until someone set the time. This clock reads the system clock until
-/// gpsd reports a fix more than ``aheadTolerance`` ahead of it (no fix is measured after it
-/// arrives), and from then on counts from that fix's time on the monotonic clock, so a later step of
-/// the system clock (NTP or chrony setting it) changes nothing. Each later fix that is as far ahead
-/// sets it again.
+/// two fixes in a row are more than ``aheadTolerance`` ahead of it (no fix is measured after it
+/// arrives) and agree with each other (their times differ by the time between their arrivals,
+/// within ``agreement``), so one fix with a wrong date moves nothing. From then on it counts from
+/// the second fix's time on the monotonic clock, so a later step of the system clock (NTP or
+/// chrony setting it) changes nothing. Two more such fixes set it forward again; two agreeing
+/// fixes more than ``behindTolerance`` behind it set it back, as long as they are not behind the
+/// system clock (the clock was set by fixes whose dates were wrong).
 ///
-/// A fix behind the clock never sets it: a receiver with the GPS week-rollover fault reports dates
-/// 19.6 years back, and a correct clock must not follow it there. A host whose clock agrees with the
-/// receiver never notices this clock. Pass ``clock`` to both ``GPSDLocationService`` (with
+/// A fix behind the system clock never sets it: a receiver with the GPS week-rollover fault reports
+/// dates 19.6 years back, and a correct clock must not follow it there. A host whose clock agrees
+/// with the receiver never notices this clock. Pass ``clock`` to both ``GPSDLocationService`` (with
 /// `following:` this object) and the engine.
 public final class GPSTime: @unchecked Sendable {
     /// How far ahead of the clock a fix may be before the clock is set to it, in seconds.
     public static let aheadTolerance: TimeInterval = 1
+    /// How far behind the clock a fix may be before the clock is set back to it, in seconds (only
+    /// once the clock follows the receiver, and never behind the system clock).
+    public static let behindTolerance: TimeInterval = 30
+    /// How far two fixes' times may differ from the time between their arrivals for them to agree,
+    /// in seconds.
+    public static let agreement: TimeInterval = 2
 
     private let lock = NSLock()
     private let systemNow: @Sendable () -> Date
     private let uptime: @Sendable () -> TimeInterval
     /// The time of the fix the clock was last set to, and the uptime at which it arrived.
     private var anchor: (time: Date, uptime: TimeInterval)?
+    /// The last fix that disagreed with the clock, waiting for the next to agree with it.
+    private var candidate: (time: Date, uptime: TimeInterval)?
 
-    /// Creates a clock that reads the system clock until a fix is ahead of it.
+    /// Creates a clock that reads the system clock until fixes are ahead of it.
     public convenience init() {
         let start = ContinuousClock.now
         self.init(systemNow: Date.init, uptime: { (ContinuousClock.now - start) / .seconds(1) })
@@ -41,7 +52,7 @@ public final class GPSTime: @unchecked Sendable {
         self.uptime = uptime
     }
 
-    /// The current time: the system clock's, or the receiver's since a fix was ahead of it.
+    /// The current time: the system clock's, or the receiver's since fixes were ahead of it.
     public func now() -> Date {
         lock.withLock { time(at: uptime()) }
     }
@@ -73,7 +84,18 @@ public final class GPSTime: @unchecked Sendable {
     func observe(fixTime: Date) -> Bool {
         lock.withLock {
             let arrival = uptime()
-            guard fixTime.timeIntervalSince(time(at: arrival)) > Self.aheadTolerance else { return false }
+            let lead = fixTime.timeIntervalSince(time(at: arrival))
+            let ahead = lead > Self.aheadTolerance
+            let wronglyAhead =
+                anchor != nil && lead < -Self.behindTolerance && fixTime.timeIntervalSince(systemNow()) > -Self.aheadTolerance
+            guard ahead || wronglyAhead else {
+                candidate = nil
+                return false
+            }
+            defer { candidate = (fixTime, arrival) }
+            guard let candidate,
+                abs(fixTime.timeIntervalSince(candidate.time) - (arrival - candidate.uptime)) <= Self.agreement
+            else { return false }
             anchor = (fixTime, arrival)
             return true
         }

@@ -20,6 +20,20 @@ final class SignalWaiter: @unchecked Sendable {
         }
     }
 
+    /// Whether the process was started with `number` ignored (`nohup` ignores SIGHUP, so that a job
+    /// outlives the terminal): such a signal should stay ignored, not be caught.
+    static func isIgnored(_ number: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(number, nil, &current) == 0 else { return false }
+        #if canImport(Darwin)
+            let handler = current.__sigaction_u.__sa_handler
+        #else
+            let handler = current.__sigaction_handler.sa_handler
+        #endif
+        // Handlers are C function pointers, compared by address (SIG_IGN is 1).
+        return handler.map { unsafeBitCast($0, to: Int.self) } == unsafeBitCast(SIG_IGN, to: Int.self)
+    }
+
     private func deliver(_ number: Int32) {
         let resumed = lock.withLock { () -> CheckedContinuation<Int32, Never>? in
             if received == nil { received = number }

@@ -66,8 +66,9 @@ struct Track: AsyncParsableCommand {
             store: storeFile, service: service, uploader: uploader, configuration: TrackerConfiguration(mode: trackingMode),
             clock: gpsTime.clock)
         // A terminal that closes (SIGHUP) stops the run as SIGINT and SIGTERM do: uploads drained,
-        // the store closed. A reader of standard output that quits must not kill it either.
-        let stop = SignalWaiter([SIGINT, SIGTERM, SIGHUP])
+        // the store closed; unless the run was started to outlive it (nohup ignores SIGHUP). A reader
+        // of standard output that quits must not kill it either.
+        let stop = SignalWaiter([SIGINT, SIGTERM] + (SignalWaiter.isIgnored(SIGHUP) ? [] : [SIGHUP]))
         signal(SIGPIPE, SIG_IGN)
         // Subscribed before the launch, which may restart tracking: no event goes unprinted.
         let events = await engine.regionEvents()
@@ -134,6 +135,8 @@ struct Track: AsyncParsableCommand {
             colon > text.startIndex
         else { throw refusal }
         var host = text[..<colon]
+        // An IPv6 address holds colons: only brackets tell it from the port (fe80::1 is not fe80: port 1).
+        guard host.hasPrefix("[") || !host.contains(":") else { throw refusal }
         if host.hasPrefix("[") || host.hasSuffix("]") {
             guard host.count > 2, host.hasPrefix("["), host.hasSuffix("]"), host.dropFirst().dropLast().contains(":") else { throw refusal }
             host = host.dropFirst().dropLast()

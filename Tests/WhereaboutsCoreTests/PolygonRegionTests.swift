@@ -88,6 +88,10 @@ struct PolygonRegionTests {
         }
         #expect(polar?.field == "ring 2 of polygon 1")
         #expect(polar?.value == "latitude -89.95")
+        // A polygon wider than any radius a circle may have is taken: its enclosing circle is not
+        // a radius the app gave.
+        #expect(
+            try Region(id: "continent", polygons: [[[c(-30, -10), c(-30, 40), c(30, 40), c(30, -10), c(-30, -10)]]]).radius > 1_000_000)
         // A hundred-metre square far out in longitude is no line.
         #expect(
             try Region(id: "far", polygons: [[[c(-45, 179.999), c(-45, -179.999), c(-44.999, -179.999), c(-45, 179.999)]]]).radius > 50)

@@ -103,7 +103,7 @@ struct TrackerOwnTracksModeTests {
         let region = try MarkedRegion.region(at: record, radius: 150)
         #expect(region.id == record.id.uuidString.lowercased())
         #expect(region.center == home && region.radius == 150)
-        for radius in [-1, .nan, .infinity, MarkedRegion.maximumRadius + 1] {
+        for radius in [-1, 0.5, .nan, .infinity, MarkedRegion.maximumRadius + 1] {
             let error = try #require(throws: ValidationError.self) { try MarkedRegion.isMark(radius) }
             #expect(error.field == "radius")
             #expect(error.fix.contains("0 to unmark"))

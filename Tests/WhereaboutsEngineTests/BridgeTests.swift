@@ -258,6 +258,38 @@ struct BridgeTests {
         #expect(region?["kind"] as? String == "enter")
     }
 
+    /// A notifier whose permission dialog stays on screen until the test answers it.
+    final class DialogNotifier: RegionNotificationControl, @unchecked Sendable {
+        private let lock = NSLock()
+        private var waiting: CheckedContinuation<Bool, Never>?
+
+        func apply(_ settings: RegionNotificationSettings) async -> Bool {
+            await withCheckedContinuation { continuation in lock.withLock { waiting = continuation } }
+        }
+
+        var isAsking: Bool { lock.withLock { waiting != nil } }
+
+        func answer(_ allowed: Bool) { lock.withLock { waiting }?.resume(returning: allowed) }
+    }
+
+    /// Bug: configureNotifications held up every later call until the user answered the
+    /// notification dialog, with no time limit.
+    @Test("calls forwarded after configureNotifications run while its dialog waits for the user")
+    func notificationDialogHoldsNothingUp() async throws {
+        let notifier = DialogNotifier()
+        let bridge = Bridge(engine: app.engine, notifications: notifier)
+        let answered = Outcome<[String]>()
+        answered.set([])
+        for (method, options) in [("configureNotifications", ["enabled": true]), ("getRegions", [:])] as [(String, [AnyHashable: Any])] {
+            bridge.forward(
+                method, options: options, resolve: { _ in answered.update { $0.append(method) } },
+                reject: { _ in answered.update { $0.append(method) } })
+        }
+        #expect(await eventually { answered.value == ["getRegions"] && notifier.isAsking })
+        notifier.answer(true)
+        #expect(await eventually { answered.value == ["getRegions", "configureNotifications"] })
+    }
+
     @Test("configureNotifications stores the settings; without a notifier nothing is allowed; bad kinds and actions are refused")
     func notifications() async throws {
         #expect(await errorCode(bridge, "configureNotifications", #"{"enabled": true, "kinds": ["wander"]}"#) == "invalidArguments")

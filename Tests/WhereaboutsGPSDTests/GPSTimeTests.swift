@@ -44,41 +44,78 @@ struct GPSTimeTests {
         #expect(time.systemClockError == nil)
     }
 
-    @Test("a clock hours behind the receiver (a Raspberry Pi without a network) takes the receiver's time and keeps it")
+    @Test(
+        "a clock hours behind the receiver (a Raspberry Pi without a network) takes the receiver's time from two agreeing fixes and keeps it"
+    )
     func clockBehind() {
         let host = HostClocks(system: boot)
         let time = host.time()
         let gps = boot + 3 * 3600
-        #expect(time.observe(fixTime: gps))
-        #expect(time.now() == gps)
+        #expect(!time.observe(fixTime: gps), "one fix alone sets nothing")
+        host.pass(1)
+        #expect(time.observe(fixTime: gps + 1))
+        #expect(time.now() == gps + 1)
         host.pass(10)
-        #expect(time.now() == gps + 10)
+        #expect(time.now() == gps + 11)
         #expect(abs((time.systemClockError ?? 0) + 3 * 3600) < 1e-6)
         // The next fixes agree with the clock it now keeps.
-        #expect(!time.observe(fixTime: gps + 9.6))
+        #expect(!time.observe(fixTime: gps + 10.6))
         // Chrony steps the system clock to GPS time: the engine's clock does not move.
-        host.setSystem(gps + 10)
-        #expect(time.now() == gps + 10)
+        host.setSystem(gps + 11)
+        #expect(time.now() == gps + 11)
         #expect(time.systemClockError == 0)
     }
 
-    @Test("a fix a second or less ahead is within jitter; further ahead sets the clock; behind never does")
+    @Test(
+        "a fix a second or less ahead is within jitter; one wrongly dated fix, or two that disagree, set nothing; behind the system clock never does"
+    )
     func tolerances() {
         let host = HostClocks(system: boot)
         let time = host.time()
         #expect(!time.observe(fixTime: boot + 1))
-        // A receiver with the week-rollover fault, 1024 weeks back.
-        #expect(!time.observe(fixTime: boot - 1024 * 7 * 86_400))
+        // A receiver with the week-rollover fault, 1024 weeks back, fix after fix.
+        for second in 0..<3 {
+            host.pass(1)
+            #expect(!time.observe(fixTime: boot + Double(second) - 1024 * 7 * 86_400))
+        }
         #expect(time.systemClockError == nil)
-        #expect(time.observe(fixTime: boot + 1.5))
-        #expect(time.now() == boot + 1.5)
-        #expect(!time.observe(fixTime: boot - 60))
-        #expect(time.now() == boot + 1.5)
+        // A fix a year ahead, then correct ones: the odd fix sets nothing.
+        #expect(!time.observe(fixTime: boot + 365 * 86_400))
+        host.pass(1)
+        #expect(!time.observe(fixTime: boot + 3))
+        #expect(time.systemClockError == nil)
+        // Two fixes ahead that disagree with each other (a minute apart, a second between them).
+        #expect(!time.observe(fixTime: boot + 100))
+        host.pass(1)
+        #expect(!time.observe(fixTime: boot + 160))
+        #expect(time.systemClockError == nil)
+    }
+
+    @Test("a clock set by wrongly dated fixes goes back to agreeing fixes behind it, never behind the system clock")
+    func setBack() {
+        let host = HostClocks(system: boot)
+        let time = host.time()
+        let wrong = boot + 86_400
+        #expect(!time.observe(fixTime: wrong))
+        host.pass(1)
+        #expect(time.observe(fixTime: wrong + 1))
+        host.pass(1)
+        #expect(!time.observe(fixTime: boot + 2))
+        host.pass(1)
+        #expect(time.observe(fixTime: boot + 3))
+        #expect(time.now() == boot + 3)
+        // Agreeing fixes behind the system clock (the week-rollover fault) leave it.
+        host.pass(1)
+        #expect(!time.observe(fixTime: boot + 4 - 1024 * 7 * 86_400))
+        host.pass(1)
+        #expect(!time.observe(fixTime: boot + 5 - 1024 * 7 * 86_400))
+        #expect(time.now() == boot + 5)
     }
 
     @Test("the engine clock sleeps until the receiver's time passes the deadline, and a fix setting it forward ends the sleep")
     func engineClock() async throws {
         let time = GPSTime()
+        #expect(!time.observe(fixTime: Date() + 86_400))
         #expect(time.observe(fixTime: Date() + 86_400))
         let clock = time.clock
         let before = clock.now()
@@ -89,6 +126,7 @@ struct GPSTimeTests {
         #expect(clock.now() >= before + 1.5)
         let long = Task { try await clock.sleep(before + 3600) }
         try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(!time.observe(fixTime: before + 7200))
         #expect(time.observe(fixTime: before + 7200))
         let woke = ContinuousClock.now
         try await long.value

@@ -170,6 +170,29 @@ struct TrackCommandTests {
         #expect(try SQLiteLocationStore(path: storePath).integrityCheck() == "ok")
     }
 
+    /// Bug: catching SIGHUP overrode the ignore nohup sets, so logging out ended a nohup'd run.
+    @Test("started with SIGHUP ignored (nohup), track outlives a hang-up; SIGTERM still stops it")
+    func nohupKeepsRunning() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = try ChildProcess(
+            executable: "/bin/sh",
+            arguments: [
+                "-c", #"trap '' HUP; exec "$0" "$@""#, Self.executable, "track", "--gpsd", "127.0.0.1:\(try freePort())", "--store",
+                folder.appendingPathComponent("s.sqlite").path, "--status-every", "0.3",
+            ],
+            environment: ProcessInfo.processInfo.environment, input: nil, output: folder.appendingPathComponent("out").path,
+            error: folder.appendingPathComponent("err").path)
+        defer { process.terminate(grace: 5) }
+        #expect(await eventually(within: 30) { Self.output(folder).contains("status: ") })
+        process.signalGroup(SIGHUP)
+        #expect(!(await process.exited(within: 2)), "a hang-up stopped a run started to ignore it")
+        process.signalGroup(SIGTERM)
+        #expect(await process.exited(within: 30))
+        #expect(process.exitCode == 0)
+        #expect(Self.output(folder).contains("received SIGTERM; stopping"))
+    }
+
     @Test("--gpsd takes an IPv6 address in brackets")
     func ipv6Address() async throws {
         let folder = temporaryFolder()
@@ -241,6 +264,8 @@ struct TrackCommandTests {
             (["--gpsd", "127.0.0.1:99999"], "is not HOST:PORT"),
             (["--gpsd", "[127.0.0.1]:2947"], "is not HOST:PORT"),
             (["--gpsd", "[::1:2947"], "is not HOST:PORT"),
+            (["--gpsd", "fe80::1"], "is not HOST:PORT"),
+            (["--gpsd", "::1:2947"], "[::1]:2947 for an IPv6 address"),
             (["--mode", "teleport"], "is not a tracking mode"),
             (["--mode", "move", "--distance=-5"], "is not a positive number"),
             (["--mode", "significant", "--interval", "60"], "is not a parameter of significant mode"),

@@ -64,9 +64,10 @@ extension Bridge {
     /// is NaN or infinite, which React Native's new architecture and Capacitor hand over as such) are
     /// refused with `invalidArguments` naming the value, never sent as no options.
     ///
-    /// Calls run in the order they are forwarded: each starts once the one before has finished,
-    /// except that `addRegionHere`, `flush`, `requestPermission` and `locationAction`, which wait for
-    /// a fix, the server or the user's answer, do not hold up the calls after them.
+    /// Calls run in the order they are forwarded: each starts once the ones before it have finished,
+    /// except that `addRegionHere`, `flush`, `requestPermission`, `locationAction` and
+    /// `configureNotifications`, which wait for a fix, the server or the user's answer to a dialog,
+    /// do not hold up the calls after them (which may then start before them).
     public func forward(
         _ method: String, options: [AnyHashable: Any], resolve: @escaping @Sendable (Any) -> Void,
         reject: @escaping @Sendable (BridgeError) -> Void

@@ -64,8 +64,9 @@ public enum BridgeMethod: String, Sendable, CaseIterable {
     case markRegion
 
     /// Whether the call waits on the outside world (a fix, the server, the user's answer to a
-    /// permission dialog) before it answers, so that forwarded calls after it should not wait for it.
-    var waitsOnTheWorld: Bool { [.addRegionHere, .flush, .requestPermission, .locationAction].contains(self) }
+    /// permission or notification dialog) before it answers, so that forwarded calls after it
+    /// should not wait for it.
+    var waitsOnTheWorld: Bool { [.addRegionHere, .flush, .requestPermission, .locationAction, .configureNotifications].contains(self) }
 
     /// The arguments the method takes, as an error message shows them.
     var expectedArguments: String {

@@ -19,13 +19,13 @@ public enum MarkedRegion {
         try Region(id: id(of: record.id), center: record.fix.coordinate, radius: radius)
     }
 
-    /// Whether `radius` marks (greater than 0) rather than unmarks (exactly 0).
-    /// - Throws: ``ValidationError`` naming the radius when it is negative, not a number, infinite or
-    ///   larger than ``maximumRadius``.
+    /// Whether `radius` marks (1 m or more) rather than unmarks (exactly 0).
+    /// - Throws: ``ValidationError`` naming the radius when it is negative, between 0 and 1 m (no
+    ///   region is that small), not a number, infinite or larger than ``maximumRadius``.
     public static func isMark(_ radius: Double) throws(ValidationError) -> Bool {
-        guard radius.isFinite, (0...maximumRadius).contains(radius) else {
+        guard radius.isFinite, radius == 0 || (WireLimits.radius.lowerBound...maximumRadius).contains(radius) else {
             throw ValidationError(
-                field: "radius", value: "\(radius)", problem: "is not a number of metres from 0 to \(Int(maximumRadius))",
+                field: "radius", value: "\(radius)", problem: "is neither 0 nor a number of metres from 1 to \(Int(maximumRadius))",
                 fix: "give the monitoring radius in metres (100 or more is reliable on iOS), or 0 to unmark the location")
         }
         return radius > 0

@@ -28,7 +28,10 @@ public struct Region: Sendable, Hashable, Codable, Identifiable {
         id: String, center: Coordinate, radius: Double, notifyOnEntry: Bool = true, notifyOnExit: Bool = true,
         loiteringDelay: TimeInterval? = nil
     ) throws(ValidationError) {
-        try Self.checkNew(id: id, radius: radius)
+        try Self.checkNew(id: id)
+        guard radius.isFinite, radius > 0 else { throw Self.badRadius(radius) }
+        try WireLimits.check(
+            radius, field: "radius", in: WireLimits.radius, unit: "m", fix: "give the radius in metres, from 1 m to 1000 km")
         try self.init(
             stored: id, center: center, radius: radius, notifyOnEntry: notifyOnEntry, notifyOnExit: notifyOnExit,
             loiteringDelay: loiteringDelay, shape: .circle)
@@ -37,10 +40,9 @@ public struct Region: Sendable, Hashable, Codable, Identifiable {
     /// Ids starting with this belong to the engine (``MonitoredRegion/refreshRegionID``).
     public static let reservedIDPrefix = "whereabouts."
 
-    /// The rules a region must meet to be created, beyond those every stored region met: the ones
-    /// the companion server and the GeoJSON reader apply, so a region the device accepts never has
-    /// its events refused upstream.
-    private static func checkNew(id: String, radius: Double) throws(ValidationError) {
+    /// The id rules a region must meet to be created, beyond those every stored region met: the
+    /// companion server's (its events carry the id), and the engine's own prefix.
+    private static func checkNew(id: String) throws(ValidationError) {
         try WireLimits.checkRegionID(id, field: "id")
         guard !id.hasPrefix(reservedIDPrefix) else {
             throw ValidationError(
@@ -48,9 +50,6 @@ public struct Region: Sendable, Hashable, Codable, Identifiable {
                 problem: "starts with \"\(reservedIDPrefix)\", which the engine keeps for its own regions",
                 fix: "choose an id that does not start with \"\(reservedIDPrefix)\"")
         }
-        guard radius.isFinite, radius > 0 else { throw badRadius(radius) }
-        try WireLimits.check(
-            radius, field: "radius", in: WireLimits.radius, unit: "m", fix: "give the radius in metres, from 1 m to 1000 km")
     }
 
     private static func badRadius(_ radius: Double) -> ValidationError {
@@ -88,8 +87,9 @@ public struct Region: Sendable, Hashable, Codable, Identifiable {
     /// Creates a polygon region (a GeoJSON Polygon or MultiPolygon): `rings` holds each polygon's
     /// rings, outer first then holes. The OS is handed the smallest circle enclosing every vertex;
     /// inside or outside is decided exactly against the polygons.
-    /// - Throws: ``ValidationError`` for an empty id, empty or degenerate rings, a ring at a pole, or a
-    ///   negative loitering delay.
+    /// - Throws: ``ValidationError`` for an id ``init(id:center:radius:notifyOnEntry:notifyOnExit:loiteringDelay:)``
+    ///   refuses, empty or degenerate rings, a ring at a pole, or a negative loitering delay. A
+    ///   polygon of any size is taken: its enclosing circle is not a radius the app gave.
     public init(
         id: String, polygons rings: [[[Coordinate]]], notifyOnEntry: Bool = true, notifyOnExit: Bool = true,
         loiteringDelay: TimeInterval? = nil
@@ -97,7 +97,7 @@ public struct Region: Sendable, Hashable, Codable, Identifiable {
         let set = try PolygonSet(rings)
         let circle = EnclosingCircle.smallest(around: set.vertices)
         let radius = max(circle.radius, 1)
-        try Self.checkNew(id: id, radius: radius)
+        try Self.checkNew(id: id)
         try self.init(
             stored: id, center: circle.center, radius: radius, notifyOnEntry: notifyOnEntry, notifyOnExit: notifyOnExit,
             loiteringDelay: loiteringDelay, shape: .polygons(set))
