@@ -53,6 +53,27 @@ struct TrackerCruiseTests {
         #expect(tracker.timers[.clearance] == nil)
     }
 
+    /// Bug: with no motion report ever (motion denied, no coprocessor, gpsd) each fine fix started
+    /// a cruise, which dropped the stop anchor: a still device far from every region never went
+    /// stationary and took a Wi-Fi fix every few minutes all night.
+    @Test("with no motion report, a still device far from every region goes stationary and turns positioning off")
+    func stillWithoutMotionReports() {
+        var tracker = Self.started(regions: [F.region("far", at: F.point(3000), radius: 100)])
+        var effects: [TrackerEffect] = []
+        for second in stride(from: 2.0, through: 600, by: 10) {
+            effects += tracker.handle(.fix(F.fix(east: 0, accuracy: 40, at: second)), now: F.date(second))
+            effects += tracker.handle(.wake, now: F.date(second + 5))
+        }
+        #expect(tracker.timers[.clearance] == nil, "no cruise before a motion report")
+        guard case .stationary = tracker.motion else {
+            Issue.record("still moving: \(tracker.motion)")
+            return
+        }
+        #expect(
+            effects.locationRequests.last?.standard == nil,
+            "positioning is off while still: \(effects.locationRequests.last.map { "\($0)" } ?? "")")
+    }
+
     @Test("a cruise ends at the time a walker could have used up the room")
     func clearanceEnd() {
         var tracker = Self.started(regions: [F.region("near", at: F.point(300), radius: 100)])

@@ -51,7 +51,9 @@ extension Tracker {
             .filter { !osSettles($0.region, policy) }.prefix(8)
         let needsFine = nearest.contains { $0.distance <= reach && $0.region.radius < policy.fineRadius }
         let room = (nearest.first?.distance ?? .infinity) - reach
-        let canCruise = policy.cruiseAccuracy != nil && activity?.kind != .stationary && !leftUndecided(policy)
+        // Not before a motion report: a cruise drops the stop anchor, and with no report ever (motion
+        // denied, no coprocessor, gpsd) a still device far from every region would never stop.
+        let canCruise = policy.cruiseAccuracy != nil && activity != nil && activity?.kind != .stationary && !leftUndecided(policy)
         if canCruise && room >= speed * Self.shortestCruise {
             startCruise(Clearance(from: fix.timestamp, metres: room, speed: speed), policy)
         } else {
