@@ -38,6 +38,9 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
     public let receiver: CoreLocationReceiver
     /// What the app's Info.plist declares.
     public let setup: AppSetup
+    /// The identifier of the app's ``BackgroundRefreshTask``, checked against the Info.plist in
+    /// ``setupProblems``; `nil` when the app runs none.
+    public let refreshTask: String?
     private let continuation: AsyncStream<LocationServiceEvent>.Continuation
     private let manager: any LocationManaging
     private let oneShotManager: any LocationManaging
@@ -59,6 +62,9 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
     ///   - motion: CoreMotion's activity manager, or `nil` where there is none; left unused when the app
     ///     does not declare `NSMotionUsageDescription`.
     ///   - setup: what the app's Info.plist declares.
+    ///   - refreshTask: the identifier of the app's ``BackgroundRefreshTask``, or `nil` when it runs
+    ///     none; when the Info.plist does not permit it, ``setupProblems`` lists
+    ///     ``WhereaboutsCore/SetupProblem/Code/refreshTaskNotPermitted``.
     ///   - showsBackgroundLocationIndicator: whether the status bar shows that an app with Always
     ///     authorization uses location in the background.
     ///   - monitorsVisits: whether CoreLocation's visits also run together with significant-change
@@ -74,7 +80,8 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
     @MainActor
     public init(
         manager: any LocationManaging, oneShotManager: any LocationManaging, motion: (any MotionActivityManaging)?, setup: AppSetup,
-        showsBackgroundLocationIndicator: Bool = false, monitorsVisits: Bool = false, defaults: UserDefaults = .standard,
+        refreshTask: String? = nil, showsBackgroundLocationIndicator: Bool = false, monitorsVisits: Bool = false,
+        defaults: UserDefaults = .standard,
         liveUpdates: (any LiveUpdatesRunning)? = nil, openSettings: @escaping @MainActor @Sendable () -> Void,
         log: AdapterLog = .system, now: @escaping @Sendable () -> Date = Date.init
     ) {
@@ -84,6 +91,7 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
         self.manager = manager
         self.oneShotManager = oneShotManager
         self.setup = setup
+        self.refreshTask = refreshTask
         self.monitorsVisits = monitorsVisits
         self.settings = openSettings
         self.liveUpdates = liveUpdates
@@ -93,6 +101,7 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
             manager: setup.allowsMotion ? motion : nil, continuation: continuation, defaults: defaults, now: now)
         self.motion = motion
         receiver = CoreLocationReceiver(primary: manager, deliver: motion.deliver, authorization: authorizationTracker)
+        // The refresh task's problem is logged by BackgroundRefreshTask.register().
         for problem in setup.problems() { log(.launch, .error, problem.message) }
         manager.showsBackgroundLocationIndicator = showsBackgroundLocationIndicator
         if case .failure(let problem) = authorizationTracker.refresh(from: manager) {
@@ -102,8 +111,9 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
 
     deinit { continuation.finish() }
 
-    /// What the app's Info.plist lacks; each problem's feature is left off.
-    public var setupProblems: [SetupProblem] { setup.problems() }
+    /// What the app's Info.plist lacks; each problem's feature is left off. The refresh task is checked
+    /// when the service was given its identifier (``refreshTask``).
+    public var setupProblems: [SetupProblem] { setup.problems(refreshTask: refreshTask) }
 
     /// The authorization CoreLocation reported last (read when the service was created and on every
     /// `locationManagerDidChangeAuthorization(_:)`).

@@ -30,9 +30,11 @@
                     ($0 as? UIApplication.LaunchOptionsKey)?.rawValue ?? $0 as? String
                 }
                 MainActor.assumeIsolated {
-                    started = main.start(
-                        reason: RelaunchHandler.reason(launchOptionKeys: keys), service: CoreLocationService(),
-                        scheduler: SystemTaskScheduler(), notificationCenter: SystemNotificationCenter())
+                    let setup = main
+                    started = setup.start(
+                        reason: RelaunchHandler.reason(launchOptionKeys: keys),
+                        service: CoreLocationService(refreshTask: setup.refreshTaskIdentifier), scheduler: SystemTaskScheduler(),
+                        notificationCenter: SystemNotificationCenter())
                 }
             }
         }
