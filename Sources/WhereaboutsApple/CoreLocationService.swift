@@ -52,6 +52,13 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
     private let log: AdapterLog
     /// Objects the platform holds weakly that must live as long as the service (CoreLocation's delegate).
     private var keptAlive: [AnyObject] = []
+    /// What serves standard updates now; read and written on the main thread only.
+    private var paths = StandardUpdatesPaths.none
+    /// The configuration applied last, applied again when the authorization changes (the sessions
+    /// wait for it); main thread only.
+    private var applied: CoreLocationConfiguration?
+    /// Whether the engine has regions monitored (``monitor(_:)``), which keeps the sessions; main thread only.
+    private var regionsPlanned = false
 
     /// Creates the service on the given managers. Call it on the main thread. Apps use the convenience
     /// initializer that creates CoreLocation's managers; this one takes any ``LocationManaging``.
@@ -101,6 +108,7 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
             manager: setup.allowsMotion ? motion : nil, continuation: continuation, defaults: defaults, now: now)
         self.motion = motion
         receiver = CoreLocationReceiver(primary: manager, deliver: motion.deliver, authorization: authorizationTracker)
+        receiver.authorizationDidChange = { [weak self] in self?.reapply() }
         // The refresh task's problem is logged by BackgroundRefreshTask.register().
         for problem in setup.problems() { log(.launch, .error, problem.message) }
         manager.showsBackgroundLocationIndicator = showsBackgroundLocationIndicator
@@ -122,7 +130,10 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
     /// Applies the core's ``WhereaboutsCore/CoreLocationConfiguration`` for `request`: accuracy,
     /// distance filter, automatic pausing and background updates, then starts or stops standard
     /// updates, significant-change monitoring, visits and motion activity. Fine standard updates run on
-    /// the modern path when there is one (``LiveUpdatesPlan``), the rest on the location manager.
+    /// the modern path when there is one (``WhereaboutsCore/LiveUpdatesPlan``), the rest on the location
+    /// manager; ``WhereaboutsCore/LiveUpdatesTransition`` decides what a change keeps, starts and ends, so
+    /// that the sessions created when tracking started are held across changes of request made in the
+    /// background.
     public func configure(_ request: LocationRequest) {
         let configuration = CoreLocationConfiguration(request, backgroundModeDeclared: setup.allowsBackgroundUpdates)
         let visits = configuration.visits || (monitorsVisits && configuration.significantChanges)
@@ -132,15 +143,11 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
             manager.distanceFilter = configuration.distanceFilter
             manager.pausesLocationUpdatesAutomatically = configuration.pausesLocationUpdatesAutomatically
             manager.allowsBackgroundLocationUpdates = configuration.allowsBackgroundLocationUpdates
-            let live = liveUpdates.flatMap { _ in
-                LiveUpdatesPlan(configuration, setup: setup, authorization: authorizationTracker.current)
-            }
-            liveUpdates?.run(live) { [receiver, manager] location in receiver.didUpdateLocations([location], from: manager) }
-            if configuration.standardUpdates && live == nil {
-                manager.startUpdatingLocation()
-            } else {
-                manager.stopUpdatingLocation()
-            }
+            applied = configuration
+            apply(
+                LiveUpdatesTransition(
+                    from: paths, to: configuration, regions: regionsPlanned, setup: setup, authorization: authorizationTracker.current,
+                    modernPath: liveUpdates != nil))
             if configuration.significantChanges {
                 manager.startMonitoringSignificantLocationChanges()
             } else {
@@ -187,6 +194,10 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
                 planned = []
             }
             receiver.statesWanted = Set(planned.filter(\.requestsState).map(\.identifier))
+            if regionsPlanned != !regions.isEmpty {
+                regionsPlanned = !regions.isEmpty
+                reapply()
+            }
             let monitored = manager.monitoredCircles
             let wanted = Set(planned.map(\.identifier))
             for identifier in monitored.keys.sorted() where !wanted.contains(identifier) {
@@ -236,6 +247,42 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
     /// Opens the app's page in the Settings app.
     public func openSettings() {
         onMain { [settings] in settings() }
+    }
+
+    /// Carries out `transition`'s steps in order.
+    @MainActor
+    private func apply(_ transition: LiveUpdatesTransition) {
+        paths = transition.paths
+        for step in transition.steps {
+            switch step {
+            case .createSessions(let sessions): liveUpdates?.holdSessions(sessions)
+            case .startClassic: manager.startUpdatingLocation()
+            case .startLive(let plan): liveUpdates?.startUpdates(plan) { [weak self] location in self?.deliverLive(location) }
+            case .setLiveFilter(let metres): liveUpdates?.setDistanceFilter(metres)
+            case .stopLive: liveUpdates?.stopUpdates()
+            case .stopClassic: manager.stopUpdatingLocation()
+            case .invalidateSessions: liveUpdates?.invalidateSessions()
+            }
+        }
+    }
+
+    /// A position from the live updates: reported like the manager's, and the classic updates kept
+    /// for the hand-over stop.
+    @MainActor
+    private func deliverLive(_ location: ReportedLocation) {
+        receiver.didUpdateLocations([location], from: manager)
+        apply(.firstLivePosition(in: paths))
+    }
+
+    /// The authorization or the regions changed: the configuration applied last is applied again, which
+    /// creates the sessions that waited for the authorization, or ends them when nothing is asked for.
+    @MainActor
+    private func reapply() {
+        guard let applied else { return }
+        apply(
+            LiveUpdatesTransition(
+                from: paths, to: applied, regions: regionsPlanned, setup: setup, authorization: authorizationTracker.current,
+                modernPath: liveUpdates != nil))
     }
 
     /// Keeps `object` alive as long as the service.
