@@ -65,8 +65,18 @@ public struct AutomaticSetup: Sendable, Equatable {
     /// schedules the refresh task and launches the engine for `reason`. Call it on the main thread while
     /// the app finishes launching. `service` is created only when the set-up goes ahead: a throwaway
     /// service would start CoreLocation and CoreMotion and move the mark of the motion already read.
+    ///
+    /// When the store cannot be opened (a background relaunch for a location event before the first
+    /// unlock after a reboot, or at any time while the device is locked when the app's data protection
+    /// is `Complete`: the files cannot be read then), the set-up waits instead of giving up: the service
+    /// is kept, so CoreLocation's delegate lives and the event that woke the app waits in its stream for
+    /// the engine; the refresh task is registered at once (BGTaskScheduler refuses a registration after
+    /// launching has finished), its runs ending unsuccessfully until the engine exists; and
+    /// ``protectedDataBecameAvailable()`` tries again, which the package's observer calls when
+    /// `UIApplication.protectedDataDidBecomeAvailableNotification` or `didBecomeActiveNotification` comes.
     /// - Returns: what was created, or `nil` when the set-up is off, the app installed its own bridge, or
-    ///   the store could not be opened (logged; JavaScript's calls then answer `notConfigured`).
+    ///   the store could not be opened (logged; JavaScript's calls answer `notConfigured` until a retry
+    ///   succeeds).
     @MainActor
     public func start(
         reason: LaunchReason, service: @autoclosure () -> CoreLocationService, scheduler: any TaskScheduling,
@@ -80,12 +90,51 @@ public struct AutomaticSetup: Sendable, Equatable {
             log(.launch, .notice, "the app installed its own bridge: the automatic set-up creates nothing")
             return nil
         }
-        guard
-            let started = make(reason: reason, service: service(), scheduler: scheduler, notificationCenter: notificationCenter, log: log)
-        else { return nil }
-        Bridge.install(started.bridge)
+        let service = service()
+        let waiting = Waiting(
+            setup: self, reason: reason, service: service, scheduler: scheduler, notificationCenter: notificationCenter, log: log,
+            route: nil)
+        switch waiting.attempt() {
+        case .started(let started):
+            return started
+        case .storeUnavailable:
+            let route = RefreshRoute(log: log)
+            if service.setup.allowsRefresh(refreshTaskIdentifier),
+                !scheduler.register(identifier: refreshTaskIdentifier, launchHandler: { [route] in route.run($0) })
+            {
+                log(.background, .error, "the refresh task '\(refreshTaskIdentifier)' could not be registered")
+            }
+            Self.waiting = waiting.routing(to: route)
+            return nil
+        }
+    }
+
+    /// Tries again a ``start(reason:service:scheduler:notificationCenter:log:)`` that could not open the
+    /// store, on the service it kept, with the reason of the launch: the package's observer calls it
+    /// when protected data becomes available and whenever the app becomes active. Call it on the main
+    /// thread.
+    /// - Returns: what was created; `nil` when no set-up is waiting, or the store still cannot be opened
+    ///   (the set-up keeps waiting), or the app has installed its own bridge meanwhile (the set-up stops
+    ///   waiting).
+    @MainActor
+    @discardableResult
+    public static func protectedDataBecameAvailable() -> Started? {
+        guard let waiting else { return nil }
+        guard Bridge.installed == nil else {
+            waiting.log(.launch, .notice, "the app installed its own bridge: the automatic set-up stops waiting for its store")
+            Self.waiting = nil
+            return nil
+        }
+        guard case .started(let started) = waiting.attempt() else { return nil }
+        Self.waiting = nil
         return started
     }
+
+    /// Whether a set-up is waiting for its store (``protectedDataBecameAvailable()``).
+    @MainActor
+    public static var isWaitingForStore: Bool { waiting != nil }
+
+    @MainActor private static var waiting: Waiting?
 
     /// What ``start(reason:service:scheduler:notificationCenter:log:)`` does but installing the bridge:
     /// for an app (or a test) that keeps its bridge itself.
@@ -94,15 +143,31 @@ public struct AutomaticSetup: Sendable, Equatable {
         reason: LaunchReason, service: CoreLocationService, scheduler: any TaskScheduling, notificationCenter: any NotificationCentering,
         log: AdapterLog = .system
     ) -> Started? {
-        let store: SQLiteLocationStore
+        guard let store = openStore(log: log) else { return nil }
+        return make(
+            store: store, reason: reason, service: service, scheduler: scheduler, notificationCenter: notificationCenter, log: log,
+            registersRefresh: true)
+    }
+
+    /// The store, or `nil` (logged) when it cannot be opened.
+    private func openStore(log: AdapterLog) -> SQLiteLocationStore? {
         do {
             try FileManager.default.createDirectory(
                 atPath: (storePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            store = try SQLiteLocationStore(path: storePath)
+            return try SQLiteLocationStore(path: storePath)
         } catch {
             log(.launch, .error, "Whereabouts is not set up: the store at \(storePath) could not be opened: \(error)")
             return nil
         }
+    }
+
+    /// The engine and the rest on `store`; the refresh task is registered when `registersRefresh`, else
+    /// it was registered before (``RefreshRoute``) and only scheduled here.
+    @MainActor
+    private func make(
+        store: SQLiteLocationStore, reason: LaunchReason, service: CoreLocationService, scheduler: any TaskScheduling,
+        notificationCenter: any NotificationCentering, log: AdapterLog, registersRefresh: Bool
+    ) -> Started {
         let engine = LocationEngine(store: store, service: service, uploader: Bridge.uploader(store: store))
         let notifier = RegionNotifier(engine: engine, center: notificationCenter, log: log)
         let bridge = Bridge(engine: engine, notifications: notifier)
@@ -113,7 +178,7 @@ public struct AutomaticSetup: Sendable, Equatable {
         let refresh = BackgroundRefreshTask(
             identifier: refreshTaskIdentifier, engine: engine, scheduler: scheduler, setup: service.setup, log: log)
         let launch = RelaunchHandler(engine: engine, log: log).launch(reason)
-        if refresh.register() {
+        if registersRefresh ? refresh.register() : service.setup.allowsRefresh(refreshTaskIdentifier) {
             do {
                 try refresh.schedule()
             } catch {
@@ -121,5 +186,62 @@ public struct AutomaticSetup: Sendable, Equatable {
             }
         }
         return Started(engine: engine, bridge: bridge, refresh: refresh, notifier: notifier, launch: launch)
+    }
+
+    /// A set-up started once: what it was given, and where the refresh task's runs go when it was
+    /// registered before the engine existed.
+    private struct Waiting {
+        enum Attempt {
+            case started(Started)
+            case storeUnavailable
+        }
+
+        let setup: AutomaticSetup
+        let reason: LaunchReason
+        let service: CoreLocationService
+        let scheduler: any TaskScheduling
+        let notificationCenter: any NotificationCentering
+        let log: AdapterLog
+        let route: RefreshRoute?
+
+        /// Opens the store and, when it opens, creates the engine and installs the bridge.
+        @MainActor
+        func attempt() -> Attempt {
+            guard let store = setup.openStore(log: log) else { return .storeUnavailable }
+            let started = setup.make(
+                store: store, reason: reason, service: service, scheduler: scheduler, notificationCenter: notificationCenter, log: log,
+                registersRefresh: route == nil)
+            route?.deliver(to: started.refresh)
+            Bridge.install(started.bridge)
+            return .started(started)
+        }
+
+        func routing(to route: RefreshRoute) -> Waiting {
+            Waiting(
+                setup: setup, reason: reason, service: service, scheduler: scheduler, notificationCenter: notificationCenter, log: log,
+                route: route)
+        }
+    }
+}
+
+/// The refresh task's launch handler while the engine does not exist yet: a run that comes before it
+/// ends unsuccessfully; once the engine exists, runs are its ``BackgroundRefreshTask``'s. BGTaskScheduler
+/// calls the handler on a queue of its own.
+private final class RefreshRoute: @unchecked Sendable {
+    private let lock = NSLock()
+    private var refresh: BackgroundRefreshTask?
+    private let log: AdapterLog
+
+    init(log: AdapterLog) { self.log = log }
+
+    func deliver(to refresh: BackgroundRefreshTask) { lock.withLock { self.refresh = refresh } }
+
+    func run(_ task: any BackgroundTaskRun) {
+        guard let refresh = lock.withLock({ refresh }) else {
+            log(.background, .notice, "refresh skipped: the store cannot be opened until the device is unlocked")
+            task.setTaskCompleted(success: false)
+            return
+        }
+        refresh.run(task)
     }
 }

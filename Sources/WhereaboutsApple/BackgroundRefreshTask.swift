@@ -83,8 +83,10 @@ public final class BackgroundRefreshTask: Sendable {
         try scheduler.submitRefresh(identifier: identifier, earliestBegin: Date(timeIntervalSinceNow: interval))
     }
 
-    /// One run: schedules the next, then refreshes until the deadline or the expiration.
-    private func run(_ task: any BackgroundTaskRun) {
+    /// One run: schedules the next, then refreshes until the deadline or the expiration. Internal for
+    /// ``AutomaticSetup``, which registers the identifier before the engine exists when the store cannot
+    /// be opened yet.
+    func run(_ task: any BackgroundTaskRun) {
         do {
             try schedule()
         } catch {

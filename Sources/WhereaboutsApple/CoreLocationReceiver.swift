@@ -20,6 +20,8 @@ public final class CoreLocationReceiver {
     /// The identifiers of the planned regions whose state is asked for once monitoring starts; set
     /// by ``CoreLocationService/monitor(_:)`` on the main thread, where the callbacks arrive too.
     var statesWanted: Set<String> = []
+    /// Called after each authorization the primary manager reports; set by ``CoreLocationService``.
+    var authorizationDidChange: (@MainActor () -> Void)?
 
     init(primary: any LocationManaging, deliver: @escaping @Sendable (LocationServiceEvent) -> Void, authorization: AuthorizationTracker) {
         self.primary = primary
@@ -31,7 +33,9 @@ public final class CoreLocationReceiver {
     public func didChangeAuthorization(_ manager: any LocationManaging) {
         guard manager === primary else { return }
         switch authorization.refresh(from: manager) {
-        case .success(let current): deliver(.authorizationChanged(current))
+        case .success(let current):
+            deliver(.authorizationChanged(current))
+            authorizationDidChange?()
         case .failure(let problem): deliver(.failure(Self.authorizationFailure(problem)))
         }
     }

@@ -38,6 +38,9 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
     public let receiver: CoreLocationReceiver
     /// What the app's Info.plist declares.
     public let setup: AppSetup
+    /// The identifier of the app's ``BackgroundRefreshTask``, checked against the Info.plist in
+    /// ``setupProblems``; `nil` when the app runs none.
+    public let refreshTask: String?
     private let continuation: AsyncStream<LocationServiceEvent>.Continuation
     private let manager: any LocationManaging
     private let oneShotManager: any LocationManaging
@@ -49,6 +52,13 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
     private let log: AdapterLog
     /// Objects the platform holds weakly that must live as long as the service (CoreLocation's delegate).
     private var keptAlive: [AnyObject] = []
+    /// What serves standard updates now; read and written on the main thread only.
+    private var paths = StandardUpdatesPaths.none
+    /// The configuration applied last, applied again when the authorization changes (the sessions
+    /// wait for it); main thread only.
+    private var applied: CoreLocationConfiguration?
+    /// Whether the engine has regions monitored (``monitor(_:)``), which keeps the sessions; main thread only.
+    private var regionsPlanned = false
 
     /// Creates the service on the given managers. Call it on the main thread. Apps use the convenience
     /// initializer that creates CoreLocation's managers; this one takes any ``LocationManaging``.
@@ -59,6 +69,9 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
     ///   - motion: CoreMotion's activity manager, or `nil` where there is none; left unused when the app
     ///     does not declare `NSMotionUsageDescription`.
     ///   - setup: what the app's Info.plist declares.
+    ///   - refreshTask: the identifier of the app's ``BackgroundRefreshTask``, or `nil` when it runs
+    ///     none; when the Info.plist does not permit it, ``setupProblems`` lists
+    ///     ``WhereaboutsCore/SetupProblem/Code/refreshTaskNotPermitted``.
     ///   - showsBackgroundLocationIndicator: whether the status bar shows that an app with Always
     ///     authorization uses location in the background.
     ///   - monitorsVisits: whether CoreLocation's visits also run together with significant-change
@@ -74,7 +87,8 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
     @MainActor
     public init(
         manager: any LocationManaging, oneShotManager: any LocationManaging, motion: (any MotionActivityManaging)?, setup: AppSetup,
-        showsBackgroundLocationIndicator: Bool = false, monitorsVisits: Bool = false, defaults: UserDefaults = .standard,
+        refreshTask: String? = nil, showsBackgroundLocationIndicator: Bool = false, monitorsVisits: Bool = false,
+        defaults: UserDefaults = .standard,
         liveUpdates: (any LiveUpdatesRunning)? = nil, openSettings: @escaping @MainActor @Sendable () -> Void,
         log: AdapterLog = .system, now: @escaping @Sendable () -> Date = Date.init
     ) {
@@ -84,6 +98,7 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
         self.manager = manager
         self.oneShotManager = oneShotManager
         self.setup = setup
+        self.refreshTask = refreshTask
         self.monitorsVisits = monitorsVisits
         self.settings = openSettings
         self.liveUpdates = liveUpdates
@@ -93,6 +108,8 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
             manager: setup.allowsMotion ? motion : nil, continuation: continuation, defaults: defaults, now: now)
         self.motion = motion
         receiver = CoreLocationReceiver(primary: manager, deliver: motion.deliver, authorization: authorizationTracker)
+        receiver.authorizationDidChange = { [weak self] in self?.reapply() }
+        // The refresh task's problem is logged by BackgroundRefreshTask.register().
         for problem in setup.problems() { log(.launch, .error, problem.message) }
         manager.showsBackgroundLocationIndicator = showsBackgroundLocationIndicator
         if case .failure(let problem) = authorizationTracker.refresh(from: manager) {
@@ -102,8 +119,9 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
 
     deinit { continuation.finish() }
 
-    /// What the app's Info.plist lacks; each problem's feature is left off.
-    public var setupProblems: [SetupProblem] { setup.problems() }
+    /// What the app's Info.plist lacks; each problem's feature is left off. The refresh task is checked
+    /// when the service was given its identifier (``refreshTask``).
+    public var setupProblems: [SetupProblem] { setup.problems(refreshTask: refreshTask) }
 
     /// The authorization CoreLocation reported last (read when the service was created and on every
     /// `locationManagerDidChangeAuthorization(_:)`).
@@ -112,7 +130,10 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
     /// Applies the core's ``WhereaboutsCore/CoreLocationConfiguration`` for `request`: accuracy,
     /// distance filter, automatic pausing and background updates, then starts or stops standard
     /// updates, significant-change monitoring, visits and motion activity. Fine standard updates run on
-    /// the modern path when there is one (``LiveUpdatesPlan``), the rest on the location manager.
+    /// the modern path when there is one (``WhereaboutsCore/LiveUpdatesPlan``), the rest on the location
+    /// manager; ``WhereaboutsCore/LiveUpdatesTransition`` decides what a change keeps, starts and ends, so
+    /// that the sessions created when tracking started are held across changes of request made in the
+    /// background.
     public func configure(_ request: LocationRequest) {
         let configuration = CoreLocationConfiguration(request, backgroundModeDeclared: setup.allowsBackgroundUpdates)
         let visits = configuration.visits || (monitorsVisits && configuration.significantChanges)
@@ -122,15 +143,11 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
             manager.distanceFilter = configuration.distanceFilter
             manager.pausesLocationUpdatesAutomatically = configuration.pausesLocationUpdatesAutomatically
             manager.allowsBackgroundLocationUpdates = configuration.allowsBackgroundLocationUpdates
-            let live = liveUpdates.flatMap { _ in
-                LiveUpdatesPlan(configuration, setup: setup, authorization: authorizationTracker.current)
-            }
-            liveUpdates?.run(live) { [receiver, manager] location in receiver.didUpdateLocations([location], from: manager) }
-            if configuration.standardUpdates && live == nil {
-                manager.startUpdatingLocation()
-            } else {
-                manager.stopUpdatingLocation()
-            }
+            applied = configuration
+            apply(
+                LiveUpdatesTransition(
+                    from: paths, to: configuration, regions: regionsPlanned, setup: setup, authorization: authorizationTracker.current,
+                    modernPath: liveUpdates != nil))
             if configuration.significantChanges {
                 manager.startMonitoringSignificantLocationChanges()
             } else {
@@ -177,6 +194,10 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
                 planned = []
             }
             receiver.statesWanted = Set(planned.filter(\.requestsState).map(\.identifier))
+            if regionsPlanned != !regions.isEmpty {
+                regionsPlanned = !regions.isEmpty
+                reapply()
+            }
             let monitored = manager.monitoredCircles
             let wanted = Set(planned.map(\.identifier))
             for identifier in monitored.keys.sorted() where !wanted.contains(identifier) {
@@ -226,6 +247,42 @@ public final class CoreLocationService: LocationService, @unchecked Sendable {
     /// Opens the app's page in the Settings app.
     public func openSettings() {
         onMain { [settings] in settings() }
+    }
+
+    /// Carries out `transition`'s steps in order.
+    @MainActor
+    private func apply(_ transition: LiveUpdatesTransition) {
+        paths = transition.paths
+        for step in transition.steps {
+            switch step {
+            case .createSessions(let sessions): liveUpdates?.holdSessions(sessions)
+            case .startClassic: manager.startUpdatingLocation()
+            case .startLive(let plan): liveUpdates?.startUpdates(plan) { [weak self] location in self?.deliverLive(location) }
+            case .setLiveFilter(let metres): liveUpdates?.setDistanceFilter(metres)
+            case .stopLive: liveUpdates?.stopUpdates()
+            case .stopClassic: manager.stopUpdatingLocation()
+            case .invalidateSessions: liveUpdates?.invalidateSessions()
+            }
+        }
+    }
+
+    /// A position from the live updates: reported like the manager's, and the classic updates kept
+    /// for the hand-over stop.
+    @MainActor
+    private func deliverLive(_ location: ReportedLocation) {
+        receiver.didUpdateLocations([location], from: manager)
+        apply(.firstLivePosition(in: paths))
+    }
+
+    /// The authorization or the regions changed: the configuration applied last is applied again, which
+    /// creates the sessions that waited for the authorization, or ends them when nothing is asked for.
+    @MainActor
+    private func reapply() {
+        guard let applied else { return }
+        apply(
+            LiveUpdatesTransition(
+                from: paths, to: applied, regions: regionsPlanned, setup: setup, authorization: authorizationTracker.current,
+                modernPath: liveUpdates != nil))
     }
 
     /// Keeps `object` alive as long as the service.

@@ -23,8 +23,11 @@ struct AutomaticSetupTests {
         #expect(!off.enabled)
     }
 
-    @Test("at launch it creates the store, the engine and the bridge, registers the refresh task and launches; never twice")
+    @Test("at launch it creates the engine and the bridge; a store not openable yet is tried again later; never twice")
     func startsOnce() async throws {
+        // The store, the engine and the bridge are created, the refresh task is registered and the engine
+        // launched; a store that cannot be opened (before the first unlock) is tried again when protected
+        // data becomes available.
         let app = PhoneApp(at: home)
         try app.launch()
         let support = temporaryFolder("support")
@@ -44,20 +47,44 @@ struct AutomaticSetupTests {
                 }(), scheduler: scheduler, notificationCenter: RecordingNotificationCenter(), log: app.lines.log) == nil)
         #expect(Bridge.installed == nil && scheduler.registered.isEmpty)
 
+        // Before the first unlock the store's files cannot be opened; a file where its folder goes plays that.
+        let setup = AutomaticSetup(bundleIdentifier: "com.example.app", reading: { info[$0] }, applicationSupport: support)
+        let folder = (setup.storePath as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: support.path, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: folder, contents: Data()))
+        let kept = WeakBox<CoreLocationService>()
+        #expect(
+            setup.start(
+                reason: .locationEvent,
+                service: {
+                    let service = app.makeService()
+                    kept.value = service
+                    return service
+                }(), scheduler: scheduler, notificationCenter: RecordingNotificationCenter(), log: app.lines.log) == nil)
+        #expect(Bridge.installed == nil && AutomaticSetup.isWaitingForStore)
+        #expect(kept.value != nil, "the service lives on, so the event that woke the app is delivered to it")
+        #expect(app.lines.messages(.launch).contains { $0.contains("could not be opened") })
+        #expect(scheduler.registered == ["whereabouts.refresh"], "registered before launching finishes, as BGTaskScheduler requires")
+        #expect(scheduler.run("whereabouts.refresh").completed == [false], "a refresh before the engine exists ends at once")
+        #expect(AutomaticSetup.protectedDataBecameAvailable() == nil && AutomaticSetup.isWaitingForStore, "still locked: it waits")
+
         let relayed = Latest<Bridge>()
         Bridge.whenInstalled { relayed.set($0) }
-        let setup = AutomaticSetup(bundleIdentifier: "com.example.app", reading: { info[$0] }, applicationSupport: support)
-        let started = try #require(
-            setup.start(
-                reason: .locationEvent, service: app.service, scheduler: scheduler, notificationCenter: RecordingNotificationCenter(),
-                log: app.lines.log))
+        try FileManager.default.removeItem(atPath: folder)
+        let started = try #require(AutomaticSetup.protectedDataBecameAvailable())
+        #expect(!AutomaticSetup.isWaitingForStore)
         #expect(Bridge.installed === started.bridge)
         #expect(relayed.value === started.bridge, "a glue waiting for the bridge gets it")
         #expect(FileManager.default.fileExists(atPath: setup.storePath))
-        #expect(scheduler.registered == ["whereabouts.refresh"] && scheduler.submissions == ["whereabouts.refresh"])
+        #expect(
+            scheduler.registered == ["whereabouts.refresh"] && scheduler.submissions == ["whereabouts.refresh"],
+            "registered once, scheduled once the engine exists")
         #expect(await started.launch.value == .trackingDisabled, "a relaunch with tracking off starts nothing")
         let reply = await started.bridge.call("getLocationData", json: "{}")
         #expect(reply.contains("\"setupProblems\":[]"), "JavaScript is answered: \(reply)")
+        let run = scheduler.run("whereabouts.refresh")
+        #expect(await soon { run.completed == [true] }, "the refresh task's runs are the engine's now")
+        #expect(AutomaticSetup.protectedDataBecameAvailable() == nil, "nothing is waiting any more")
 
         #expect(
             setup.start(
@@ -70,4 +97,9 @@ struct AutomaticSetupTests {
         #expect(madeInVain.value == nil, "no service is made when the set-up is off or a bridge is installed")
         await started.engine.shutdown()
     }
+}
+
+/// Holds an object without keeping it alive.
+final class WeakBox<Object: AnyObject> {
+    weak var value: Object?
 }

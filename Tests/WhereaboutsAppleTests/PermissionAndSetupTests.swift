@@ -86,10 +86,11 @@ struct PermissionAndSetupTests {
         await app.kill()
     }
 
-    @Test("a refresh task the Info.plist does not permit is neither registered nor scheduled")
+    @Test("a refresh task the Info.plist does not permit is neither registered nor scheduled, and LocationData says so")
     func refreshNotPermitted() async throws {
         let app = PhoneApp(at: home)
         app.setup = AppSetup(usageDescriptions: [], backgroundModes: ["fetch"], permittedTaskIdentifiers: ["another.task"])
+        app.refreshTask = "whereabouts.refresh"
         try app.launch()
         let scheduler = RecordingScheduler()
         let refresh = BackgroundRefreshTask(
@@ -99,6 +100,9 @@ struct PermissionAndSetupTests {
         #expect(scheduler.registered.isEmpty && scheduler.submissions.isEmpty, "registering it would end the app")
         #expect(app.lines.messages(.background).count == 1)
         #expect(app.setup.problems(refreshTask: "whereabouts.refresh").last?.code == .refreshTaskNotPermitted)
+        #expect(
+            await app.engine.snapshot().setupProblems.map(\.code).contains(.refreshTaskNotPermitted),
+            "the service checks the identifier it was given, so the app can show the problem")
         await app.kill()
     }
 

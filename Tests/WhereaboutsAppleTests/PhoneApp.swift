@@ -16,6 +16,8 @@ final class PhoneApp {
     let lines = LogLines()
     let defaults = UserDefaults(suiteName: "whereabouts.tests.\(UUID().uuidString)")!
     var setup = AppSetup.complete()
+    /// The refresh task's identifier the service is given; `nil` for an app that runs none.
+    var refreshTask: String?
     var mode = TrackingMode.significant
     /// What the motion coprocessor does; `nil` for a device without one.
     var motion: RecordingMotion? = RecordingMotion()
@@ -52,7 +54,8 @@ final class PhoneApp {
         primary = os.makeManager()
         oneShot = os.makeManager()
         let service = CoreLocationService(
-            manager: primary, oneShotManager: oneShot, motion: motion, setup: setup, defaults: defaults, liveUpdates: liveUpdates,
+            manager: primary, oneShotManager: oneShot, motion: motion, setup: setup, refreshTask: refreshTask, defaults: defaults,
+            liveUpdates: liveUpdates,
             openSettings: { [weak self] in self?.settingsOpened += 1 }, log: lines.log)
         for manager in [primary!, oneShot!] {
             manager.receiver = service.receiver

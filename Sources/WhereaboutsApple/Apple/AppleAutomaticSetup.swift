@@ -5,7 +5,7 @@
     import WhereaboutsCore
 
     extension AutomaticSetup {
-        @MainActor private static var observer: (any NSObjectProtocol)?
+        @MainActor private static var observers: [any NSObjectProtocol] = []
         @MainActor private static var started: Started?
 
         /// The set-up the main bundle's Info.plist describes.
@@ -18,22 +18,35 @@
         /// Observes `UIApplication.didFinishLaunchingNotification` (once per process) and, when it comes,
         /// runs ``start(reason:service:scheduler:notificationCenter:log:)`` with the main bundle's set-up, a
         /// new ``CoreLocationService``, `BGTaskScheduler` and the notification centre, the reason read
-        /// from the launch options. The
-        /// React Native and Capacitor packages call it from `+load`, before `main` runs.
+        /// from the launch options. A set-up that could not open its store (the device not unlocked since
+        /// it restarted, or locked with `Complete` data protection) is tried again
+        /// (``protectedDataBecameAvailable()``) when `protectedDataDidBecomeAvailableNotification` or
+        /// `didBecomeActiveNotification` comes. The React Native and Capacitor packages call it from
+        /// `+load`, before `main` runs.
         @MainActor
         public static func installObserver() {
-            guard observer == nil else { return }
-            observer = NotificationCenter.default.addObserver(
-                forName: UIApplication.didFinishLaunchingNotification, object: nil, queue: .main
-            ) { notification in
-                let keys = (notification.userInfo ?? [:]).keys.compactMap {
-                    ($0 as? UIApplication.LaunchOptionsKey)?.rawValue ?? $0 as? String
-                }
-                MainActor.assumeIsolated {
-                    started = main.start(
-                        reason: RelaunchHandler.reason(launchOptionKeys: keys), service: CoreLocationService(),
-                        scheduler: SystemTaskScheduler(), notificationCenter: SystemNotificationCenter())
-                }
+            guard observers.isEmpty else { return }
+            let center = NotificationCenter.default
+            observers.append(
+                center.addObserver(forName: UIApplication.didFinishLaunchingNotification, object: nil, queue: .main) { notification in
+                    let keys = (notification.userInfo ?? [:]).keys.compactMap {
+                        ($0 as? UIApplication.LaunchOptionsKey)?.rawValue ?? $0 as? String
+                    }
+                    MainActor.assumeIsolated {
+                        let setup = main
+                        started = setup.start(
+                            reason: RelaunchHandler.reason(launchOptionKeys: keys),
+                            service: CoreLocationService(refreshTask: setup.refreshTaskIdentifier), scheduler: SystemTaskScheduler(),
+                            notificationCenter: SystemNotificationCenter())
+                    }
+                })
+            for name in [UIApplication.protectedDataDidBecomeAvailableNotification, UIApplication.didBecomeActiveNotification] {
+                observers.append(
+                    center.addObserver(forName: name, object: nil, queue: .main) { _ in
+                        MainActor.assumeIsolated {
+                            if let retried = protectedDataBecameAvailable() { started = retried }
+                        }
+                    })
             }
         }
     }

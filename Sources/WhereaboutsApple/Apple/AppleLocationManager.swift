@@ -101,17 +101,20 @@
         ///   - monitorsVisits: whether CoreLocation's visits also run together with significant-change
         ///     monitoring.
         ///   - bundle: the app's bundle, whose Info.plist says which features may run.
+        ///   - refreshTask: the identifier of the app's ``BackgroundRefreshTask``, or `nil` when it runs
+        ///     none; when the Info.plist does not permit it, ``setupProblems`` says so.
         ///   - defaults: where the service remembers that the app has asked for Always authorization.
         @MainActor
         public convenience init(
             showsBackgroundLocationIndicator: Bool = false, monitorsVisits: Bool = false, bundle: Bundle = .main,
-            defaults: UserDefaults = .standard
+            refreshTask: String? = nil, defaults: UserDefaults = .standard
         ) {
             let manager = CLLocationManager()
             let oneShotManager = CLLocationManager()
             self.init(
                 manager: manager, oneShotManager: oneShotManager, motion: CoreMotionActivity.make(), setup: AppSetup(bundle: bundle),
-                showsBackgroundLocationIndicator: showsBackgroundLocationIndicator, monitorsVisits: monitorsVisits, defaults: defaults,
+                refreshTask: refreshTask, showsBackgroundLocationIndicator: showsBackgroundLocationIndicator,
+                monitorsVisits: monitorsVisits, defaults: defaults,
                 liveUpdates: Self.modernPath(), openSettings: Self.openSystemSettings)
             let delegate = CoreLocationDelegate(receiver: receiver)
             retain(delegate)

@@ -1,8 +1,9 @@
 import Foundation
 
-/// What the modern path (iOS 17 and later) runs for the engine's standard updates: `CLLocationUpdate`'s
-/// live updates, a `CLBackgroundActivitySession` to keep them running in the background, and on iOS 18
-/// a `CLServiceSession` stating the authorization the app works under.
+/// The live updates the modern path (iOS 17 and later) runs for the engine's standard updates:
+/// `CLLocationUpdate`'s live updates, and the distance filter the adapter applies to them. The sessions
+/// held beside them (``LiveSessions``) outlive any one plan; ``LiveUpdatesTransition`` says what a
+/// change of plan does.
 ///
 /// Live updates take no accuracy and no distance filter, only a kind of activity, so they serve the
 /// engine's fine requests (`best` and `tenMeters`: continuous tracking, active tracking, a watched stop)
@@ -22,20 +23,20 @@ public struct LiveUpdatesPlan: Sendable, Equatable {
     public let kind: Kind
     /// The distance filter the adapter applies, in metres; `nil` delivers every position.
     public let distanceFilter: Double?
-    /// Whether a `CLBackgroundActivitySession` is held (only with the `location` background mode).
-    public let backgroundActivity: Bool
-    /// Whether the iOS 18 `CLServiceSession` asks for Always (else When In Use).
-    public let always: Bool
+
+    /// A plan with the given parts.
+    public init(kind: Kind, distanceFilter: Double?) {
+        self.kind = kind
+        self.distanceFilter = distanceFilter
+    }
 
     /// The plan for `configuration`, or `nil` when the classic path serves it (standard updates off, or
     /// coarser than ten metres).
-    public init?(_ configuration: CoreLocationConfiguration, setup: AppSetup, authorization: PlatformAuthorization) {
+    public init?(_ configuration: CoreLocationConfiguration) {
         guard configuration.standardUpdates, configuration.desiredAccuracy <= CoreLocationConstants.accuracyNearestTenMeters else {
             return nil
         }
         kind = configuration.desiredAccuracy <= CoreLocationConstants.accuracyBest ? .navigation : .standard
         distanceFilter = configuration.distanceFilter > 0 ? configuration.distanceFilter : nil
-        backgroundActivity = setup.allowsBackgroundUpdates
-        always = authorization.grantsBackground
     }
 }
