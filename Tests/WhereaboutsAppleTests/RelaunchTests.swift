@@ -75,6 +75,8 @@ struct RelaunchTests {
         await center.answer(true)
         #expect(try await enabling.value)
         #expect(await soon { await center.posted.count == 1 }, "the exit broadcast before the answer is posted")
+        // The notifier posts: it lives until here.
+        withExtendedLifetime(notifier) {}
         await app.kill()
     }
 
