@@ -15,10 +15,14 @@ extension Bridge {
         guard let dialog else { return }
         let engine = engine
         let watcher = Task {
-            if Self.answered(dialog, await engine.permissions) { return }
+            let now = await engine.permissions
+            // This request's time: snapshots buffered from before it (an earlier request's records)
+            // answer nothing.
+            let asked = now.background?.requestedAt
+            if Self.answered(dialog, now, askedAt: asked) { return }
             for await data in updates {
                 let permissions = Permissions(foreground: data.foregroundPermission, background: data.backgroundPermission)
-                if Self.answered(dialog, permissions) { return }
+                if Self.answered(dialog, permissions, askedAt: asked) { return }
             }
         }
         let clock = engine.clock
@@ -31,15 +35,15 @@ extension Bridge {
     }
 
     /// Whether the records show the user's answer to `dialog`: the foreground permission no longer
-    /// `prompt` (granted, or refused so that only Settings can grant it); background granted, or read
-    /// from the OS again after it was asked for (a refusal leaves Always off).
-    static func answered(_ dialog: PermissionKind, _ permissions: Permissions) -> Bool {
+    /// `prompt` (granted, or refused so that only Settings can grant it); background, asked for at
+    /// `askedAt` (this request), granted or read from the OS again since (a refusal leaves Always off).
+    static func answered(_ dialog: PermissionKind, _ permissions: Permissions, askedAt: Date?) -> Bool {
         switch dialog {
         case .foreground:
             return PermissionState(permissions.foreground) != .prompt
         case .background:
-            guard let record = permissions.background else { return false }
-            return record.isGranted || record.requestedAt.map { record.checkedAt > $0 } ?? false
+            guard let record = permissions.background, let askedAt, record.requestedAt == askedAt else { return false }
+            return record.isGranted || record.checkedAt > askedAt
         }
     }
 }
