@@ -82,6 +82,7 @@ struct ReferenceGeofenceEngine {
         id: String, state: RegionState, at time: Date, fixesStreaming: Bool = false, fixesMissed: Bool = false
     ) -> RegionEvent? {
         guard let region = regions[id], let status = statuses[id] else { return nil }
+        if state == .inside, case .polygons = region.shape { return nil }
         if GeofenceRule.crossingYields(
             to: latestFix, region: region, crossing: state, at: time, fixesStreaming: fixesStreaming, fixesMissed: fixesMissed)
             || GeofenceRule.crossingEchoes(fixCrossings[id], crossing: state, at: time)

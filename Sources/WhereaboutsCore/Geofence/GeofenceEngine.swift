@@ -451,6 +451,11 @@ public struct GeofenceEngine: Sendable {
     /// Applies a crossing the OS reported for a monitored region by ``GeofenceRule/osCrossing(_:to:)``,
     /// unless it yields to the latest fix (``GeofenceRule/crossingYields(to:region:crossing:at:fixesStreaming:fixesMissed:)``).
     ///
+    /// An entry into a polygon region is ignored: the OS watches the polygons' enclosing circle,
+    /// which the device can cross without touching them (an L-shape, buildings far apart, a
+    /// courtyard), so only a fix can tell (``Tracker`` asks for one). Leaving the enclosing circle
+    /// does prove leaving the polygons, and is applied.
+    ///
     /// - Parameters:
     ///   - fixesStreaming: whether standard updates are on, so fixes keep judging the region.
     ///   - fixesMissed: whether fixes may have missed the crossing, so none can refute it.
@@ -458,6 +463,7 @@ public struct GeofenceEngine: Sendable {
         id: String, state: RegionState, at time: Date, fixesStreaming: Bool = false, fixesMissed: Bool = false
     ) -> RegionEvent? {
         guard let slot = index.slot(of: id), let region = index.region(atSlot: slot) else { return nil }
+        if state == .inside, case .polygons = region.shape { return nil }
         if GeofenceRule.crossingYields(
             to: latestFix, region: region, crossing: state, at: time, fixesStreaming: fixesStreaming, fixesMissed: fixesMissed)
             || GeofenceRule.crossingEchoes(fixCrossings[slot], crossing: state, at: time)
