@@ -63,7 +63,7 @@ struct ReferenceGeofenceEngine {
                 continue
             }
             let outcome = GeofenceRule.fix(
-                status, signedDistance: region.signedDistance(from: fix.coordinate), accuracy: fix.horizontalAccuracy, size: region.radius,
+                status, signedDistance: region.signedDistance(from: fix.coordinate), accuracy: fix.horizontalAccuracy, size: region.size,
                 undecidedDepth: undecidedDepth)
             if outcome.undecided { undecidedIDs.append(id) }
             set(outcome.status, of: id, since: fix.timestamp)

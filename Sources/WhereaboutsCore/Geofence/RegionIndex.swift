@@ -65,28 +65,31 @@ public struct RegionIndex: Sendable {
     public func region(atSlot slot: Int32) -> Region? { slots[Int(slot)] }
 
     /// Signed distance in metres from the origin of `frame` to the outline of the region in `slot`
-    /// (negative inside), and the radius of its circle: read in place, without copying the region.
-    /// An outline more than `reach` metres away is not measured: its distance is given as `reach + 1`,
-    /// which (within the frame's centimetres) it is at least, as its enclosing circle is that far.
+    /// (negative inside), and the region's ``Region/size`` (a circle's radius, a polygon's inradius):
+    /// read in place, without copying the region. An outline more than `reach` metres away is not
+    /// measured: its distance is given as `reach + 1`, which (within the frame's centimetres) it is
+    /// at least, as its enclosing circle is that far.
     @inline(__always)
-    func boundary(ofSlot slot: Int32, from frame: LocalFrame, within reach: Double) -> (signedDistance: Double, radius: Double) {
+    func boundary(ofSlot slot: Int32, from frame: LocalFrame, within reach: Double) -> (signedDistance: Double, size: Double) {
         reachableBoundary(ofSlot: slot, from: frame, within: reach + 1) ?? (
-            reach + 1, slots.withUnsafeBufferPointer { $0[Int(slot)]!.radius }
+            reach + 1, slots.withUnsafeBufferPointer { $0[Int(slot)]!.size }
         )
     }
 
     /// Like ``boundary(ofSlot:from:within:)``, but `nil` when the region's enclosing circle is more
     /// than `reach` metres away, where a scan within `reach` would not find it.
     @inline(__always)
-    func reachableBoundary(ofSlot slot: Int32, from frame: LocalFrame, within reach: Double) -> (signedDistance: Double, radius: Double)? {
+    func reachableBoundary(ofSlot slot: Int32, from frame: LocalFrame, within reach: Double) -> (signedDistance: Double, size: Double)? {
         slots.withUnsafeBufferPointer { slots in
             let r = slots[Int(slot)]!.radius
             let center = slots[Int(slot)]!.center
             guard let s = frame.outlineDistance(toLatitude: center.latitude, longitude: center.longitude, radius: r, within: reach) else {
                 return nil
             }
-            if case .circle = slots[Int(slot)]!.shape { return (s, r) }
-            return (slots[Int(slot)]!.signedDistance(from: frame.origin), r)
+            switch slots[Int(slot)]!.shape {
+            case .circle: return (s, r)
+            case .polygons(let set): return (set.signedDistance(from: frame.origin), set.inradius)
+            }
         }
     }
 

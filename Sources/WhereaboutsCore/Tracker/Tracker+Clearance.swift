@@ -49,7 +49,7 @@ extension Tracker {
         let handed = policy.osTrustRadius > 0 ? slotPlan?.regions.count ?? 0 : 0
         let nearest = geofences.index.nearestBoundaries(to: fix.coordinate, limit: 8 + handed)
             .filter { !osSettles($0.region, policy) }.prefix(8)
-        let needsFine = nearest.contains { $0.distance <= reach && $0.region.radius < policy.fineRadius }
+        let needsFine = nearest.contains { $0.distance <= reach && $0.region.size < policy.fineRadius }
         let room = (nearest.first?.distance ?? .infinity) - reach
         let canCruise = policy.cruiseAccuracy != nil && activity?.kind != .stationary && !leftUndecided(policy)
         if canCruise && room >= speed * Self.shortestCruise {
