@@ -406,15 +406,21 @@ public struct RegionIndex: Sendable {
     /// A circle registered with ``registrationMargin`` is listed in every cell within that margin of
     /// its outline, so the cells under the box of `reach − registrationMargin` metres hold every
     /// boundary within `reach`: the point's own cell alone when `reach` is within the margin.
+    ///
+    /// A circle's boundary is its outline, at the absolute distance to it. A polygon's lies anywhere
+    /// within its enclosing circle: the distance to that circle bounds it only from outside, and a
+    /// point inside the circle may be metres from the polygon's edge however deep it is, so such a
+    /// polygon is always reported. (Its enclosing circle covers the point's own cell, so it is listed there.)
     private func forEachBoundaryCandidate(near frame: LocalFrame, within reach: Double, _ body: (Int32, Double?) -> Void) -> Bool {
         let point = frame.origin
         guard let keys = cellKeys(around: point, margin: max(0, reach - Self.registrationMargin + 1), limit: Self.maximumCellsPerQuery)
         else {
             for case (let slot, let region?) in slots.enumerated() {
                 let r = region.radius
-                guard let d = frame.distance(toLatitude: region.center.latitude, longitude: region.center.longitude, within: reach + r),
-                    abs(d - r) <= reach + 1
+                guard let d = frame.distance(toLatitude: region.center.latitude, longitude: region.center.longitude, within: reach + r)
                 else { continue }
+                let isCircle = if case .circle = region.shape { true } else { false }
+                guard (isCircle ? abs(d - r) : d - r) <= reach + 1 else { continue }
                 body(Int32(slot), nil)
             }
             return false
@@ -423,8 +429,12 @@ public struct RegionIndex: Sendable {
         for key in keys {
             guard let cell = cells.cell(for: key) else { continue }
             scan(cell, near: frame, within: reach) { entry, distance in
-                guard abs(distance) <= reach + 1 else { return }
-                body(entry.regionSlot, entry.isCircle ? abs(distance) : nil)
+                if entry.isCircle {
+                    guard abs(distance) <= reach + 1 else { return }
+                    body(entry.regionSlot, abs(distance))
+                } else {
+                    body(entry.regionSlot, nil)
+                }
             }
         }
         return keys.count > 1
