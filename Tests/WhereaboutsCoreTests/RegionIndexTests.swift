@@ -375,6 +375,24 @@ extension RegionIndexTests {
         #expect(one.nearestBoundaries(to: p, limit: 1).map(\.region.id) == ["strip"])
     }
 
+    @Test("a cell size that does not divide 360° is rounded to one that does, so regions are found across the antimeridian")
+    func cellSizeDividesTheTurn() {
+        var index = RegionIndex(cellDegrees: 0.007)
+        let turn = (360 / index.cellDegrees).rounded()
+        #expect(turn == 51_429 && turn * index.cellDegrees == 360)
+        #expect(RegionIndex().cellDegrees == 0.01)
+        index.insert(region("am", coord(0, 179.999), radius: 400))
+        #expect(index.candidates(near: coord(0, -179.998), within: 0).map(\.id) == ["am"])
+        // Every longitude inside the region, on either side of the antimeridian.
+        var missed = 0
+        for i in 0...2_000 {
+            let p = Coordinate(normalizingLatitude: 0, longitude: 179.999 + (Double(i) / 1_000 - 1) * 0.0035)
+            guard Geodesy.distance(p, coord(0, 179.999)) < 399 else { continue }
+            if !index.candidates(near: p, within: 0).contains(where: { $0.id == "am" }) { missed += 1 }
+        }
+        #expect(missed == 0)
+    }
+
     @Test func nearestBoundariesFindsRegionsFarAway() {
         var index = RegionIndex()
         index.insert(region("sydney", coord(-33.8688, 151.2093), radius: 1_000))

@@ -39,11 +39,20 @@ public struct RegionIndex: Sendable {
     private var wide: [Int32] = []
     private let columnsPerTurn: Int
 
-    /// Creates an empty index with cells of `cellDegrees` degrees (0.01° ≈ 1.1 km of latitude).
+    /// Creates an empty index with cells of about `cellDegrees` degrees (0.01° ≈ 1.1 km of latitude).
+    ///
+    /// The size is rounded to the nearest that divides 360° (0.007° becomes 360°/51 429), so that the
+    /// columns wrap at the antimeridian without a narrower last column: otherwise a point just east of
+    /// −180° and a region just west of +180° would fall in columns that do not meet. The size kept is
+    /// ``cellDegrees``; the default, 0.01°, divides 360° already.
+    ///
+    /// - Precondition: `cellDegrees` is a positive number of degrees, at most 360.
     public init(cellDegrees: Double = 0.01) {
-        self.cellDegrees = cellDegrees
-        stripes = StripeLayout(cellDegrees: cellDegrees)
-        columnsPerTurn = Int((360 / cellDegrees).rounded())
+        precondition(cellDegrees.isFinite && cellDegrees > 0 && cellDegrees <= 360, "cellDegrees must be in (0, 360], not \(cellDegrees)")
+        let turn = (360 / cellDegrees).rounded()
+        self.cellDegrees = 360 / turn
+        stripes = StripeLayout(cellDegrees: self.cellDegrees)
+        columnsPerTurn = Int(turn)
     }
 
     /// The number of regions in the index.
