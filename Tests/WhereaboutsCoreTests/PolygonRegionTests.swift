@@ -62,6 +62,63 @@ struct PolygonRegionTests {
         #expect(engine.evaluate(try Fix(coordinate: c(48, 11.05), horizontalAccuracy: 5, timestamp: t + 10)).map(\.kind) == [.enter])
     }
 
+    /// A rectangle `width` metres east–west by `height` metres north–south centred on (lat, lon).
+    private func rectangle(_ lat: Double, _ lon: Double, width: Double, height: Double) -> [[Coordinate]] {
+        let dLat = height / 2 / Geodesy.metresPerDegreeLatitude
+        let dLon = width / 2 / (Geodesy.metresPerDegreeLatitude * cos(lat * .pi / 180))
+        return [
+            [
+                c(lat - dLat, lon - dLon), c(lat - dLat, lon + dLon), c(lat + dLat, lon + dLon), c(lat + dLat, lon - dLon),
+                c(lat - dLat, lon - dLon),
+            ]
+        ]
+    }
+
+    @Test("a strip 40 m wide is entered by a fine fix on its centre line, also after leaving it")
+    func narrowStripIsEntered() throws {
+        let strip = try Region(id: "strip", polygons: [rectangle(48, 11, width: 1_000, height: 40)])
+        #expect(strip.radius > 400, "the enclosing circle alone would put the band deeper than any point")
+        var engine = GeofenceEngine(regions: [strip])
+        let t = Date(timeIntervalSince1970: 0)
+        let first = engine.evaluate(try Fix(coordinate: c(48, 11.001), horizontalAccuracy: 3, timestamp: t))
+        #expect(first.map(\.kind) == [.enter])
+        #expect(first.map(\.initial) == [true])
+        #expect(engine.state(of: "strip") == .inside)
+        let away = c(48 + 300 / Geodesy.metresPerDegreeLatitude, 11)
+        #expect(engine.evaluate(try Fix(coordinate: away, horizontalAccuracy: 3, timestamp: t + 60)).map(\.kind) == [.exit])
+        let back = engine.evaluate(try Fix(coordinate: c(48, 10.999), horizontalAccuracy: 3, timestamp: t + 120))
+        #expect(back.map(\.kind) == [.enter])
+        #expect(back.map(\.initial) == [false])
+        // A fix as coarse as the strip is wide is still no evidence of being in it.
+        var coarse = GeofenceEngine(regions: [strip])
+        #expect(coarse.evaluate(try Fix(coordinate: c(48, 11), horizontalAccuracy: 25, timestamp: t)).isEmpty)
+        #expect(coarse.state(of: "strip") == nil)
+    }
+
+    @Test("a polygon's size is the depth of its deepest point; a circle's is its radius")
+    func size() throws {
+        // Within 1 % and never deeper than a point inside is.
+        func near(_ size: Double, _ expected: Double) -> Bool { size <= expected + 0.05 && size >= 0.99 * expected - 0.05 }
+        #expect(near(try Region(id: "s", polygons: [rectangle(48, 11, width: 1_000, height: 40)]).size, 20))
+        let side = 0.002 * Geodesy.metresPerDegreeLatitude
+        #expect(near(try Region(id: "q", polygons: [square(0, 30, 0.002)]).size, side / 2))
+        // A square 0.02° wide round a hole 0.016° wide: the band between them is 0.002° wide, but
+        // deepest in a corner, on the diagonal t° from the centre where the outer edges (0.01 − t)
+        // are as far as the hole's corner (√2·(t − 0.008)).
+        let ring = try Region(id: "r", polygons: [square(0, 30, 0.02, hole: 0.016)])
+        let t = (0.01 + 0.008 * 2.0.squareRoot()) / (1 + 2.0.squareRoot())
+        #expect(near(ring.size, (0.01 - t) * Geodesy.metresPerDegreeLatitude))
+        // Two buildings: the larger decides.
+        let campus = try Region(
+            id: "c", polygons: [rectangle(48, 11, width: 60, height: 30), rectangle(48, 11.01, width: 100, height: 80)])
+        #expect(near(campus.size, 40))
+        #expect(region("circle", home, radius: 123).size == 123)
+        // Stored polygons carry no new field; decoding computes the size again.
+        let data = try JSONEncoder().encode(ring)
+        #expect(try JSONDecoder().decode(Region.self, from: data) == ring)
+        #expect(!String(decoding: data, as: UTF8.self).contains("inradius"))
+    }
+
     @Test("empty and degenerate geometry is refused")
     func degenerate() {
         #expect(throws: ValidationError.self) { try Region(id: "e", polygons: []) }

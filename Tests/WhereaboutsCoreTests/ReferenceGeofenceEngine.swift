@@ -63,7 +63,7 @@ struct ReferenceGeofenceEngine {
                 continue
             }
             let outcome = GeofenceRule.fix(
-                status, signedDistance: region.signedDistance(from: fix.coordinate), accuracy: fix.horizontalAccuracy, size: region.radius,
+                status, signedDistance: region.signedDistance(from: fix.coordinate), accuracy: fix.horizontalAccuracy, size: region.size,
                 undecidedDepth: undecidedDepth)
             if outcome.undecided { undecidedIDs.append(id) }
             set(outcome.status, of: id, since: fix.timestamp)
@@ -82,6 +82,7 @@ struct ReferenceGeofenceEngine {
         id: String, state: RegionState, at time: Date, fixesStreaming: Bool = false, fixesMissed: Bool = false
     ) -> RegionEvent? {
         guard let region = regions[id], let status = statuses[id] else { return nil }
+        if state == .inside, case .polygons = region.shape { return nil }
         if GeofenceRule.crossingYields(
             to: latestFix, region: region, crossing: state, at: time, fixesStreaming: fixesStreaming, fixesMissed: fixesMissed)
             || GeofenceRule.crossingEchoes(fixCrossings[id], crossing: state, at: time)

@@ -319,16 +319,78 @@ extension RegionIndexTests {
     @Test(arguments: [1, 3, 19, 20, 57, 400])
     func nearestBoundariesEqualBruteForce(limit: Int) {
         var g = SeededGenerator(seed: UInt64(1_000 + limit))
-        let regions = g.regions(300, latitudes: 47.0...47.8, longitudes: 8.0...9.2, radii: 30...3_000)
+        var regions = g.regions(300, latitudes: 47.0...47.8, longitudes: 8.0...9.2, radii: 30...3_000)
+        // Polygons too: strips and blocks, some far longer than wide, and pairs of them as one region.
+        var probes: [Coordinate] = []
+        for i in 0..<40 {
+            let center = g.coordinate(latitudes: 47.0...47.8, longitudes: 8.0...9.2)
+            let width = Double.random(in: 30...5_000, using: &g)
+            let height = Double.random(in: 20...300, using: &g)
+            let other = i % 4 == 0 ? [point(center, metres: Double.random(in: 500...3_000, using: &g), bearing: 45)] : []
+            regions.append(Self.rectangles(String(format: "p%02d", i), [center] + other, width: width, height: height))
+            // A point just inside the north edge, deep inside the enclosing circle.
+            probes.append(Geodesy.destination(from: center, distance: height / 2 - Double.random(in: 1...15, using: &g), bearing: 0))
+        }
         var index = RegionIndex()
         for r in regions { index.insert(r) }
-        for _ in 0..<15 {
-            let p = g.coordinate(latitudes: 46.8...48.0, longitudes: 7.8...9.4)
+        for _ in 0..<15 { probes.append(g.coordinate(latitudes: 46.8...48.0, longitudes: 7.8...9.4)) }
+        for p in probes {
             let got = index.nearestBoundaries(to: p, limit: limit)
             let expected = bruteForceNearest(regions, to: p, limit: limit)
             #expect(got.map(\.region.id) == expected.map(\.id))
             #expect(zip(got, expected).allSatisfy { abs($0.distance - $1.distance) < 1e-9 })
         }
+    }
+
+    /// One polygon region of rectangles `width` metres east–west by `height` north–south, centred on `centers`.
+    static func rectangles(_ id: String, _ centers: [Coordinate], width: Double, height: Double) -> Region {
+        let rings = centers.map { c -> [[Coordinate]] in
+            let dLat = height / 2 / Geodesy.metresPerDegreeLatitude
+            let dLon = width / 2 / (Geodesy.metresPerDegreeLatitude * cos(c.latitude * .pi / 180))
+            return [[(-1.0, -1.0), (1, -1), (1, 1), (-1, 1), (-1, -1)].map { coord(c.latitude + $0.1 * dLat, c.longitude + $0.0 * dLon) }]
+        }
+        return try! Region(id: id, polygons: rings)
+    }
+
+    @Test("a polygon whose enclosing circle holds the point deep inside, its own edge 10 m away, is the nearest boundary")
+    func nearestBoundariesFindPolygonDeepInItsCircle() {
+        let strip = Self.rectangles("strip", [home], width: 2_000, height: 100)
+        let p = Geodesy.destination(from: home, distance: 40, bearing: 0)
+        var index = RegionIndex()
+        index.insert(strip)
+        var regions = [strip]
+        for i in 0..<20 {
+            let circle = region(
+                String(format: "c%02d", i), point(p, metres: 200 + 10 * Double(i), bearing: -45 + 90 * Double(i) / 19), radius: 50)
+            index.insert(circle)
+            regions.append(circle)
+        }
+        let got = index.nearestBoundaries(to: p, limit: 20)
+        #expect(got.first?.region.id == "strip")
+        #expect(abs((got.first?.distance ?? 0) - 10) < 0.5)
+        #expect(got.map(\.region.id) == bruteForceNearest(regions, to: p, limit: 20).map(\.id))
+        var one = RegionIndex()
+        one.insert(strip)
+        one.insert(region("near", point(p, metres: 200, bearing: 0), radius: 50))
+        #expect(one.nearestBoundaries(to: p, limit: 1).map(\.region.id) == ["strip"])
+    }
+
+    @Test("a cell size that does not divide 360° is rounded to one that does, so regions are found across the antimeridian")
+    func cellSizeDividesTheTurn() {
+        var index = RegionIndex(cellDegrees: 0.007)
+        let turn = (360 / index.cellDegrees).rounded()
+        #expect(turn == 51_429 && turn * index.cellDegrees == 360)
+        #expect(RegionIndex().cellDegrees == 0.01)
+        index.insert(region("am", coord(0, 179.999), radius: 400))
+        #expect(index.candidates(near: coord(0, -179.998), within: 0).map(\.id) == ["am"])
+        // Every longitude inside the region, on either side of the antimeridian.
+        var missed = 0
+        for i in 0...2_000 {
+            let p = Coordinate(normalizingLatitude: 0, longitude: 179.999 + (Double(i) / 1_000 - 1) * 0.0035)
+            guard Geodesy.distance(p, coord(0, 179.999)) < 399 else { continue }
+            if !index.candidates(near: p, within: 0).contains(where: { $0.id == "am" }) { missed += 1 }
+        }
+        #expect(missed == 0)
     }
 
     @Test func nearestBoundariesFindsRegionsFarAway() {

@@ -123,12 +123,13 @@ func bruteForceWithin(_ regions: [Region], of point: Coordinate, margin: Double)
     Set(regions.filter { Geodesy.distance(point, $0.center) - $0.radius <= margin }.map(\.id))
 }
 
-/// The `limit` regions whose boundary is nearest to `point`, by exhaustive search, ordered like
+/// The `limit` regions whose boundary (a circle's or a polygon's own outline) is nearest to `point`,
+/// by exhaustive search, ordered like
 /// ``RegionIndex/nearestBoundaries(to:limit:)`` (distance, then id).
 func bruteForceNearest(_ regions: [Region], to point: Coordinate, limit: Int) -> [(id: String, distance: Double)] {
     var all: [(id: String, distance: Double)] = []
     for r in regions {
-        let d: Double = abs(Geodesy.distance(point, r.center) - r.radius)
+        let d: Double = abs(r.signedDistance(from: point))
         all.append((id: r.id, distance: d))
     }
     all.sort { a, b in a.distance != b.distance ? a.distance < b.distance : a.id < b.id }

@@ -58,4 +58,45 @@ struct TrackerUnprovenEntryTests {
             #expect(tracker.geofences.state(of: "small") == .inside)
         }
     }
+
+    /// A polygon region: squares of `side` metres centred `east` metres east of the origin.
+    static func squares(_ id: String, side: Double, east: [Double]) throws -> Region {
+        let dLat = side / 2 / Geodesy.metresPerDegreeLatitude
+        let rings = east.map { x -> [[Coordinate]] in
+            let c = F.point(x)
+            let dLon = side / 2 / (Geodesy.metresPerDegreeLatitude * cos(c.latitude * .pi / 180))
+            let corners = [(-1.0, -1.0), (1, -1), (1, 1), (-1, 1), (-1, -1)]
+            return [corners.map { coord(c.latitude + $0.1 * dLat, c.longitude + $0.0 * dLon) }]
+        }
+        return try Region(id: id, polygons: rings)
+    }
+
+    @Test("the OS's entry into a polygon's enclosing circle reports nothing and asks for a fix, which decides; its exit is applied")
+    func polygonEntryAsksForAFix() throws {
+        var tracker = Tracker(
+            configuration: TrackerConfiguration(mode: .significant),
+            regions: [try Self.squares("square", side: 300, east: [0]), try Self.squares("campus", side: 100, east: [-400, 400])])
+        _ = tracker.handle(.command(.start), now: F.date(0))
+        _ = tracker.handle(.fix(F.fix(F.point(2_000, bearing: 0), accuracy: 10, at: 1)), now: F.date(1))
+        #expect(tracker.geofences.state(of: "square") == .outside && tracker.geofences.state(of: "campus") == .outside)
+
+        let entry = tracker.handle(.regionCrossing(id: "square", state: .inside), now: F.date(1_000))
+        #expect(!entry.events.contains { $0.kind == .enter }, "the enclosing circle proves nothing of the square")
+        #expect(entry.oneShots == [.best], "a fix is asked for to judge the square")
+        #expect(tracker.geofences.state(of: "square") == .outside)
+        let inside = tracker.handle(.fix(F.fix(east: 0, at: 1_005)), now: F.date(1_005))
+        #expect(inside.events.map(\.regionID) == ["square"] && inside.events.map(\.kind) == [.enter])
+        #expect(inside.events.map(\.initial) == [false])
+
+        // Between the campus's two buildings: inside their enclosing circle, in neither.
+        let between = tracker.handle(.regionCrossing(id: "campus", state: .inside), now: F.date(1_100))
+        #expect(between.events.isEmpty)
+        #expect(between.oneShots == [.best])
+        #expect(tracker.handle(.fix(F.fix(east: 0, at: 1_105)), now: F.date(1_105)).events.isEmpty)
+        #expect(tracker.geofences.state(of: "campus") == .outside)
+
+        // Leaving the enclosing circle does prove leaving the square.
+        let exit = tracker.handle(.regionCrossing(id: "square", state: .outside), now: F.date(3_000))
+        #expect(exit.events.map(\.regionID) == ["square"] && exit.events.map(\.kind) == [.exit])
+    }
 }

@@ -269,7 +269,7 @@ public struct GeofenceEngine: Sendable {
             position -= 1
             let slot = inside[position].slot
             let boundary = index.boundary(ofSlot: slot, from: frame, within: leavingReach)
-            applyFix(slot, boundary.signedDistance, boundary.radius, fix, &changes, states, insideAt: position)
+            applyFix(slot, boundary.signedDistance, boundary.size, fix, &changes, states, insideAt: position)
         }
         judgePending(fix, frame, within: reach, states, into: &changes)
         let scanReach = trackJudged ? reach : 0
@@ -283,9 +283,11 @@ public struct GeofenceEngine: Sendable {
         // Those inside or with pending evidence were judged from their lists.
         for candidate in near[..<found] where Self.isSettledOutsideOrUndetermined(states[Int(candidate.slot)].status) {
             if trackJudged && states[Int(candidate.slot)].status.side == nil { states[Int(candidate.slot)].insert(.judged) }
-            let distance =
-                candidate.isCircle ? candidate.distance : index.boundary(ofSlot: candidate.slot, from: frame, within: reach).signedDistance
-            applyFix(candidate.slot, distance, candidate.radius, fix, &changes, states, insideAt: nil)
+            // A polygon is measured exactly, and judged by its own size rather than its enclosing circle's.
+            let (distance, size) =
+                candidate.isCircle
+                ? (candidate.distance, candidate.radius) : index.boundary(ofSlot: candidate.slot, from: frame, within: reach)
+            applyFix(candidate.slot, distance, size, fix, &changes, states, insideAt: nil)
         }
         scratch = near
         if trackJudged { settleUndetermined(states) }
@@ -302,7 +304,7 @@ public struct GeofenceEngine: Sendable {
             let slot = pendingSlots[i]
             if Self.awaitsConfirmationOutside(states[Int(slot)].status) {
                 if let boundary = index.reachableBoundary(ofSlot: slot, from: frame, within: reach) {
-                    applyFix(slot, boundary.signedDistance, boundary.radius, fix, &changes, states, insideAt: nil)
+                    applyFix(slot, boundary.signedDistance, boundary.size, fix, &changes, states, insideAt: nil)
                 } else {
                     setStatus(GeofenceRule.unreached(states[Int(slot)].status), ofSlot: Int(slot), since: fix.timestamp, states)
                 }
@@ -391,7 +393,7 @@ public struct GeofenceEngine: Sendable {
         status.side != .inside && status.pending == nil
     }
 
-    /// Judges one region at signed distance `s` from the fix (its radius `size`) by
+    /// Judges one region at signed distance `s` from the fix (its ``Region/size`` `size`) by
     /// ``GeofenceRule/fix(_:signedDistance:accuracy:size:undecidedDepth:)``. Most regions the fix reaches are
     /// settled, and the fix either agrees or says nothing about them, so their status stays as it
     /// is; the rest go on to ``record(_:ofSlot:from:_:_:_:insideAt:)``.
@@ -451,6 +453,11 @@ public struct GeofenceEngine: Sendable {
     /// Applies a crossing the OS reported for a monitored region by ``GeofenceRule/osCrossing(_:to:)``,
     /// unless it yields to the latest fix (``GeofenceRule/crossingYields(to:region:crossing:at:fixesStreaming:fixesMissed:)``).
     ///
+    /// An entry into a polygon region is ignored: the OS watches the polygons' enclosing circle,
+    /// which the device can cross without touching them (an L-shape, buildings far apart, a
+    /// courtyard), so only a fix can tell (``Tracker`` asks for one). Leaving the enclosing circle
+    /// does prove leaving the polygons, and is applied.
+    ///
     /// - Parameters:
     ///   - fixesStreaming: whether standard updates are on, so fixes keep judging the region.
     ///   - fixesMissed: whether fixes may have missed the crossing, so none can refute it.
@@ -458,6 +465,7 @@ public struct GeofenceEngine: Sendable {
         id: String, state: RegionState, at time: Date, fixesStreaming: Bool = false, fixesMissed: Bool = false
     ) -> RegionEvent? {
         guard let slot = index.slot(of: id), let region = index.region(atSlot: slot) else { return nil }
+        if state == .inside, case .polygons = region.shape { return nil }
         if GeofenceRule.crossingYields(
             to: latestFix, region: region, crossing: state, at: time, fixesStreaming: fixesStreaming, fixesMissed: fixesMissed)
             || GeofenceRule.crossingEchoes(fixCrossings[slot], crossing: state, at: time)

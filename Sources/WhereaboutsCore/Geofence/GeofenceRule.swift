@@ -98,7 +98,7 @@ public enum GeofenceRule {
         }
     }
 
-    /// The status of a region of size `size` (its radius, or its enclosing circle's for a polygon) on a
+    /// The status of a region of size `size` (``Region/size``: its radius, or a polygon's inradius) on a
     /// fix `signedDistance` metres from its outline (negative inside) with `accuracy` metres.
     ///
     /// A fix that is no evidence leaves the region undecided when it lies past the outline on the
@@ -161,11 +161,11 @@ public enum GeofenceRule {
     public static func crossingYields(
         to fix: Fix?, region: Region, crossing: RegionState, at time: Date, fixesStreaming: Bool, fixesMissed: Bool = false
     ) -> Bool {
-        guard !fixesMissed, let fix, fix.horizontalAccuracy <= region.radius else { return false }
+        guard !fixesMissed, let fix, fix.horizontalAccuracy <= region.size else { return false }
         let age = time.timeIntervalSince(fix.timestamp)
         if fixesStreaming && age <= freshFix && fix.horizontalAccuracy <= TransitionRule.decisiveAccuracy { return true }
         let evidence = TransitionRule.evidence(
-            signedDistance: region.signedDistance(from: fix.coordinate), accuracy: fix.horizontalAccuracy, size: region.radius)
+            signedDistance: region.signedDistance(from: fix.coordinate), accuracy: fix.horizontalAccuracy, size: region.size)
         guard age <= fixPrecedence, let evidence else { return false }
         return evidence != crossing
     }

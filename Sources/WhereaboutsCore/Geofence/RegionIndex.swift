@@ -39,11 +39,20 @@ public struct RegionIndex: Sendable {
     private var wide: [Int32] = []
     private let columnsPerTurn: Int
 
-    /// Creates an empty index with cells of `cellDegrees` degrees (0.01° ≈ 1.1 km of latitude).
+    /// Creates an empty index with cells of about `cellDegrees` degrees (0.01° ≈ 1.1 km of latitude).
+    ///
+    /// The size is rounded to the nearest that divides 360° (0.007° becomes 360°/51 429), so that the
+    /// columns wrap at the antimeridian without a narrower last column: otherwise a point just east of
+    /// −180° and a region just west of +180° would fall in columns that do not meet. The size kept is
+    /// ``cellDegrees``; the default, 0.01°, divides 360° already.
+    ///
+    /// - Precondition: `cellDegrees` is a positive number of degrees, at most 360.
     public init(cellDegrees: Double = 0.01) {
-        self.cellDegrees = cellDegrees
-        stripes = StripeLayout(cellDegrees: cellDegrees)
-        columnsPerTurn = Int((360 / cellDegrees).rounded())
+        precondition(cellDegrees.isFinite && cellDegrees > 0 && cellDegrees <= 360, "cellDegrees must be in (0, 360], not \(cellDegrees)")
+        let turn = (360 / cellDegrees).rounded()
+        self.cellDegrees = 360 / turn
+        stripes = StripeLayout(cellDegrees: self.cellDegrees)
+        columnsPerTurn = Int(turn)
     }
 
     /// The number of regions in the index.
@@ -65,28 +74,31 @@ public struct RegionIndex: Sendable {
     public func region(atSlot slot: Int32) -> Region? { slots[Int(slot)] }
 
     /// Signed distance in metres from the origin of `frame` to the outline of the region in `slot`
-    /// (negative inside), and the radius of its circle: read in place, without copying the region.
-    /// An outline more than `reach` metres away is not measured: its distance is given as `reach + 1`,
-    /// which (within the frame's centimetres) it is at least, as its enclosing circle is that far.
+    /// (negative inside), and the region's ``Region/size`` (a circle's radius, a polygon's inradius):
+    /// read in place, without copying the region. An outline more than `reach` metres away is not
+    /// measured: its distance is given as `reach + 1`, which (within the frame's centimetres) it is
+    /// at least, as its enclosing circle is that far.
     @inline(__always)
-    func boundary(ofSlot slot: Int32, from frame: LocalFrame, within reach: Double) -> (signedDistance: Double, radius: Double) {
+    func boundary(ofSlot slot: Int32, from frame: LocalFrame, within reach: Double) -> (signedDistance: Double, size: Double) {
         reachableBoundary(ofSlot: slot, from: frame, within: reach + 1) ?? (
-            reach + 1, slots.withUnsafeBufferPointer { $0[Int(slot)]!.radius }
+            reach + 1, slots.withUnsafeBufferPointer { $0[Int(slot)]!.size }
         )
     }
 
     /// Like ``boundary(ofSlot:from:within:)``, but `nil` when the region's enclosing circle is more
     /// than `reach` metres away, where a scan within `reach` would not find it.
     @inline(__always)
-    func reachableBoundary(ofSlot slot: Int32, from frame: LocalFrame, within reach: Double) -> (signedDistance: Double, radius: Double)? {
+    func reachableBoundary(ofSlot slot: Int32, from frame: LocalFrame, within reach: Double) -> (signedDistance: Double, size: Double)? {
         slots.withUnsafeBufferPointer { slots in
             let r = slots[Int(slot)]!.radius
             let center = slots[Int(slot)]!.center
             guard let s = frame.outlineDistance(toLatitude: center.latitude, longitude: center.longitude, radius: r, within: reach) else {
                 return nil
             }
-            if case .circle = slots[Int(slot)]!.shape { return (s, r) }
-            return (slots[Int(slot)]!.signedDistance(from: frame.origin), r)
+            switch slots[Int(slot)]!.shape {
+            case .circle: return (s, r)
+            case .polygons(let set): return (set.signedDistance(from: frame.origin), set.inradius)
+            }
         }
     }
 
@@ -403,15 +415,21 @@ public struct RegionIndex: Sendable {
     /// A circle registered with ``registrationMargin`` is listed in every cell within that margin of
     /// its outline, so the cells under the box of `reach − registrationMargin` metres hold every
     /// boundary within `reach`: the point's own cell alone when `reach` is within the margin.
+    ///
+    /// A circle's boundary is its outline, at the absolute distance to it. A polygon's lies anywhere
+    /// within its enclosing circle: the distance to that circle bounds it only from outside, and a
+    /// point inside the circle may be metres from the polygon's edge however deep it is, so such a
+    /// polygon is always reported. (Its enclosing circle covers the point's own cell, so it is listed there.)
     private func forEachBoundaryCandidate(near frame: LocalFrame, within reach: Double, _ body: (Int32, Double?) -> Void) -> Bool {
         let point = frame.origin
         guard let keys = cellKeys(around: point, margin: max(0, reach - Self.registrationMargin + 1), limit: Self.maximumCellsPerQuery)
         else {
             for case (let slot, let region?) in slots.enumerated() {
                 let r = region.radius
-                guard let d = frame.distance(toLatitude: region.center.latitude, longitude: region.center.longitude, within: reach + r),
-                    abs(d - r) <= reach + 1
+                guard let d = frame.distance(toLatitude: region.center.latitude, longitude: region.center.longitude, within: reach + r)
                 else { continue }
+                let isCircle = if case .circle = region.shape { true } else { false }
+                guard (isCircle ? abs(d - r) : d - r) <= reach + 1 else { continue }
                 body(Int32(slot), nil)
             }
             return false
@@ -420,8 +438,12 @@ public struct RegionIndex: Sendable {
         for key in keys {
             guard let cell = cells.cell(for: key) else { continue }
             scan(cell, near: frame, within: reach) { entry, distance in
-                guard abs(distance) <= reach + 1 else { return }
-                body(entry.regionSlot, entry.isCircle ? abs(distance) : nil)
+                if entry.isCircle {
+                    guard abs(distance) <= reach + 1 else { return }
+                    body(entry.regionSlot, abs(distance))
+                } else {
+                    body(entry.regionSlot, nil)
+                }
             }
         }
         return keys.count > 1

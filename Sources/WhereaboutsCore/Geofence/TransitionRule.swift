@@ -12,6 +12,10 @@ import Foundation
 /// coarse fix near the band needs the next fix that reaches the region to agree (see
 /// ``strength(of:signedDistance:accuracy:size:)``). Between the two lies a band where the fix says
 /// nothing, so a fix jittering at the boundary cannot make the state flap.
+///
+/// For a polygon region, d − r is the signed distance to its outline and r in the band and the
+/// margin is its ``Region/size``: the depth of the deepest point inside it, not the radius of its
+/// enclosing circle, so that a fine fix in a narrow polygon can show *inside*.
 public enum TransitionRule {
     /// Fixes at least this accurate (metres) count as decisive on their own; coarser ones must be
     /// confirmed by a second fix agreeing.
@@ -31,7 +35,9 @@ public enum TransitionRule {
     }
 
     /// What a fix `signedDistance` metres from a region's outline (negative inside) with `accuracy`
-    /// metres says about it; `size` is the region's radius (of its enclosing circle for polygons).
+    /// metres says about it; `size` is the region's ``Region/size``: its radius, or for polygons the
+    /// depth of the deepest point inside them (not the enclosing circle's radius, which could put the
+    /// band deeper than any point of a narrow polygon).
     @inline(__always)
     public static func evidence(signedDistance s: Double, accuracy: Double, size: Double) -> RegionState? {
         let h = hysteresis(radius: size)

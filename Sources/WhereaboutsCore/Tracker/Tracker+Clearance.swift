@@ -49,7 +49,7 @@ extension Tracker {
         let handed = policy.osTrustRadius > 0 ? slotPlan?.regions.count ?? 0 : 0
         let nearest = geofences.index.nearestBoundaries(to: fix.coordinate, limit: 8 + handed)
             .filter { !osSettles($0.region, policy) }.prefix(8)
-        let needsFine = nearest.contains { $0.distance <= reach && $0.region.radius < policy.fineRadius }
+        let needsFine = nearest.contains { $0.distance <= reach && $0.region.size < policy.fineRadius }
         let room = (nearest.first?.distance ?? .infinity) - reach
         // Not before a motion report: a cruise drops the stop anchor, and with no report ever (motion
         // denied, no coprocessor, gpsd) a still device far from every region would never stop.

@@ -46,6 +46,16 @@ extension Tracker {
         return !handedCircleProves(.inside, of: id)
     }
 
+    /// Whether region `id` is a polygon, whose enclosing circle the OS watches: the OS reporting the
+    /// device inside that circle says nothing of the polygon, which the device can cross the circle
+    /// without touching (an L-shape, buildings far apart, a courtyard). A fix decides
+    /// (``GeofenceEngine/osCrossing(id:state:at:fixesStreaming:fixesMissed:)`` ignores the entry).
+    /// Leaving the circle does prove leaving the polygon.
+    func entersEnclosingCircle(of id: String) -> Bool {
+        guard let region = geofences.index[id], case .polygons = region.shape else { return false }
+        return true
+    }
+
     /// Whether the OS's first report of the device's state in region `id`, found when monitoring
     /// started, shows that state in the region itself (``RegionCushion/showsFirstState(_:circle:regionRadius:)``).
     /// A polygon's enclosing circle shows "outside" alone.

@@ -245,10 +245,11 @@ public struct Tracker: Sendable {
             endCruise()
             applyLocationRequest(into: &effects)
         }
-        // A fix decides a region whose first state the handed circle does not show, and an entry
-        // it cannot prove while the device rides or drives.
+        // A fix decides a region whose first state the handed circle does not show, an entry it
+        // cannot prove while the device rides or drives, and any entry into a polygon's enclosing
+        // circle.
         let undetermined = geofences.index[id] != nil && geofences.state(of: id) == nil && !handedCircleHolds(state, of: id)
-        if undetermined || (state == .inside && ignoresUnprovenEntry(into: id)) {
+        if undetermined || (state == .inside && (ignoresUnprovenEntry(into: id) || entersEnclosingCircle(of: id))) {
             requestPosition(into: &effects)
             return
         }
