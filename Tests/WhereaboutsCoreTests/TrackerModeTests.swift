@@ -181,6 +181,17 @@ struct TrackerModeTests {
         #expect(restart.events.isEmpty, "got \(restart.events.map { "\($0.kind) at \($0.timestamp)" })")
     }
 
+    /// Bug: a slot count of 0 was taken, then trapped at the first fix, and every relaunch after.
+    @Test func noSlotsAtAllStillHandsTheRefreshRegion() {
+        var (tracker, _) = startedTracker(.move(), regions: [region("desk", home, radius: 100)]) { $0.slotCount = 0 }
+        let effects = tracker.feed(fix(home, t: 0))
+        let handed = effects.compactMap { effect -> [MonitoredRegion]? in
+            guard case .monitor(let regions) = effect else { return nil }
+            return regions
+        }.last
+        #expect(handed?.map(\.id) == [MonitoredRegion.refreshRegionID])
+    }
+
     /// Bug: a stop left the stay open, so the first fix at the same place after a restart a day
     /// later merged into the old record and wrote a dwell spanning the time tracking was off.
     @Test func aRestartAtTheSamePlaceStartsARecordNotADayLongStay() {

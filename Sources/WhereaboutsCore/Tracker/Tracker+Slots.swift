@@ -7,7 +7,7 @@ extension Tracker {
         var maximum = configuration.maximumRefreshRadius
         if case .stationary = motion, case .adaptive(let policy) = mode { maximum = policy.stationaryRadius }
         let plan = SlotPlanner.plan(
-            geofences.index, at: position, slots: configuration.slotCount,
+            geofences.index, at: position, slots: max(1, configuration.slotCount),
             minimumRefresh: min(configuration.minimumRefreshRadius, maximum), maximumRefresh: maximum,
             cushion: configuration.regionCushion, state: { [geofences] in geofences.state(of: $0) }, device: device(at: now),
             handed: slotPlan)

@@ -4,7 +4,8 @@ import Foundation
 public struct TrackerConfiguration: Sendable, Equatable, Codable {
     /// The tracking mode.
     public var mode: TrackingMode
-    /// How many OS region-monitoring slots there are (20 on iOS). One goes to the refresh region.
+    /// How many OS region-monitoring slots there are (20 on iOS). One goes to the refresh region, so
+    /// fewer than 1 counts as 1 (a stored 0 must not stop every launch).
     public var slotCount: Int
     /// Base merge radius in metres: a fix this close to the last record extends that record's dwell
     /// time instead of adding a row. The effective radius grows with both fixes' accuracy.
