@@ -181,6 +181,19 @@ struct TrackerModeTests {
         #expect(restart.events.isEmpty, "got \(restart.events.map { "\($0.kind) at \($0.timestamp)" })")
     }
 
+    /// Bug: a fix asked for at the last record's place merged into it and wrote nothing, so the
+    /// location button (OwnTracks' manual mode), a server's reportLocation and a background refresh
+    /// published nothing while the device stayed.
+    @Test func aRequestedFixAtTheSamePlaceWritesTheStay() {
+        var (tracker, _) = startedTracker(.manual)
+        _ = tracker.send(.requestFix, at: 10)
+        #expect(tracker.feed(fix(home, t: 12)).records.count == 1)
+        _ = tracker.send(.requestFix, at: 3600)
+        let second = tracker.feed(fix(home, t: 3602))
+        #expect(second.records.isEmpty)
+        #expect(second.contains(.extendDwell(dwell: 3590, lastSeen: time(3602))), "\(second)")
+    }
+
     /// Bug: a slot count of 0 was taken, then trapped at the first fix, and every relaunch after.
     @Test func noSlotsAtAllStillHandsTheRefreshRegion() {
         var (tracker, _) = startedTracker(.move(), regions: [region("desk", home, radius: 100)]) { $0.slotCount = 0 }

@@ -145,8 +145,9 @@ extension Tracker {
     /// Asks for `fix` to be recorded, or merges it into the last record when the device has not moved
     /// (within the merge radius unless a moving fix adds shape, ``keepsShape(_:after:)``, or still at its
     /// stop by ``keepsStill(_:)``; the stay is
-    /// written when something shows the device left, before an upload and when tracking stops). A
-    /// new record starts a stay unless it was taken moving (by its speed or the reported activity).
+    /// written when something shows the device left, before an upload, when tracking stops, and
+    /// through a fix asked for). A new record starts a stay unless it was taken moving (by its speed
+    /// or the reported activity).
     private mutating func recordOrMerge(_ fix: Fix, trigger: RecordTrigger, now: Date, into effects: inout [TrackerEffect]) {
         guard fix.horizontalAccuracy <= configuration.maxRecordAccuracy else {
             statistics.tooCoarseToRecord += 1
@@ -158,6 +159,10 @@ extension Tracker {
         {
             place(last, at: fix, into: &effects)
             republishStay(at: fix, into: &effects)
+            // A fix asked for (the location button, a server's reportLocation, a background refresh)
+            // publishes where the device is: the stay is written through it, so the record goes out
+            // again with its grown dwell.
+            if trigger == .request { extendStay(until: fix.timestamp, into: &effects) }
             return
         }
         lastRecord = fix
