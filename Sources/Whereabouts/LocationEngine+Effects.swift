@@ -91,6 +91,7 @@ extension LocationEngine {
                 return .record(record)
             case .track(.extendDwell(let dwell, _)): return newestID.map { .dwell(dwell, of: $0) }
             case .track(.placeRecord(let fix)): return newestID.map { .place(fix, of: $0) }
+            case .track(.stayEnded): return newestID.map { .session(.stayEnded($0)) }
             case .track(.emit(let event)): return .event(EventRecord(id: recordID(event.timestamp), event: event))
             case .track(.saveRegionStates(let states)): return .regionStates(states)
             case .track(.forgetRegionStates): return .forgetRegionStates
@@ -141,7 +142,7 @@ extension LocationEngine {
                 guard let uploader else { continue }
                 let acknowledgements = session.unacknowledgedCommands
                 _ = clock.spawn { await uploader.flush(UploadTrigger(reason), acknowledging: acknowledgements) }
-            case .track(.record), .track(.extendDwell), .track(.placeRecord), .track(.emit), .track(.saveRegionStates),
+            case .track(.record), .track(.extendDwell), .track(.stayEnded), .track(.placeRecord), .track(.emit), .track(.saveRegionStates),
                 .track(.forgetRegionStates), .store,
                 .refuse:
                 break

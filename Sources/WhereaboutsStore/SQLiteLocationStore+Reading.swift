@@ -78,7 +78,8 @@ extension SQLiteLocationStore {
                 lastRecord: try Row.fetchOne(db, sql: "SELECT * FROM location ORDER BY seq DESC LIMIT 1").map(RecordCodes.record),
                 permissions: try Self.setting(.permissions, db),
                 uploads: UploadAccount(settings: try Self.setting(.uploadSettings, db), tokens: try Self.setting(.authTokens, db)),
-                unacknowledgedCommands: try Self.commandAcknowledgements(db), activeTrackingEnd: try Self.setting(.activeTrackingEnd, db))
+                unacknowledgedCommands: try Self.commandAcknowledgements(db), activeTrackingEnd: try Self.setting(.activeTrackingEnd, db),
+                stayEnded: try Self.setting(.stayEnded, db))
         }
     }
 }

@@ -37,6 +37,7 @@ extension SQLiteLocationStore {
         case .configuration(let configuration): try setSetting(.configuration, configuration, db)
         case .trackingEnabled(let enabled): try setSetting(.trackingEnabled, enabled, db)
         case .activeTrackingEnd(let end): try setSetting(.activeTrackingEnd, end, db)
+        case .stayEnded(let record): try setSetting(.stayEnded, record, db)
         case .permissions(let permissions): try setSetting(.permissions, permissions, db)
         case .saveRegions(let regions): try save(regions, db)
         case .removeRegions(let ids):

@@ -107,4 +107,21 @@ struct TrackerPlacementTests {
         #expect(!effects.contains { if case .extendDwell = $0 { true } else { false } }, "\(effects)")
         #expect(effects.records.count == 1)
     }
+
+    /// Bug: a relaunch reopened a stay the previous process had seen end, and the next distant fix
+    /// rewrote its dwell hours longer (a 1-hour stay became almost 6 in significant mode).
+    @Test("a stay seen to end says so, and a record restored with its stay ended claims no dwell from a later fix")
+    func restoredStayEnded() {
+        var (tracker, _) = startedTracker(.significant)
+        _ = tracker.feed(fix(home, acc: 10, t: 0, speed: 0))
+        _ = tracker.feed(fix(home, acc: 10, t: 3_000, speed: 0))
+        let left = tracker.feed(fix(east(of: home, 300), acc: 10, t: 3_600, speed: 0))
+        #expect(left.contains(.stayEnded), "\(left)")
+
+        var (relaunched, _) = startedTracker(.significant)
+        let record = LocationRecord(fix: fix(home, acc: 10, t: 0, speed: 0), trigger: .policy, dwell: 3_600)
+        relaunched.restore(lastRecord: record, stayEnded: true, regionStates: [])
+        let effects = relaunched.feed(fix(east(of: home, 300), acc: 10, t: 20_000, speed: 0))
+        #expect(!effects.contains { if case .extendDwell = $0 { true } else { false } }, "\(effects)")
+    }
 }

@@ -201,6 +201,14 @@ struct StoreTests {
         #expect(try reopened.savedSession().uploads == UploadAccount(settings: settings, tokens: nil))
     }
 
+    @Test("the record whose stay ended comes back in the saved session")
+    func stayEndedPersists() throws {
+        let store = try makeStore()
+        let id = UUID()
+        try store.apply([.session(.stayEnded(id))], at: Date())
+        #expect(try SQLiteLocationStore(path: store.path).savedSession().stayEnded == id)
+    }
+
     @Test("a store in a folder that does not exist gives a clear error")
     func missingFolder() throws {
         #expect {

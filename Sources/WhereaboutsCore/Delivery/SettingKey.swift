@@ -19,6 +19,11 @@ extension SettingKey where Value == Date {
     public static var activeTrackingEnd: SettingKey<Date> { .init("activeTrackingEnd") }
 }
 
+extension SettingKey where Value == UUID {
+    /// The record whose stay ended (``SessionWrite/stayEnded(_:)``).
+    public static var stayEnded: SettingKey<UUID> { .init("stayEnded") }
+}
+
 extension SettingKey where Value == TrackerConfiguration {
     /// The Tracker's configuration, its mode included; it survives relaunches.
     public static var configuration: SettingKey<TrackerConfiguration> { .init("configuration") }

@@ -14,6 +14,8 @@ public struct SavedSession: Sendable, Equatable {
     public var regionStates: [RegionStateRecord]
     /// The newest record.
     public var lastRecord: LocationRecord?
+    /// The record whose stay ended (a fix showed the device left), if one did since.
+    public var stayEnded: UUID?
     /// The permission records; `nil` on first launch.
     public var permissions: Permissions?
     /// Where uploads go and the credential, as the app last set them.
@@ -25,7 +27,8 @@ public struct SavedSession: Sendable, Equatable {
     public init(
         configuration: TrackerConfiguration? = nil, trackingEnabled: Bool = false, regions: [Region] = [],
         regionStates: [RegionStateRecord] = [], lastRecord: LocationRecord? = nil, permissions: Permissions? = nil,
-        uploads: UploadAccount = UploadAccount(), unacknowledgedCommands: [String] = [], activeTrackingEnd: Date? = nil
+        uploads: UploadAccount = UploadAccount(), unacknowledgedCommands: [String] = [], activeTrackingEnd: Date? = nil,
+        stayEnded: UUID? = nil
     ) {
         self.configuration = configuration
         self.trackingEnabled = trackingEnabled
@@ -33,6 +36,7 @@ public struct SavedSession: Sendable, Equatable {
         self.regions = regions
         self.regionStates = regionStates
         self.lastRecord = lastRecord
+        self.stayEnded = stayEnded
         self.permissions = permissions
         self.uploads = uploads
         self.unacknowledgedCommands = unacknowledgedCommands

@@ -41,8 +41,10 @@ public struct Session: Sendable {
         restoring saved: SavedSession, defaults: TrackerConfiguration, permissionRules: PermissionCoordinator.Configuration = .init()
     ) {
         tracker = Tracker(configuration: saved.configuration ?? defaults, regions: saved.regions)
+        let lastRecord = saved.trackingEnabled ? saved.lastRecord : nil
         tracker.restore(
-            lastRecord: saved.trackingEnabled ? saved.lastRecord : nil, regionStates: saved.trackingEnabled ? saved.regionStates : [])
+            lastRecord: lastRecord, stayEnded: lastRecord != nil && saved.stayEnded == lastRecord?.id,
+            regionStates: saved.trackingEnabled ? saved.regionStates : [])
         permissions = PermissionCoordinator(permissions: saved.permissions ?? Permissions(), configuration: permissionRules)
         resumeTracking = saved.trackingEnabled
         resumeActiveUntil = saved.trackingEnabled ? saved.activeTrackingEnd : nil

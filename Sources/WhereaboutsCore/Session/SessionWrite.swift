@@ -8,6 +8,8 @@ public enum SessionWrite: Sendable, Equatable {
     case trackingEnabled(Bool)
     /// When active tracking ends (`nil`: none runs), so a relaunched app goes on with it.
     case activeTrackingEnd(Date?)
+    /// The stay at record `UUID` ended: a relaunch restores that record without resuming its stay.
+    case stayEnded(UUID)
     /// The permission records.
     case permissions(Permissions)
     /// Regions to store, replacing those with the same ids (their state is forgotten).

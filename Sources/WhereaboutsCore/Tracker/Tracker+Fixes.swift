@@ -81,6 +81,7 @@ extension Tracker {
         let left = fix.timestamp.addingTimeInterval(-max(0, distance - radius) / pace)
         extendStay(until: stay.setOff ?? max(stay.lastThere, left), into: &effects)
         stay.open = false
+        effects.append(.stayEnded)
     }
 
     /// Writes the stay at the last record as lasting until `time`, when that is longer than written.

@@ -14,6 +14,9 @@ public enum TrackerEffect: Sendable, Equatable {
     /// The stay at the last record lasts `dwell` seconds, until `lastSeen`: a fix showed the device
     /// left then, or it is still there (written before an upload and when tracking stops).
     case extendDwell(dwell: TimeInterval, lastSeen: Date)
+    /// The stay at the last record ended (a fix showed the device left): its dwell as written is
+    /// final, and a relaunched app must not resume it.
+    case stayEnded
     /// The last record is better placed by a finer still fix taken during its stay: it keeps its
     /// identity and time, and takes this fix's position, accuracy, altitude, speed, course and source
     /// (the fix given carries the record's own timestamp).
