@@ -16,7 +16,8 @@ public struct Strategy: Sendable, Equatable {
         self.configuration = configuration
     }
 
-    /// Best accuracy with no filter, every fix recorded: what the seed app did. The reference.
+    /// Best accuracy with no filter, every fix beyond the merge radius recorded: what the seed app
+    /// did. The reference.
     public static let continuous = Strategy(
         name: "continuous", summary: "GPS always on, best accuracy, no filter",
         configuration: TrackerConfiguration(mode: .continuous(accuracy: .best, distanceFilter: nil)))

@@ -14,7 +14,9 @@ public enum TrackingMode: Sendable, Equatable, Hashable, Codable {
     /// (OwnTracks Android's interval plus displacement: 500 m in the background, "50 m or so" in the
     /// foreground). `nil` takes ``defaultForegroundDisplacement``, or `displacement` when that is smaller.
     case interval(interval: TimeInterval, displacement: Double, foregroundDisplacement: Double? = nil)
-    /// Standard updates at the given accuracy, recording every fix that passes `distanceFilter` metres.
+    /// Standard updates at the given accuracy, recording every fix that passes `distanceFilter` metres
+    /// and lies beyond the merge radius of the last record (``TrackerConfiguration/mergeRadius``, grown
+    /// by both fixes' accuracy); a fix within it extends that record.
     case continuous(accuracy: LocationAccuracy = .best, distanceFilter: Double? = nil)
     /// A moving/stationary state machine that turns positioning off while the device stands still.
     case adaptive(MotionPolicy = .adaptive)

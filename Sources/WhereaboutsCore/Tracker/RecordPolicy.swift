@@ -9,7 +9,9 @@ public enum RecordPolicy {
     /// - `move(x, y)`: at least x metres **or** y seconds after the last record.
     /// - `interval(y, x, f)`: at least y seconds **and** x metres after the last record (f metres while
     ///   `inForeground`).
-    /// - `continuous` and `adaptive`: every fix (merging keeps still periods to one row).
+    /// - `continuous` and `adaptive`: every fix, though one within the merge radius of the last
+    ///   record (25 m plus half the two fixes' accuracies) is merged into it, moving or not, unless an
+    ///   adaptive preset keeps it for the track's shape.
     public static func shouldRecord(_ fix: Fix, mode: TrackingMode, lastRecord: Fix?, inForeground: Bool = false) -> Bool {
         guard let last = lastRecord else { return mode != .manual }
         let distance = Geodesy.distance(last.coordinate, fix.coordinate)
