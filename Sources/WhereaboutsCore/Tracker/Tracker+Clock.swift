@@ -7,10 +7,11 @@ extension Tracker {
     /// A jump back of more than ``FixFilter/futureTolerance`` moves every timer, the last upload and
     /// the end of active tracking back by as much, so each still lasts what it had left; and the
     /// last fix and the last record, taken on the old clock, are forgotten: judged against them,
-    /// every new fix would be stale and no mode would record until the clock caught up. The next
-    /// fix starts afresh. A record restored from the store with a time ahead of the clock (a
+    /// every new fix would be stale and no mode would record until the clock caught up. The stay at
+    /// that record is written first, as far as the old clock saw it, so its dwell is not lost. The
+    /// next fix starts afresh. A record restored from the store with a time ahead of the clock (a
     /// relaunch after the jump) is forgotten the same way.
-    mutating func followClock(to now: Date) {
+    mutating func followClock(to now: Date, into effects: inout [TrackerEffect]) {
         defer { lastNow = now }
         let jump = lastNow.map { $0.timeIntervalSince(now) } ?? 0
         if jump > FixFilter.futureTolerance {
@@ -21,6 +22,7 @@ extension Tracker {
         } else if (lastRecord?.timestamp.timeIntervalSince(now) ?? 0) <= FixFilter.futureTolerance {
             return
         }
+        if stay.open { extendStay(until: stay.lastThere, into: &effects) }
         lastFix = nil
         lastRecord = nil
         stay = .none

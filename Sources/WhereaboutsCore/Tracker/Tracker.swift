@@ -54,7 +54,7 @@ public struct Tracker: Sendable {
     var lastFlush: Date?
     var deferredFlush: FlushReason?
     var raisedAccuracyUntil: Date?
-    /// The time of the last input, to see the clock set back (``followClock(to:)``).
+    /// The time of the last input, to see the clock set back (``followClock(to:into:)``).
     var lastNow: Date?
     /// Whether a fix fine enough to decide regions on its own was taken since the moving anchor was set.
     var fineFixAtAnchor = false
@@ -95,7 +95,7 @@ public struct Tracker: Sendable {
     /// Handles one input that happened at `now` and returns what the shell must do.
     public mutating func handle(_ input: TrackerInput, now: Date) -> [TrackerEffect] {
         var effects: [TrackerEffect] = []
-        followClock(to: now)
+        followClock(to: now, into: &effects)
         fireDueTimers(now: now, into: &effects)
         switch input {
         case .fix(let fix): handleFix(fix, now: now, into: &effects)
