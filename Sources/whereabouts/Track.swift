@@ -71,7 +71,7 @@ struct Track: AsyncParsableCommand {
         let stop = SignalWaiter([SIGINT, SIGTERM] + (SignalWaiter.isIgnored(SIGHUP) ? [] : [SIGHUP]))
         signal(SIGPIPE, SIG_IGN)
         // Subscribed before the launch, which may restart tracking: no event goes unprinted.
-        let events = await engine.regionEvents()
+        let events = engine.regionEvents()
         do {
             try await engine.launch(.user)
             if let regionList { try await engine.setRegions(regionList) }

@@ -56,7 +56,7 @@ func withIsolatedStorage(_ kind: StorageKind, _ body: @escaping @Sendable (any T
 func withIsolatedDatabase(_ kind: StorageKind, _ body: @escaping @Sendable (DatabaseURL) async throws -> Void) async throws {
     guard case .postgres(var settings) = kind.databaseURL else { return try await body(kind.databaseURL) }
     let name = "whereabouts_test_\(UUID().uuidString.prefix(8).lowercased())"
-    try await ServerApp.withStorage(.postgres(settings), logger: quietLogger) { storage in
+    _ = try await ServerApp.withStorage(.postgres(settings), logger: quietLogger) { storage in
         try await (storage as! PostgresTrackStorage).client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: quietLogger)
     }
     settings.database = name
@@ -72,7 +72,7 @@ func withIsolatedDatabase(_ kind: StorageKind, _ body: @escaping @Sendable (Data
 /// Drops a database `withIsolatedDatabase` made.
 private func dropDatabase(_ name: String) async throws {
     guard case .postgres(let settings) = StorageKind.postgres.databaseURL else { return }
-    try await ServerApp.withStorage(.postgres(settings), logger: quietLogger) { storage in
+    _ = try await ServerApp.withStorage(.postgres(settings), logger: quietLogger) { storage in
         try await (storage as! PostgresTrackStorage).client.query(
             PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"), logger: quietLogger)
     }

@@ -52,7 +52,7 @@ final class ServerProcess: @unchecked Sendable {
     private static func outputFile() throws -> URL {
         let folder = temporaryFolder("server-output")
         let file = folder.appendingPathComponent("stdout")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         return file
     }
 

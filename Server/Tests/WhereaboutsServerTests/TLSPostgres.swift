@@ -46,7 +46,7 @@ final class TLSPostgres: Sendable {
         guard let binaries = installed else { throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: missing]) }
         let folder = temporaryFolder("tls-pg")
         let output = folder.appendingPathComponent("start.out")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let status = try await runProcess(
             "/bin/bash", ["-c", script],
             environment: ProcessInfo.processInfo.environment.merging(["DIR": folder.path, "PGBIN": binaries]) { $1 },

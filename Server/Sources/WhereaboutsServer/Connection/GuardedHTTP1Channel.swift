@@ -59,10 +59,10 @@ struct GuardedHTTP1Channel: ServerChildChannel {
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
-        let guardFirst = FirstRequestGuard(
-            headerTimeout: TimeAmount(seconds: settings.headerTimeout), idleTimeout: TimeAmount(seconds: settings.idleTimeout),
-            metrics: metrics)
-        return http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
+        let (headerTimeout, idleTimeout) = (TimeAmount(seconds: settings.headerTimeout), TimeAmount(seconds: settings.idleTimeout))
+        return http1.setup(channel: channel, logger: logger).flatMapThrowing { [metrics] value in
+            // Made on the channel's event loop, where it lives: a handler is not Sendable.
+            let guardFirst = FirstRequestGuard(headerTimeout: headerTimeout, idleTimeout: idleTimeout, metrics: metrics)
             let decoder = try channel.pipeline.syncOperations.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try channel.pipeline.syncOperations.addHandler(guardFirst, position: .after(decoder.handler))
             return value
