@@ -194,6 +194,17 @@ struct TrackerModeTests {
         #expect(second.contains(.extendDwell(dwell: 3590, lastSeen: time(3602))), "\(second)")
     }
 
+    /// Bug: a cell fix too coarse to record used up a pending request, so the fine fix after it fell
+    /// under the mode's own rule and the request produced no record.
+    @Test func aCoarseFixLeavesTheRequestForTheNextOne() {
+        var (tracker, _) = startedTracker(.significant)
+        #expect(tracker.feed(fix(home, t: 0)).records.count == 1)
+        _ = tracker.send(.requestFix, at: 100)
+        #expect(tracker.feed(fix(point(home, metres: 60), acc: 1000, t: 101)).records.isEmpty)
+        let fine = tracker.feed(fix(point(home, metres: 60), acc: 5, t: 105))
+        #expect(fine.contains(.record(fix(point(home, metres: 60), acc: 5, t: 105), trigger: .request)), "\(fine)")
+    }
+
     /// Bug: a slot count of 0 was taken, then trapped at the first fix, and every relaunch after.
     @Test func noSlotsAtAllStillHandsTheRefreshRegion() {
         var (tracker, _) = startedTracker(.move(), regions: [region("desk", home, radius: 100)]) { $0.slotCount = 0 }

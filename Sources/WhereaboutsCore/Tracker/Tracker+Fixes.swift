@@ -18,7 +18,8 @@ extension Tracker {
         lastFixRecorded = false
         followStay(fix, into: &effects)
         var trigger = recordNextFix
-        recordNextFix = nil
+        // A fix too coarse to record leaves the request (or the region's record) for the next one.
+        if fix.horizontalAccuracy <= configuration.maxRecordAccuracy { recordNextFix = nil }
         if isRunning {
             let events = judging && judgesRegions(fix) ? judgeRegions(fix) : []
             emit(events, now: now, into: &effects)
