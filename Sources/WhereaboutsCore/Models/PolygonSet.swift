@@ -136,24 +136,27 @@ public struct PolygonSet: Sendable, Hashable, Codable {
         while lon - lon0 < -180 { lon += 360 }
         let k = Geodesy.metresPerDegreeLatitude
         let cosLat = cos(point.latitude * .pi / 180)
+        return Self.signedDistanceFromOrigin(polygons) { ((($0.lon - lon) * cosLat * k), ($0.lat - point.latitude) * k) }
+    }
+
+    /// Signed distance from the origin of a plane to the outline of `polygons`, whose vertices
+    /// `position` places in that plane (metres): negative inside some polygon's outer ring and none
+    /// of its holes (even–odd rule per ring).
+    private static func signedDistanceFromOrigin<Vertex>(
+        _ polygons: [[[Vertex]]], _ position: (Vertex) -> (x: Double, y: Double)
+    ) -> Double {
         var nearest = Double.infinity
         var inside = false
         for polygon in polygons {
             var inThis = false
             for (ringIndex, ring) in polygon.enumerated() {
                 var crossings = false
-                for i in 0..<(ring.count - 1) {
-                    let a = ring[i]
-                    let b = ring[i + 1]
-                    if (a.lat > point.latitude) != (b.lat > point.latitude) {
-                        let x = a.lon + (point.latitude - a.lat) / (b.lat - a.lat) * (b.lon - a.lon)
-                        if lon < x { crossings.toggle() }
-                    }
-                    let ax = (a.lon - lon) * cosLat * k
-                    let ay = (a.lat - point.latitude) * k
-                    let bx = (b.lon - lon) * cosLat * k
-                    let by = (b.lat - point.latitude) * k
-                    nearest = min(nearest, Self.distanceToSegment(ax, ay, bx, by))
+                var a = position(ring[0])
+                for vertex in ring.dropFirst() {
+                    let b = position(vertex)
+                    if (a.y > 0) != (b.y > 0), 0 < a.x - a.y / (b.y - a.y) * (b.x - a.x) { crossings.toggle() }
+                    nearest = min(nearest, distanceToSegment(a.x, a.y, b.x, b.y))
+                    a = b
                 }
                 if ringIndex == 0 { inThis = crossings } else if crossings { inThis = false }
             }
@@ -193,23 +196,7 @@ public struct PolygonSet: Sendable, Hashable, Codable {
         // Rings in metres east and north of the south-west corner.
         let rings = polygons.map { polygon in polygon.map { ring in ring.map { ((($0.lon - west) * xScale), ($0.lat - south) * k) } } }
         func depth(_ x: Double, _ y: Double) -> Double {
-            var nearest = Double.infinity
-            var inside = false
-            for polygon in rings {
-                var inThis = false
-                for (ringIndex, ring) in polygon.enumerated() {
-                    var crossings = false
-                    for i in 0..<(ring.count - 1) {
-                        let a = ring[i]
-                        let b = ring[i + 1]
-                        if (a.1 > y) != (b.1 > y), x < a.0 + (y - a.1) / (b.1 - a.1) * (b.0 - a.0) { crossings.toggle() }
-                        nearest = min(nearest, distanceToSegment(a.0 - x, a.1 - y, b.0 - x, b.1 - y))
-                    }
-                    if ringIndex == 0 { inThis = crossings } else if crossings { inThis = false }
-                }
-                if inThis { inside = true }
-            }
-            return inside ? nearest : -nearest
+            -signedDistanceFromOrigin(rings) { ($0.0 - x, $0.1 - y) }
         }
         struct Cell {
             let x: Double
