@@ -100,7 +100,7 @@ extension Simulate {
                 "  fold \(fold.index): tuned on the others \(settings(fold.chosen)); held out: recall \(String(format: "%.3f", h.recall)), precision \(String(format: "%.3f", h.precision)), p95 \(SummaryTable.seconds(h.latencyP95)), energy \(String(format: "%.3f", h.energyRatio))"
             )
         }
-        lines.append("  tuned on every scenario (what ships): \(settings(validation.chosenOnAll))")
+        lines.append("  picked by the most folds (what ships): \(settings(validation.shipped))")
         return lines.joined(separator: "\n")
     }
 }

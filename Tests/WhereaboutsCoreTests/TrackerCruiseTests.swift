@@ -204,11 +204,11 @@ struct TrackerCruiseTests {
     }
 
     @Test(
-        "the presets watch as tuned: balanced and efficient within 30 m of a boundary, responsive nowhere",
+        "the presets watch as tuned: each within 30 m of a boundary",
         arguments: [
             (MotionPolicy.adaptive, 20.0, true), (MotionPolicy.adaptive, 40, false),
             (MotionPolicy.efficient, 20, true), (MotionPolicy.efficient, 40, false),
-            (MotionPolicy.responsive, 20, false), (MotionPolicy.responsive, 40, false),
+            (MotionPolicy.responsive, 20, true), (MotionPolicy.responsive, 40, false),
         ])
     func presetWatch(policy: MotionPolicy, distance: Double, watches: Bool) {
         let region = F.region("r", at: F.point(200 + distance), radius: 200)

@@ -121,8 +121,8 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     /// across it), one GPS fix to place each stop, woken by the stationary fence, a significant change
     /// or a visit departure. Its stop radius, stop timeout, watch distance, fine radius and undecided
     /// depth were picked by `simulate --folds` as the middle of one front with ``efficient`` and
-    /// ``responsive`` (the Evaluation article, `Sources/Whereabouts/Whereabouts.docc/Evaluation.md`,
-    /// "Presets").
+    /// ``responsive``: the point the most folds picked (the Evaluation article,
+    /// `Sources/Whereabouts/Whereabouts.docc/Evaluation.md`).
     public static let adaptive = preset(
         name: "adaptive", stopRadius: 80, stopTimeout: 120, watchDistance: 30, fineRadius: 0, undecidedDepth: 1)
 
@@ -138,13 +138,13 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
 
     /// The `responsive` preset: GPS held 3 s after the last fix that needed it and asked for as soon
     /// as a fix lies past a region's outline (``undecidedDepth`` 0, so GPS follows the device across
-    /// each band), GPS for regions under 60 m within reach, still while the fixes stay within 40 m of
-    /// an anchor, positioning kept on for 5 minutes still wherever the device stopped, and the app
-    /// kept running on motion activity while still (``stillSensing``), so a region near the device is
-    /// judged on fine fixes, a passage that grazes a region is seen, and a departure is seen when the
-    /// motion coprocessor reports it rather than when the OS notices it.
+    /// each band), still while the fixes stay within 40 m of an anchor, positioning off after 2
+    /// minutes still (unless the device stopped within 30 m of a boundary), and the app kept running
+    /// on motion activity while still (``stillSensing``), so a passage that grazes a region is seen,
+    /// and a departure is seen when the motion coprocessor reports it rather than when the OS notices
+    /// it. Picked by `simulate --folds` as ``adaptive`` is.
     public static let responsive = preset(
-        name: "responsive", stopRadius: 40, stopTimeout: 300, watchDistance: 0, fineRadius: 60, stillSensing: true, undecidedDepth: 0)
+        name: "responsive", stopRadius: 40, stopTimeout: 120, watchDistance: 30, fineRadius: 0, stillSensing: true, undecidedDepth: 0)
 
     /// The adaptive family with the parameters its presets differ in. Every one starts Wi-Fi 10 s of
     /// travel before a boundary, takes a fix every 20 m, holds raised accuracy 3 s after the last fix

@@ -26,17 +26,21 @@ public struct CrossValidation: Sendable {
     public let heldOutRuns: [RunReport]
     /// The held-out runs pooled.
     public var heldOut: StrategyAggregate { StrategyAggregate(reports: heldOutRuns) }
-    /// The settings the goal picks on every scenario: what the preset ships with.
-    public let chosenOnAll: [PolicySetting]
-    /// The place of ``chosenOnAll`` among the candidates.
-    let chosenOnAllCandidate: Int
+    /// What the preset ships with: the settings the most folds picked, the one the goal picks on
+    /// every scenario among several picked as often. The choice least tied to which traces it was
+    /// tuned on; the figures the goal picks by on every scenario sit at its floors with no margin,
+    /// and fall on traces it did not see.
+    public let shipped: [PolicySetting]
+    /// The place of ``shipped`` among the candidates.
+    let shippedCandidate: Int
 
     /// Cross-validates `goal` over `candidates`, where `reports[c][s]` is candidate `c` on run `s` (a
     /// scenario at one seed; the same run order for every candidate), with `folds` folds.
     ///
     /// With `cheaper`, the validation of the preset below this one on the front, the goal picks on
     /// each fold's training runs among the candidates that beat the cheaper preset's pick there
-    /// (``PresetGoal/admits(_:above:)``), and on every scenario among those that beat what it ships.
+    /// (``PresetGoal/admits(_:above:)``), and between folds' picks tied for ``shipped`` among those that
+    /// beat what it ships.
     public init(
         goal: PresetGoal, candidates: [[PolicySetting]], reports: [[RunReport]], folds: Int, above cheaper: CrossValidation? = nil
     ) {
@@ -63,8 +67,19 @@ public struct CrossValidation: Sendable {
         self.folds = built
         self.heldOutRuns = scenarios.indices.compactMap { index in heldOutPick[index].map { run($0, index) } }
         let everywhere = candidates.indices.map { aggregate($0) { _ in true } }
-        chosenOnAllCandidate = goal.pick(everywhere, above: cheaper.map { everywhere[$0.chosenOnAllCandidate] })
-        self.chosenOnAll = candidates[chosenOnAllCandidate]
+        let tied = Self.mostPicked(built.map(\.candidate), among: candidates.count)
+        let shippedBelow = cheaper.map { everywhere[$0.shippedCandidate] }
+        shippedCandidate =
+            tied.count == 1 ? tied[0] : tied[goal.pick(tied.map { everywhere[$0] }, above: shippedBelow)]
+        self.shipped = candidates[shippedCandidate]
+    }
+
+    /// The candidates (of `count`) the most folds picked, in candidate order; every candidate when no
+    /// fold picked one.
+    static func mostPicked(_ picks: [Int], among count: Int) -> [Int] {
+        let counts = Dictionary(picks.map { ($0, 1) }, uniquingKeysWith: +)
+        guard let most = counts.values.max() else { return Array(0..<count) }
+        return counts.filter { $0.value == most }.keys.sorted()
     }
 
     /// The fold of each scenario: groups (``ScenarioFamily/trace(of:)``) in name order, dealt out in turn.
