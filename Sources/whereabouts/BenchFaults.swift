@@ -46,12 +46,12 @@ struct BenchFaults: AsyncParsableCommand {
         ).run()
         bar?.finish()
         if let failure = tally.lastFailure {
-            FileHandle.standardError.write(Data("whereabouts: \(tally.failedRuns) runs failed; the last said:\n\(failure)\n".utf8))
+            StandardError.write("whereabouts: \(tally.failedRuns) runs failed; the last said:\n\(failure)\n")
         }
         print(json ? Self.json(tally) : Self.table(tally))
         let problems = tally.problems
         guard problems.isEmpty else {
-            FileHandle.standardError.write(Data("whereabouts: the fault campaign failed: \(problems.joined(separator: "; "))\n".utf8))
+            StandardError.write("whereabouts: the fault campaign failed: \(problems.joined(separator: "; "))\n")
             throw ExitCode.failure
         }
     }

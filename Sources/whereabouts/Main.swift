@@ -20,14 +20,14 @@ struct Whereabouts: AsyncParsableCommand {
                 try command.run()
             }
         } catch let error as InputError {
-            FileHandle.standardError.write(Data("whereabouts: \(error)\n".utf8))
+            StandardError.write("whereabouts: \(error)\n")
             Foundation.exit(2)
         } catch {
             let code = exitCode(for: error)
             if code == .success || error is CleanExit {
                 exit(withError: error)
             }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            StandardError.write(fullMessage(for: error) + "\n")
             Foundation.exit(code == .failure ? 1 : 2)
         }
     }

@@ -13,9 +13,9 @@ final class ProgressBar {
         let width = 30
         let filled = width * done / total
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) \(label)\u{1B}[K".utf8))
+        StandardError.write("\r[\(bar)] \(done)/\(total) \(label)\u{1B}[K")
     }
 
     /// Ends the bar's line.
-    func finish() { FileHandle.standardError.write(Data("\n".utf8)) }
+    func finish() { StandardError.write("\n") }
 }

@@ -103,7 +103,7 @@ enum StoreFile {
     }
 
     private static func say(_ line: String) {
-        FileHandle.standardError.write(Data("whereabouts: \(line)\n".utf8))
+        StandardError.write("whereabouts: \(line)\n")
     }
 }
 
