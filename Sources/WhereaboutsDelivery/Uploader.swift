@@ -25,7 +25,7 @@ public actor Uploader {
     /// The items of the batch claimed last, by id, to build its requests from.
     private var claimed: [UUID: ClaimedItem] = [:]
     private var waiters: [CheckedContinuation<FlushReport, Never>] = []
-    /// While a drain runs: its deadline, after which flushes claim no new batch.
+    /// While a drain runs: its deadline, after which flushes claim and send nothing more.
     private var claimsEnd: Date?
     private let reportHandler = ReportHandler()
     /// Where uploads go and the credential, when the endpoint and credentials read them from memory
@@ -111,10 +111,9 @@ public actor Uploader {
                 case .refreshCredential:
                     do { input = .refreshed(try await credentials.refreshed()) } catch { input = .refreshFailed("\(error)") }
                 case .claim(let kind, let limit):
-                    let pastDeadline = claimsEnd.map { clock.now() >= $0 } ?? false
-                    input = .claimed(pastDeadline ? [] : try claim(kind, limit: limit))
+                    input = pastDeadline ? .outOfTime : .claimed(try claim(kind, limit: limit))
                 case .send(let kind, let ids, let acknowledgements, let credential):
-                    input = await send(kind, ids, acknowledging: acknowledgements, credential: credential)
+                    input = pastDeadline ? .outOfTime : await send(kind, ids, acknowledging: acknowledgements, credential: credential)
                 case .interpret(let kind, let ids, let reply):
                     input = .interpreted(interpret(reply, kind: kind, ids: ids))
                 }
@@ -145,6 +144,9 @@ public actor Uploader {
             do { try await clock.sleep(wakeAt) } catch { return total }
         }
     }
+
+    /// Whether a drain's deadline has passed: then nothing more is claimed or sent.
+    private var pastDeadline: Bool { claimsEnd.map { clock.now() >= $0 } ?? false }
 
     private func decide(_ input: DeliveryInput) -> DeliveryDecision {
         let jitter = jitter

@@ -54,6 +54,8 @@ struct UploadOptions: ParsableArguments {
             return "the server asked to wait past --drain-timeout (\(drainTimeout) s); flush again later"
         case .storeError(let problem):
             return "the store could not be read or written: \(problem)"
+        case .outOfTime:
+            return "--drain-timeout (\(drainTimeout) s) ran out with records still pending; they stay in the store: flush again later"
         }
     }
 

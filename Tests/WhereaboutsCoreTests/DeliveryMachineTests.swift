@@ -176,6 +176,46 @@ struct DeliveryMachineTests {
         #expect(runner.machine.notBefore == nil)
     }
 
+    @Test("a drain out of time at a claim stops with that reason, and leaves the back-off of an earlier failure")
+    func outOfTimeAtClaim() {
+        var runner = Runner(machine: Self.machine())
+        _ = runner.open(.threshold)
+        _ = runner.step(.unanswered("timed out"))
+        runner.now = Self.start.addingTimeInterval(10)
+        #expect(runner.open(.stopped) == .claim(.record, limit: 500), "a drain at the stop skips the back-off")
+        #expect(Self.report(runner.step(.outOfTime))?.stoppedBy == .outOfTime)
+        #expect(runner.writes == [.release(.record, [])], "the failure's empty hand-back; nothing at the claim cut off")
+        #expect(runner.machine.failures == 1, "running out of time is no success")
+        #expect(runner.machine.notBefore != nil)
+        #expect(!runner.machine.isFlushing)
+    }
+
+    @Test("a drain out of time during a split hands back the batch and every half not yet sent")
+    func outOfTimeDuringSplit() {
+        var runner = Runner(machine: Self.machine())
+        _ = runner.open(.threshold)
+        _ = runner.step(.claimed(Self.ids))
+        _ = runner.step(.replied(Self.reply(413), url: Self.url))
+        #expect(Self.report(runner.step(.outOfTime))?.stoppedBy == .outOfTime)
+        #expect(runner.writes == [.release(.record, [Self.ids[0], Self.ids[1], Self.ids[2], Self.ids[3]])])
+        #expect(runner.machine.failures == 0)
+    }
+
+    @Test("a failure stays the reason when the drain's later flush only ran out of time")
+    func failureOutlivesOutOfTime() {
+        var total = FlushReport(trigger: .stopped)
+        var failed = FlushReport(trigger: .stopped)
+        failed.stoppedBy = .failed("server answered 503", retryAt: Self.start)
+        var late = FlushReport(trigger: .stopped)
+        late.stoppedBy = .outOfTime
+        total.add(failed)
+        total.add(late)
+        #expect(total.stoppedBy == failed.stoppedBy)
+        var plain = FlushReport(trigger: .stopped)
+        plain.add(late)
+        #expect(plain.stoppedBy == .outOfTime)
+    }
+
     @Test("404, 405, 403 and 400 bad_device_id pause uploads without rejecting anything, until a manual flush")
     func pauseAndResume() {
         let wrongs = [

@@ -85,6 +85,7 @@ struct UploaderFaultTests {
         // The deadline, one request's timeout, and slack for a loaded machine.
         #expect(took < 2 + 10 + 5, "the drain took \(took) s")
         #expect(report.delivered < 200, "\(report)")
+        #expect(report.stoppedBy == .outOfTime, "a drain cut off names why records are still pending: \(report)")
         #expect(try store.pendingCount() == 200 - report.delivered)
         #expect(try store.allRecords().filter { $0.state == .delivered }.count == report.delivered)
         // A later drain without a near deadline sends the rest, each once.

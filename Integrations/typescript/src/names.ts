@@ -40,10 +40,11 @@ export type UploadTrigger = (typeof uploadTriggers)[number];
 
 /**
  * What stopped a flush before the queue was empty: no credential (call `setAuth`), a failed request
- * (a retry follows at `retryAt`), an earlier failure's back-off, the store, or an endpoint that
- * answered 404/405 (a wrong URL) or 403 (a credential that may not write there); uploads pause.
+ * (a retry follows at `retryAt`), an earlier failure's back-off, the store, an endpoint that
+ * answered 404/405 (a wrong URL) or 403 (a credential that may not write there), where uploads
+ * pause, or a drain (a background task's) that ran out of time, where the next flush goes on.
  */
-export const uploadStops = ['signedOut', 'failed', 'backingOff', 'storeError', 'misconfigured'] as const;
+export const uploadStops = ['signedOut', 'failed', 'backingOff', 'storeError', 'misconfigured', 'outOfTime'] as const;
 
 /** What stopped a flush. */
 export type UploadStop = (typeof uploadStops)[number];

@@ -14,4 +14,7 @@ public enum BridgeUploadStop: String, Sendable, CaseIterable, Encodable {
     /// The endpoint answered 404 or 405 (a wrong URL) or 403 (a credential that may not write there);
     /// uploads pause until the app configures another or flushes by hand.
     case misconfigured
+    /// A drain (a background task's, or the one before the app stops) ran out of time with records
+    /// still pending; the next flush goes on.
+    case outOfTime
 }

@@ -48,6 +48,7 @@ struct FlushValue: Encodable {
         case .backingOff(let at): (stoppedBy, message, retryAt) = (.backingOff, nil, JavaScriptTime.milliseconds(at))
         case .storeError(let why): (stoppedBy, message, retryAt) = (.storeError, why, nil)
         case .misconfigured(let why): (stoppedBy, message, retryAt) = (.misconfigured, why, nil)
+        case .outOfTime: (stoppedBy, message, retryAt) = (.outOfTime, "the drain ran out of time; the rest goes at the next flush", nil)
         }
     }
 

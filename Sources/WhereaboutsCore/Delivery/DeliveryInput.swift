@@ -23,4 +23,6 @@ public enum DeliveryInput: Sendable, Equatable {
     case interpreted(DeliveryOutcome)
     /// The store could not be read or written; the text says why.
     case storeFailed(String)
+    /// A drain's deadline passed before the next claim or request: nothing more is claimed or sent.
+    case outOfTime
 }

@@ -111,7 +111,7 @@ public struct DeliveryMachine: Sendable, Equatable {
     /// a store error) or the time is not before `deadline`.
     public static func resumeTime(after report: FlushReport, before deadline: Date) -> Date? {
         switch report.stoppedBy {
-        case nil, .signedOut, .storeError, .misconfigured: nil
+        case nil, .signedOut, .storeError, .misconfigured, .outOfTime: nil
         case .failed(_, let retryAt), .backingOff(let retryAt): retryAt < deadline ? retryAt : nil
         }
     }
@@ -213,6 +213,13 @@ public struct DeliveryMachine: Sendable, Equatable {
             return fail(&flush, "could not refresh the credential for \(name): \(reason)", retryAfter: nil, now: now, jitter: jitter)
         case .storeFailed(let reason):
             return finish(&flush, .storeError(reason))
+        case .outOfTime:
+            // At a claim nothing is leased; at a request, the batch and its split halves are.
+            let leased = flush.batch + flush.halves.joined()
+            if !leased.isEmpty { writes.append(.release(flush.kind, leased)) }
+            flush.batch = []
+            flush.halves = []
+            return finish(&flush, .outOfTime)
         }
     }
 
@@ -269,6 +276,7 @@ public struct DeliveryMachine: Sendable, Equatable {
     }
 
     private func claim(_ flush: inout Flush) -> DeliveryStep {
+        flush.batch = []
         if flush.credential == .signedOut { return finish(&flush, .signedOut) }
         return .claim(flush.kind, limit: configuration.batchLimit)
     }

@@ -27,7 +27,8 @@ public struct FlushReport: Sendable, Equatable {
     /// Creates an empty report.
     public init(trigger: UploadTrigger) { self.trigger = trigger }
 
-    /// Adds what a later flush did; its stop, if any, is the one that counts.
+    /// Adds what a later flush did; its stop, if any, is the one that counts, except that a failure
+    /// stays the reason when the later flush only ran out of time waiting it out.
     public mutating func add(_ other: FlushReport) {
         delivered += other.delivered
         eventsDelivered += other.eventsDelivered
@@ -37,6 +38,7 @@ public struct FlushReport: Sendable, Equatable {
         rejectedIDs += other.rejectedIDs
         commands += other.commands
         acknowledged += other.acknowledged
+        if case .failed = stoppedBy, other.stoppedBy == .outOfTime { return }
         stoppedBy = other.stoppedBy
     }
 

@@ -15,13 +15,17 @@ public enum FlushStop: Sendable, Equatable {
     /// uploads pause until a manual flush or an uploader with the right URL, device and credential;
     /// the text names the URL and the fix.
     case misconfigured(String)
+    /// A drain's deadline passed with items still pending: nothing more was claimed or sent, and
+    /// what was claimed and not sent went back to pending. The back-off is left as it was; the next
+    /// flush goes on.
+    case outOfTime
 
     /// Whether the records wait for the user, not for time: signed out, or the request is wrong.
     /// Retrying later changes nothing until the credential, URL or device id is fixed.
     public var strands: Bool {
         switch self {
         case .signedOut, .misconfigured: true
-        case .failed, .backingOff, .storeError: false
+        case .failed, .backingOff, .storeError, .outOfTime: false
         }
     }
 }

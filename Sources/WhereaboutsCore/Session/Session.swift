@@ -128,7 +128,7 @@ public struct Session: Sendable {
             switch report.stoppedBy {
             case nil, .misconfigured: uploadRetry = nil
             case .failed(_, let retryAt): uploadRetry = retryAt
-            case .backingOff, .signedOut, .storeError: break
+            case .backingOff, .signedOut, .storeError, .outOfTime: break
             }
         case .requestFix:
             track(.command(.requestFix), now: now, into: &effects)
