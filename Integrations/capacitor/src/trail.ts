@@ -26,7 +26,10 @@ export class Trail {
    * that is not a boolean.
    */
   list(options: GetLocationsOptions): StoredLocation[] {
-    const { limit = 1000, includeUploaded } = options as { limit?: unknown; includeUploaded?: unknown };
+    // null is absent, as the device decodes it.
+    const given = options as { limit?: unknown; includeUploaded?: unknown };
+    const limit = given.limit ?? 1000;
+    const includeUploaded = given.includeUploaded ?? undefined;
     const expected = '; pass {"includeUploaded"?: bool, "limit"?: 1 to 100000}';
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 100000) {
       throw new WhereaboutsError('invalidArguments', `getLocations: limit ${String(limit)} is not a whole number in 1...100000${expected}`);

@@ -146,6 +146,8 @@ test('web: getLocations refuses a limit the device refuses, and every record has
     });
   }
   await assert.rejects(web.getLocations({ includeUploaded: 'yes' }), { code: 'invalidArguments' });
+  // null is absent, as on the device: the default limit, uploaded or not.
+  assert.deepEqual((await web.getLocations({ limit: null, includeUploaded: null })).result, []);
   // A cached fix handed to getCurrentPosition and then to the watch: the same timestamp twice.
   await web.getCurrentLocation();
   await web.startTracking();
