@@ -13,6 +13,11 @@ import WhereaboutsCore
 /// the OS's most recent location when it is under ``cacheAge`` seconds old, with its own time, accuracy
 /// and source, at no cost; Wi-Fi scans then keep that schedule, counted from the previous scan, not
 /// from the restart.
+///
+/// Starting significant-change monitoring first delivers the OS's most recent location, whatever its
+/// age ("first event often a cached fix"), with its own time, accuracy and source, at no cost, and
+/// the next event comes 500 m and 5 minutes from it; only a phone that never had a location
+/// observes a fresh one. So turning the service off and on yields no new observation.
 struct SimulatedLocationService {
     /// How old, in seconds, the OS's most recent location may be to be delivered again on a restart.
     static let cacheAge = 10.0
@@ -27,6 +32,8 @@ struct SimulatedLocationService {
     /// The newest location the OS produced (any source), and the one a restart delivers first.
     private var lastLocation: Fix?
     private var cached: Fix?
+    /// What starting significant-change monitoring delivers at the next step.
+    private var significantStart: Fix?
     private var cellTravel = 0.0
     private var nextCellChange = 0.0
     private var cellStarted = false
@@ -55,7 +62,14 @@ struct SimulatedLocationService {
         if newSource != oldSource || new.standard?.distanceFilter != request.standard?.distanceFilter {
             filter.reset(metres: new.standard?.distanceFilter)
         }
+        let starting = new.significantChange && !significant.isOn
         significant.set(on: new.significantChange)
+        if starting, let last = lastLocation {
+            significant.take(last.coordinate, at: Date(timeIntervalSince1970: t))
+            significantStart = last
+        } else if !new.significantChange {
+            significantStart = nil
+        }
         request = new
     }
 
@@ -122,7 +136,10 @@ struct SimulatedLocationService {
         }
 
         var significantFix: Fix?
-        if significant.reports(position, at: Date(timeIntervalSince1970: t)) {
+        if let start = significantStart {
+            significantStart = nil
+            significantFix = start
+        } else if significant.reports(position, at: Date(timeIntervalSince1970: t)) {
             timeline.append(.cellFix(t: t))
             significantFix = Self.noisyFix(
                 position, sigma: 100, accuracy: random.uniform(100...200), source: .significantChange, speed: nil, t, &random)

@@ -151,6 +151,36 @@ struct SimulatedPhoneTests {
         #expect(walking.count == 4)
     }
 
+    /// Bug: each start of significant-change monitoring observed a fresh position, so a strategy
+    /// turning it off and on during a wake polled for 0.05 J a time, and every stop of the adaptive
+    /// presets got a fresh fix free; "the last one" of the 500 m / 5 min rule was forgotten too.
+    @Test("starting significant change delivers the OS's most recent location as it was, at no cost; off and on observes nothing new")
+    func significantChangeStartsWithTheCachedLocation() {
+        let truth = S.path(still: 200, speed: 1, moving: 2000)
+        var service = SimulatedLocationService()
+        service.configure(
+            LocationRequest(standard: StandardUpdates(accuracy: .hundredMeters, distanceFilter: nil), significantChange: false), at: S.start
+        )
+        let wifi = S.run(&service, over: truth, seconds: 30).fixes
+        let last = wifi.last!
+        service.configure(LocationRequest(standard: nil, significantChange: true), at: S.start + 30)
+        let started = S.run(&service, over: truth, from: S.start + 30, seconds: 60)
+        #expect(started.significant == [last], "the last Wi-Fi fix, with its own time, accuracy and source")
+        #expect(!started.timeline.contains { if case .cellFix = $0 { true } else { false } }, "no observation")
+        // Off and on again, 100 s after the last fix: the same location, nothing new.
+        service.configure(.off, at: S.start + 90)
+        service.configure(LocationRequest(standard: nil, significantChange: true), at: S.start + 100)
+        let again = S.run(&service, over: truth, from: S.start + 100, seconds: 200)
+        #expect(again.significant == [last])
+        #expect(again.timeline.isEmpty)
+        // Then events 500 m from it (about 700 s in, walking at 1 m/s from 200 s; the Wi-Fi fix is
+        // noisy) and from each other.
+        let later = S.run(&service, over: truth, from: S.start + 300, seconds: 1000).significant
+        let times = later.map { $0.timestamp.timeIntervalSince1970 - S.start }
+        #expect(times.count == 2 && times[0] > 650 && times[1] - times[0] >= 500, "\(times)")
+        #expect(later.allSatisfy { $0.source == .significantChange })
+    }
+
     @Test("region crossings come 20–180 s after passing the boundary by max(r/10, 50 m); small radii act as 100 m")
     func regionLatency() throws {
         let truth = S.path(speed: 10, moving: 2000)

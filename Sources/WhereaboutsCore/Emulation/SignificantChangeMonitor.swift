@@ -22,6 +22,13 @@ public struct SignificantChangeMonitor: Sendable {
         isOn = on
     }
 
+    /// Takes a position the OS delivered at `time` without a new observation (its most recent
+    /// location, as iOS delivers first when monitoring starts) as the last one reported.
+    public mutating func take(_ position: Coordinate, at time: Date) {
+        guard isOn else { return }
+        lastReported = (position, time)
+    }
+
     /// Whether the device, at `position` at `time`, is due a report; a reported position becomes the
     /// reference.
     public mutating func reports(_ position: Coordinate, at time: Date) -> Bool {
