@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WhereaboutsTestSupport
 
 @testable import WhereaboutsCore
 
@@ -46,5 +47,23 @@ struct TrackerClockTests {
         #expect(tracker.timers[.activeTrackingEnd] == time(1600))
         _ = tracker.handle(.wake, now: time(400))
         #expect(tracker.timers[.activeTrackingEnd] == time(1000), "600 s from the start, as before the jump")
+    }
+
+    /// Bug: the moving anchor kept its time on the old clock, so the stillness check, moved back with
+    /// the other timers, found the device still for less than the stop timeout and put itself off to
+    /// the anchor's time plus the timeout on the old clock: positioning stayed on for another hour.
+    @Test("a clock set back while the device is still stops positioning when the stop timeout it had left ends")
+    func stillnessAfterJumpBack() {
+        let policy = MotionPolicy.stillnessOnly
+        var (tracker, _) = startedTracker(.adaptive(policy))
+        _ = tracker.feed(fix(home, acc: 40, t: 1_000))
+        let jumpedTo: TimeInterval = 1_050 - 3_600
+        _ = tracker.wake(at: jumpedTo)
+        let due = jumpedTo + policy.stopTimeout
+        #expect(tracker.timers[.stationaryCheck] == time(due), "the check had the whole stop timeout left at the last input")
+        _ = tracker.feed(fix(point(home, metres: 20), acc: 40, t: jumpedTo + 20))
+        _ = tracker.feed(fix(point(home, metres: 10), acc: 40, t: jumpedTo + 80))
+        _ = tracker.wake(at: due)
+        #expect(tracker.motion == .stationary(anchor: fix(point(home, metres: 10), acc: 40, t: jumpedTo + 80)), "\(tracker.motion)")
     }
 }
