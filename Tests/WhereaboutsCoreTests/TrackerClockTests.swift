@@ -66,4 +66,22 @@ struct TrackerClockTests {
         _ = tracker.wake(at: due)
         #expect(tracker.motion == .stationary(anchor: fix(point(home, metres: 10), acc: 40, t: jumpedTo + 80)), "\(tracker.motion)")
     }
+
+    /// Bug: the entry time stayed on the old clock, and the dwell timer, moved back with the others,
+    /// was set again from it in the same input: the dwell came late by the jump, stamped that far ahead.
+    @Test(
+        "a clock set back while a region's loitering delay runs keeps the wait it had left, and the store learns the moved entry",
+        arguments: [(1_000, 400), (1_100, 1_100 - 3_600)] as [(TimeInterval, TimeInterval)])
+    func dwellAfterJumpBack(lastInput: TimeInterval, jumpedTo: TimeInterval) {
+        var (tracker, _) = startedTracker(.continuous(), regions: [region("a", home, radius: 100, loiteringDelay: 600)])
+        _ = tracker.feed(fix(home, t: 1_000))
+        if lastInput > 1_000 { _ = tracker.wake(at: lastInput) }
+        let jump = tracker.wake(at: jumpedTo)
+        let entered = 1_000 - (lastInput - jumpedTo)
+        #expect(jump.contains(.saveRegionStates([RegionStateRecord(regionID: "a", inside: true, since: time(entered), dwelt: false)])))
+        #expect(tracker.timers[.dwell] == time(entered + 600))
+        let dwell = tracker.wake(at: entered + 600)
+        #expect(dwell.events.map(\.kind) == [.dwell])
+        #expect(dwell.events.first?.timestamp == time(entered + 600))
+    }
 }

@@ -51,7 +51,7 @@ public struct GeofenceEngine: Sendable {
     /// The slots the device is inside, in no order, each with when it came inside (epoch seconds).
     /// Short (the regions around one point), so finding a slot in it outside ``evaluate(_:)``, which
     /// walks it anyway, is a linear search rather than a per-slot position array of random reads.
-    private var inside: [(slot: Int32, since: Double)] = []
+    var inside: [(slot: Int32, since: Double)] = []
     /// The slots that may still be undetermined, each once: the next fix settles them, so it costs
     /// what was added since the last fix rather than a pass over every region.
     private var undeterminedSlots: [Int32] = []
@@ -68,7 +68,7 @@ public struct GeofenceEngine: Sendable {
     /// The slots whose determined state (inside since, outside, dwell reported) changed since
     /// ``takeStateChanges(at:)`` last ran, with repeats: what a store must learn so that a relaunched
     /// app restores the states, outside ones included.
-    private var changedSlots: [Int32] = []
+    var changedSlots: [Int32] = []
     /// Candidates and changes of the fix being judged: reused between fixes. The candidates fill the
     /// first places of `scratch`, which only grows.
     private var scratch: [RegionIndex.Candidate] = []

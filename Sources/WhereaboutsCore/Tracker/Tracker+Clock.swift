@@ -32,7 +32,8 @@ extension Tracker {
 
     /// Moves by `offset` seconds the times that waits and comparisons to come count from: the timers,
     /// the last upload, the ends of active tracking and of raised accuracy, the start of a cruise's
-    /// clearance and the motion anchor (the stillness check counts from its time).
+    /// clearance, the motion anchor (the stillness check counts from its time), and the geofence
+    /// engine's entry times (``GeofenceEngine/shiftTimes(by:)``).
     private mutating func shiftTimes(by offset: TimeInterval) {
         timers = timers.mapValues { $0.addingTimeInterval(offset) }
         lastFlush?.addTimeInterval(offset)
@@ -47,5 +48,6 @@ extension Tracker {
             anchor.timestamp.addTimeInterval(offset)
             motion = .stationary(anchor: anchor)
         }
+        geofences.shiftTimes(by: offset)
     }
 }
