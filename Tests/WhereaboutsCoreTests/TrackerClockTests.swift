@@ -84,4 +84,32 @@ struct TrackerClockTests {
         #expect(dwell.events.map(\.kind) == [.dwell])
         #expect(dwell.events.first?.timestamp == time(entered + 600))
     }
+
+    /// Bug: the fixes' crossings stayed on the old clock, in the future of every OS report for as long
+    /// as the jump, so each report counted as their echo and was dropped without asking for a fix.
+    @Test("after a clock set back, the OS's entry is an echo of the fixes' only while it would have been without the jump")
+    func crossingAfterJumpBack() {
+        var (tracker, _) = startedTracker(.significant, regions: [region("a", home, radius: 300)])
+        _ = tracker.feed(fix(point(home, metres: 2_000), t: 1))
+        _ = tracker.feed(fix(home, t: 1_000))
+        _ = tracker.feed(fix(point(home, metres: 2_000), t: 1_100))
+        let echo = tracker.cross("a", .inside, at: 500)
+        #expect(echo.events.isEmpty, "the fixes reported the entry 100 s before, as the clock moved it: the OS's late report")
+        let entry = tracker.cross("a", .inside, at: 700)
+        #expect(entry.events.map(\.kind) == [.enter], "300 s after the fixes' entry: a new one")
+        #expect(!entry.oneShots.isEmpty, "a fix is asked for")
+    }
+
+    /// Bug: the run of fixes kept its start on the old clock, so for as long as the jump the fixes never
+    /// seemed to have watched for as long as the OS takes to report, and an OS report they refute was taken.
+    @Test("fixes that stream on through a clock set back still outweigh an OS report they refute")
+    func fixWatchAfterJumpBack() {
+        let far = point(home, metres: 2_500)
+        var (tracker, _) = startedTracker(.continuous(), regions: [region("a", point(home, metres: 2_000), radius: 300)])
+        for t in stride(from: 10.0, through: 300, by: 10) { _ = tracker.feed(fix(far, t: t)) }
+        for t in stride(from: 310.0, through: 500, by: 10) { _ = tracker.feed(fix(far, t: t - 3_600)) }
+        let report = tracker.cross("a", .inside, at: 505 - 3_600)
+        #expect(report.events.isEmpty, "\(report)")
+        #expect(tracker.geofences.state(of: "a") == .outside)
+    }
 }

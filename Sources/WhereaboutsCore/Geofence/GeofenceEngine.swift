@@ -61,10 +61,10 @@ public struct GeofenceEngine: Sendable {
     /// reached stay pending, so the list stays short. (Inside regions, pending or not, are judged
     /// from `inside`.)
     private var pendingSlots: [Int32] = []
-    private var latestFix: Fix?
+    var latestFix: Fix?
     /// When fixes last reported each kind of crossing of a region, kept ``GeofenceRule/fixPrecedence``
     /// seconds: the OS's late report of the same crossing must not repeat it.
-    private var fixCrossings = FixCrossingLog()
+    var fixCrossings = FixCrossingLog()
     /// The slots whose determined state (inside since, outside, dwell reported) changed since
     /// ``takeStateChanges(at:)`` last ran, with repeats: what a store must learn so that a relaunched
     /// app restores the states, outside ones included.

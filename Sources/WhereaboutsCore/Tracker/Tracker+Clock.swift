@@ -32,8 +32,9 @@ extension Tracker {
 
     /// Moves by `offset` seconds the times that waits and comparisons to come count from: the timers,
     /// the last upload, the ends of active tracking and of raised accuracy, the start of a cruise's
-    /// clearance, the motion anchor (the stillness check counts from its time), and the geofence
-    /// engine's entry times (``GeofenceEngine/shiftTimes(by:)``).
+    /// clearance, the motion anchor (the stillness check counts from its time), the run of fixes that
+    /// judged regions (``FixWatch``), and the geofence engine's entry times, latest fix and fix
+    /// crossings (``GeofenceEngine/shiftTimes(by:)``).
     private mutating func shiftTimes(by offset: TimeInterval) {
         timers = timers.mapValues { $0.addingTimeInterval(offset) }
         lastFlush?.addTimeInterval(offset)
@@ -48,6 +49,7 @@ extension Tracker {
             anchor.timestamp.addTimeInterval(offset)
             motion = .stationary(anchor: anchor)
         }
+        fixWatch.shiftTimes(by: offset)
         geofences.shiftTimes(by: offset)
     }
 }
