@@ -10,8 +10,9 @@ import Foundation
 /// and pruned at every crossing, was a fifth of a fix's evaluation in a dense city.
 ///
 /// A crossing counts while it came at most ``GeofenceRule/fixPrecedence`` seconds before the latest
-/// time the log was pruned at (``dropExpired(at:)``); once it no longer counts it is dropped, and a
-/// clock set back later does not bring it back.
+/// time the log was pruned at (``dropExpired(at:)``); once it no longer counts it is dropped, and an
+/// earlier time pruned at later does not bring it back. A clock set back moves every time in the log,
+/// the latest pruning's with them (``shiftTimes(by:)``), so what counts stays the same.
 struct FixCrossingLog {
     private struct Entry {
         var time: Date
@@ -73,6 +74,12 @@ struct FixCrossingLog {
         entries = []
         first = 0
         keptByCompaction = 0
+    }
+
+    /// Moves every crossing, forgetting and the latest pruning by `offset` seconds: a clock set back.
+    mutating func shiftTimes(by offset: TimeInterval) {
+        prunedAt.addTimeInterval(offset)
+        for position in first..<entries.count { entries[position].time.addTimeInterval(offset) }
     }
 
     /// Drops the crossings that came more than ``GeofenceRule/fixPrecedence`` seconds before `time`

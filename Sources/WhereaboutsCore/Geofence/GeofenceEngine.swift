@@ -51,7 +51,7 @@ public struct GeofenceEngine: Sendable {
     /// The slots the device is inside, in no order, each with when it came inside (epoch seconds).
     /// Short (the regions around one point), so finding a slot in it outside ``evaluate(_:)``, which
     /// walks it anyway, is a linear search rather than a per-slot position array of random reads.
-    private var inside: [(slot: Int32, since: Double)] = []
+    var inside: [(slot: Int32, since: Double)] = []
     /// The slots that may still be undetermined, each once: the next fix settles them, so it costs
     /// what was added since the last fix rather than a pass over every region.
     private var undeterminedSlots: [Int32] = []
@@ -61,14 +61,14 @@ public struct GeofenceEngine: Sendable {
     /// reached stay pending, so the list stays short. (Inside regions, pending or not, are judged
     /// from `inside`.)
     private var pendingSlots: [Int32] = []
-    private var latestFix: Fix?
+    var latestFix: Fix?
     /// When fixes last reported each kind of crossing of a region, kept ``GeofenceRule/fixPrecedence``
     /// seconds: the OS's late report of the same crossing must not repeat it.
-    private var fixCrossings = FixCrossingLog()
+    var fixCrossings = FixCrossingLog()
     /// The slots whose determined state (inside since, outside, dwell reported) changed since
     /// ``takeStateChanges(at:)`` last ran, with repeats: what a store must learn so that a relaunched
     /// app restores the states, outside ones included.
-    private var changedSlots: [Int32] = []
+    var changedSlots: [Int32] = []
     /// Candidates and changes of the fix being judged: reused between fixes. The candidates fill the
     /// first places of `scratch`, which only grows.
     private var scratch: [RegionIndex.Candidate] = []

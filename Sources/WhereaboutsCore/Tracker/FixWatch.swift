@@ -22,6 +22,13 @@ struct FixWatch: Sendable {
         }
     }
 
+    /// Moves the run by `offset` seconds: a clock set back. Fixes on the new clock extend it as they
+    /// would have without the jump.
+    mutating func shiftTimes(by offset: TimeInterval) {
+        since?.addTimeInterval(offset)
+        last?.addTimeInterval(offset)
+    }
+
     /// Whether fixes watched without a break from `seconds` before `now` until now.
     func covers(_ seconds: TimeInterval, before now: Date) -> Bool {
         guard let since, let last else { return false }
