@@ -23,9 +23,25 @@ struct SlotPlannerTests {
         #expect(plan.regions.last == plan.refresh)
         let brute = regions.map { ($0.id, abs(Geodesy.distance(TestFixtures.origin, $0.center) - $0.radius)) }.sorted { $0.1 < $1.1 }
         #expect(plan.regions.dropLast().map(\.id) == brute.prefix(k - 1).map(\.0))
-        #expect(abs(plan.refresh.radius - min(5000, max(150, brute[k - 1].1))) < 0.5)
+        let reach = RegionCushion.iOS.leavingRadius(flippingAt: brute[k - 1].1)
+        #expect(abs(plan.refresh.radius - min(5000, max(150, reach))) < 0.5)
         #expect(!plan.isStale(at: TestFixtures.origin))
         #expect(plan.isStale(at: TestFixtures.point(plan.refresh.radius + 1)))
+    }
+
+    /// Bug: the refresh circle had the raw distance to the nearest boundary left out, so the OS
+    /// reported leaving it only max(D/10, 50 m) further, when the device could already be past that
+    /// region's band.
+    @Test("the OS flips the refresh region to outside where the nearest boundary left out begins", arguments: [300.0, 800, 3000])
+    func refreshFlipsAtTheNextBoundary(distance: Double) {
+        var index = RegionIndex()
+        for i in 0..<20 {
+            index.insert(TestFixtures.region("r\(i)", at: TestFixtures.point(distance + 100 + Double(i)), radius: 100))
+        }
+        let plan = SlotPlanner.plan(index, at: TestFixtures.origin, slots: 20, minimumRefresh: 150, maximumRefresh: 5000)
+        let next = try! #require(index.nearestBoundaries(to: TestFixtures.origin, limit: 20).last?.distance)
+        #expect(RegionCushion.iOS.flips(inside: true, atDistance: next + 1, radius: plan.refresh.radius))
+        #expect(!RegionCushion.iOS.flips(inside: true, atDistance: next - 5, radius: plan.refresh.radius))
     }
 
     @Test("fewer regions than slots: all of them and the largest refresh region")
@@ -65,7 +81,7 @@ extension SlotPlannerTests {
                 let r = regions.first { $0.id == m.id }!
                 #expect(m.center == r.center && m.radius == r.radius)
             }
-            let expectedRadius = min(5_000, max(150, nearest[slots - 1].distance))
+            let expectedRadius = min(5_000, max(150, RegionCushion.iOS.leavingRadius(flippingAt: nearest[slots - 1].distance)))
             #expect(abs(plan.refresh.radius - expectedRadius) < 1e-9)
             #expect(plan.nearestBoundary.map { abs($0 - nearest[0].distance) < 1e-9 } == true)
             // No unmonitored boundary lies inside the refresh region unless the minimum forced it.
@@ -107,7 +123,8 @@ extension SlotPlannerTests {
         ]
         let plan = SlotPlanner.plan(index(regions), at: home, slots: 3, minimumRefresh: 150, maximumRefresh: 5_000)
         #expect(plan.regions.map(\.id) == ["a", "b", MonitoredRegion.refreshRegionID])
-        #expect(abs(plan.refresh.radius - 2_900) < 1e-6)
+        // The OS flips it to outside where c's boundary begins, 2 900 m out: a tenth beyond its radius.
+        #expect(abs(plan.refresh.radius - 2_900 / 1.1) < 1e-6)
     }
 
     @Test func fewerRegionsThanSlots() {

@@ -4,8 +4,11 @@ import Foundation
 public enum SlotPlanner {
     /// Plans `slots` OS slots at `position`: the `slots − 1` regions whose boundary is nearest, each
     /// as ``circle(for:state:cushion:device:handed:)`` hands it, and a refresh region centred on
-    /// `position` whose radius reaches the nearest boundary left out, clamped to
-    /// `minimumRefresh…maximumRefresh` metres (the OS is unreliable under ~100 m).
+    /// `position` that the OS flips to outside (its exit, which wakes the app to plan again) once the
+    /// device reaches the nearest boundary left out (``RegionCushion/leavingRadius(flippingAt:)``: the
+    /// OS reports an exit only some way past a circle's outline), its radius clamped to
+    /// `minimumRefresh…maximumRefresh` metres (the OS is unreliable under ~100 m); `maximumRefresh`
+    /// when no boundary is left out.
     ///
     /// - Parameters:
     ///   - cushion: how late the OS flips a circle's state.
@@ -22,8 +25,8 @@ public enum SlotPlanner {
         precondition(slots >= 1, "a slot plan needs at least the refresh slot")
         let nearest = index.nearestBoundaries(to: position, limit: slots)
         let monitored = nearest.prefix(slots - 1)
-        let nextBoundary = nearest.count == slots ? nearest[slots - 1].distance : maximumRefresh
-        let radius = min(maximumRefresh, max(minimumRefresh, nextBoundary))
+        let reach = nearest.count == slots ? cushion.leavingRadius(flippingAt: nearest[slots - 1].distance) : maximumRefresh
+        let radius = min(maximumRefresh, max(minimumRefresh, reach))
         let refresh = MonitoredRegion(id: MonitoredRegion.refreshRegionID, center: position, radius: radius)
         let inForce = handed?.byID ?? [:]
         let regions = monitored.map {
