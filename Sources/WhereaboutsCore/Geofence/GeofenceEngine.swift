@@ -102,31 +102,75 @@ public struct GeofenceEngine: Sendable {
     }
 
     /// Adds regions, replacing those with the same id; their state is determined by the next fix.
+    /// Of several with one id, the last replaces the others.
     public mutating func add(_ regions: [Region]) {
-        let bulk = regions.count > 1000
-        if bulk { index.reserveCapacity(for: regions) }
-        for region in bulk ? Self.spatiallySorted(regions) : regions {
-            let (inserted, replaced) = index.insertReplacing(region)
+        guard regions.count > 1000 else {
+            for region in regions { insert(region) }
+            return
+        }
+        index.reserveCapacity(for: regions)
+        let order = Self.spatialOrder(regions)
+        // Taken in Z-order, a region must still give way to a later one with its id. Once a region
+        // replaces another, this says where in `regions` the region in each slot filled here comes
+        // from (-1 for the other slots); a batch of new ids never needs it.
+        var positions: [Int32] = []
+        for step in order.indices {
+            var position = order[step].position
+            // Each region is read from where it lies in `regions`: loading the one a few steps ahead
+            // keeps that miss out of the insertions.
+            if step + 8 < order.count {
+                regions.withUnsafeBufferPointer { cache_hints_prefetch($0.baseAddress! + order[step + 8].position) }
+            }
+            var (slot, replaced) = insert(regions[position])
             if let replaced {
-                reset(Int(replaced))
-                fixCrossings.forget(replaced)
+                if positions.isEmpty {
+                    positions = slotPositions(
+                        of: order[..<step].lazy.map(\.position), in: regions, replaced: replaced, by: regions[position].id)
+                }
+                if positions[Int(replaced)] > position {
+                    position = Int(positions[Int(replaced)])
+                    slot = insert(regions[position]).slot
+                }
             }
-            let slot = Int(inserted)
-            if slot >= flags.count {
-                flags += repeatElement([], count: index.slotCapacity - flags.count)
-            }
-            reset(slot)
-            markUndetermined(slot)
+            if !positions.isEmpty { positions[Int(slot)] = Int32(position) }
         }
-        if bulk {
-            index.shrinkToFit()
-            index.useHugePages()
-        }
+        index.shrinkToFit()
+        index.useHugePages()
     }
 
-    /// `regions` in Z-order of their centres, so that neighbours get neighbouring slots and a query
-    /// reads a few cache lines instead of scattered ones. The last of several with one id stays last.
-    private static func spatiallySorted(_ regions: [Region]) -> [Region] {
+    /// Where in `regions` the region in each slot comes from, for the regions at `inserted`, which
+    /// are all in the index but the one with `id`, replaced just now in `replaced`; -1 for every
+    /// other slot.
+    private func slotPositions(of inserted: some Sequence<Int>, in regions: [Region], replaced: Int32, by id: String) -> [Int32] {
+        var positions = [Int32](repeating: -1, count: index.slotCapacity + regions.count)
+        for position in inserted {
+            let slot = regions[position].id == id ? replaced : index.slot(of: regions[position].id)
+            if let slot { positions[Int(slot)] = Int32(position) }
+        }
+        return positions
+    }
+
+    /// Adds one region, replacing the region with its id, and returns its slot and the slot of the
+    /// region it replaced; its state is determined by the next fix.
+    @discardableResult
+    private mutating func insert(_ region: Region) -> (slot: Int32, replaced: Int32?) {
+        let (inserted, replaced) = index.insertReplacing(region)
+        if let replaced {
+            reset(Int(replaced))
+            fixCrossings.forget(replaced)
+        }
+        let slot = Int(inserted)
+        if slot >= flags.count {
+            flags += repeatElement([], count: index.slotCapacity - flags.count)
+        }
+        reset(slot)
+        markUndetermined(slot)
+        return (inserted, replaced)
+    }
+
+    /// The positions of `regions` in Z-order of their centres, so that neighbours get neighbouring
+    /// slots and a query reads a few cache lines instead of scattered ones.
+    private static func spatialOrder(_ regions: [Region]) -> [(morton: UInt64, position: Int)] {
         func morton(_ region: Region) -> UInt64 {
             let row = UInt64(max(0, min(65_535, (region.center.latitude + 90) / 180 * 65_535)))
             let column = UInt64(max(0, min(65_535, (region.center.longitude + 180) / 360 * 65_535)))
@@ -136,7 +180,9 @@ public struct GeofenceEngine: Sendable {
             }
             return code
         }
-        return regions.indices.map { (morton(regions[$0]), $0) }.sorted { $0 < $1 }.map { regions[$0.1] }
+        var order = regions.indices.map { (morton: morton(regions[$0]), position: $0) }
+        order.sort { $0 < $1 }
+        return order
     }
 
     /// Forgets the device's state in every region (tracking stopped: what happens meanwhile is not
