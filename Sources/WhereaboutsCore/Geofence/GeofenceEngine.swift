@@ -272,13 +272,15 @@ public struct GeofenceEngine: Sendable {
         withStates { engine, states in engine.collectChanges(fix, states, into: &changes) }
         sortByID(&changes)
         noteCrossings(changes, at: fix.timestamp)
-        var events: [RegionEvent] = []
-        events.reserveCapacity(changes.count)
-        for change in changes where change.notified {
-            events.append(
-                RegionEvent(
-                    regionID: index.id(ofSlot: change.slot), kind: change.kind, timestamp: fix.timestamp, initial: change.initial, fix: fix)
-            )
+        // Written in place: appending checks the array's uniqueness and capacity for every event.
+        let events = [RegionEvent](unsafeUninitializedCapacity: changes.count) { events, count in
+            for change in changes where change.notified {
+                (events.baseAddress! + count).initialize(
+                    to: RegionEvent(
+                        regionID: index.id(ofSlot: change.slot), kind: change.kind, timestamp: fix.timestamp, initial: change.initial,
+                        fix: fix))
+                count += 1
+            }
         }
         changeScratch = changes
         return events
