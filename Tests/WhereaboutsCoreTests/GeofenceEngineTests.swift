@@ -177,6 +177,24 @@ struct GeofenceEngineTests {
         #expect(exits.allSatisfy { $0.kind == .exit })
     }
 
+    @Test(
+        "the events of many regions changing at once are sorted by id, whether or not ids share their first eight bytes",
+        arguments: [(12, false), (24, false), (12, true), (24, true), (40, true)])
+    func sortedEvents(count: Int, sharedPrefixes: Bool) throws {
+        var g = SeededGenerator(seed: UInt64(count))
+        // Ids of up to 16 characters; with shared prefixes, every third starts "region-", so several
+        // agree in their first eight bytes and only their whole ids can order them.
+        let regions = (0..<count).map { i in
+            let number = Int.random(in: 0..<1_000_000, using: &g)
+            let id = sharedPrefixes && i % 3 == 0 ? "region-\(number % 10)-\(i)" : "\(number)-\(i)"
+            return F.region(id, at: F.point(Double.random(in: 0...50, using: &g), bearing: Double(i * 9)), radius: 200)
+        }
+        var engine = GeofenceEngine(regions: regions)
+        _ = engine.evaluate(F.fix(east: 5000, at: 0))
+        #expect(engine.evaluate(F.fix(east: 0, at: 10)).map(\.regionID) == regions.map(\.id).sorted())
+        #expect(engine.evaluate(F.fix(east: 5000, at: 20)).map(\.regionID) == regions.map(\.id).sorted())
+    }
+
     @Test("judging only the regions a fix lies in, plus those with pending evidence, decides as judging all within reach")
     func narrowScanMatchesFullReach() throws {
         // A second engine re-adds a far region before every fix: an undetermined region makes it scan

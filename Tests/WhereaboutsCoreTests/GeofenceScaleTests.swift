@@ -73,6 +73,28 @@ struct GeofenceScaleTests {
         #expect(engine.evaluate(F.fix(east: 5000, at: 10)).isEmpty)
     }
 
+    @Test("in a bulk add a duplicate id replaces the earlier region too, wherever the two lie")
+    func bulkDuplicates() throws {
+        // Over 1000 regions are added in Z-order of their centres, where (46, 8) comes before (47, 8).
+        let fillers = (0..<1000).map { F.region("filler\($0)", at: F.point(Double($0) * 10), radius: 50) }
+        let first = try Region(id: "dup", center: c(47, 8), radius: 100)
+        let last = try Region(id: "dup", center: c(46, 8), radius: 100)
+        var engine = GeofenceEngine(regions: [first] + fillers + [last])
+        #expect(engine.index.count == 1001)
+        #expect(engine.index["dup"]?.center.latitude == 46)
+        #expect(engine.index.containing(c(47, 8), accuracy: 0).isEmpty)
+        #expect(engine.index.containing(c(46, 8), accuracy: 0) == ["dup"])
+        // Again over regions already there, and with a second pair after the first.
+        let second = try Region(id: "dup2", center: c(45, 8), radius: 100)
+        let secondLast = try Region(id: "dup2", center: c(44, 8), radius: 100)
+        engine.add([first, second] + fillers + [last, secondLast])
+        #expect(engine.index.count == 1002)
+        #expect(engine.index["dup"]?.center.latitude == 46)
+        #expect(engine.index["dup2"]?.center.latitude == 44)
+        #expect(engine.index.containing(c(45, 8), accuracy: 0).isEmpty)
+        #expect(engine.index.containing(c(44, 8), accuracy: 0) == ["dup2"])
+    }
+
     @Test("a dwell noticed after a suspension carries the moment the delay ended; an exit first cancels it")
     func dwellAcrossSuspension() {
         var tracker = Tracker(

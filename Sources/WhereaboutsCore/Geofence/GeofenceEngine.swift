@@ -102,31 +102,75 @@ public struct GeofenceEngine: Sendable {
     }
 
     /// Adds regions, replacing those with the same id; their state is determined by the next fix.
+    /// Of several with one id, the last replaces the others.
     public mutating func add(_ regions: [Region]) {
-        let bulk = regions.count > 1000
-        if bulk { index.reserveCapacity(for: regions) }
-        for region in bulk ? Self.spatiallySorted(regions) : regions {
-            let (inserted, replaced) = index.insertReplacing(region)
+        guard regions.count > 1000 else {
+            for region in regions { insert(region) }
+            return
+        }
+        index.reserveCapacity(for: regions)
+        let order = Self.spatialOrder(regions)
+        // Taken in Z-order, a region must still give way to a later one with its id. Once a region
+        // replaces another, this says where in `regions` the region in each slot filled here comes
+        // from (-1 for the other slots); a batch of new ids never needs it.
+        var positions: [Int32] = []
+        for step in order.indices {
+            var position = order[step].position
+            // Each region is read from where it lies in `regions`: loading the one a few steps ahead
+            // keeps that miss out of the insertions.
+            if step + 8 < order.count {
+                regions.withUnsafeBufferPointer { cache_hints_prefetch($0.baseAddress! + order[step + 8].position) }
+            }
+            var (slot, replaced) = insert(regions[position])
             if let replaced {
-                reset(Int(replaced))
-                fixCrossings.forget(replaced)
+                if positions.isEmpty {
+                    positions = slotPositions(
+                        of: order[..<step].lazy.map(\.position), in: regions, replaced: replaced, by: regions[position].id)
+                }
+                if positions[Int(replaced)] > position {
+                    position = Int(positions[Int(replaced)])
+                    slot = insert(regions[position]).slot
+                }
             }
-            let slot = Int(inserted)
-            if slot >= flags.count {
-                flags += repeatElement([], count: index.slotCapacity - flags.count)
-            }
-            reset(slot)
-            markUndetermined(slot)
+            if !positions.isEmpty { positions[Int(slot)] = Int32(position) }
         }
-        if bulk {
-            index.shrinkToFit()
-            index.useHugePages()
-        }
+        index.shrinkToFit()
+        index.useHugePages()
     }
 
-    /// `regions` in Z-order of their centres, so that neighbours get neighbouring slots and a query
-    /// reads a few cache lines instead of scattered ones. The last of several with one id stays last.
-    private static func spatiallySorted(_ regions: [Region]) -> [Region] {
+    /// Where in `regions` the region in each slot comes from, for the regions at `inserted`, which
+    /// are all in the index but the one with `id`, replaced just now in `replaced`; -1 for every
+    /// other slot.
+    private func slotPositions(of inserted: some Sequence<Int>, in regions: [Region], replaced: Int32, by id: String) -> [Int32] {
+        var positions = [Int32](repeating: -1, count: index.slotCapacity + regions.count)
+        for position in inserted {
+            let slot = regions[position].id == id ? replaced : index.slot(of: regions[position].id)
+            if let slot { positions[Int(slot)] = Int32(position) }
+        }
+        return positions
+    }
+
+    /// Adds one region, replacing the region with its id, and returns its slot and the slot of the
+    /// region it replaced; its state is determined by the next fix.
+    @discardableResult
+    private mutating func insert(_ region: Region) -> (slot: Int32, replaced: Int32?) {
+        let (inserted, replaced) = index.insertReplacing(region)
+        if let replaced {
+            reset(Int(replaced))
+            fixCrossings.forget(replaced)
+        }
+        let slot = Int(inserted)
+        if slot >= flags.count {
+            flags += repeatElement([], count: index.slotCapacity - flags.count)
+        }
+        reset(slot)
+        markUndetermined(slot)
+        return (inserted, replaced)
+    }
+
+    /// The positions of `regions` in Z-order of their centres, so that neighbours get neighbouring
+    /// slots and a query reads a few cache lines instead of scattered ones.
+    private static func spatialOrder(_ regions: [Region]) -> [(morton: UInt64, position: Int)] {
         func morton(_ region: Region) -> UInt64 {
             let row = UInt64(max(0, min(65_535, (region.center.latitude + 90) / 180 * 65_535)))
             let column = UInt64(max(0, min(65_535, (region.center.longitude + 180) / 360 * 65_535)))
@@ -136,7 +180,9 @@ public struct GeofenceEngine: Sendable {
             }
             return code
         }
-        return regions.indices.map { (morton(regions[$0]), $0) }.sorted { $0 < $1 }.map { regions[$0.1] }
+        var order = regions.indices.map { (morton: morton(regions[$0]), position: $0) }
+        order.sort { $0 < $1 }
+        return order
     }
 
     /// Forgets the device's state in every region (tracking stopped: what happens meanwhile is not
@@ -226,13 +272,15 @@ public struct GeofenceEngine: Sendable {
         withStates { engine, states in engine.collectChanges(fix, states, into: &changes) }
         sortByID(&changes)
         noteCrossings(changes, at: fix.timestamp)
-        var events: [RegionEvent] = []
-        events.reserveCapacity(changes.count)
-        for change in changes where change.notified {
-            events.append(
-                RegionEvent(
-                    regionID: index.id(ofSlot: change.slot), kind: change.kind, timestamp: fix.timestamp, initial: change.initial, fix: fix)
-            )
+        // Written in place: appending checks the array's uniqueness and capacity for every event.
+        let events = [RegionEvent](unsafeUninitializedCapacity: changes.count) { events, count in
+            for change in changes where change.notified {
+                (events.baseAddress! + count).initialize(
+                    to: RegionEvent(
+                        regionID: index.id(ofSlot: change.slot), kind: change.kind, timestamp: fix.timestamp, initial: change.initial,
+                        fix: fix))
+                count += 1
+            }
         }
         changeScratch = changes
         return events
@@ -345,9 +393,10 @@ public struct GeofenceEngine: Sendable {
     }
 
     /// Notes whether each change's region asks to be told of it, and sorts the changes of one fix by
-    /// region id, comparing the ids in full only where their ``RegionIDOrder`` keys cannot tell: an
-    /// insertion sort of small records, where sorting the events afterwards moved large values and
-    /// compared their strings (a fix in a dense cluster changes a dozen regions).
+    /// region id, comparing the ids in full only where their ``RegionIDOrder`` keys cannot tell:
+    /// small records, where sorting the events afterwards moved large values and compared their
+    /// strings (a fix in a dense cluster changes a dozen regions). Up to 32 changes with distinct keys
+    /// go through a sorting network (``sortByKeys(_:)``); the others through an insertion sort.
     ///
     /// The changed regions' records and keys, loading since each change was found, are read in one
     /// short loop first, so that any misses left overlap instead of coming one event at a time.
@@ -360,6 +409,7 @@ public struct GeofenceEngine: Sendable {
                 keyed = keyed && changes[i].key != RegionIDOrder.none
             }
             guard changes.count > 1, let base = changes.baseAddress else { return }
+            if keyed && changes.count <= 32 && Self.sortByKeys(changes) { return }
             func precedes(_ change: Change, _ other: Change) -> Bool {
                 keyed && change.key != other.key ? change.key < other.key : index.id(ofSlot: change.slot, precedes: other.slot)
             }
@@ -379,6 +429,68 @@ public struct GeofenceEngine: Sendable {
                 changes[low] = change
             }
         }
+    }
+
+    /// The comparators of Batcher's odd–even merge sort of 16 and of 32 places: pairs of places whose
+    /// values are put in order, one pair after the other.
+    private static let network16 = oddEvenMergeSort(16)
+    private static let network32 = oddEvenMergeSort(32)
+
+    /// The comparators of Batcher's odd–even merge sort of `count` places, a power of two.
+    private static func oddEvenMergeSort(_ count: Int) -> [(low: Int, high: Int)] {
+        var pairs: [(low: Int, high: Int)] = []
+        var merged = 1
+        while merged < count {
+            var distance = merged
+            while distance >= 1 {
+                for start in stride(from: distance % merged, to: count - distance, by: 2 * distance) {
+                    for i in 0..<min(distance, count - start - distance)
+                    where (start + i) / (2 * merged) == (start + i + distance) / (2 * merged) {
+                        pairs.append((start + i, start + i + distance))
+                    }
+                }
+                distance /= 2
+            }
+            merged *= 2
+        }
+        return pairs
+    }
+
+    /// Sorts at most 32 `changes` by their ``RegionIDOrder`` keys, unless two keys are equal, and
+    /// returns whether it did. Each key is packed with the change's position into one integer, and the
+    /// integers go through a sorting network: a fixed sequence of minimums and maximums, where a binary
+    /// insertion sort takes a branch the processor cannot predict at every step of every search (for
+    /// the dozen changes of a fix in a dense cluster, those mispredictions cost more than the whole
+    /// network).
+    private static func sortByKeys(_ changes: UnsafeMutableBufferPointer<Change>) -> Bool {
+        let count = changes.count
+        let places = count <= 16 ? 16 : 32
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: places) { packed in
+            // A key's bytes are ASCII: without their top bits, 56 bits in the same order, and 8 for the position.
+            packed.initialize(repeating: .max)
+            for i in 0..<count { packed[i] = compacted(changes[i].key) << 8 | UInt64(i) }
+            for pair in places == 16 ? network16 : network32 {
+                let (low, high) = (packed[pair.low], packed[pair.high])
+                packed[pair.low] = min(low, high)
+                packed[pair.high] = max(low, high)
+            }
+            for i in 1..<count where packed[i - 1] >> 8 == packed[i] >> 8 { return false }
+            withUnsafeTemporaryAllocation(of: Change.self, capacity: count) { unsorted in
+                _ = unsorted.initialize(fromContentsOf: changes)
+                for i in 0..<count { changes[i] = unsorted[Int(packed[i] & 0xFF)] }
+            }
+            return true
+        }
+    }
+
+    /// A ``RegionIDOrder`` key without the top bit of each byte, which is clear in every key but
+    /// ``RegionIDOrder/none``: 56 bits, in the same order.
+    @inline(__always)
+    private static func compacted(_ key: UInt64) -> UInt64 {
+        var bits = key
+        bits = bits & 0x007F_007F_007F_007F | (bits & 0x7F00_7F00_7F00_7F00) >> 1
+        bits = bits & 0x0000_3FFF_0000_3FFF | (bits & 0x3FFF_0000_3FFF_0000) >> 2
+        return bits & 0x0000_0000_0FFF_FFFF | (bits & 0x0FFF_FFFF_0000_0000) >> 4
     }
 
     /// Whether a region is outside with evidence of being inside pending: judged from `pendingSlots`.
