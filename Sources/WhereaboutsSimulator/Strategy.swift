@@ -41,7 +41,7 @@ public struct Strategy: Sendable, Equatable {
     public static let adaptive = preset(
         .adaptive,
         summary:
-            "cell while boundaries are out of reach, Wi-Fi near them, GPS where Wi-Fi cannot decide (held 3 s), still within 80 m, off after 2 min still unless within 30 m of one"
+            "cell while boundaries are out of reach, Wi-Fi near them, GPS where Wi-Fi cannot decide (held 3 s), still within 40 m, off after 1 min still unless within 30 m of one"
     )
     /// The `efficient` preset of the adaptive mode.
     public static let efficient = preset(
@@ -53,7 +53,7 @@ public struct Strategy: Sendable, Equatable {
     public static let responsive = preset(
         .responsive,
         summary:
-            "adaptive with GPS asked for once a fix lies past a region's outline, still within 40 m, off after 2 min still unless within 30 m of a boundary, motion activity watched while still"
+            "adaptive with GPS asked for once a fix lies past a region's outline, GPS for regions under 60 m, still within 80 m, off after 1 min still unless within 30 m of a boundary, motion activity watched while still"
     )
 
     /// The adaptive mode with `policy`, named for it.

@@ -112,7 +112,7 @@ struct EngineStoreTests {
     func stopPlaced() async throws {
         let app = try EngineHarness(pad: 600)
         try await app.startTracking(.adaptive())
-        await app.play(to: 20)
+        await app.play(to: 5)
         let first = try #require(try app.store.allRecords().first?.record)
         #expect(first.fix.source == .wifi, "tracking starts on Wi-Fi")
         await app.play(to: 300)

@@ -115,16 +115,16 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
 
     /// Whereabouts' flagship, the `balanced` preset: cell positions while every boundary is out of
     /// reach, Wi-Fi from 10 s of travel before one (a fix every 20 m), GPS where Wi-Fi cannot decide or
-    /// a fix lies across a region's band (``undecidedDepth`` 1; held 3 s after the last fix that
-    /// needed it), still while the fixes stay within 80 m of an anchor, everything off after 2 minutes
-    /// still (unless the device stopped within 30 m of a boundary: then Wi-Fi stays on to see a step
-    /// across it), one GPS fix to place each stop, woken by the stationary fence, a significant change
+    /// a fix lies halfway across a region's band (``undecidedDepth`` 0.5; held 3 s after the last fix
+    /// that needed it), still while the fixes stay within 40 m of an anchor, everything off after a
+    /// minute still (unless the device stopped within 30 m of a boundary: then Wi-Fi stays on to see a
+    /// step across it), one GPS fix to place each stop, woken by the stationary fence, a significant change
     /// or a visit departure. Its stop radius, stop timeout, watch distance, fine radius and undecided
     /// depth were picked by `simulate --folds` as the middle of one front with ``efficient`` and
     /// ``responsive``: the point the most folds picked (the Evaluation article,
     /// `Sources/Whereabouts/Whereabouts.docc/Evaluation.md`).
     public static let adaptive = preset(
-        name: "adaptive", stopRadius: 80, stopTimeout: 120, watchDistance: 30, fineRadius: 0, undecidedDepth: 1)
+        name: "adaptive", stopRadius: 40, stopTimeout: 60, watchDistance: 30, fineRadius: 0, undecidedDepth: 0.5)
 
     /// The `efficient` preset: GPS held 3 s and asked for only where a fix lies across a region's band
     /// (``undecidedDepth`` 1), still while the fixes stay within 80 m of an anchor, positioning off
@@ -138,13 +138,14 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
 
     /// The `responsive` preset: GPS held 3 s after the last fix that needed it and asked for as soon
     /// as a fix lies past a region's outline (``undecidedDepth`` 0, so GPS follows the device across
-    /// each band), still while the fixes stay within 40 m of an anchor, positioning off after 2
-    /// minutes still (unless the device stopped within 30 m of a boundary), and the app kept running
-    /// on motion activity while still (``stillSensing``), so a passage that grazes a region is seen,
-    /// and a departure is seen when the motion coprocessor reports it rather than when the OS notices
-    /// it. Picked by `simulate --folds` as ``adaptive`` is.
+    /// each band), GPS for regions under 60 m within reach, still while the fixes stay within 80 m of
+    /// an anchor, positioning off after a minute still (unless the device stopped within 30 m of a
+    /// boundary), and the app kept running on motion activity while still (``stillSensing``), so a
+    /// region near the device is judged on fine fixes, a passage that grazes a region is seen, and a
+    /// departure is seen when the motion coprocessor reports it rather than when the OS notices it.
+    /// Picked by `simulate --folds` as ``adaptive`` is.
     public static let responsive = preset(
-        name: "responsive", stopRadius: 40, stopTimeout: 120, watchDistance: 30, fineRadius: 0, stillSensing: true, undecidedDepth: 0)
+        name: "responsive", stopRadius: 80, stopTimeout: 60, watchDistance: 30, fineRadius: 60, stillSensing: true, undecidedDepth: 0)
 
     /// The adaptive family with the parameters its presets differ in. Every one starts Wi-Fi 10 s of
     /// travel before a boundary, takes a fix every 20 m, holds raised accuracy 3 s after the last fix
