@@ -55,6 +55,15 @@ struct DeliveryMachineTests {
         mutating func openSignedOut() -> DeliveryStep { open(.threshold, credential: .signedOut) }
     }
 
+    /// A flush whose batch of every id the server found too large: its first half is being sent.
+    private static func splitOnce() -> Runner {
+        var runner = Runner(machine: machine())
+        _ = runner.open(.threshold)
+        _ = runner.step(.claimed(ids))
+        _ = runner.step(.replied(reply(413), url: url))
+        return runner
+    }
+
     private static func report(_ step: DeliveryStep) -> FlushReport? {
         if case .finished(let report) = step { report } else { nil }
     }
@@ -192,10 +201,7 @@ struct DeliveryMachineTests {
 
     @Test("a drain out of time during a split hands back the batch and every half not yet sent")
     func outOfTimeDuringSplit() {
-        var runner = Runner(machine: Self.machine())
-        _ = runner.open(.threshold)
-        _ = runner.step(.claimed(Self.ids))
-        _ = runner.step(.replied(Self.reply(413), url: Self.url))
+        var runner = Self.splitOnce()
         #expect(Self.report(runner.step(.outOfTime))?.stoppedBy == .outOfTime)
         #expect(runner.writes == [.release(.record, [Self.ids[0], Self.ids[1], Self.ids[2], Self.ids[3]])])
         #expect(runner.machine.failures == 0)
@@ -274,10 +280,7 @@ struct DeliveryMachineTests {
 
     @Test("a failure during a split hands back every half not yet sent")
     func splitStopReleasesHalves() {
-        var runner = Runner(machine: Self.machine())
-        _ = runner.open(.threshold)
-        _ = runner.step(.claimed(Self.ids))
-        _ = runner.step(.replied(Self.reply(413), url: Self.url))
+        var runner = Self.splitOnce()
         let stop = Self.report(runner.step(.replied(Self.reply(503), url: Self.url)))?.stoppedBy
         guard case .failed = stop else {
             Issue.record("a 503 during a split did not fail the flush: \(String(describing: stop))")

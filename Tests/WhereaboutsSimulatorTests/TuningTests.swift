@@ -26,6 +26,9 @@ struct TuningTests {
         rows.map { StrategyAggregate(reports: [report("a", recall: $0.recall, energy: $0.energy, latency: $0.latency)]) }
     }
 
+    /// Two candidates that differ only in their lead.
+    static let twoLeads = [[PolicySetting(parameter: .lead, value: 10)], [PolicySetting(parameter: .lead, value: 30)]]
+
     static let blank = Data(
         """
         {"scenario":"","strategy":"","seed":0,"durationSeconds":1,"requiredTruthEvents":0,"optionalTruthEvents":0,"reports":0,
@@ -53,7 +56,7 @@ struct TuningTests {
             scenarios.map { Self.report($0, recall: $0 == "a" ? 0.99 : 0.5, energy: 0.1) },
             scenarios.map { Self.report($0, recall: 0.99, energy: 0.4) },
         ]
-        let candidates = [[PolicySetting(parameter: .lead, value: 10)], [PolicySetting(parameter: .lead, value: 30)]]
+        let candidates = Self.twoLeads
         let goal = PresetGoal(name: "adaptive", recallFloor: 0.95, precisionFloor: 0.9)
         let validation = CrossValidation(goal: goal, candidates: candidates, reports: reports, folds: 2)
         // Tuned on b alone, candidate 1 is picked for a; tuned on a alone, candidate 0 is picked for b.
@@ -74,7 +77,7 @@ struct TuningTests {
             scenarios.map { Self.report($0, recall: $0 == "c" ? 0.88 : 0.99, energy: 0.1) },
             scenarios.map { Self.report($0, recall: 0.99, energy: 0.2) },
         ]
-        let candidates = [[PolicySetting(parameter: .lead, value: 10)], [PolicySetting(parameter: .lead, value: 30)]]
+        let candidates = Self.twoLeads
         let goal = PresetGoal(name: "efficient", recallFloor: 0.95, precisionFloor: 0.9)
         let validation = CrossValidation(goal: goal, candidates: candidates, reports: reports, folds: 3)
         #expect(validation.folds.map(\.chosen) == [candidates[1], candidates[1], candidates[0]])
@@ -91,7 +94,7 @@ struct TuningTests {
             runs.indices.map { Self.report(runs[$0], recall: $0 < 2 ? 0.99 : 0.80, energy: 0.1) },
             runs.map { Self.report($0, recall: 0.96, energy: 0.1) },
         ]
-        let candidates = [[PolicySetting(parameter: .lead, value: 10)], [PolicySetting(parameter: .lead, value: 30)]]
+        let candidates = Self.twoLeads
         let goal = PresetGoal(name: "adaptive", precisionFloor: 0.9, energyBudget: 0.2)
         let validation = CrossValidation(goal: goal, candidates: candidates, reports: reports, folds: 2)
         // Each fold is tuned on the other scenario at both seeds: the steady candidate, though the first
