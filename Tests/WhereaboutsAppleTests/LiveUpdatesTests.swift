@@ -54,15 +54,21 @@ final class RecordingLiveUpdates: LiveUpdatesRunning {
 @Suite("The modern path (iOS 17 and later)")
 @MainActor
 struct LiveUpdatesTests {
-    @Test("fine standard updates run on live updates, coarse ones and the rest on the location manager")
-    func whichPathRuns() async throws {
+    /// A phone app on live updates, launched by the user and tracking in `mode`.
+    private static func tracking(_ mode: TrackingMode) async throws -> (RecordingLiveUpdates, PhoneApp) {
         let live = RecordingLiveUpdates()
         let app = PhoneApp(at: home)
         app.liveUpdates = live
         try app.launch()
         try await app.engine.launch(.user)
-        try await app.engine.start(mode: .continuous())
+        try await app.engine.start(mode: mode)
         await app.drainMain()
+        return (live, app)
+    }
+
+    @Test("fine standard updates run on live updates, coarse ones and the rest on the location manager")
+    func whichPathRuns() async throws {
+        let (live, app) = try await Self.tracking(.continuous())
         let plan = try #require(live.running)
         #expect(plan.kind == .navigation)
         #expect(live.sessions == LiveSessions(backgroundActivity: true, always: true))
@@ -85,13 +91,7 @@ struct LiveUpdatesTests {
 
     @Test("a filter change or a raised-accuracy episode keeps the background session")
     func filterChangeKeepsTheSession() async throws {
-        let live = RecordingLiveUpdates()
-        let app = PhoneApp(at: home)
-        app.liveUpdates = live
-        try app.launch()
-        try await app.engine.launch(.user)
-        try await app.engine.start(mode: .adaptive(.stopDetect))
-        await app.drainMain()
+        let (live, app) = try await Self.tracking(.adaptive(.stopDetect))
         #expect(live.running == LiveUpdatesPlan(kind: .navigation, distanceFilter: 10))
         #expect(live.sessions?.backgroundActivity == true)
         // The elastic filter follows the speed in 5 m/s steps: 2 m/s keeps 10 m, 20 m/s makes it 20 m.
