@@ -4,9 +4,11 @@ import WhereaboutsSimulator
 /// Every run of a sweep in one file (`simulate --save-runs`), so that it can be scored again
 /// (`--load-runs`) without running it: JSON Lines, a header saying what was run, then one line a run.
 ///
-/// A sweep of 288 settings over the scenarios at two seeds takes the better part of an hour; scoring it
-/// takes seconds. Reading refuses a file whose header differs from the sweep asked for, or that lacks a
-/// run, so that figures never mix sweeps.
+/// A sweep of the grid over the scenarios at two seeds takes the better part of an hour; scoring it
+/// takes seconds. Reading refuses a file whose scenarios, seeds, pad or `--set` changes differ from the
+/// sweep asked for, or that lacks a run, so that figures never mix sweeps. A file may hold more
+/// strategies than asked for (a sweep of a larger grid): each one asked for is found by its settings,
+/// whatever its number there, and the rest are left out.
 struct SweepRunsFile {
     /// What a sweep ran: everything its runs depend on that the command line gives.
     struct Header: Codable, Equatable {
@@ -18,13 +20,18 @@ struct SweepRunsFile {
         var pad: Double
         /// Each strategy run, with its settings (`sweep-N: lead=10 …`, or a fixed strategy's name).
         var strategies: [String]
+        /// What each of ``strategies`` ran, without the number a sweep gave it: the settings of a
+        /// sweep's point, or a fixed strategy's name.
+        var ran: [String] {
+            strategies.map { entry in entry.range(of: ": ").map { String(entry[$0.upperBound...]) } ?? entry }
+        }
         /// The `--set` changes made to every strategy.
         var settings: [String]
     }
 
     private struct Line: Codable {
         let seed: UInt64
-        let report: RunReport
+        var report: RunReport
     }
 
     /// Writes `table`'s runs of `header`'s strategies under `header` to `path`, through a temporary
@@ -46,8 +53,9 @@ struct SweepRunsFile {
         }
     }
 
-    /// The runs in `path`, which must have been written for `header` and hold every run of `names`
-    /// on its scenarios at its seeds.
+    /// The runs in `path`, which must have been written for `header`'s scenarios, seeds, pad and
+    /// changes, and hold every run of `names` on those scenarios at those seeds, under the names
+    /// `header` gives them.
     static func read(from path: String, expecting header: Header, names: [String]) throws -> RunTable {
         let text: String
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
@@ -62,14 +70,17 @@ struct SweepRunsFile {
             throw InputError(
                 "--load-runs \(path): it holds a sweep of other \(mismatch); run the sweep it was written for, or run it again")
         }
+        let renamed = try Self.names(in: found, for: header, path: path)
         var table = RunTable()
         var number = 1
         while let line = lines.next() {
             number += 1
-            guard let run = try? decoder.decode(Line.self, from: Data(line.utf8)) else {
+            guard var run = try? decoder.decode(Line.self, from: Data(line.utf8)) else {
                 throw InputError("--load-runs \(path): line \(number) is not a run's report; the file is damaged, run the sweep again")
             }
-            table.reports[run.report.strategy, default: [:]][RunTable.Key(scenario: run.report.scenario, seed: run.seed)] = run.report
+            guard let name = renamed[run.report.strategy] else { continue }
+            run.report.strategy = name
+            table.reports[name, default: [:]][RunTable.Key(scenario: run.report.scenario, seed: run.seed)] = run.report
         }
         for name in names {
             for seed in header.seeds {
@@ -82,13 +93,34 @@ struct SweepRunsFile {
         return table
     }
 
-    /// What differs between two headers, in words; `nil` when nothing does.
+    /// What differs between two headers but their strategies, in words; `nil` when nothing does.
     private static func mismatch(_ found: Header, _ expected: Header) -> String? {
         if found.scenarios != expected.scenarios { return "scenarios (\(found.scenarios.count), not these \(expected.scenarios.count))" }
         if found.seeds != expected.seeds { return "seeds (\(found.seeds.map(String.init).joined(separator: ", ")))" }
         if found.pad != expected.pad { return "pad (\(Int(found.pad)) s)" }
-        if found.strategies != expected.strategies { return "strategies or settings (a grid unlike this one)" }
         if found.settings != expected.settings { return "--set changes (\(found.settings.joined(separator: " ")))" }
         return nil
+    }
+
+    /// For each strategy of `expected`, its name in `found`, found by what it ran (``Header/ran``):
+    /// the file's name → the name asked for.
+    private static func names(in found: Header, for expected: Header, path: String) throws -> [String: String] {
+        let foundName = Dictionary(zip(found.ran, found.strategies.map(Self.name(of:))), uniquingKeysWith: { first, _ in first })
+        var renamed: [String: String] = [:]
+        for (ran, strategy) in zip(expected.ran, expected.strategies) {
+            guard let name = foundName[ran] else {
+                throw InputError(
+                    "--load-runs \(path): it holds no runs of \(strategy) (a grid unlike this one); run the sweep it was written for, or run it again"
+                )
+            }
+            renamed[name] = Self.name(of: strategy)
+        }
+        return renamed
+    }
+
+    /// The name a header's strategy entry runs under: `sweep-N` of `sweep-N: lead=10 …`, or a fixed
+    /// strategy's name.
+    private static func name(of strategy: String) -> String {
+        strategy.range(of: ": ").map { String(strategy[..<$0.lowerBound]) } ?? strategy
     }
 }

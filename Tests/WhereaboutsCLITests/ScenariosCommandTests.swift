@@ -181,6 +181,22 @@ struct ScenariosCommandTests {
         #expect(loaded.stdout.split(separator: "\n") == figures, "the loaded runs score as the sweep did")
         #expect(unwritable.stdout.split(separator: "\n") == figures, "the runs are the same whether or not the file is written")
 
+        // A larger grid's file numbers its points otherwise: each point asked for is found by its settings.
+        let renumbered = kept.appendingPathComponent("renumbered.jsonl").path
+        let original = try String(contentsOfFile: file, encoding: .utf8)
+        try original.replacingOccurrences(of: "\"sweep-", with: "\"sweep-1").write(toFile: renumbered, atomically: true, encoding: .utf8)
+        let found = try await CommandRunner.run(sweep + ["--load-runs", renumbered])
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(found.stdout.split(separator: "\n") == figures, "a renumbered file scores as the sweep did")
+        var parts = original.split(separator: "\n", maxSplits: 1).map(String.init)
+        var header = try #require(try JSONSerialization.jsonObject(with: Data(parts[0].utf8)) as? [String: Any])
+        let points = try #require(header["strategies"] as? [String])
+        header["strategies"] = Array(points.dropLast())
+        parts[0] = String(decoding: try JSONSerialization.data(withJSONObject: header), as: UTF8.self)
+        try parts.joined(separator: "\n").write(toFile: renumbered, atomically: true, encoding: .utf8)
+        let lacking = try await CommandRunner.run(sweep + ["--load-runs", renumbered])
+        #expect(lacking.status == 2 && lacking.stderr.contains("it holds no runs of \(points.last ?? "")"), "\(lacking.stderr)")
+
         var lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
         let other = sweep.map { $0 == "2" ? "3" : $0 }
         let refusals: [([String], String)] = [

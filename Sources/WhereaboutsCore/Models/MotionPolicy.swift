@@ -119,10 +119,11 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     /// that needed it), still while the fixes stay within 40 m of an anchor, everything off after a
     /// minute still (unless the device stopped within 30 m of a boundary: then Wi-Fi stays on to see a
     /// step across it), one GPS fix to place each stop, woken by the stationary fence, a significant change
-    /// or a visit departure. Its stop radius, stop timeout, watch distance, fine radius and undecided
-    /// depth were picked by `simulate --folds` as the middle of one front with ``efficient`` and
-    /// ``responsive``: the point the most folds picked (the Evaluation article,
-    /// `Sources/Whereabouts/Whereabouts.docc/Evaluation.md`).
+    /// or a visit departure. Its stop radius, stop timeout, fine radius and undecided depth were picked
+    /// by `simulate --folds` as the middle of one front with ``efficient`` and ``responsive``: the
+    /// point the most folds picked (the Evaluation article,
+    /// `Sources/Whereabouts/Whereabouts.docc/Evaluation.md`). The 30 m watch is not tuned: every
+    /// preset keeps it, since only traces with stays near a boundary show what dropping it costs.
     public static let adaptive = preset(
         name: "adaptive", stopRadius: 40, stopTimeout: 60, watchDistance: 30, fineRadius: 0, undecidedDepth: 0.5)
 
