@@ -80,9 +80,18 @@ extension Tracker {
         return (fix.coordinate, fix.horizontalAccuracy + travelled)
     }
 
-    /// Makes `plan` the slot plan, and hands its regions to the OS when it differs from the one in force.
+    /// Makes `plan` the slot plan, and hands its regions to the OS when it differs from the one in
+    /// force. The OS answers for each region handed as it is that it was not watching in that circle
+    /// (``statesAsked``).
     private mutating func hand(_ plan: SlotPlan, into effects: inout [TrackerEffect]) {
         guard plan != slotPlan else { return }
+        let inForce = slotPlan?.byID ?? [:]
+        let asked = statesAsked
+        statesAsked = Set(
+            plan.regions.filter {
+                $0.reportsState && $0.id != MonitoredRegion.refreshRegionID && (inForce[$0.id] != $0 || asked.contains($0.id))
+            }
+            .map(\.id))
         slotPlan = plan
         unmonitored = []
         effects.append(.monitor(plan.regions))

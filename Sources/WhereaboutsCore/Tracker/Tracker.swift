@@ -23,6 +23,10 @@ public struct Tracker: Sendable {
     /// The regions the OS said it could not monitor since the slots were last handed to it; `nil`
     /// stands for one it did not name, and so for every region. None of them is left to the OS.
     var unmonitored: Set<String?> = []
+    /// The regions handed as they are (``MonitoredRegion/reportsState``) whose state the OS has not
+    /// answered since: its next report for one is that answer, the side of the outline the device is
+    /// on, not a crossing (``SlotPlanner/circle(for:state:cushion:device:handed:)``).
+    var statesAsked: Set<String> = []
     /// The last fix that passed the filter.
     public internal(set) var lastFix: Fix?
     /// The last recorded fix, whose dwell time grows while the device stays.
@@ -244,6 +248,14 @@ public struct Tracker: Sendable {
         if clearance != nil {
             endCruise()
             applyLocationRequest(into: &effects)
+        }
+        // The OS's answer for a circle handed as it is places the device across the outline, not
+        // beyond the band. Where it differs from the state held, a mode that takes finer fixes for
+        // a region a fix leaves undecided (the adaptive family) lets its fixes decide; manual and
+        // significant-change tracking have no better word, and apply it as a crossing.
+        if statesAsked.remove(id) != nil, case .adaptive = configuration.mode, let held = geofences.state(of: id), held != state {
+            requestPosition(into: &effects)
+            return
         }
         // A fix decides a region whose first state the handed circle does not show, an entry it
         // cannot prove while the device rides or drives, and any entry into a polygon's enclosing
