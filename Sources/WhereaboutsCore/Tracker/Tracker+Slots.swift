@@ -85,13 +85,15 @@ extension Tracker {
     /// (``statesAsked``).
     private mutating func hand(_ plan: SlotPlan, into effects: inout [TrackerEffect]) {
         guard plan != slotPlan else { return }
-        let inForce = slotPlan?.byID ?? [:]
+        let inForce = slotPlan?.regions ?? []
         let asked = statesAsked
-        statesAsked = Set(
-            plan.regions.filter {
-                $0.reportsState && $0.id != MonitoredRegion.refreshRegionID && (inForce[$0.id] != $0 || asked.contains($0.id))
-            }
-            .map(\.id))
+        statesAsked = []
+        // Few regions are handed as they are, and a plan holds at most the OS's 20: a scan of the
+        // plan in force costs less than hashing it, and the plan changes with most fixes among
+        // dense regions.
+        for region in plan.regions where region.reportsState && region.id != MonitoredRegion.refreshRegionID {
+            if !inForce.contains(region) || (!asked.isEmpty && asked.contains(region.id)) { statesAsked.insert(region.id) }
+        }
         slotPlan = plan
         unmonitored = []
         effects.append(.monitor(plan.regions))
