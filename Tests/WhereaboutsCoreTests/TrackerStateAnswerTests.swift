@@ -59,4 +59,15 @@ struct TrackerStateAnswerTests {
         var tracker = try askedForBig(.manual)
         #expect(tracker.cross("big", .outside, at: 31).events.map(\.kind) == [.exit])
     }
+
+    @Test("a relaunched tracker's first plan takes no report for an answer: the OS may watch its circles from the last process")
+    func firstPlanAsksNothing() throws {
+        var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(.adaptive)), regions: [big])
+        tracker.restore(lastRecord: nil, regionStates: [RegionStateRecord(regionID: "big", inside: true, since: time(0), dwelt: false)])
+        _ = tracker.handle(.command(.start), now: time(1))
+        let first = tracker.feed(fix(point(big.center, metres: 290), t: 2))
+        let handed = try #require(first.monitors.last?.first { $0.id == "big" })
+        #expect(handed == MonitoredRegion(id: "big", center: big.center, radius: 300), "in the band: handed as it is")
+        #expect(tracker.statesAsked.isEmpty)
+    }
 }

@@ -82,17 +82,20 @@ extension Tracker {
 
     /// Makes `plan` the slot plan, and hands its regions to the OS when it differs from the one in
     /// force. The OS answers for each region handed as it is that it was not watching in that circle
-    /// (``statesAsked``).
+    /// (``statesAsked``), once a plan was in force.
     private mutating func hand(_ plan: SlotPlan, into effects: inout [TrackerEffect]) {
         guard plan != slotPlan else { return }
-        let inForce = slotPlan?.regions ?? []
         let asked = statesAsked
         statesAsked = []
-        // Few regions are handed as they are, and a plan holds at most the OS's 20: a scan of the
-        // plan in force costs less than hashing it, and the plan changes with most fixes among
-        // dense regions.
-        for region in plan.regions where region.reportsState && region.id != MonitoredRegion.refreshRegionID {
-            if !inForce.contains(region) || (!asked.isEmpty && asked.contains(region.id)) { statesAsked.insert(region.id) }
+        // Before the first plan the Tracker does not know what the OS watches (a relaunched app's
+        // OS still watches the last process's circles, and answers for none it watched already), so
+        // no report is taken for an answer. Few regions are handed as they are, and a plan holds at
+        // most the OS's 20: a scan of the plan in force costs less than hashing it, and the plan
+        // changes with most fixes among dense regions.
+        if let inForce = slotPlan?.regions {
+            for region in plan.regions where region.reportsState && region.id != MonitoredRegion.refreshRegionID {
+                if !inForce.contains(region) || (!asked.isEmpty && asked.contains(region.id)) { statesAsked.insert(region.id) }
+            }
         }
         slotPlan = plan
         unmonitored = []
