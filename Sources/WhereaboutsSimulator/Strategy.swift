@@ -41,7 +41,7 @@ public struct Strategy: Sendable, Equatable {
     public static let adaptive = preset(
         .adaptive,
         summary:
-            "cell while boundaries are out of reach, Wi-Fi near them, GPS where Wi-Fi cannot decide (held 3 s), still within 40 m, off after 1 min still unless within 30 m of one"
+            "cell while boundaries are out of reach, Wi-Fi near them, GPS where Wi-Fi cannot decide or a fix lies halfway across a band (held 3 s), still within 40 m, off after 1 min still unless within 30 m of one"
     )
     /// The `efficient` preset of the adaptive mode.
     public static let efficient = preset(

@@ -20,11 +20,6 @@ struct SweepRunsFile {
         var pad: Double
         /// Each strategy run, with its settings (`sweep-N: lead=10 …`, or a fixed strategy's name).
         var strategies: [String]
-        /// What each of ``strategies`` ran, without the number a sweep gave it: the settings of a
-        /// sweep's point, or a fixed strategy's name.
-        var ran: [String] {
-            strategies.map { entry in entry.range(of: ": ").map { String(entry[$0.upperBound...]) } ?? entry }
-        }
         /// The `--set` changes made to every strategy.
         var settings: [String]
     }
@@ -102,25 +97,28 @@ struct SweepRunsFile {
         return nil
     }
 
-    /// For each strategy of `expected`, its name in `found`, found by what it ran (``Header/ran``):
-    /// the file's name → the name asked for.
+    /// For each strategy of `expected`, its name in `found`, found by what it ran: the file's name →
+    /// the name asked for.
     private static func names(in found: Header, for expected: Header, path: String) throws -> [String: String] {
-        let foundName = Dictionary(zip(found.ran, found.strategies.map(Self.name(of:))), uniquingKeysWith: { first, _ in first })
+        let foundName = Dictionary(found.strategies.map(Self.parts(of:)).map { ($0.ran, $0.name) }, uniquingKeysWith: { first, _ in first })
         var renamed: [String: String] = [:]
-        for (ran, strategy) in zip(expected.ran, expected.strategies) {
-            guard let name = foundName[ran] else {
+        for strategy in expected.strategies {
+            let asked = Self.parts(of: strategy)
+            guard let name = foundName[asked.ran] else {
                 throw InputError(
                     "--load-runs \(path): it holds no runs of \(strategy) (a grid unlike this one); run the sweep it was written for, or run it again"
                 )
             }
-            renamed[name] = Self.name(of: strategy)
+            renamed[name] = asked.name
         }
         return renamed
     }
 
-    /// The name a header's strategy entry runs under: `sweep-N` of `sweep-N: lead=10 …`, or a fixed
-    /// strategy's name.
-    private static func name(of strategy: String) -> String {
-        strategy.range(of: ": ").map { String(strategy[..<$0.lowerBound]) } ?? strategy
+    /// A header's strategy entry in its two parts: the name its runs carry (`sweep-N` of
+    /// `sweep-N: lead=10 …`, or a fixed strategy's name) and what it ran, without the number a sweep
+    /// gave it (a point's settings, or the fixed strategy's name).
+    private static func parts(of strategy: String) -> (name: String, ran: String) {
+        guard let colon = strategy.range(of: ": ") else { return (strategy, strategy) }
+        return (String(strategy[..<colon.lowerBound]), String(strategy[colon.upperBound...]))
     }
 }
