@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import WhereaboutsCore
+
+@testable import WhereaboutsCore
 
 @Suite("Adaptive cruise: positioning as coarse as the regions within reach allow")
 struct TrackerCruiseTests {
@@ -129,21 +130,25 @@ struct TrackerCruiseTests {
         }
     }
 
-    @Test("a large circle the OS is not handed (its slots are full) ends a cruise as any boundary does")
+    @Test(
+        "a large circle the OS is not handed (its slots are full) ends a cruise as any boundary does, while a region the OS would not settle keeps the app awake"
+    )
     func unhandedRegionIsJudged() {
         var policy = Self.policy
         policy.osTrustRadius = 150
-        let regions = [40.0, 45, 50].enumerated().map { index, gap in
-            F.region("r\(index)", at: F.point(200 + gap, bearing: Double(index) * 120), radius: 200)
-        }
+        let regions =
+            [40.0, 45, 50].enumerated().map { index, gap in
+                F.region("r\(index)", at: F.point(200 + gap, bearing: Double(index) * 120), radius: 200)
+            } + [F.region("small", at: F.point(650, bearing: 60), radius: 50)]
         for (slots, cruises) in [(20, true), (3, false)] {
             var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(policy), slotCount: slots), regions: regions)
             _ = tracker.handle(.command(.start), now: F.date(0))
             _ = tracker.handle(.activity(Self.walking(at: 0)), now: F.date(1))
             _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 10, at: 2)), now: F.date(2))
             _ = tracker.handle(.fix(F.fix(east: 0, accuracy: 10, at: 3)), now: F.date(3))
-            #expect(tracker.slotPlan?.regions.count == min(slots, 4))
+            #expect(tracker.slotPlan?.regions.count == min(slots, 5))
             #expect((tracker.timers[.clearance] != nil) == cruises, "\(slots) slots")
+            #expect(tracker.appliedRequest?.significantChange == false, "the app stays awake")
         }
     }
 

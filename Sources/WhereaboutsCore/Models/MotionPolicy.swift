@@ -40,7 +40,8 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     /// finer positioning starts this long before a boundary can be reached.
     public var lead: TimeInterval
     /// The longest a cruise lasts without a fine fix (a Wi-Fi one-shot is taken then), which bounds
-    /// the recorded track's error.
+    /// the recorded track's error. A suspended cruise (``osTrustRadius``) takes it at the first wake
+    /// after that.
     public var maximumCruise: TimeInterval
     /// Regions with a radius under this many metres need ``nearBoundaryAccuracy`` as soon as they are
     /// within reach: a Wi-Fi fix cannot tell inside from outside. Zero never asks for it.
@@ -71,6 +72,12 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     /// that leaves one undecided raises no accuracy, and the OS's report of the crossing (20–180 s
     /// after it on iOS) is the event. Only while the OS reports crossings whatever the app does
     /// (``Tracker/osMonitorsRegions``). Zero judges every region on the policy's own fixes.
+    ///
+    /// While every region the device could reach before significant-change monitoring wakes the app
+    /// (500 m, or five minutes at the top speed of the reported activity) is one the OS settles, or
+    /// will once the refresh region's exit hands it, the cruise suspends the app: no standard
+    /// updates, only significant changes, visits and the OS's region reports wake it, and each wake
+    /// plans again. The track is then recorded at those wakes alone.
     public var osTrustRadius: Double
     /// How far past a region's outline, as a fraction of its hysteresis band (25 m, or a quarter of a
     /// smaller radius), a fix that is no evidence of crossing it calls for
@@ -132,8 +139,9 @@ public struct MotionPolicy: Sendable, Equatable, Hashable {
     /// after a minute still (unless the device stopped within 30 m of a boundary), no fine radius, and
     /// circles of 100 m or more left to the OS while it monitors them (``osTrustRadius``): their
     /// boundaries neither end a cruise nor call for Wi-Fi or GPS, and the OS's report (20–180 s after
-    /// the crossing) is their event. It reports later than ``adaptive`` and spends about three fifths
-    /// of its energy.
+    /// the crossing) is their event, and while only such circles are within reach of the next wake the
+    /// app sleeps through the cruise. It reports later than ``adaptive`` and spends about half its
+    /// energy.
     public static let efficient = preset(
         name: "efficient", stopRadius: 80, stopTimeout: 60, watchDistance: 30, fineRadius: 0, osTrustRadius: 100, undecidedDepth: 1)
 

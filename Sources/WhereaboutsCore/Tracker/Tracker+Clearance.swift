@@ -9,6 +9,9 @@ struct Clearance: Sendable, Equatable {
     var metres: Double
     /// The top speed assumed, in metres per second.
     var speed: Double
+    /// Whether the app suspends meanwhile, on significant-change monitoring, and ``metres`` counts
+    /// only the regions the OS would not settle (``Tracker/suspendedClearance(_:fix:around:limit:reach:speed:)``).
+    var suspends = false
     /// Whether the cruise's time is up and the fine fix that ends it was asked for.
     var asked = false
 
@@ -47,14 +50,16 @@ extension Tracker {
         let reach = fix.horizontalAccuracy + speed * policy.lead
         // Up to every handed region may be left to the OS: look that much further for eight.
         let handed = policy.osTrustRadius > 0 ? slotPlan?.regions.count ?? 0 : 0
-        let nearest = geofences.index.nearestBoundaries(to: fix.coordinate, limit: 8 + handed)
-            .filter { !osSettles($0.region, policy) }.prefix(8)
+        let around = geofences.index.nearestBoundaries(to: fix.coordinate, limit: 8 + handed)
+        let nearest = around.filter { !osSettles($0.region, policy) }.prefix(8)
         let needsFine = nearest.contains { $0.distance <= reach && $0.region.size < policy.fineRadius }
         let room = (nearest.first?.distance ?? .infinity) - reach
         // Not before a motion report: a cruise drops the stop anchor, and with no report ever (motion
         // denied, no coprocessor, gpsd) a still device far from every region would never stop.
         let canCruise = policy.cruiseAccuracy != nil && activity != nil && activity?.kind != .stationary && !leftUndecided(policy)
-        if canCruise && room >= speed * Self.shortestCruise {
+        if canCruise, let metres = suspendedClearance(policy, fix: fix, around: around, limit: 8 + handed, reach: reach, speed: speed) {
+            startCruise(Clearance(from: fix.timestamp, metres: metres, speed: speed, suspends: true), policy)
+        } else if canCruise && room >= speed * Self.shortestCruise {
             startCruise(Clearance(from: fix.timestamp, metres: room, speed: speed), policy)
         } else {
             endCruise()
@@ -62,15 +67,10 @@ extension Tracker {
         return needsFine
     }
 
-    /// Whether the OS's monitoring settles `region` for `policy` (``MotionPolicy/osTrustRadius``): a
-    /// circle that large, handed to the OS in the slot plan in force, while the OS reports crossings
-    /// (``osMonitorsRegions``) and has not said it could not monitor it (``monitoringFailed(for:)``).
+    /// Whether the OS's monitoring settles `region` for `policy`: one it leaves to the OS
+    /// (``osTrusts(_:_:)``), handed to the OS in the slot plan in force.
     private func osSettles(_ region: Region, _ policy: MotionPolicy) -> Bool {
-        guard policy.osTrustRadius > 0, osMonitorsRegions, case .circle = region.shape, region.radius >= policy.osTrustRadius else {
-            return false
-        }
-        guard !unmonitored.contains(nil), !unmonitored.contains(region.id) else { return false }
-        return slotPlan?.regions.contains { $0.id == region.id } ?? false
+        osTrusts(region, policy) && (slotPlan?.regions.contains { $0.id == region.id } ?? false)
     }
 
     /// How deep past a region's outline a fix that is no evidence asks for a finer one: the adaptive
@@ -149,9 +149,15 @@ extension Tracker {
             endCruise()
         } else {
             guard speed > clearance.speed else { return }
-            let faster = Clearance(from: now, metres: left, speed: speed)
-            self.clearance = faster
-            timers[.clearance] = min(timers[.clearance] ?? faster.end, faster.end)
+            // A suspended cruise's distance leaves out the regions the OS settles once they are handed,
+            // which a running cruise must count: one no longer safe to suspend ends.
+            if clearance.suspends && left < Self.suspendedCruiseDistance(speed: speed) {
+                endCruise()
+            } else {
+                let faster = Clearance(from: now, metres: left, speed: speed, suspends: clearance.suspends)
+                self.clearance = faster
+                timers[.clearance] = min(timers[.clearance] ?? faster.end, faster.end)
+            }
         }
         applyLocationRequest(into: &effects)
     }

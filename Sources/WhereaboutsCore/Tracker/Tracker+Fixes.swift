@@ -25,7 +25,9 @@ extension Tracker {
             emit(events, now: now, into: &effects)
             if events.contains(where: { !$0.initial }) { trigger = trigger ?? .region }
             followMotion(fix, now: now, into: &effects)
-            if slotPlan?.isStale(at: fix.coordinate) ?? true {
+            // A suspended cruise hands the OS the regions nearest to where it suspends: until the
+            // next wake, the OS alone watches them.
+            if slotPlan?.isStale(at: fix.coordinate) ?? true || clearance?.suspends == true {
                 plan(at: fix.coordinate, now: now, into: &effects)
             } else {
                 refitSlots(now: now, into: &effects)

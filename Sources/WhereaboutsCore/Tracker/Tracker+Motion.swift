@@ -19,10 +19,10 @@ extension Tracker {
                     standard: watching ? StandardUpdates(accuracy: .threeKilometers, distanceFilter: Self.stillSensingFilter) : nil,
                     significantChange: policy.significantChangeWhileStationary, visits: sensing, motionActivity: sensing)
             }
-            if clearance != nil, let cruise = policy.cruiseAccuracy {
+            if let clearance, let cruise = policy.cruiseAccuracy {
                 return LocationRequest(
-                    standard: StandardUpdates(accuracy: cruise, distanceFilter: nil), significantChange: false, visits: sensing,
-                    motionActivity: sensing)
+                    standard: clearance.suspends ? nil : StandardUpdates(accuracy: cruise, distanceFilter: nil),
+                    significantChange: clearance.suspends, visits: sensing, motionActivity: sensing)
             }
             if raisedAccuracyUntil != nil, let fine = policy.nearBoundaryAccuracy {
                 return LocationRequest(

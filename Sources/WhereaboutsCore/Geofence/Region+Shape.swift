@@ -12,4 +12,10 @@ extension Region {
         case .polygons(let set): set.inradius
         }
     }
+
+    /// Whether the region is a circle (not polygons, which the OS and the grid know by their
+    /// enclosing circle).
+    var isCircle: Bool {
+        if case .circle = shape { true } else { false }
+    }
 }
