@@ -73,6 +73,28 @@ struct SessionTests {
     }
 
     @Test(
+        "a cruise efficient sleeps through on the OS's monitoring wakes on Wi-Fi once the OS cannot monitor a region, or no longer reports crossings",
+        arguments: [SessionInput.regionMonitoringFailed(id: "near"), .authorizationChanged(PlatformAuthorization(status: .whenInUse))])
+    func suspendedCruiseWakes(news: SessionInput) {
+        typealias F = TestFixtures
+        var session = Self.launched()
+        _ = session.handle(.addRegions([F.region("near", at: F.point(250), radius: 200)]), now: F.date(0))
+        _ = session.handle(.start(.adaptive(.efficient), Self.allowed), now: F.date(0))
+        _ = session.handle(.activity(MotionActivity(kind: .walking, confidence: .high, start: F.date(0))), now: F.date(1))
+        var effects = session.handle(.fix(F.fix(east: 0, accuracy: 40, at: 2)), now: F.date(2))
+        effects += session.handle(.fix(F.fix(east: 0, accuracy: 40, at: 3)), now: F.date(3))
+        #expect(Self.locationRequests(effects).last?.significantChange == true)
+        #expect(Self.locationRequests(effects).last?.standard == nil, "asleep")
+        let woken = session.handle(news, now: F.date(4))
+        #expect(Self.locationRequests(woken).last?.standard?.accuracy == .hundredMeters, "\(news)")
+        #expect(session.tracker.timers[.clearance] == nil)
+    }
+
+    private static func locationRequests(_ effects: [SessionEffect]) -> [LocationRequest] {
+        effects.compactMap { if case .track(.configureLocation(let request)) = $0 { request } else { nil } }
+    }
+
+    @Test(
         "location allowed while tracking re-arms the tracker, whether the OS's change or an app call reading the new authorization comes first"
     )
     func allowedReArmsWhicheverComesFirst() {

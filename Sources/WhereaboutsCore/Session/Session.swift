@@ -115,6 +115,7 @@ public struct Session: Sendable {
             track(.regionCrossing(id: id, state: state), now: now, into: &effects)
         case .regionMonitoringFailed(let id):
             tracker.monitoringFailed(for: id)
+            endSuspendedCruise(into: &effects)
         case .wake:
             if let uploadRetry, uploadRetry <= now {
                 self.uploadRetry = nil
@@ -200,6 +201,14 @@ public struct Session: Sendable {
         if activeAfter != activeBefore { effects.append(.store(.activeTrackingEnd(activeAfter))) }
     }
 
+    /// Wakes the app from a cruise it slept through on the OS's monitoring, once the OS may not settle
+    /// what it was left (``Tracker/endSuspendedCruise(into:)``).
+    private mutating func endSuspendedCruise(into effects: inout [SessionEffect]) {
+        var tracked: [TrackerEffect] = []
+        tracker.endSuspendedCruise(into: &tracked)
+        effects += tracked.map(SessionEffect.track)
+    }
+
     /// Goes on with the active tracking a killed app was running, until its end (at most
     /// ``maximumActiveTracking`` from now, should the clock have gone back); one that ended while
     /// the app was dead is forgotten.
@@ -230,6 +239,7 @@ public struct Session: Sendable {
             }
         }
         tracker.osMonitorsRegions = permissions.authorization?.monitorsRegions ?? true
+        if !tracker.osMonitorsRegions { endSuspendedCruise(into: &effects) }
         if !wasAllowed, permissions.authorization?.grantsForeground == true, isTracking {
             track(.lifecycle(.locationAllowed), now: now, into: &effects)
         }

@@ -42,6 +42,15 @@ extension Tracker {
         return untrusted - reach >= needed ? untrusted - reach : nil
     }
 
+    /// Wakes the app from a suspended cruise once the OS may not settle what it was left: it could not
+    /// monitor a region it was handed, or no longer reports crossings (``osMonitorsRegions``).
+    /// Positioning comes back, and the next fine fix plans again.
+    mutating func endSuspendedCruise(into effects: inout [TrackerEffect]) {
+        guard clearance?.suspends == true else { return }
+        endCruise()
+        applyLocationRequest(into: &effects)
+    }
+
     /// Whether `policy` leaves `region` to the OS while the OS monitors it
     /// (``osTrusts(circle:radius:id:_:)``).
     func osTrusts(_ region: Region, _ policy: MotionPolicy) -> Bool {
