@@ -90,8 +90,9 @@ struct RegionSetTests {
         if refused { app.os.refused = ["near"] }
         try app.launch()
         try await app.engine.launch(.user)
-        // The large region's boundary lies 50 m east, within reach of a 40 m fix; the next boundary 1.9 km off.
-        try await app.engine.addRegions([try region("near", metres: 250, radius: 200), try region("far", metres: 2000, radius: 100)])
+        // The large region's boundary lies 50 m east, within reach of a 40 m fix; the small one's 650 m
+        // east, beyond reach but nearer than a walker's wake distance (750 m), so the app stays awake.
+        try await app.engine.addRegions([try region("near", metres: 250, radius: 200), try region("far", metres: 700, radius: 50)])
         try await app.engine.start(mode: .adaptive(.efficient))
         app.motion?.report(ReportedActivity(walking: true, start: Date()))
         #expect(await soon { await app.engine.diagnostics.eventsHandled >= 2 })
@@ -116,6 +117,34 @@ struct RegionSetTests {
         } else {
             #expect(cruised, "the OS monitors the large region: efficient cruises on cell positions past it")
         }
+        await app.kill()
+    }
+
+    @Test(
+        "efficient sleeps past regions the OS monitors: CoreLocation's standard updates stop and its significant changes start",
+        .timeLimit(.minutes(1)))
+    func sleepsPastMonitoredRegions() async throws {
+        let app = PhoneApp(at: home)
+        app.mode = .adaptive(.efficient)
+        try app.launch()
+        try await app.engine.launch(.user)
+        // Both regions are circles of 100 m or more, which efficient leaves to the OS.
+        try await app.engine.addRegions([try region("near", metres: 250, radius: 200), try region("far", metres: 2000, radius: 100)])
+        try await app.engine.start(mode: .adaptive(.efficient))
+        app.motion?.report(ReportedActivity(walking: true, start: Date()))
+        #expect(await soon { await app.engine.diagnostics.eventsHandled >= 2 })
+        app.os.move(to: home, accuracy: 40)
+        #expect(await soon { app.os.monitored["near"] != nil })
+        var asleep = false
+        for _ in 1...30 where !asleep {
+            let fixes = await app.engine.diagnostics.fixes
+            app.os.move(to: home, accuracy: 40)
+            #expect(await soon { await app.engine.diagnostics.fixes > fixes })
+            await app.drainMain()
+            asleep = !app.primary.updating && app.primary.significantChanges
+        }
+        #expect(asleep, "standard updates off, significant changes on")
+        #expect(app.os.monitored["near"] != nil && app.os.monitored["far"] != nil, "the OS watches both")
         await app.kill()
     }
 
