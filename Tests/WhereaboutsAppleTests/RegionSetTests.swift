@@ -12,6 +12,21 @@ struct RegionSetTests {
         try Region(id: id, center: Geodesy.destination(from: home, distance: metres, bearing: 90), radius: radius)
     }
 
+    /// An app tracking `regions` on `efficient`, its user walking, once the engine took the walk;
+    /// the OS refuses to monitor the regions in `refused`.
+    func walkingOnEfficient(_ regions: [Region], refused: Set<String> = []) async throws -> PhoneApp {
+        let app = PhoneApp(at: home)
+        app.mode = .adaptive(.efficient)
+        app.os.refused = refused
+        try app.launch()
+        try await app.engine.launch(.user)
+        try await app.engine.addRegions(regions)
+        try await app.engine.start(mode: .adaptive(.efficient))
+        app.motion?.report(ReportedActivity(walking: true, start: Date()))
+        #expect(await soon { await app.engine.diagnostics.eventsHandled >= 2 })
+        return app
+    }
+
     @Test("monitor makes the OS's set exactly the planned one: foreign regions stopped, unchanged ones left running")
     func exactlyThePlan() async throws {
         let app = PhoneApp(at: home)
@@ -85,17 +100,10 @@ struct RegionSetTests {
         "efficient cruises past a large region the OS monitors; once the OS says it cannot, the engine positions for it on fixes",
         .timeLimit(.minutes(1)), arguments: [false, true])
     func refusedRegionJudgedOnFixes(refused: Bool) async throws {
-        let app = PhoneApp(at: home)
-        app.mode = .adaptive(.efficient)
-        if refused { app.os.refused = ["near"] }
-        try app.launch()
-        try await app.engine.launch(.user)
         // The large region's boundary lies 50 m east, within reach of a 40 m fix; the small one's 650 m
         // east, beyond reach but nearer than a walker's wake distance (750 m), so the app stays awake.
-        try await app.engine.addRegions([try region("near", metres: 250, radius: 200), try region("far", metres: 700, radius: 50)])
-        try await app.engine.start(mode: .adaptive(.efficient))
-        app.motion?.report(ReportedActivity(walking: true, start: Date()))
-        #expect(await soon { await app.engine.diagnostics.eventsHandled >= 2 })
+        let app = try await walkingOnEfficient(
+            [try region("near", metres: 250, radius: 200), try region("far", metres: 700, radius: 50)], refused: refused ? ["near"] : [])
         // The first fix plans the slots; the OS then starts the large region, or refuses it.
         app.os.move(to: home, accuracy: 40)
         #expect(await soon { refused ? await app.engine.diagnostics.failures > 0 : app.os.monitored["near"] != nil })
@@ -124,15 +132,8 @@ struct RegionSetTests {
         "efficient sleeps past regions the OS monitors: CoreLocation's standard updates stop and its significant changes start",
         .timeLimit(.minutes(1)))
     func sleepsPastMonitoredRegions() async throws {
-        let app = PhoneApp(at: home)
-        app.mode = .adaptive(.efficient)
-        try app.launch()
-        try await app.engine.launch(.user)
         // Both regions are circles of 100 m or more, which efficient leaves to the OS.
-        try await app.engine.addRegions([try region("near", metres: 250, radius: 200), try region("far", metres: 2000, radius: 100)])
-        try await app.engine.start(mode: .adaptive(.efficient))
-        app.motion?.report(ReportedActivity(walking: true, start: Date()))
-        #expect(await soon { await app.engine.diagnostics.eventsHandled >= 2 })
+        let app = try await walkingOnEfficient([try region("near", metres: 250, radius: 200), try region("far", metres: 2000, radius: 100)])
         app.os.move(to: home, accuracy: 40)
         #expect(await soon { app.os.monitored["near"] != nil })
         func asleep() -> Bool { !app.primary.updating && app.primary.significantChanges }
