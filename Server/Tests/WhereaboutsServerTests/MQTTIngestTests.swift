@@ -152,16 +152,7 @@ struct MQTTIngestTests {
         try await withIsolatedDatabase(.postgres) { url in
             try await ServerApp.withStorage(url, logger: quietLogger) { storage in
                 // A data exception no retry cures, raised by the database itself for one tid.
-                let client = (storage as! PostgresTrackStorage).client
-                for statement in [
-                    """
-                    CREATE FUNCTION poison() RETURNS trigger LANGUAGE plpgsql AS $$
-                    BEGIN RAISE EXCEPTION 'poisoned tid' USING ERRCODE = '22023'; END $$
-                    """,
-                    "CREATE TRIGGER poison BEFORE INSERT ON owntracks_location FOR EACH ROW WHEN (NEW.tid = 'poison') EXECUTE FUNCTION poison()",
-                ] {
-                    try await client.query(PostgresQuery(unsafeSQL: statement), logger: quietLogger)
-                }
+                try await refuseRows(of: "owntracks_location", when: "NEW.tid = 'poison'", in: storage)
                 try await MosquittoBroker.with { broker in
                     let (poisoned, poisonedTopic) = try await Self.addDevice(storage)
                     let (other, otherTopic) = try await Self.addDevice(storage)
@@ -181,7 +172,8 @@ struct MQTTIngestTests {
                         #expect(try await Self.eventually(within: 10) { try await Self.latitudes(storage, poisoned).count == 1 })
                     }
                     // Without the poison, a message the broker delivers again (not acknowledged) is now stored.
-                    try await client.query("DROP TRIGGER poison ON owntracks_location", logger: quietLogger)
+                    try await (storage as! PostgresTrackStorage).client.query(
+                        "DROP TRIGGER refuse ON owntracks_location", logger: quietLogger)
                     try await Self.withServer(storage, subscription) {
                         try await broker.publish([Self.location(20)], topic: otherTopic)
                         #expect(try await Self.eventually(within: 30) { try await Self.latitudes(storage, other).count == 21 })

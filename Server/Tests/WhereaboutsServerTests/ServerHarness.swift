@@ -92,6 +92,22 @@ func withStorage(_ kind: StorageKind, _ body: @escaping @Sendable (any TrackStor
     try await ServerApp.withStorage(kind.databaseURL, logger: quietLogger, body)
 }
 
+/// Makes the PostgreSQL database of `storage` refuse each row inserted into `table` that `condition`
+/// holds for, with SQLSTATE `state` (22023, a data exception, unless said): an error the database
+/// raises itself, from a trigger named `refuse`.
+func refuseRows(of table: String, when condition: String, state: String = "22023", in storage: any TrackStorage) async throws {
+    let client = (storage as! PostgresTrackStorage).client
+    for statement in [
+        """
+        CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'refused by the test' USING ERRCODE = '\(state)'; END $$
+        """,
+        "CREATE TRIGGER refuse BEFORE INSERT ON \(table) FOR EACH ROW WHEN (\(condition)) EXECUTE FUNCTION refuse()",
+    ] {
+        try await client.query(PostgresQuery(unsafeSQL: statement), logger: quietLogger)
+    }
+}
+
 /// A live server on 127.0.0.1 with one device (and its token) and an admin token.
 struct LiveServer: Sendable {
     let base: URL

@@ -23,11 +23,15 @@ extension API {
             let batch = try decode(LenientEventBatch.self, from: try await body(request), shape: "{\"events\": [...]}")
             try checkSize(batch.events.count, what: "events")
             let now = clock.now()
-            let (valid, rejected) = Self.validate(batch.events) { try $0.validated(now: now) }
-            if valid.isEmpty, !rejected.isEmpty {
-                throw APIError(.unprocessableContent, "invalid_events", "no event in the batch is valid; see items", items: rejected)
+            let (valid, invalid) = Self.validate(batch.events) { try $0.validated(now: now) }
+            if valid.isEmpty, !invalid.isEmpty {
+                throw APIError(.unprocessableContent, "invalid_events", "no event in the batch is valid; see items", items: invalid)
             }
-            let counts = try await storage.ingest(valid, device: device, at: now)
+            let (written, refused) = try await UnstorableData.writeApart(valid[...]) {
+                try await storage.ingest($0, device: device, at: now)
+            }
+            let rejected = try Self.rejections(invalid, refused, stored: !written.isEmpty, what: "events")
+            let counts = written.map(\.result).reduce(IngestCounts(), +)
             metrics.countEvents(counts.accepted)
             return JSONResponse.make(
                 .ok, BatchReply(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected, commands: []))
@@ -50,17 +54,40 @@ extension API {
         // A batch with no location is an acknowledgement, or else refused as empty.
         if !(batch.locations.isEmpty && !acknowledged.isEmpty) { try checkSize(batch.locations.count, what: "locations") }
         let now = clock.now()
-        let (valid, rejected) = Self.validate(batch.locations) { try $0.validated(now: now) }
-        if valid.isEmpty, !rejected.isEmpty {
-            metrics.countIngest(accepted: 0, duplicate: 0, rejected: rejected.count)
-            throw APIError(.unprocessableContent, "invalid_locations", "no location in the batch is valid; see items", items: rejected)
+        let (valid, invalid) = Self.validate(batch.locations) { try $0.validated(now: now) }
+        if valid.isEmpty, !invalid.isEmpty {
+            metrics.countIngest(accepted: 0, duplicate: 0, rejected: invalid.count)
+            throw APIError(.unprocessableContent, "invalid_locations", "no location in the batch is valid; see items", items: invalid)
         }
-        let (counts, commands) = try await storage.ingest(
-            valid, device: device, tokenHash: tokenHash, acknowledging: acknowledged, at: now, lease: settings.commandLease)
-        metrics.countIngest(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected.count)
-        feed.publish(device: device, valid.map { OwnTracksLocation(record: $0, fields: nil, receivedAt: now) })
+        // Every write acknowledges and leases as one batch's would: acknowledging again forgets
+        // nothing more, and a command leased by one write is under lease for the next.
+        let (written, refused) = try await UnstorableData.writeApart(valid[...]) {
+            try await storage.ingest(
+                $0, device: device, tokenHash: tokenHash, acknowledging: acknowledged, at: now, lease: settings.commandLease)
+        }
+        let counts = written.map(\.result.counts).reduce(IngestCounts(), +)
+        metrics.countIngest(accepted: counts.accepted, duplicate: counts.duplicate, rejected: invalid.count + refused.count)
+        let rejected = try Self.rejections(invalid, refused, stored: !written.isEmpty, what: "locations")
+        feed.publish(device: device, written.flatMap(\.items).map { OwnTracksLocation(record: $0, fields: nil, receivedAt: now) })
         return JSONResponse.make(
-            .ok, BatchReply(accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected, commands: commands))
+            .ok,
+            BatchReply(
+                accepted: counts.accepted, duplicate: counts.duplicate, rejected: rejected, commands: written.flatMap(\.result.commands)))
+    }
+
+    /// A batch's rejected items, in the order of the batch: those found invalid and those the
+    /// database refused for good (``UnstorableData/writeApart(_:_:)``).
+    /// - Throws: ``APIError`` 422 when the database refused every item it was given (`stored` false).
+    private static func rejections(_ invalid: [ItemRejection], _ refused: [ItemRejection], stored: Bool, what: String) throws
+        -> [ItemRejection]
+    {
+        let rejected = (invalid + refused).sorted { $0.index < $1.index }
+        guard stored || refused.isEmpty else {
+            throw APIError(
+                .unprocessableContent, "unstorable_\(what)", "the database refuses every valid item of the batch for good; see items",
+                items: rejected)
+        }
+        return rejected
     }
 
     /// The batch body: the common shape by ``FastBatchDecoder``, anything else by `JSONDecoder`, whose
@@ -70,14 +97,17 @@ extension API {
         return try decode(LenientLocationBatch.self, from: data, shape: "{\"locations\": [...], \"acknowledged\": [command ids]}")
     }
 
-    /// Splits leniently decoded items into the valid ones and per-item rejections (by index).
-    private static func validate<Wire, Valid>(_ items: [Lenient<Wire>], _ check: (Wire) throws -> Valid) -> ([Valid], [ItemRejection]) {
-        var valid: [Valid] = []
+    /// Splits leniently decoded items into the valid ones and per-item rejections, both with their
+    /// index in the batch.
+    private static func validate<Wire, Valid>(_ items: [Lenient<Wire>], _ check: (Wire) throws -> Valid)
+        -> ([(index: Int, item: Valid)], [ItemRejection])
+    {
+        var valid: [(index: Int, item: Valid)] = []
         var rejected: [ItemRejection] = []
         for (index, item) in items.enumerated() {
             switch item.result {
             case .success(let wire):
-                do { valid.append(try check(wire)) } catch { rejected.append(ItemRejection(index: index, reason: "\(error)")) }
+                do { valid.append((index, try check(wire))) } catch { rejected.append(ItemRejection(index: index, reason: "\(error)")) }
             case .failure(let problem): rejected.append(ItemRejection(index: index, reason: problem.reason))
             }
         }

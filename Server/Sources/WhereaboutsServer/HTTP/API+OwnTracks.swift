@@ -96,7 +96,24 @@ extension API {
     /// Stores one (decrypted) message of `kind`, kept as `text`, the JSON it came as. A location's OwnTracks fields go in before the
     /// location, so the location is never readable without them; a location's write also takes the
     /// device's due commands, which it returns (`nil`: they are still to be taken).
+    /// - Throws: ``APIError`` 422 for a message the database refuses for good (``UnstorableData``):
+    ///   sent again, it would fail again, so it is refused as a bad message is, never answered 500.
     func store(_ message: [String: Any], text: String, kind: OwnTracksParser.Kind, account: OwnTracksAccount) async throws
+        -> [ServerCommand]?
+    {
+        do {
+            return try await write(message, text: text, kind: kind, account: account)
+        } catch {
+            guard let reason = UnstorableData.reason(error) else { throw error }
+            throw APIError(
+                .unprocessableContent, "unstorable_message",
+                "the \(kind.rawValue) message was not stored, and sending it again will not change that: \(reason); correct the value or leave the message out"
+            )
+        }
+    }
+
+    /// ``store(_:text:kind:account:)`` without the answer to a refusal of the data.
+    private func write(_ message: [String: Any], text: String, kind: OwnTracksParser.Kind, account: OwnTracksAccount) async throws
         -> [ServerCommand]?
     {
         let device = account.profile.device

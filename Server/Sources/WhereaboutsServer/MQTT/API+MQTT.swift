@@ -7,9 +7,9 @@ extension API {
     /// the device is the one whose OwnTracks topic (`owntracks/USER/DEVICE`) the message was
     /// published to, or to one of its subtopics. Returns normally, so the message is acknowledged,
     /// once it is stored, or when it can never be (an unknown topic, a message refused as `/pub`
-    /// would refuse it, data the database refuses whenever it is tried: ``UnstorableData``): then it
-    /// is logged with the reason. Throws, so the broker delivers it again, when storing failed in a
-    /// way that may pass.
+    /// would refuse it, which includes data the database refuses whenever it is tried:
+    /// ``UnstorableData``): then it is logged with the reason. Throws, so the broker delivers it
+    /// again, when storing failed in a way that may pass.
     ///
     /// A location takes the device's due commands, as on `/pub`; they are returned as the `cmd`
     /// messages to publish on the device's `…/cmd` topic (encrypted for a device with a key), which
@@ -49,17 +49,13 @@ extension API {
             } catch is CredentialChanged {
             } catch let refusal as APIError where refusal.status.kind == .clientError {
                 // A refusal with a cached account may be the stale cache's (a key changed meanwhile).
+                // Any other, delivered again, would fail again, and hold up every message after it.
                 var stale = false
                 if cached { stale = try await !holds(account) }
                 if !stale {
                     logger.warning("MQTT: a message on \(publish.topic) was not stored: \(refusal.message)")
                     return []
                 }
-            } catch {
-                // Delivered again, it would fail again, and hold up every message after it.
-                guard let reason = UnstorableData.reason(error) else { throw error }
-                logger.warning("MQTT: a message on \(publish.topic) was not stored, and never can be: \(reason)")
-                return []
             }
             mqttAccounts.forget(topic)
             cached = false

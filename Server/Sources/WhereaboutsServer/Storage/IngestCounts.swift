@@ -10,4 +10,9 @@ public struct IngestCounts: Sendable, Equatable {
         self.accepted = accepted
         self.duplicate = duplicate
     }
+
+    /// The counts of two writes together.
+    public static func + (lhs: IngestCounts, rhs: IngestCounts) -> IngestCounts {
+        IngestCounts(accepted: lhs.accepted + rhs.accepted, duplicate: lhs.duplicate + rhs.duplicate)
+    }
 }
