@@ -325,22 +325,35 @@ final class GPSFake: @unchecked Sendable {
         close(prompts)
     }
 
-    /// Starts gpsfake and returns once its gpsd accepts connections on `port`.
+    /// Starts gpsfake and returns once its gpsd accepts connections on `port`, and, for a looping
+    /// feed, once it reports a fix to a client (gpspipe).
     ///
     /// On a loaded machine gpsd sometimes never comes up, or goes down at once: it exits when it
     /// cannot bind the port (a gpsd stopped a moment ago may still hold it), and gpsfake then ends
-    /// too. Such a start is tried again, `attempts` times in all; when none listens this throws
-    /// with what gpsfake and gpsd wrote each time.
+    /// too. Once in a while it listens and answers a watch but reports no fix from the log for a
+    /// minute (seen once in a clean-clone CI run on a loaded machine, after a few hundred starts).
+    /// Such a start is tried again, `attempts` times in all; when none succeeds this throws with
+    /// what gpsfake and gpsd wrote each time.
     static func started(log: URL, port: UInt16, feed: Feed, attempts: Int = 3) async throws -> GPSFake {
         var problems: [String] = []
         for attempt in 1...attempts {
             let fake = try GPSFake(log: log, port: port, feed: feed)
-            if await eventually(within: 30, { fake.isListening || !fake.isRunning }), fake.isListening { return fake }
-            let what = fake.isRunning ? "gpsd did not listen within 30 s" : "gpsfake exited before gpsd listened"
+            let what: String
+            if await eventually(within: 30, { fake.isListening || !fake.isRunning }), fake.isListening {
+                guard case .looping = feed else { return fake }
+                let probe = try GPSPipe(port: port)
+                let reports = await eventually(within: 30) { probe.reportsFix || !probe.isRunning }
+                let reported = reports && probe.reportsFix
+                probe.stop()
+                if reported { return fake }
+                what = "gpsd listened but reported no fix within 30 s"
+            } else {
+                what = fake.isRunning ? "gpsd did not listen within 30 s" : "gpsfake exited before gpsd listened"
+            }
             problems.append("start \(attempt): \(what); gpsfake said: \(fake.errorOutput)")
             fake.stop()
         }
-        throw HarnessError(description: "gpsd never listened on 127.0.0.1:\(port) (\(problems.joined(separator: "; ")))")
+        throw HarnessError(description: "gpsd never served 127.0.0.1:\(port) (\(problems.joined(separator: "; ")))")
     }
 
     /// Whether gpsfake (and with it its gpsd) still runs.
@@ -423,6 +436,11 @@ final class GPSPipe: @unchecked Sendable {
 
     /// Whether gpsd has answered gpspipe's watch request.
     var isWatching: Bool { lines.contains { $0.contains(#""class":"WATCH""#) } }
+
+    /// Whether gpsd has sent gpspipe a position fix (a TPV report of mode 2 or 3).
+    var reportsFix: Bool {
+        lines.contains { $0.contains(#""class":"TPV""#) && ($0.contains(#""mode":2"#) || $0.contains(#""mode":3"#)) }
+    }
 
     /// Ends gpspipe without waiting for it; its output file is removed once it is gone.
     func stop() {
