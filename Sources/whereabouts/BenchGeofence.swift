@@ -66,8 +66,8 @@ struct BenchGeofence: ParsableCommand {
             plans.append(
                 watch.time {
                     _ = SlotPlanner.plan(
-                        engine.index, at: fix.coordinate, slots: 20, minimumRefresh: 150, maximumRefresh: 5000,
-                        state: { [engine] in engine.state(of: $0) }, device: (fix.coordinate, fix.horizontalAccuracy))
+                        engine, at: fix.coordinate, slots: 20, minimumRefresh: 150, maximumRefresh: 5000,
+                        device: (fix.coordinate, fix.horizontalAccuracy))
                 })
         }
         let refits = refitAlong(track, &engine, watch)
@@ -176,8 +176,7 @@ struct BenchGeofence: ParsableCommand {
                     })
             } else {
                 plan = SlotPlanner.plan(
-                    engine.index, at: fix.coordinate, slots: 20, minimumRefresh: 150, maximumRefresh: 5000,
-                    state: { [engine] in engine.state(of: $0) }, device: device, handed: plan)
+                    engine, at: fix.coordinate, slots: 20, minimumRefresh: 150, maximumRefresh: 5000, device: device, handed: plan)
             }
         }
         return times

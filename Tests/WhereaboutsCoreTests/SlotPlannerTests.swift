@@ -156,3 +156,25 @@ extension SlotPlannerTests {
         #expect(plan.isStale(at: coord(-47, -171)))
     }
 }
+
+extension SlotPlannerTests {
+    @Test("a plan over the engine, its states read by slot, is the plan over its index with its states looked up by id")
+    func engineStatesBySlot() throws {
+        var g = SeededGenerator(seed: 29)
+        let regions = g.regions(400, latitudes: 47.30...47.45, longitudes: 8.45...8.65, radii: 30...400)
+        var engine = GeofenceEngine()
+        engine.add(regions)
+        var time = Date(timeIntervalSince1970: 1_700_000_000)
+        for _ in 0..<40 {
+            let p = g.coordinate(latitudes: 47.30...47.45, longitudes: 8.45...8.65)
+            time += 60
+            _ = engine.evaluate(try Fix(coordinate: p, horizontalAccuracy: 8, timestamp: time))
+            let device = (position: p, uncertainty: 30.0)
+            let byID = SlotPlanner.plan(
+                engine.index, at: p, slots: 20, minimumRefresh: 150, maximumRefresh: 5_000, state: { engine.state(of: $0) }, device: device)
+            let bySlot = SlotPlanner.plan(engine, at: p, slots: 20, minimumRefresh: 150, maximumRefresh: 5_000, device: device)
+            #expect(bySlot == byID)
+            #expect(bySlot.regions.contains { !$0.reportsState }, "some circles fitted to a known state")
+        }
+    }
+}

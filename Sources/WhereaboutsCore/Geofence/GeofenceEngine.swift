@@ -98,8 +98,11 @@ public struct GeofenceEngine: Sendable {
     /// The state of one region: `nil` while undetermined or unknown.
     public func state(of id: String) -> RegionState? {
         guard let slot = index.slot(of: id) else { return nil }
-        return flags[Int(slot)].status.side
+        return state(ofSlot: slot)
     }
+
+    /// The state of the region in `slot`.
+    func state(ofSlot slot: Int32) -> RegionState? { flags[Int(slot)].status.side }
 
     /// Adds regions, replacing those with the same id; their state is determined by the next fix.
     /// Of several with one id, the last replaces the others.

@@ -370,6 +370,11 @@ public struct RegionIndex: Sendable {
     /// make the cut is read and measured exactly; polygons and regions too large for the grid are
     /// always measured exactly.
     public func nearestBoundaries(to point: Coordinate, limit: Int) -> [(region: Region, distance: Double)] {
+        nearestBoundarySlots(to: point, limit: limit).map { ($0.region, $0.distance) }
+    }
+
+    /// ``nearestBoundaries(to:limit:)`` with each region's slot.
+    func nearestBoundarySlots(to point: Coordinate, limit: Int) -> [(slot: Int32, region: Region, distance: Double)] {
         guard limit > 0, count > 0 else { return [] }
         let frame = LocalFrame(at: point)
         var reach = 60.0
@@ -382,13 +387,13 @@ public struct RegionIndex: Sendable {
                 if let gap { circles.append((gap, slot)) } else { others.append(slot) }
             }
             if repeats { Self.removeRepeats(&circles, &others) }
-            circles.sort { $0.gap != $1.gap ? $0.gap < $1.gap : $0.slot < $1.slot }
-            let cut = circles.count >= limit ? circles[limit - 1].gap + 2 * Self.entryTolerance : .infinity
-            var found: [(region: Region, distance: Double)] = []
+            // Every circle within the cut is measured, in any order: the found are sorted.
+            let cut = circles.count >= limit ? Self.kthSmallestGap(circles, limit) + 2 * Self.entryTolerance : .infinity
+            var found: [(slot: Int32, region: Region, distance: Double)] = []
             func measure(_ slot: Int32) {
                 let region = slots[Int(slot)]!
                 let boundary = abs(region.signedDistance(from: point))
-                if boundary <= reach { found.append((region, boundary)) }
+                if boundary <= reach { found.append((slot, region, boundary)) }
             }
             for circle in circles where circle.gap <= cut { measure(circle.slot) }
             others.forEach(measure)
@@ -399,14 +404,6 @@ public struct RegionIndex: Sendable {
             let candidates = circles.count + others.count
             reach *= min(4, max(1.5, Double(limit) / Double(max(candidates, 1)) * 1.2))
         }
-    }
-
-    /// Keeps the first of each region listed more than once (a query over several cells meets a
-    /// region in each of its cells).
-    private static func removeRepeats(_ circles: inout [(gap: Double, slot: Int32)], _ others: inout [Int32]) {
-        var seen = Set<Int32>(minimumCapacity: circles.count + others.count)
-        circles.removeAll { !seen.insert($0.slot).inserted }
-        others.removeAll { !seen.insert($0).inserted }
     }
 
     /// Calls `body` for every region whose boundary may lie within `reach` metres of the origin of

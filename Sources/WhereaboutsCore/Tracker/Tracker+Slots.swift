@@ -7,10 +7,9 @@ extension Tracker {
         var maximum = configuration.maximumRefreshRadius
         if case .stationary = motion, case .adaptive(let policy) = mode { maximum = policy.stationaryRadius }
         let plan = SlotPlanner.plan(
-            geofences.index, at: position, slots: max(1, configuration.slotCount),
+            geofences, at: position, slots: max(1, configuration.slotCount),
             minimumRefresh: min(configuration.minimumRefreshRadius, maximum), maximumRefresh: maximum,
-            cushion: configuration.regionCushion, state: { [geofences] in geofences.state(of: $0) }, device: device(at: now),
-            handed: slotPlan)
+            cushion: configuration.regionCushion, device: device(at: now), handed: slotPlan)
         hand(plan, into: &effects)
     }
 
