@@ -171,8 +171,7 @@ struct BenchGeofence: ParsableCommand {
             if let current = plan, !current.isStale(at: fix.coordinate) {
                 times.append(
                     watch.time {
-                        plan = SlotPlanner.refit(
-                            current, engine.index, cushion: .iOS, state: { [engine] in engine.state(of: $0) }, device: device)
+                        plan = SlotPlanner.refit(current, engine, cushion: .iOS, device: device)
                     })
             } else {
                 plan = SlotPlanner.plan(

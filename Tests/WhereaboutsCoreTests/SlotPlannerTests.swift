@@ -158,17 +158,28 @@ extension SlotPlannerTests {
 }
 
 extension SlotPlannerTests {
+    /// An engine holding 400 random regions around Zurich, and the generator that drew them.
+    private func engineWithRegions(seed: UInt64) -> (SeededGenerator, GeofenceEngine) {
+        var g = SeededGenerator(seed: seed)
+        var engine = GeofenceEngine()
+        engine.add(g.regions(400, latitudes: 47.30...47.45, longitudes: 8.45...8.65, radii: 30...400))
+        return (g, engine)
+    }
+
+    /// A minute later, a fix at a random place among the regions, judged by `engine`; returns the place.
+    private func walk(_ engine: inout GeofenceEngine, _ g: inout SeededGenerator, _ time: inout Date) throws -> Coordinate {
+        let p = g.coordinate(latitudes: 47.30...47.45, longitudes: 8.45...8.65)
+        time += 60
+        _ = engine.evaluate(try Fix(coordinate: p, horizontalAccuracy: 8, timestamp: time))
+        return p
+    }
+
     @Test("a plan over the engine, its states read by slot, is the plan over its index with its states looked up by id")
     func engineStatesBySlot() throws {
-        var g = SeededGenerator(seed: 29)
-        let regions = g.regions(400, latitudes: 47.30...47.45, longitudes: 8.45...8.65, radii: 30...400)
-        var engine = GeofenceEngine()
-        engine.add(regions)
+        var (g, engine) = engineWithRegions(seed: 29)
         var time = Date(timeIntervalSince1970: 1_700_000_000)
         for _ in 0..<40 {
-            let p = g.coordinate(latitudes: 47.30...47.45, longitudes: 8.45...8.65)
-            time += 60
-            _ = engine.evaluate(try Fix(coordinate: p, horizontalAccuracy: 8, timestamp: time))
+            let p = try walk(&engine, &g, &time)
             let device = (position: p, uncertainty: 30.0)
             let byID = SlotPlanner.plan(
                 engine.index, at: p, slots: 20, minimumRefresh: 150, maximumRefresh: 5_000, state: { engine.state(of: $0) }, device: device)
@@ -176,5 +187,32 @@ extension SlotPlannerTests {
             #expect(bySlot == byID)
             #expect(bySlot.regions.contains { !$0.reportsState }, "some circles fitted to a known state")
         }
+    }
+
+    @Test(
+        "a refit over the engine, by the slots the plan noted, is the refit by id, also once planned regions were removed and their slots reused"
+    )
+    func engineRefitBySlot() throws {
+        var (g, engine) = engineWithRegions(seed: 31)
+        var time = Date(timeIntervalSince1970: 1_700_000_000)
+        var reused = 0
+        for round in 0..<30 {
+            let p = try walk(&engine, &g, &time)
+            let plan = SlotPlanner.plan(engine, at: p, slots: 20, minimumRefresh: 150, maximumRefresh: 5_000, device: (p, 30))
+            if round % 3 == 0 {
+                // Two planned regions go, and two new ones may take their slots.
+                let gone = plan.regions.prefix(2).map(\.id)
+                engine.remove(gone)
+                engine.add(gone.map { try! Region(id: $0 + "-new-\(round)", center: p, radius: 150) })
+                reused += gone.filter { plan.slots.prefix(2).contains(engine.index.slot(of: $0 + "-new-\(round)") ?? -1) }.count
+            }
+            let q = Geodesy.destination(from: p, distance: 40, bearing: 90)
+            time += 10
+            _ = engine.evaluate(try Fix(coordinate: q, horizontalAccuracy: 8, timestamp: time))
+            let bySlot = SlotPlanner.refit(plan, engine, cushion: .iOS, device: (q, 30))
+            let byID = SlotPlanner.refit(plan, engine.index, cushion: .iOS, state: { engine.state(of: $0) }, device: (q, 30))
+            #expect(bySlot == byID)
+        }
+        #expect(reused > 0, "a new region took a removed one's slot")
     }
 }

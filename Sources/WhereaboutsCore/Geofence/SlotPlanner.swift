@@ -55,7 +55,8 @@ public enum SlotPlanner {
         let regions = monitored.map {
             circle(for: $0.region, state: stateOf($0.slot, $0.region), cushion: cushion, device: device, handed: inForce[$0.region.id])
         }
-        return SlotPlan(regions: regions + [refresh], refresh: refresh, nearestBoundary: nearest.first?.distance)
+        return SlotPlan(
+            regions: regions + [refresh], refresh: refresh, nearestBoundary: nearest.first?.distance, slots: monitored.map(\.slot))
     }
 
     /// `plan` with each region's circle handed again for its current state
@@ -65,11 +66,35 @@ public enum SlotPlanner {
         _ plan: SlotPlan, _ index: RegionIndex, cushion: RegionCushion, state: (String) -> RegionState?,
         device: (position: Coordinate, uncertainty: Double)?
     ) -> SlotPlan {
-        let regions = plan.regions.map { monitored in
-            guard monitored.id != MonitoredRegion.refreshRegionID, let region = index[monitored.id] else { return monitored }
-            return circle(for: region, state: state(region.id), cushion: cushion, device: device, handed: monitored)
+        refit(plan, cushion: cushion, device: device) { _, id in index[id].map { ($0, state(id)) } }
+    }
+
+    /// ``refit(_:_:cushion:state:device:)`` over `engine`'s regions, each in the state the engine
+    /// holds, read from its slot: the slot it had when planned while it still holds that region (none
+    /// was removed meanwhile), else the one its id is found in.
+    public static func refit(
+        _ plan: SlotPlan, _ engine: GeofenceEngine, cushion: RegionCushion, device: (position: Coordinate, uncertainty: Double)?
+    ) -> SlotPlan {
+        let index = engine.index
+        return refit(plan, cushion: cushion, device: device) { position, id in
+            let planned = position < plan.slots.count ? plan.slots[position] : nil
+            if let planned, let region = index.region(atSlot: planned), region.id == id { return (region, engine.state(ofSlot: planned)) }
+            return index.slot(of: id).map { (index.region(atSlot: $0)!, engine.state(ofSlot: $0)) }
         }
-        return SlotPlan(regions: regions, refresh: plan.refresh, nearestBoundary: plan.nearestBoundary)
+    }
+
+    /// The refit, with `lookup` giving the region at a position of the plan, with its id, and its state.
+    private static func refit(
+        _ plan: SlotPlan, cushion: RegionCushion, device: (position: Coordinate, uncertainty: Double)?,
+        lookup: (Int, String) -> (Region, RegionState?)?
+    ) -> SlotPlan {
+        let regions = plan.regions.enumerated().map { position, monitored in
+            guard monitored.id != MonitoredRegion.refreshRegionID, let (region, state) = lookup(position, monitored.id) else {
+                return monitored
+            }
+            return circle(for: region, state: state, cushion: cushion, device: device, handed: monitored)
+        }
+        return SlotPlan(regions: regions, refresh: plan.refresh, nearestBoundary: plan.nearestBoundary, slots: plan.slots)
     }
 
     /// The circle the OS is handed for `region` in `state`.

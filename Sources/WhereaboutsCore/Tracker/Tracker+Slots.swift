@@ -17,9 +17,7 @@ extension Tracker {
     /// (``SlotPlanner/refit(_:_:cushion:state:device:)``).
     mutating func refitSlots(now: Date, into effects: inout [TrackerEffect]) {
         guard let slotPlan else { return }
-        let refitted = SlotPlanner.refit(
-            slotPlan, geofences.index, cushion: configuration.regionCushion, state: { [geofences] in geofences.state(of: $0) },
-            device: device(at: now))
+        let refitted = SlotPlanner.refit(slotPlan, geofences, cushion: configuration.regionCushion, device: device(at: now))
         hand(refitted, into: &effects)
     }
 
