@@ -66,33 +66,29 @@ public enum SlotPlanner {
         _ plan: SlotPlan, _ index: RegionIndex, cushion: RegionCushion, state: (String) -> RegionState?,
         device: (position: Coordinate, uncertainty: Double)?
     ) -> SlotPlan {
-        refit(plan, cushion: cushion, device: device) { _, id in index[id].map { ($0, state(id)) } }
+        var regions = plan.regions
+        for (position, monitored) in regions.enumerated() where monitored.id != MonitoredRegion.refreshRegionID {
+            guard let region = index[monitored.id] else { continue }
+            regions[position] = circle(for: region, state: state(region.id), cushion: cushion, device: device, handed: monitored)
+        }
+        return SlotPlan(regions: regions, refresh: plan.refresh, nearestBoundary: plan.nearestBoundary, slots: plan.slots)
     }
 
     /// ``refit(_:_:cushion:state:device:)`` over `engine`'s regions, each in the state the engine
     /// holds, read from its slot: the slot it had when planned while it still holds that region (none
-    /// was removed meanwhile), else the one its id is found in.
+    /// was removed meanwhile), else the one its id is found in. A loop of its own, with no closure:
+    /// one that captured the engine copied it, retaining each of its arrays, at every refit.
     public static func refit(
         _ plan: SlotPlan, _ engine: GeofenceEngine, cushion: RegionCushion, device: (position: Coordinate, uncertainty: Double)?
     ) -> SlotPlan {
-        let index = engine.index
-        return refit(plan, cushion: cushion, device: device) { position, id in
-            let planned = position < plan.slots.count ? plan.slots[position] : nil
-            if let planned, let region = index.region(atSlot: planned), region.id == id { return (region, engine.state(ofSlot: planned)) }
-            return index.slot(of: id).map { (index.region(atSlot: $0)!, engine.state(ofSlot: $0)) }
-        }
-    }
-
-    /// The refit, with `lookup` giving the region at a position of the plan, with its id, and its state.
-    private static func refit(
-        _ plan: SlotPlan, cushion: RegionCushion, device: (position: Coordinate, uncertainty: Double)?,
-        lookup: (Int, String) -> (Region, RegionState?)?
-    ) -> SlotPlan {
-        let regions = plan.regions.enumerated().map { position, monitored in
-            guard monitored.id != MonitoredRegion.refreshRegionID, let (region, state) = lookup(position, monitored.id) else {
-                return monitored
+        var regions = plan.regions
+        for (position, monitored) in regions.enumerated() where monitored.id != MonitoredRegion.refreshRegionID {
+            let planned = position < plan.slots.count ? plan.slots[position] : -1
+            let held = planned >= 0 && engine.index.region(atSlot: planned)?.id == monitored.id
+            guard let slot = held ? planned : engine.index.slot(of: monitored.id), let region = engine.index.region(atSlot: slot) else {
+                continue
             }
-            return circle(for: region, state: state, cushion: cushion, device: device, handed: monitored)
+            regions[position] = circle(for: region, state: engine.state(ofSlot: slot), cushion: cushion, device: device, handed: monitored)
         }
         return SlotPlan(regions: regions, refresh: plan.refresh, nearestBoundary: plan.nearestBoundary, slots: plan.slots)
     }
