@@ -27,7 +27,7 @@ struct GridEntry {
         latitudeOffset = Float(region.center.latitude - corner.latitude)
         longitudeOffset = Float(Geodesy.wrapped(region.center.longitude - corner.longitude))
         radius = Float(region.radius)
-        if case .circle = region.shape { self.slot = slot } else { self.slot = ~slot }
+        self.slot = region.isCircle ? slot : ~slot
     }
 }
 

@@ -247,8 +247,7 @@ public struct RegionIndex: Sendable {
                 let s = frame.outlineDistance(
                     toLatitude: region.center.latitude, longitude: region.center.longitude, radius: r, within: margin)
             else { return }
-            let isCircle = if case .circle = region.shape { true } else { false }
-            body(Candidate(slot: slot, distance: s, radius: r, isCircle: isCircle))
+            body(Candidate(slot: slot, distance: s, radius: r, isCircle: region.isCircle))
         }
         let point = frame.origin
         if margin <= Self.registrationMargin {
@@ -427,8 +426,7 @@ public struct RegionIndex: Sendable {
                 let r = region.radius
                 guard let d = frame.distance(toLatitude: region.center.latitude, longitude: region.center.longitude, within: reach + r)
                 else { continue }
-                let isCircle = if case .circle = region.shape { true } else { false }
-                guard (isCircle ? abs(d - r) : d - r) <= reach + 1 else { continue }
+                guard (region.isCircle ? abs(d - r) : d - r) <= reach + 1 else { continue }
                 body(Int32(slot), nil)
             }
             return false

@@ -112,7 +112,7 @@ public enum SlotPlanner {
         device: (position: Coordinate, uncertainty: Double)?, handed: MonitoredRegion?
     ) -> MonitoredRegion {
         let plain = MonitoredRegion(id: region.id, center: region.center, radius: region.radius)
-        guard case .circle = region.shape, let state else { return plain }
+        guard region.isCircle, let state else { return plain }
         let band = TransitionRule.hysteresis(radius: region.radius)
         let radius =
             state == .outside

@@ -25,7 +25,7 @@ extension Tracker {
     /// crossed the region's own boundary by the hysteresis band (``RegionCushion/proves(_:circle:regionRadius:)``).
     /// The enclosing circle of a polygon proves nothing.
     func handedCircleProves(_ state: RegionState, of id: String) -> Bool {
-        guard let (region, circle) = handedCircle(of: id), case .circle = region.shape else { return false }
+        guard let (region, circle) = handedCircle(of: id), region.isCircle else { return false }
         return configuration.regionCushion.proves(state, circle: circle.radius, regionRadius: region.radius)
     }
 
@@ -38,7 +38,7 @@ extension Tracker {
     /// applied as any other.
     func ignoresUnprovenEntry(into id: String) -> Bool {
         guard let activity, activity.kind >= .cycling, activity.confidence != .low,
-            let (region, _) = handedCircle(of: id), case .circle = region.shape
+            let (region, _) = handedCircle(of: id), region.isCircle
         else { return false }
         return !handedCircleProves(.inside, of: id)
     }
