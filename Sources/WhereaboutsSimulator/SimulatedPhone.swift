@@ -45,6 +45,7 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
     /// reports it missed, and those made since.
     private var motionMissedSince: Double?
     private var timelineRecords: [TimelineRecord] = []
+    private var lags = UploadLags()
     private var second: Double
     /// The last second the phone has played; the first played is the path's start.
     private var played: Double
@@ -119,6 +120,9 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
     /// the uploader runs beside the engine and may record its request before or after what the engine
     /// asked for in the same second, and a seed must give the same file whatever the scheduling.
     public var timeline: [TimelineRecord] { TimelineRecord.uploadsLast(lock.withLock { timelineRecords }) }
+
+    /// How late each upload so far carried what it carried.
+    public var uploadLags: UploadLags { lock.withLock { lags } }
 
     /// Counters of what happened inside the phone.
     public var diagnostics: SimulationDiagnostics {
@@ -243,13 +247,16 @@ public final class SimulatedPhone: LocationService, @unchecked Sendable {
     }
 
     /// An upload transport that records each request on the timeline (`network` `upload`, with its
-    /// body's bytes) at the phone's second, then sends it through `transport`.
+    /// body's bytes) and in ``uploadLags`` at the phone's second, then sends it through `transport`.
     public func meteredTransport(_ transport: any HTTPTransport) -> any HTTPTransport {
         MeteredTransport(phone: self, inner: transport)
     }
 
-    fileprivate func recordUpload(bytes: Int) {
-        lock.withLock { timelineRecords.append(.upload(t: second, bytes: bytes)) }
+    fileprivate func recordUpload(_ request: OutgoingRequest) {
+        lock.withLock {
+            timelineRecords.append(.upload(t: second, bytes: request.body.count))
+            lags.note(request, at: second)
+        }
     }
 
     // MARK: Inside the phone (called with the lock held)
@@ -465,7 +472,7 @@ private struct MeteredTransport: HTTPTransport {
     let inner: any HTTPTransport
 
     func send(_ request: OutgoingRequest, timeout: TimeInterval) async throws -> HTTPReply {
-        phone.recordUpload(bytes: request.body.count)
+        phone.recordUpload(request)
         return try await inner.send(request, timeout: timeout)
     }
 }

@@ -74,7 +74,7 @@ public struct Simulation: Sendable {
         let run = SimulationRun(
             events: try store.allEvents().filter { !earlierEvents.contains($0.record.id) }.map(\.record.event),
             fixes: try store.allRecords().map(\.record).filter { !earlierRecords.contains($0.id) },
-            timeline: phone.timeline)
+            timeline: phone.timeline, uploadLags: phone.uploadLags)
         try store.close()
         let unstored = storeDiagnostics.storeBacklog + storeDiagnostics.storeOverflowed
         guard unstored == 0 else {

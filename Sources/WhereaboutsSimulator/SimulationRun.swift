@@ -9,11 +9,14 @@ public struct SimulationRun: Sendable {
     public var fixes: [LocationRecord]
     /// The energy timeline, in time order.
     public var timeline: [TimelineRecord]
+    /// How late the uploads carried what they carried.
+    public var uploadLags: UploadLags
 
     /// Creates a run.
-    public init(events: [RegionEvent], fixes: [LocationRecord], timeline: [TimelineRecord]) {
+    public init(events: [RegionEvent], fixes: [LocationRecord], timeline: [TimelineRecord], uploadLags: UploadLags = UploadLags()) {
         self.events = events
         self.fixes = fixes
         self.timeline = timeline
+        self.uploadLags = uploadLags
     }
 }

@@ -47,7 +47,7 @@ public struct Strategy: Sendable, Equatable {
     public static let efficient = preset(
         .efficient,
         summary:
-            "adaptive off after 1 min still unless within 30 m of a boundary, circles of 100 m or more left to the OS's monitoring (reported 20–180 s late)"
+            "adaptive off after 1 min still unless within 30 m of a boundary, circles of 100 m or more left to the OS's monitoring (reported 20–180 s late), uploads at most hourly"
     )
     /// The `responsive` preset of the adaptive mode.
     public static let responsive = preset(

@@ -140,8 +140,10 @@ struct Simulate: AsyncParsableCommand {
         print(
             "scenario \(scenario.name): \(scenario.trace.count) points, \(scenario.regions.count) regions, pad \(Int(pad)) s, seed \(seeds[0])"
         )
-        print(SummaryTable.render(reports.map { StrategyAggregate(reports: [$0]) }))
+        let aggregates = reports.map { StrategyAggregate(reports: [$0]) }
+        print(SummaryTable.render(aggregates))
         print(SummaryTable.renderEnergy(reports.map { [$0] }))
+        print(SummaryTable.renderUploadLags(aggregates))
         if let store {
             let file = try StoreFile.open(store)
             var stranded: String?
@@ -232,7 +234,7 @@ struct Simulate: AsyncParsableCommand {
 
     /// Prints the figures of the runs `runs` gives at some seeds (a list per strategy): for each seed
     /// alone and then pooled when there are several, else once; then how precisely the pooled runs
-    /// measure each figure, and what their energy went on.
+    /// measure each figure, what their energy went on and how late their uploads were.
     func printBySeed(_ runs: ([UInt64]) -> [[RunReport]]) {
         if seeds.count > 1 {
             for seed in seeds {
@@ -242,9 +244,11 @@ struct Simulate: AsyncParsableCommand {
             print("\(seeds.count) seeds pooled:")
         }
         let pooled = runs(seeds)
-        print(SummaryTable.render(pooled.map(StrategyAggregate.init(reports:))))
+        let aggregates = pooled.map(StrategyAggregate.init(reports:))
+        print(SummaryTable.render(aggregates))
         print(SummaryTable.renderIntervals(pooled))
         print(SummaryTable.renderEnergy(pooled))
+        print(SummaryTable.renderUploadLags(aggregates))
     }
 
     /// Every scenario with every strategy at every seed, as many runs at once as there are processors;

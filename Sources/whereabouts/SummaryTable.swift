@@ -51,6 +51,20 @@ enum SummaryTable {
             + aligned(["strategy", "gps", "wifi", "cell", "app running", "motion", "uploads", "wakes", "energy ratio"], body)
     }
 
+    /// How late each strategy's uploads bring what it recorded to the server (``UploadLags``), in
+    /// minutes: what coalescing uploads costs in freshness.
+    static func renderUploadLags(_ rows: [StrategyAggregate]) -> String {
+        func minutes(_ seconds: Double?) -> String { seconds.map { fixed($0 / 60, 1) } ?? "-" }
+        let body = rows.map { row in
+            [
+                row.strategy, minutes(row.locationLag?.median), minutes(row.locationLag?.p95), minutes(row.eventLag?.median),
+                minutes(row.eventLag?.p95),
+            ]
+        }
+        return "how late the server learns of it (minutes from a record's last moment, or an event, to the upload carrying it):\n"
+            + aligned(["strategy", "records med", "records p95", "events med", "events p95"], body)
+    }
+
     /// How each preset's figures differ from those of the preset below it on the front (`presets`
     /// cheapest first), with intervals from draws that take the same traces for both
     /// (``ScoreIntervals/difference(_:minus:resamples:level:seed:)``): whether the front's order holds

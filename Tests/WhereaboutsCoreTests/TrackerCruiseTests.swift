@@ -242,7 +242,7 @@ struct TrackerCruiseTests {
         let policy = try JSONDecoder().decode(MotionPolicy.self, from: Data(saved.utf8))
         #expect(
             policy.cruiseAccuracy == nil && policy.lead == 0 && policy.fineRadius == 0 && !policy.motionSensing && !policy.placesStops
-                && policy.osTrustRadius == 0 && policy.undecidedDepth == 1)
+                && policy.osTrustRadius == 0 && policy.undecidedDepth == 1 && policy.uploadInterval == 1800)
         let again = try JSONDecoder().decode(MotionPolicy.self, from: JSONEncoder().encode(MotionPolicy.adaptive))
         #expect(again == MotionPolicy.adaptive)
         for bad in ["1.5", "-0.5"] {
@@ -251,6 +251,41 @@ struct TrackerCruiseTests {
                 try JSONDecoder().decode(MotionPolicy.self, from: Data(out.utf8))
             }
         }
+        let negative = saved.replacingOccurrences(of: "}", with: ",\"uploadInterval\":-60}")
+        #expect(throws: DecodingError.self, "a negative upload interval") {
+            try JSONDecoder().decode(MotionPolicy.self, from: Data(negative.utf8))
+        }
+    }
+
+    @Test("efficient coalesces uploads to one an hour unless the configuration names an interval; the other modes every half hour")
+    func uploadIntervalFollowsTheMode() throws {
+        #expect(MotionPolicy.efficient.uploadInterval == 3600)
+        #expect(TrackerConfiguration(mode: .adaptive(.efficient)).flushInterval == 3600)
+        #expect(TrackerConfiguration(mode: .adaptive(.efficient), minimumFlushInterval: 600).flushInterval == 600)
+        for mode in [TrackingMode.adaptive(.adaptive), .adaptive(.responsive), .continuous(), .significant, .manual] {
+            #expect(TrackerConfiguration(mode: mode).flushInterval == 1800, "\(mode.name)")
+        }
+        typealias F = TestFixtures
+        var tracker = Tracker(configuration: TrackerConfiguration(mode: .adaptive(.efficient), uploadThreshold: 1))
+        _ = tracker.handle(.command(.start), now: F.date(0))
+        #expect(tracker.handle(.fix(F.fix(east: 0, at: 10)), now: F.date(10)).flushes == [.threshold])
+        #expect(tracker.handle(.fix(F.fix(east: 500, at: 1000)), now: F.date(1000)).flushes.isEmpty, "within the hour: coalesced")
+        #expect(tracker.timers[.flush] == F.date(3610))
+        // A mode changed at run time brings its own interval, and the coalesced upload's deadline with it.
+        _ = tracker.handle(.command(.setMode(.adaptive(.adaptive))), now: F.date(1001))
+        #expect(tracker.timers[.flush] == F.date(1810))
+        #expect(tracker.handle(.wake, now: F.date(1810)).flushes.count == 1, "the upload deferred at 1000 s goes at 1810 s")
+        #expect(tracker.timers[.flush] == nil)
+        // A configuration saved before the interval followed the mode keeps the interval it names;
+        // one without it takes the mode's.
+        let encoded = try JSONEncoder().encode(TrackerConfiguration(mode: .adaptive(.efficient), minimumFlushInterval: 1800))
+        var saved = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: Any])
+        func decoded() throws -> TrackerConfiguration {
+            try JSONDecoder().decode(TrackerConfiguration.self, from: JSONSerialization.data(withJSONObject: saved))
+        }
+        #expect(try decoded().flushInterval == 1800)
+        saved["minimumFlushInterval"] = nil
+        #expect(try decoded().flushInterval == 3600)
     }
 
     /// Bug: a preset was saved by value, so after an app update that retuned it a relaunched app ran

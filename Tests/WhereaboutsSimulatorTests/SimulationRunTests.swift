@@ -28,6 +28,30 @@ struct SimulationRunTests {
         #expect(first[2].contains("\"event\":\"upload\""), "the real uploader's requests are on the timeline")
     }
 
+    @Test("each upload's records and events are timed from when the phone knew them; a longer coalescing brings them later")
+    func uploadLags() async throws {
+        let truth = TruthPath(trace: Self.scenario.trace, pad: 1800)
+        let lags = { (interval: TimeInterval) async throws -> (run: SimulationRun, report: StrategyAggregate) in
+            var configuration = Strategy.adaptive.configuration
+            configuration.minimumFlushInterval = interval
+            let run = try await Simulation(truth: truth, regions: Self.scenario.regions, configuration: configuration, seed: 3).run().run
+            let report = RunReport.score(
+                run: run, truth: truth, regions: Self.scenario.regions, scenario: "commute", strategy: "adaptive", seed: 3)
+            return (run, StrategyAggregate(reports: [report]))
+        }
+        let (often, oftenFigures) = try await lags(300)
+        let (seldom, seldomFigures) = try await lags(3600)
+        for run in [often, seldom] {
+            #expect(!run.uploadLags.locations.isEmpty && !run.uploadLags.events.isEmpty)
+            #expect(run.uploadLags.events.count <= run.events.count, "an event goes to the server once")
+            #expect((run.uploadLags.locations + run.uploadLags.events).allSatisfy { $0 >= 0 && $0.isFinite })
+        }
+        let oftenLag = try #require(oftenFigures.locationLag)
+        let seldomLag = try #require(seldomFigures.locationLag)
+        #expect(seldomLag.p95 > oftenLag.p95, "\(seldomLag) against \(oftenLag)")
+        #expect(oftenFigures.eventLag != nil && oftenLag.median <= oftenLag.p95)
+    }
+
     @Test("the same seed gives a store with the same record and event ids: the engine mints them from the seed it is given")
     func replayableIDs() async throws {
         let folder = temporaryFolder("simulation-ids")

@@ -24,6 +24,18 @@ public enum TrackingMode: Sendable, Equatable, Hashable, Codable {
     /// Interval mode's metres moved in the foreground when the mode names none: OwnTracks Android's 50 m.
     public static let defaultForegroundDisplacement: Double = 50
 
+    /// The seconds between two coalesced uploads of every mode but a policy that ships its own: half
+    /// an hour, as each upload costs about 12 J of radio whatever its size.
+    public static let standardUploadInterval: TimeInterval = 1800
+
+    /// The seconds between two coalesced uploads this mode ships with (``MotionPolicy/uploadInterval``
+    /// for the adaptive family, else ``standardUploadInterval``), where
+    /// ``TrackerConfiguration/minimumFlushInterval`` names none.
+    public var uploadInterval: TimeInterval {
+        if case .adaptive(let policy) = self { return policy.uploadInterval }
+        return Self.standardUploadInterval
+    }
+
     /// The mode's name as used on the command line and in stored settings.
     public var name: String {
         switch self {

@@ -5,15 +5,15 @@ extension Tracker {
     /// upload then carries it): until now while the device is judged still with positioning off,
     /// else until the last fix that showed it there. Stopping, coming to the foreground and an
     /// arrival flush at once; the other triggers (threshold, region event, motion change) are
-    /// coalesced so that at most one upload starts per ``TrackerConfiguration/minimumFlushInterval``:
+    /// coalesced so that at most one upload starts per ``TrackerConfiguration/flushInterval``:
     /// each upload wakes the radio for about 12 J, far more than the bytes cost. A coalesced upload
     /// is a deadline (``TimerID/flush``): it starts when its interval ends, even if nothing else
     /// comes in.
     mutating func flush(_ reason: FlushReason, now: Date, into effects: inout [TrackerEffect]) {
         let immediate = reason == .stopped || reason == .foreground || reason == .arrival
-        if !immediate, let last = lastFlush, now.timeIntervalSince(last) < configuration.minimumFlushInterval {
+        if !immediate, let last = lastFlush, now.timeIntervalSince(last) < configuration.flushInterval {
             deferredFlush = deferredFlush ?? reason
-            timers[.flush] = last.addingTimeInterval(configuration.minimumFlushInterval)
+            timers[.flush] = last.addingTimeInterval(configuration.flushInterval)
             return
         }
         if stay.open { extendStay(until: isStationary ? now : stay.lastThere, into: &effects) }
@@ -24,11 +24,14 @@ extension Tracker {
         recordsSinceFlush = 0
     }
 
-    /// Performs a coalesced flush once its interval has passed.
+    /// Performs a coalesced flush once its interval has passed; until then keeps its deadline at the
+    /// end of the interval in force, which a change of mode may have moved.
     mutating func flushIfDue(now: Date, into effects: inout [TrackerEffect]) {
-        guard let reason = deferredFlush, let last = lastFlush,
-            now.timeIntervalSince(last) >= configuration.minimumFlushInterval
-        else { return }
+        guard let reason = deferredFlush, let last = lastFlush else { return }
+        guard now.timeIntervalSince(last) >= configuration.flushInterval else {
+            timers[.flush] = last.addingTimeInterval(configuration.flushInterval)
+            return
+        }
         flush(reason, now: now, into: &effects)
     }
 

@@ -19,9 +19,13 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
     public var uploadThreshold: Int
     /// Seconds between two uploads started by the threshold, a region event or a motion change
     /// (stopping, coming to the foreground and a visit arrival at a device judged still upload at
-    /// once). Half an hour by default: each upload costs about 12 J of radio whatever its size, and
-    /// the arrival upload brings a trip's end to the server minutes after the device settles.
-    public var minimumFlushInterval: TimeInterval
+    /// once); `nil` (the default) takes the mode's own, ``TrackingMode/uploadInterval``: half an hour
+    /// but for the `efficient` preset's hour. Each upload costs about 12 J of radio whatever its
+    /// size, and the arrival upload brings a trip's end to the server minutes after the device settles.
+    public var minimumFlushInterval: TimeInterval?
+
+    /// The seconds between two coalesced uploads in force: ``minimumFlushInterval``, else the mode's.
+    public var flushInterval: TimeInterval { minimumFlushInterval ?? mode.uploadInterval }
     /// Accuracy of one-shot requests (start, app requests, re-planning).
     public var oneShotAccuracy: LocationAccuracy
     /// The smallest radius in metres handed to the OS for the refresh region.
@@ -35,7 +39,7 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
     /// Creates a configuration; every parameter has the default a phone app wants.
     public init(
         mode: TrackingMode, slotCount: Int = 20, mergeRadius: Double = 25, maxRecordAccuracy: Double = 200,
-        maxSpeed: Double = 90, uploadThreshold: Int = 50, minimumFlushInterval: TimeInterval = 1800,
+        maxSpeed: Double = 90, uploadThreshold: Int = 50, minimumFlushInterval: TimeInterval? = nil,
         oneShotAccuracy: LocationAccuracy = .best,
         minimumRefreshRadius: Double = 150, maximumRefreshRadius: Double = 5000, regionCushion: RegionCushion = .iOS
     ) {
@@ -57,7 +61,8 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
         case oneShotAccuracy, minimumRefreshRadius, maximumRefreshRadius, regionCushion
     }
 
-    /// Decodes a configuration; one saved before the region cushion existed gets iOS's.
+    /// Decodes a configuration; one saved before the region cushion existed gets iOS's, and one
+    /// without a flush interval takes the mode's.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -65,7 +70,7 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
             mergeRadius: try c.decode(Double.self, forKey: .mergeRadius),
             maxRecordAccuracy: try c.decode(Double.self, forKey: .maxRecordAccuracy),
             maxSpeed: try c.decode(Double.self, forKey: .maxSpeed), uploadThreshold: try c.decode(Int.self, forKey: .uploadThreshold),
-            minimumFlushInterval: try c.decode(TimeInterval.self, forKey: .minimumFlushInterval),
+            minimumFlushInterval: try c.decodeIfPresent(TimeInterval.self, forKey: .minimumFlushInterval),
             oneShotAccuracy: try c.decode(LocationAccuracy.self, forKey: .oneShotAccuracy),
             minimumRefreshRadius: try c.decode(Double.self, forKey: .minimumRefreshRadius),
             maximumRefreshRadius: try c.decode(Double.self, forKey: .maximumRefreshRadius),

@@ -37,6 +37,8 @@ public struct RunReport: Sendable, Codable, Equatable {
     public var recordedFixes: Int
     /// Bytes of every upload request on the timeline.
     public var uploadedBytes: Int
+    /// How late the uploads carried what they carried, kept for pooling across runs.
+    public var uploadLags: UploadLags
     /// Seconds the truth moves (at least ``movingSpeed``): the hours of travel that
     /// ``StrategyAggregate/bytesPerTravelHour`` divides by.
     public var travelSeconds: Double
@@ -81,6 +83,7 @@ public struct RunReport: Sendable, Codable, Equatable {
             latencyMedian: percentile(matching.latencies, 50), latencyP95: percentile(matching.latencies, 95),
             trackErrorMean: track.mean, trackErrorP95: track.p95, recordedFixes: run.fixes.count,
             uploadedBytes: run.timeline.reduce(0) { if case .upload(_, let bytes) = $1 { $0 + bytes } else { $0 } },
+            uploadLags: run.uploadLags,
             travelSeconds: Double(truth.speeds.filter { $0 >= movingSpeed }.count), energy: energy,
             referenceJoules: reference, energyRatio: energy.total / reference, latencies: matching.latencies,
             matchedRequiredEvents: matching.matchedRequiredEvents.map { "\($0.event.label) \(Int($0.latency))" },

@@ -24,6 +24,11 @@ public struct StrategyAggregate: Sendable, Codable, Equatable {
     /// All bytes uploaded over all hours of travel (``RunReport/travelSeconds``): what a denser
     /// track costs in data.
     public let bytesPerTravelHour: Double?
+    /// Median and 95th percentile of the pooled upload lags of location records, seconds
+    /// (``UploadLags/locations``): how late the server learns of the track.
+    public let locationLag: UploadLags.Spread?
+    /// Median and 95th percentile of the pooled upload lags of region events, seconds.
+    public let eventLag: UploadLags.Spread?
 
     /// Combines the reports of one strategy.
     public init(reports: [RunReport]) {
@@ -45,5 +50,7 @@ public struct StrategyAggregate: Sendable, Codable, Equatable {
         trackErrorMean = samples == 0 ? nil : reports.map(\.trackErrorSum).reduce(0, +) / Double(samples)
         let travel = reports.map(\.travelSeconds).reduce(0, +)
         bytesPerTravelHour = travel == 0 ? nil : Double(reports.map(\.uploadedBytes).reduce(0, +)) / (travel / 3600)
+        locationLag = UploadLags.Spread(reports.flatMap(\.uploadLags.locations))
+        eventLag = UploadLags.Spread(reports.flatMap(\.uploadLags.events))
     }
 }

@@ -21,7 +21,7 @@ public enum PolicyParameter: String, CaseIterable, Sendable, Hashable, Comparabl
     public func value(in configuration: TrackerConfiguration) -> Double {
         guard case .adaptive(let policy) = configuration.mode else { return 0 }
         switch self {
-        case .flushInterval: return configuration.minimumFlushInterval
+        case .flushInterval: return configuration.flushInterval
         default: return value(in: policy)
         }
     }
