@@ -15,6 +15,17 @@ extension LocationEngine {
         uploader?.account?.update { $0.settings = settings }
     }
 
+    /// Sets the most often uploads started by new records, region events and motion changes go
+    /// (``TrackerConfiguration/minimumFlushInterval``), now and for later launches; `nil` takes the
+    /// mode's (``TrackingMode/uploadInterval``: half an hour, an hour for `efficient`). Stopping, an
+    /// arrival and the foreground still upload at once.
+    /// - Throws: `Refusal/Code/invalidArgument` for seconds outside 0 ... 86 400 (or not a number),
+    ///   `Refusal/Code/storeFailure` when the store cannot keep it; nothing changes then.
+    public func setUploadInterval(_ seconds: TimeInterval?) throws(EngineError) {
+        try launch(.user)
+        try request(.setUploadInterval(seconds), doing: "store the upload interval")
+    }
+
     /// Gives the upload credential (`nil` signs out): stored, then presented from the next upload on.
     /// - Throws: `Refusal/Code/storeFailure` when the store cannot keep it; nothing changes then.
     public func setAuthTokens(_ tokens: AuthTokens?) throws(EngineError) {

@@ -94,6 +94,19 @@ struct BridgeTranscriptTests {
         #expect(code(await transcript.call("configure", "{\"upload\": {\"kind\": \"carrier-pigeon\"}}")) == "invalidArguments")
         let configure = "{\"upload\": {\"kind\": \"whereabouts\", \"url\": \"\(server.baseURL.absoluteString)\", \"device\": \"phone-1\"}}"
         await transcript.call("configure", configure)
+        // The upload interval: set, refused (nothing changes then, the upload settings included),
+        // and given back to the mode.
+        let interval = { () throws -> TimeInterval? in try app.store.setting(.configuration)?.minimumFlushInterval }
+        let elsewhere = "{\"upload\": {\"kind\": \"whereabouts\", \"url\": \"https://elsewhere.example\", \"device\": \"p\"}"
+        await transcript.call("configure", String(configure.dropLast()) + ", \"uploadInterval\": 3600}")
+        #expect(try interval() == 3600)
+        for bad in ["-1", "86401", "\"hourly\""] {
+            #expect(code(await transcript.call("configure", elsewhere + ", \"uploadInterval\": \(bad)}")) == "invalidArguments", "\(bad)")
+        }
+        #expect(try interval() == 3600)
+        #expect(await app.engine.uploadAccount.settings?.url == server.baseURL, "a refused interval leaves the upload settings too")
+        await transcript.call("configure", String(configure.dropLast()) + ", \"uploadInterval\": null}")
+        #expect(try interval() == nil, "null gives the interval back to the mode")
         let signedOut = try #require(result(await transcript.call("flush")) as? [String: Any])
         #expect(signedOut["stoppedBy"] as? String == "signedOut")
         #expect(code(await transcript.call("setAuth", "{}")) == "invalidArguments")

@@ -317,6 +317,13 @@ export type UploadSettings =
 /** `configure`'s options; `upload: null` stops uploading. */
 export interface ConfigureOptions {
   upload: UploadSettings | null;
+  /**
+   * The most often, in seconds (0 to 86400), that new records, region events and motion changes
+   * start an upload; stopping, an arrival and the foreground still upload at once. `null` takes the
+   * mode's own: half an hour, an hour for `efficient`. Left out, the interval in force stays. Kept
+   * across relaunches.
+   */
+  uploadInterval?: number | null;
 }
 
 /** `setAuth`'s options: our server's token, or Firebase's ID and refresh tokens. */

@@ -160,14 +160,18 @@ struct ArgumentProblem: Error, CustomStringConvertible {
 /// `configure`'s arguments: `{upload: {kind, …} | null}`; `null` stops uploading.
 struct ConfigureArguments: Decodable {
     var upload: UploadSettings?
+    /// The upload interval to set, seconds (`.some(nil)`: the mode's); `nil` when left out, which
+    /// keeps the one in force.
+    var uploadInterval: TimeInterval??
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         guard c.contains(.upload) else { throw ArgumentProblem("\"upload\" is missing (null stops uploading)") }
         upload = try c.decodeIfPresent(UploadSettings.self, forKey: .upload)?.validated()
+        if c.contains(.uploadInterval) { uploadInterval = .some(try c.decodeIfPresent(Double.self, forKey: .uploadInterval)) }
     }
 
-    private enum CodingKeys: String, CodingKey { case upload }
+    private enum CodingKeys: String, CodingKey { case upload, uploadInterval }
 }
 
 /// `setAuth`'s arguments: the token uploads present, and for Firebase the refresh token that renews it.

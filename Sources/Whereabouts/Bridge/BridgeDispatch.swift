@@ -68,7 +68,10 @@ extension Bridge {
             guard let region = try await engine.markRegion(at: arguments.locationID(), radius: arguments.radius) else { return Self.null }
             return try BridgeJSON.encode(RegionValue(region, inside: await engine.insideRegionIDs.contains(region.id)))
         case .configure:
-            try await engine.configureUploads(BridgeJSON.decode(ConfigureArguments.self, from: body).upload)
+            let arguments = try BridgeJSON.decode(ConfigureArguments.self, from: body)
+            // The interval first: it is the part a value can refuse, and then nothing changes.
+            if let interval = arguments.uploadInterval { try await engine.setUploadInterval(interval) }
+            try await engine.configureUploads(arguments.upload)
         case .setAuth:
             try await engine.setAuthTokens(BridgeJSON.decode(SetAuthArguments.self, from: body).tokens())
         case .signOut:

@@ -89,7 +89,8 @@ public enum BridgeMethod: String, Sendable, CaseIterable {
         case .markRegion: "{\"id\": a stored location's id, \"radius\": metres (0 unmarks)}"
         case .configure:
             "{\"upload\": {\"kind\": \"whereabouts\", \"url\", \"device\"} | {\"kind\": \"owntracks\", \"url\", \"user\", \"device\", "
-                + "\"password\"?, \"trackerId\"?} | {\"kind\": \"firestore\", \"project\", \"apiKey\", \"collection\"?, \"url\"?, \"tokenUrl\"?} | null}"
+                + "\"password\"?, \"trackerId\"?} | {\"kind\": \"firestore\", \"project\", \"apiKey\", \"collection\"?, \"url\"?, \"tokenUrl\"?} | null, "
+                + "\"uploadInterval\"?: 0 to 86400 seconds | null}"
         case .setAuth: "{\"token\"?: string, \"refreshToken\"?: string, \"expiresAt\"?: milliseconds, \"userId\"?: string}"
         case .getLocations: "{\"includeUploaded\"?: bool, \"limit\"?: 1 to 100000}"
         default: "{} (no arguments)"

@@ -86,6 +86,13 @@ public struct Session: Sendable {
         case .setMode(let mode):
             track(.command(.setMode(mode)), now: now, into: &effects)
             effects.append(.store(.configuration(configuration)))
+        case .setUploadInterval(let seconds):
+            if let refusal = Self.uploadIntervalRefusal(seconds) {
+                effects.append(.refuse(refusal))
+            } else {
+                track(.command(.setUploadInterval(seconds)), now: now, into: &effects)
+                effects.append(.store(.configuration(configuration)))
+            }
         case .becameActive(let authorization):
             permit(.becameActive(authorization), now: now, into: &effects)
             track(.lifecycle(.foreground), now: now, into: &effects)
@@ -243,6 +250,17 @@ public struct Session: Sendable {
         if !wasAllowed, permissions.authorization?.grantsForeground == true, isTracking {
             track(.lifecycle(.locationAllowed), now: now, into: &effects)
         }
+    }
+
+    /// The longest upload interval an app may set: a day.
+    static let maximumUploadInterval: TimeInterval = 86_400
+
+    private static func uploadIntervalRefusal(_ seconds: TimeInterval?) -> Refusal? {
+        guard let seconds, !(seconds.isFinite && seconds >= 0 && seconds <= maximumUploadInterval) else { return nil }
+        return Refusal(
+            .invalidArgument,
+            "an upload interval of \(seconds) s is not in 0 s ... 24 h; pass seconds in that range (1800 is half an hour), "
+                + "or null for the mode's own")
     }
 
     private static func activeTrackingRefusal(duration: TimeInterval, tracking: Bool) -> Refusal? {

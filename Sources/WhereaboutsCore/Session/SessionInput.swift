@@ -13,6 +13,10 @@ public enum SessionInput: Sendable, Equatable {
     case stop
     /// The app changes the configured mode.
     case setMode(TrackingMode)
+    /// The app sets the seconds between two coalesced uploads (`nil`: the mode's,
+    /// ``TrackingMode/uploadInterval``); refused with ``Refusal/Code/invalidArgument`` outside
+    /// 0 s ... 24 h.
+    case setUploadInterval(TimeInterval?)
     /// The app came to the foreground: permissions are refreshed (background asked for when the rules
     /// allow) and pending records uploaded.
     case becameActive(PlatformAuthorization)

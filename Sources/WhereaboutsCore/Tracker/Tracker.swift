@@ -184,6 +184,8 @@ public struct Tracker: Sendable {
         case .removeRegions(let ids):
             geofences.remove(ids)
             replanAfterRegionChange(now: now, into: &effects)
+        case .setUploadInterval(let seconds):
+            configuration.minimumFlushInterval = seconds
         case .forgetRecords:
             lastRecord = nil
             lastFixRecorded = false

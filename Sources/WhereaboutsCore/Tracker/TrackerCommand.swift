@@ -8,6 +8,9 @@ public enum TrackerCommand: Sendable, Equatable {
     case stop
     /// Change the tracking mode.
     case setMode(TrackingMode)
+    /// Change the seconds between two coalesced uploads
+    /// (``TrackerConfiguration/minimumFlushInterval``; `nil` takes the mode's).
+    case setUploadInterval(TimeInterval?)
     /// Take one fix now and record it.
     case requestFix
     /// Track continuously for the given number of seconds, then return to the previous mode.
