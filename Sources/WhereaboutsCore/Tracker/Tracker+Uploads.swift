@@ -24,15 +24,19 @@ extension Tracker {
         recordsSinceFlush = 0
     }
 
-    /// Performs a coalesced flush once its interval has passed; until then keeps its deadline at the
-    /// end of the interval in force, which a change of mode may have moved.
+    /// Performs a coalesced flush once its interval has passed.
     mutating func flushIfDue(now: Date, into effects: inout [TrackerEffect]) {
-        guard let reason = deferredFlush, let last = lastFlush else { return }
-        guard now.timeIntervalSince(last) >= configuration.flushInterval else {
-            timers[.flush] = last.addingTimeInterval(configuration.flushInterval)
-            return
-        }
+        guard let reason = deferredFlush, let last = lastFlush,
+            now.timeIntervalSince(last) >= configuration.flushInterval
+        else { return }
         flush(reason, now: now, into: &effects)
+    }
+
+    /// Moves a coalesced upload's deadline to the end of the interval now in force, after a command
+    /// or the end of active tracking that may have changed the mode or the configured interval.
+    mutating func rearmDeferredFlush() {
+        guard deferredFlush != nil, let last = lastFlush else { return }
+        timers[.flush] = last.addingTimeInterval(configuration.flushInterval)
     }
 
     /// A visit arrival woke the device judged still: what waits for the coalescing interval goes now.

@@ -108,7 +108,9 @@ public struct Tracker: Sendable {
         case .regionCrossing(let id, let state): handleCrossing(id: id, state: state, now: now, into: &effects)
         case .wake: break
         case .lifecycle(let lifecycle): handleLifecycle(lifecycle, now: now, into: &effects)
-        case .command(let command): handleCommand(command, now: now, into: &effects)
+        case .command(let command):
+            handleCommand(command, now: now, into: &effects)
+            rearmDeferredFlush()
         }
         if isRunning { emitDueDwells(now: now, into: &effects) }
         flushIfDue(now: now, into: &effects)
@@ -225,6 +227,7 @@ public struct Tracker: Sendable {
             guard let ending = activeTracking, now >= ending.end else { return }
             activeTracking = nil
             configuration.mode = ending.previous
+            rearmDeferredFlush()
             resetMotion(at: now)
             if isRunning { applyLocationRequest(into: &effects) }
         case .stationaryCheck:
