@@ -41,6 +41,13 @@ struct Track: AsyncParsableCommand {
     @Option(help: "Seconds between status lines.")
     var statusEvery: Double = 60
 
+    @Option(
+        help: """
+            The most often, in seconds (0 to 86400), that new records and region events start an upload; \
+            the mode's when not given (1800, 3600 for efficient). Stopping uploads at once.
+            """)
+    var uploadInterval: Double?
+
     @OptionGroup var upload: UploadOptions
 
     func run() async throws {
@@ -53,6 +60,9 @@ struct Track: AsyncParsableCommand {
         }
         guard statusEvery.isFinite, (0.1...31_536_000).contains(statusEvery) else {
             throw InputError("--status-every \(statusEvery) is not a positive number of seconds from 0.1 to 31536000 (a year)")
+        }
+        if let uploadInterval, !(uploadInterval.isFinite && TrackerConfiguration.uploadIntervals.contains(uploadInterval)) {
+            throw InputError("--upload-interval \(uploadInterval) is not a number of seconds from 0 to 86400 (a day); 1800 is half an hour")
         }
         let regionList = try regions.map { path in
             do { return try RegionFile.read(at: URL(fileURLWithPath: path)) } catch { throw InputError(reading: error) }
@@ -75,6 +85,7 @@ struct Track: AsyncParsableCommand {
         do {
             try await engine.launch(.user)
             if let regionList { try await engine.setRegions(regionList) }
+            try await engine.setUploadInterval(uploadInterval)
             try await engine.start(mode: trackingMode)
         } catch {
             throw InputError(reading: error)

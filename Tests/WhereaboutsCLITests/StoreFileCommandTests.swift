@@ -63,6 +63,10 @@ struct StoreFileCommandTests {
         #expect(flush.stderr.contains("needs --upload"), "\(flush.stderr)")
         let badURL = try await CommandRunner.run(["track", "--store", gpx, "--upload", "ftp://x"])
         #expect(badURL.stderr.contains("is not an http(s) URL"), "\(badURL.stderr)")
+        for bad in ["-5", "86401", "nan"] {
+            let badInterval = try await CommandRunner.run(["track", "--store", gpx, "--upload-interval", bad])
+            #expect(badInterval.status == 2 && badInterval.stderr.contains("--upload-interval"), "\(bad): \(badInterval.stderr)")
+        }
         #expect(try Untouched(gpx) == before)
         let missing = folder.appendingPathComponent("new.sqlite").path
         _ = try await CommandRunner.run(["store", "flush", missing])

@@ -56,7 +56,7 @@ struct TrackCommandTests {
         let process = try Self.track(
             [
                 "--gpsd", "127.0.0.1:\(port)", "--mode", "continuous", "--regions", regions.path, "--store", storePath,
-                "--status-every", "0.5",
+                "--status-every", "0.5", "--upload-interval", "600",
             ],
             in: folder)
         defer { process.terminate(grace: 5) }
@@ -105,6 +105,7 @@ struct TrackCommandTests {
         #expect(try store.allEvents().map { "\($0.record.event.regionID) \($0.record.event.kind)" }.first == "dock enter")
         #expect(try store.regions().map(\.id) == ["dock", "far"])
         #expect(try store.setting(.trackingEnabled) == true)
+        #expect(try store.setting(.configuration)?.minimumFlushInterval == 600, "--upload-interval is stored with the configuration")
     }
 
     @Test("a system clock a year behind the receiver (a Raspberry Pi without a network): records on the receiver's time")

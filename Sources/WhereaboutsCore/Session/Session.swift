@@ -252,11 +252,8 @@ public struct Session: Sendable {
         }
     }
 
-    /// The longest upload interval an app may set: a day.
-    static let maximumUploadInterval: TimeInterval = 86_400
-
     private static func uploadIntervalRefusal(_ seconds: TimeInterval?) -> Refusal? {
-        guard let seconds, !(seconds.isFinite && seconds >= 0 && seconds <= maximumUploadInterval) else { return nil }
+        guard let seconds, !(seconds.isFinite && TrackerConfiguration.uploadIntervals.contains(seconds)) else { return nil }
         return Refusal(
             .invalidArgument,
             "an upload interval of \(seconds) s is not in 0 s ... 24 h; pass seconds in that range (1800 is half an hour), "

@@ -26,6 +26,9 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
 
     /// The seconds between two coalesced uploads in force: ``minimumFlushInterval``, else the mode's.
     public var flushInterval: TimeInterval { minimumFlushInterval ?? mode.uploadInterval }
+
+    /// The upload intervals an app may set: none up to a day.
+    public static let uploadIntervals: ClosedRange<TimeInterval> = 0...86_400
     /// Accuracy of one-shot requests (start, app requests, re-planning).
     public var oneShotAccuracy: LocationAccuracy
     /// The smallest radius in metres handed to the OS for the refresh region.
