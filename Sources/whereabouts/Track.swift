@@ -61,7 +61,7 @@ struct Track: AsyncParsableCommand {
         guard statusEvery.isFinite, (0.1...31_536_000).contains(statusEvery) else {
             throw InputError("--status-every \(statusEvery) is not a positive number of seconds from 0.1 to 31536000 (a year)")
         }
-        if let uploadInterval, !(uploadInterval.isFinite && TrackerConfiguration.uploadIntervals.contains(uploadInterval)) {
+        if let uploadInterval, !TrackerConfiguration.uploadIntervals.contains(uploadInterval) {
             throw InputError("--upload-interval \(uploadInterval) is not a number of seconds from 0 to 86400 (a day); 1800 is half an hour")
         }
         let regionList = try regions.map { path in

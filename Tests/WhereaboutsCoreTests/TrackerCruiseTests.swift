@@ -251,9 +251,11 @@ struct TrackerCruiseTests {
                 try JSONDecoder().decode(MotionPolicy.self, from: Data(out.utf8))
             }
         }
-        let negative = saved.replacingOccurrences(of: "}", with: ",\"uploadInterval\":-60}")
-        #expect(throws: DecodingError.self, "a negative upload interval") {
-            try JSONDecoder().decode(MotionPolicy.self, from: Data(negative.utf8))
+        for bad in ["-60", "86401"] {
+            let out = saved.replacingOccurrences(of: "}", with: ",\"uploadInterval\":\(bad)}")
+            #expect(throws: DecodingError.self, "uploadInterval \(bad)") {
+                try JSONDecoder().decode(MotionPolicy.self, from: Data(out.utf8))
+            }
         }
     }
 

@@ -45,6 +45,16 @@ struct SimulationRunTests {
             #expect(!run.uploadLags.locations.isEmpty && !run.uploadLags.events.isEmpty)
             #expect(run.uploadLags.events.count <= run.events.count, "an event goes to the server once")
             #expect((run.uploadLags.locations + run.uploadLags.events).allSatisfy { $0 >= 0 && $0.isFinite })
+            // Each event reaches the server with the first upload after its second (the in-process
+            // receiver takes every request, and an upload in the event's own second left before the
+            // event was stored): its lag is that upload's second less the event's time.
+            let uploads = run.timeline.compactMap { if case .upload(let t, _) = $0 { t } else { nil } }
+            let expected = run.events.compactMap { event in
+                let t = event.timestamp.timeIntervalSince1970
+                return uploads.first { $0 > t }.map { $0 - t }
+            }
+            #expect(
+                run.uploadLags.events.sorted() == expected.sorted(), "lags \(run.uploadLags.events.sorted()) against \(expected.sorted())")
         }
         let oftenLag = try #require(oftenFigures.locationLag)
         let seldomLag = try #require(seldomFigures.locationLag)

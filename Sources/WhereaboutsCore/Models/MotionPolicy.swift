@@ -245,8 +245,8 @@ extension MotionPolicy: Codable {
     /// coalesces uploads other than every half hour).
     ///
     /// - Throws: `DecodingError.dataCorrupted` for a preset name this version does not know, an
-    ///   undecided depth outside 0...1 (or not a number), or an upload interval that is negative or
-    ///   not a number.
+    ///   undecided depth outside 0...1 (or not a number), or an upload interval outside
+    ///   ``TrackerConfiguration/uploadIntervals`` (0 to 86 400 s).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         if let name = try c.decodeIfPresent(String.self, forKey: .preset) {
@@ -266,10 +266,11 @@ extension MotionPolicy: Codable {
                     + "give 0 (the outline) to 1 (the band's far edge)")
         }
         let uploadInterval = try c.decodeIfPresent(TimeInterval.self, forKey: .uploadInterval) ?? TrackingMode.standardUploadInterval
-        guard uploadInterval.isFinite && uploadInterval >= 0 else {
+        guard TrackerConfiguration.uploadIntervals.contains(uploadInterval) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .uploadInterval, in: c,
-                debugDescription: "uploadInterval \(uploadInterval) is not a number of seconds: give 0 or more (1800 is half an hour)")
+                debugDescription: "uploadInterval \(uploadInterval) is not a number of seconds from 0 to 86400 (a day): "
+                    + "1800 is half an hour")
         }
         self.init(
             name: try c.decode(String.self, forKey: .name), stopRadius: try c.decode(Double.self, forKey: .stopRadius),

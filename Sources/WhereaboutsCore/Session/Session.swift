@@ -253,7 +253,7 @@ public struct Session: Sendable {
     }
 
     private static func uploadIntervalRefusal(_ seconds: TimeInterval?) -> Refusal? {
-        guard let seconds, !(seconds.isFinite && TrackerConfiguration.uploadIntervals.contains(seconds)) else { return nil }
+        guard let seconds, !TrackerConfiguration.uploadIntervals.contains(seconds) else { return nil }
         return Refusal(
             .invalidArgument,
             "an upload interval of \(seconds) s is not in 0 s ... 24 h; pass seconds in that range (1800 is half an hour), "

@@ -23,12 +23,6 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
     /// but for the `efficient` preset's hour. Each upload costs about 12 J of radio whatever its
     /// size, and the arrival upload brings a trip's end to the server minutes after the device settles.
     public var minimumFlushInterval: TimeInterval?
-
-    /// The seconds between two coalesced uploads in force: ``minimumFlushInterval``, else the mode's.
-    public var flushInterval: TimeInterval { minimumFlushInterval ?? mode.uploadInterval }
-
-    /// The upload intervals an app may set: none up to a day.
-    public static let uploadIntervals: ClosedRange<TimeInterval> = 0...86_400
     /// Accuracy of one-shot requests (start, app requests, re-planning).
     public var oneShotAccuracy: LocationAccuracy
     /// The smallest radius in metres handed to the OS for the refresh region.
@@ -58,6 +52,13 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
         self.maximumRefreshRadius = maximumRefreshRadius
         self.regionCushion = regionCushion
     }
+
+    /// The seconds between two coalesced uploads in force: ``minimumFlushInterval``, else the mode's.
+    public var flushInterval: TimeInterval { minimumFlushInterval ?? mode.uploadInterval }
+
+    /// The upload intervals an app or a policy may set: none up to a day (NaN and infinities are
+    /// outside).
+    public static let uploadIntervals: ClosedRange<TimeInterval> = 0...86_400
 
     private enum CodingKeys: String, CodingKey {
         case mode, slotCount, mergeRadius, maxRecordAccuracy, maxSpeed, uploadThreshold, minimumFlushInterval
