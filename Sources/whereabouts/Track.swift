@@ -61,8 +61,8 @@ struct Track: AsyncParsableCommand {
         guard statusEvery.isFinite, (0.1...31_536_000).contains(statusEvery) else {
             throw InputError("--status-every \(statusEvery) is not a positive number of seconds from 0.1 to 31536000 (a year)")
         }
-        if let uploadInterval, !TrackerConfiguration.uploadIntervals.contains(uploadInterval) {
-            throw InputError("--upload-interval \(uploadInterval) is not a number of seconds from 0 to 86400 (a day); 1800 is half an hour")
+        if let uploadInterval, let problem = TrackerConfiguration.uploadIntervalProblem(uploadInterval) {
+            throw InputError("--upload-interval \(problem)")
         }
         let regionList = try regions.map { path in
             do { return try RegionFile.read(at: URL(fileURLWithPath: path)) } catch { throw InputError(reading: error) }

@@ -266,11 +266,8 @@ extension MotionPolicy: Codable {
                     + "give 0 (the outline) to 1 (the band's far edge)")
         }
         let uploadInterval = try c.decodeIfPresent(TimeInterval.self, forKey: .uploadInterval) ?? TrackingMode.standardUploadInterval
-        guard TrackerConfiguration.uploadIntervals.contains(uploadInterval) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .uploadInterval, in: c,
-                debugDescription: "uploadInterval \(uploadInterval) is not a number of seconds from 0 to 86400 (a day): "
-                    + "1800 is half an hour")
+        if let problem = TrackerConfiguration.uploadIntervalProblem(uploadInterval) {
+            throw DecodingError.dataCorruptedError(forKey: .uploadInterval, in: c, debugDescription: "uploadInterval \(problem)")
         }
         self.init(
             name: try c.decode(String.self, forKey: .name), stopRadius: try c.decode(Double.self, forKey: .stopRadius),

@@ -253,11 +253,8 @@ public struct Session: Sendable {
     }
 
     private static func uploadIntervalRefusal(_ seconds: TimeInterval?) -> Refusal? {
-        guard let seconds, !TrackerConfiguration.uploadIntervals.contains(seconds) else { return nil }
-        return Refusal(
-            .invalidArgument,
-            "an upload interval of \(seconds) s is not in 0 s ... 24 h; pass seconds in that range (1800 is half an hour), "
-                + "or null for the mode's own")
+        guard let seconds, let problem = TrackerConfiguration.uploadIntervalProblem(seconds) else { return nil }
+        return Refusal(.invalidArgument, "the upload interval \(problem), or null for the mode's own")
     }
 
     private static func activeTrackingRefusal(duration: TimeInterval, tracking: Bool) -> Refusal? {

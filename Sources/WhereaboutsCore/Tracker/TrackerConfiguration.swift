@@ -60,6 +60,14 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
     /// outside).
     public static let uploadIntervals: ClosedRange<TimeInterval> = 0...86_400
 
+    /// What is wrong with `seconds` as an upload interval, and what to give instead, for an error
+    /// that names the input it came from; `nil` when it is one of ``uploadIntervals``.
+    public static func uploadIntervalProblem(_ seconds: TimeInterval) -> String? {
+        guard !uploadIntervals.contains(seconds) else { return nil }
+        return "\(seconds) is not a number of seconds from \(Int(uploadIntervals.lowerBound)) to \(Int(uploadIntervals.upperBound)) "
+            + "(a day); 1800 is half an hour"
+    }
+
     private enum CodingKeys: String, CodingKey {
         case mode, slotCount, mergeRadius, maxRecordAccuracy, maxSpeed, uploadThreshold, minimumFlushInterval
         case oneShotAccuracy, minimumRefreshRadius, maximumRefreshRadius, regionCushion
